@@ -1,0 +1,87 @@
+"""Argument checks shared by the public classes (kernels trust their callers)."""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+#: Largest board the engine accepts: the kernels index padded cells with
+#: 32-bit integers while laying mines.
+MAX_CELLS = 2**31 - 1
+
+
+def as_int(name: str, value: object) -> int:
+    """Return ``value`` as a Python int; bools and non-integers raise TypeError."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be an integer, not a bool")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__}") from None
+
+
+def check_size(rows: object, cols: object) -> tuple[int, int]:
+    """Validate a board size."""
+    if type(rows) is not int:
+        rows = as_int("rows", rows)
+    if type(cols) is not int:
+        cols = as_int("cols", cols)
+    if rows < 1 or cols < 1:
+        raise ValueError(f"a board needs at least 1 row and 1 column, got {rows}x{cols}")
+    if (rows + 2) * (cols + 2) > MAX_CELLS:
+        raise ValueError(f"a {rows}x{cols} board is too large (at most {MAX_CELLS} cells)")
+    return rows, cols
+
+
+def check_mines(mines: object, rows: int, cols: int) -> int:
+    """Validate a mine count: 1 <= mines <= rows*cols - 1."""
+    if type(mines) is not int:
+        mines = as_int("mines", mines)
+    cells = rows * cols
+    if cells < 2:
+        raise ValueError(f"a {rows}x{cols} board has no room for a mine and a safe cell")
+    if not 1 <= mines <= cells - 1:
+        raise ValueError(
+            f"mines must be between 1 and {cells - 1} on a {rows}x{cols} board, got {mines}"
+        )
+    return mines
+
+
+def check_cell(rows: int, cols: int, r: object, c: object) -> tuple[int, int]:
+    """Validate a (row, col) coordinate; negative indices are not allowed."""
+    if type(r) is not int:
+        r = as_int("row", r)
+    if type(c) is not int:
+        c = as_int("col", c)
+    if not (0 <= r < rows and 0 <= c < cols):
+        raise ValueError(
+            f"cell ({r}, {c}) is outside the {rows}x{cols} board "
+            f"(rows 0..{rows - 1}, cols 0..{cols - 1})"
+        )
+    return r, c
+
+
+def check_point(rows: int, cols: int, point: object, name: str = "first_click") -> tuple[int, int]:
+    """Validate a (row, col) pair given as one argument."""
+    if type(point) is tuple and len(point) == 2:
+        return check_cell(rows, cols, point[0], point[1])
+    if isinstance(point, (str, bytes)) or not hasattr(point, "__len__"):
+        raise TypeError(f"{name} must be a (row, col) pair, got {point!r}")
+    if len(point) != 2:
+        raise ValueError(f"{name} must be a (row, col) pair, got {point!r}")
+    return check_cell(rows, cols, point[0], point[1])
+
+
+def check_seed(seed: object) -> int | None:
+    """Validate a seed: None, a non-negative int, or a numpy Generator."""
+    if seed is None or (type(seed) is int and seed >= 0):
+        return seed
+    if isinstance(seed, np.random.Generator):
+        return int(seed.integers(0, 2**63))
+    seed = as_int("seed", seed)
+    if seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed}")
+    return seed

@@ -1,0 +1,199 @@
+"""Boards: where the mines are and the numbers they make.
+
+A :class:`Board` is immutable.  It is made by :meth:`Board.generate` (random,
+seeded, honouring a first-click rule) or :meth:`Board.from_mines` (a given mask).
+Internally it keeps *padded* arrays -- one ring of sentinel cells around the
+board -- so the Cython kernels never bounds-check a neighbour.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from . import _kernels
+from ._validate import check_mines, check_point, check_seed, check_size
+
+RULES = ("cell", "opening", "no_guess", "none")
+"""First-click rules: see DESIGN.md and :meth:`Board.generate`."""
+
+_RADIUS = {"none": -1, "cell": 0, "opening": 1}
+_RADIUS_OR_NG = frozenset(RULES)
+
+
+def _check_rule(rule: object) -> str:
+    if rule in _RADIUS_OR_NG:
+        return rule
+    if not isinstance(rule, str):
+        raise TypeError(f"rule must be a string, one of {RULES}, got {type(rule).__name__}")
+    if rule not in RULES:
+        raise ValueError(f"unknown first-click rule {rule!r}; choose one of {RULES}")
+    return rule
+
+
+def opening_fits(rows: int, cols: int, mines: int, r: int, c: int) -> bool:
+    """True when ``mines`` fit outside the 3x3 block around (r, c)."""
+    block = (min(r + 1, rows - 1) - max(r - 1, 0) + 1) * (min(c + 1, cols - 1) - max(c - 1, 0) + 1)
+    return mines <= rows * cols - block
+
+
+class Board:
+    """Mine positions and neighbour counts of one board.
+
+    >>> b = Board.from_mines([[0, 1, 0], [0, 0, 0]])
+    >>> b.counts.tolist()
+    [[1, 1, 1], [1, 1, 1]]
+    >>> b.bbbv()
+    5
+    """
+
+    __slots__ = ("rows", "cols", "mine_count", "_pm", "_pc", "_bbbv")
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("use Board.generate(...) or Board.from_mines(mask) to make a Board")
+
+    @classmethod
+    def _from_padded(cls, pm: np.ndarray, pc: np.ndarray, rows: int, cols: int, mines: int) -> Board:
+        self = object.__new__(cls)
+        self.rows = rows
+        self.cols = cols
+        self.mine_count = mines
+        self._pm = pm
+        self._pc = pc
+        self._bbbv = None
+        return self
+
+    @classmethod
+    def generate(
+        cls,
+        rows: int,
+        cols: int,
+        mines: int,
+        first_click: tuple[int, int] | None = None,
+        rule: str = "opening",
+        seed: int | np.random.Generator | None = None,
+    ) -> Board:
+        """Lay ``mines`` mines at random, uniformly over the cells ``rule`` allows.
+
+        ``rule``: ``"cell"`` keeps ``first_click`` safe; ``"opening"`` keeps it
+        and its neighbours safe (falling back to ``"cell"`` when the board is too
+        dense for that); ``"no_guess"`` makes a board solvable from ``first_click``
+        by logic alone (see :mod:`fastmine.solver`); ``"none"`` ignores
+        ``first_click``.  The same ``seed`` gives the same board.
+
+        >>> b = Board.generate(9, 9, 10, first_click=(4, 4), seed=1)
+        >>> b.mine_count, int(b.counts[4, 4]), bool(b.mines[4, 4])
+        (10, 0, False)
+        """
+        rows, cols = check_size(rows, cols)
+        mines = check_mines(mines, rows, cols)
+        rule = _check_rule(rule)
+        seed = check_seed(seed)
+        if first_click is None:
+            if rule != "none":
+                raise ValueError(f"rule {rule!r} needs first_click=(row, col); use rule='none' for none")
+            fr = fc = 0
+        else:
+            fr, fc = check_point(rows, cols, first_click)
+        if rule == "opening" and mines <= rows * cols - 9:
+            # Common case, checked cheaply: the 3x3 block always fits.
+            return cls._lay(rows, cols, mines, fr, fc, 1, seed)
+        if rule == "no_guess":
+            from .solver import no_guess  # the solver builds on the board, not the reverse
+
+            return no_guess.generate(rows, cols, mines, (fr, fc), seed=seed)
+        if rule == "opening" and not opening_fits(rows, cols, mines, fr, fc):
+            rule = "cell"
+        return cls._lay(rows, cols, mines, fr, fc, _RADIUS[rule], seed)
+
+    @classmethod
+    def _lay(cls, rows: int, cols: int, mines: int, fr: int, fc: int, radius: int,
+             seed: int | None) -> Board:
+        """Validated-argument generation (used by the solver's no-guess search)."""
+        if seed is None:
+            seed = random.getrandbits(64)
+        pm, pc = _kernels.lay_mines(rows, cols, mines, fr, fc, radius, seed & 0xFFFFFFFFFFFFFFFF)
+        return cls._from_padded(pm, pc, rows, cols, mines)
+
+    @classmethod
+    def from_mines(cls, mask) -> Board:
+        """Make a board from a 2-D mask, true where a mine is.
+
+        Accepts any 2-D array-like of bools or 0/1 integers.
+        """
+        if isinstance(mask, (str, bytes)):
+            raise TypeError("mask must be a 2-D array of bools, not a string")
+        try:
+            arr = np.asarray(mask)
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"mask must be a rectangular 2-D array: {exc}") from None
+        if arr.dtype == object or not (arr.dtype == np.bool_ or np.issubdtype(arr.dtype, np.integer)):
+            raise TypeError(f"mask must hold bools or 0/1 integers, got dtype {arr.dtype}")
+        if arr.ndim != 2:
+            raise ValueError(f"mask must be 2-D, got shape {arr.shape}")
+        if arr.dtype != np.bool_ and arr.size and (arr.min() < 0 or arr.max() > 1):
+            raise ValueError("mask must hold only 0 and 1 (or bools)")
+        rows, cols = check_size(*arr.shape)
+        mines = check_mines(int(np.count_nonzero(arr)), rows, cols)
+        pm = np.zeros((rows + 2, cols + 2), np.uint8)
+        pm[1:-1, 1:-1] = arr
+        pm = pm.ravel()
+        pc = np.zeros_like(pm, dtype=np.int8)
+        _kernels.count_neighbours(pm, pc, rows, cols)
+        return cls._from_padded(pm, pc, rows, cols, mines)
+
+    def _interior(self, padded: np.ndarray) -> np.ndarray:
+        v = padded.reshape(self.rows + 2, self.cols + 2)[1:-1, 1:-1]
+        v.flags.writeable = False
+        return v
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(rows, cols)``."""
+        return (self.rows, self.cols)
+
+    @property
+    def mines(self) -> np.ndarray:
+        """Read-only bool array (rows, cols), True at a mine."""
+        return self._interior(self._pm.view(np.bool_))
+
+    @property
+    def counts(self) -> np.ndarray:
+        """Read-only int8 array (rows, cols): adjacent mines, 0..8.
+
+        The value at a mine is its own neighbour count (not meaningful in play).
+        """
+        return self._interior(self._pc)
+
+    def _stats(self) -> tuple[int, int]:
+        if self._bbbv is None:
+            self._bbbv = _kernels.bbbv_openings(self._pm, self._pc, self.rows, self.cols)
+        return self._bbbv
+
+    def bbbv(self) -> int:
+        """3BV: the fewest left clicks that clear the board (no flags, no chords)."""
+        return self._stats()[0]
+
+    def openings(self) -> int:
+        """Number of openings: connected regions of safe zero cells."""
+        return self._stats()[1]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return self.shape == other.shape and np.array_equal(self._pm, other._pm)
+
+    def __hash__(self) -> int:
+        return hash((self.rows, self.cols, self._pm.tobytes()))
+
+    def __repr__(self) -> str:
+        return f"<Board {self.rows}x{self.cols}, {self.mine_count} mines>"
+
+    def __str__(self) -> str:
+        """The board as text: ``*`` for a mine, ``.`` for 0, digits otherwise."""
+        m, c = self.mines, self.counts
+        return "\n".join(
+            "".join("*" if m[r, k] else ("." if c[r, k] == 0 else str(c[r, k])) for k in range(self.cols))
+            for r in range(self.rows)
+        )

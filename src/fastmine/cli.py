@@ -1,0 +1,57 @@
+"""The ``fastmine`` command: one entry point, a sub-command per front end.
+
+Each sub-command lives in its own module exposing ``configure(parser)`` and
+``run(args) -> int``; this module only wires them up, importing each lazily so
+``fastmine --help`` stays fast and a missing optional dependency only affects
+the command that needs it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from . import __version__
+
+#: name -> (module, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "play": ("fastmine.terminal", "play in the terminal (curses, or --plain for scripted play)"),
+    "solve": ("fastmine.solver.runs", "let a solver play many games and report win rates"),
+    "records": ("fastmine.records", "show best times and statistics"),
+    "bench": ("fastmine.benchcmd", "run the benchmark suite (python -m bench)"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser, with every sub-command configured."""
+    parser = argparse.ArgumentParser(prog="fastmine", description="Minesweeper, done properly.")
+    parser.add_argument("--version", action="version", version=f"fastmine {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module, help_) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_, description=help_)
+        try:
+            mod = importlib.import_module(module)
+        except ImportError as exc:
+            p.set_defaults(_missing=f"'fastmine {name}' is unavailable: {exc}")
+            continue
+        mod.configure(p)
+        p.set_defaults(_run=mod.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the ``fastmine`` command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    if getattr(args, "_missing", None):
+        print(args._missing, file=sys.stderr)
+        return 2
+    return int(args._run(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

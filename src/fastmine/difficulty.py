@@ -1,0 +1,60 @@
+"""Difficulty presets: the classic three and the five of seed 002."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Difficulty(NamedTuple):
+    """A board size and mine count.
+
+    >>> DIFFICULTIES["expert"]
+    Difficulty(rows=16, cols=30, mines=99)
+    >>> DIFFICULTIES["expert"].density
+    0.20625
+    """
+
+    rows: int
+    cols: int
+    mines: int
+
+    @property
+    def density(self) -> float:
+        """Mines per cell."""
+        return self.mines / (self.rows * self.cols)
+
+
+def _ratio(n: int, ratio: float) -> Difficulty:
+    # Seed 002 gives these as a size and a mine ratio; round half up.
+    return Difficulty(n, n, int(n * n * ratio + 0.5))
+
+
+DIFFICULTIES: dict[str, Difficulty] = {
+    "beginner": Difficulty(9, 9, 10),
+    "intermediate": Difficulty(16, 16, 40),
+    "expert": Difficulty(16, 30, 99),
+    "toy": _ratio(5, 0.15),
+    "easy": _ratio(10, 0.15),
+    "medium": _ratio(15, 0.16),
+    "hard": _ratio(20, 0.20),
+    "hell": _ratio(25, 0.30),
+}
+"""Preset name -> :class:`Difficulty`, in menu order."""
+
+#: Sizes a UI offers for custom games (the engine itself takes any size).
+CUSTOM_MIN_SIDE = 5
+CUSTOM_MAX_SIDE = 50
+
+
+def difficulty_name(rows: int, cols: int, mines: int) -> str:
+    """The preset name of a size, or ``"custom"``.
+
+    >>> difficulty_name(9, 9, 10)
+    'beginner'
+    >>> difficulty_name(9, 9, 11)
+    'custom'
+    """
+    for name, d in DIFFICULTIES.items():
+        if d == (rows, cols, mines):
+            return name
+    return "custom"

@@ -1,0 +1,447 @@
+"""The game rules: one UI-agnostic state machine over a board.
+
+Every UI (terminal, Kivy app, solver, benchmarks) plays through :class:`Game`.
+Each move returns the cells it changed as an ``(n, 2)`` array of ``(row, col)``
+pairs, so a UI redraws only those.
+
+>>> g = Game(9, 9, 10, rule="opening", seed=3)
+>>> g.state
+<GameState.READY: 'ready'>
+>>> changed = g.reveal(4, 4)
+>>> g.state, int(g.view[4, 4]), len(changed) >= 9
+(<GameState.PLAYING: 'playing'>, 0, True)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _kernels
+from ._validate import as_int, check_cell, check_mines, check_seed, check_size
+from .board import Board, _check_rule
+from .codes import EXPLODED, FLAG, HIDDEN, QUESTION, GameState
+from .errors import FutureVersionError, GameOverError, GamePausedError, SaveFormatError
+
+SAVE_FORMAT = "fastmine-game"
+SAVE_VERSION = 1
+
+_ST_HIDDEN = _kernels.STATE_HIDDEN
+_ST_REVEALED = _kernels.STATE_REVEALED
+_ST_FLAG = _kernels.STATE_FLAG
+_ST_QUESTION = _kernels.STATE_QUESTION
+_ST_CHARS = {_ST_HIDDEN: "h", _ST_REVEALED: "r", _ST_FLAG: "f", _ST_QUESTION: "q"}
+_CHAR_ST = {v: k for k, v in _ST_CHARS.items()}
+
+_OVER = frozenset((GameState.WON, GameState.LOST))
+_NO_CHANGES = np.empty((0, 2), np.intp)
+_NO_CHANGES.flags.writeable = False
+
+
+@dataclass(frozen=True)
+class GameStats:
+    """What a player wants to know about a game, typically a finished one.
+
+    ``efficiency`` is 3BV divided by all clicks (left, right and chord), the
+    usual measure: above 1.0 means chording and flagging paid off.
+    """
+
+    time: float
+    bbbv: int | None
+    bbbv_per_second: float | None
+    left_clicks: int
+    right_clicks: int
+    chord_clicks: int
+
+    @property
+    def clicks(self) -> int:
+        """All clicks: left + right + chord."""
+        return self.left_clicks + self.right_clicks + self.chord_clicks
+
+    @property
+    def efficiency(self) -> float | None:
+        """3BV / clicks, or None before any click."""
+        if self.bbbv is None or self.clicks == 0:
+            return None
+        return self.bbbv / self.clicks
+
+
+class Game:
+    """One game of Minesweeper.
+
+    Mines are laid at the first reveal according to ``rule`` (see
+    :meth:`fastmine.Board.generate`), so the first click is never a mine unless
+    ``rule="none"``.  ``clock`` is any zero-argument callable returning seconds
+    (``time.monotonic`` by default); tests inject a fake one.
+    """
+
+    def __init__(
+        self,
+        rows: int,
+        cols: int,
+        mines: int,
+        rule: str = "opening",
+        seed: int | np.random.Generator | None = None,
+        question_marks: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        rows, cols = check_size(rows, cols)
+        mines = check_mines(mines, rows, cols)
+        self._setup(rows, cols, mines, _check_rule(rule), check_seed(seed), question_marks, clock)
+
+    @classmethod
+    def from_board(
+        cls,
+        board: Board,
+        question_marks: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> Game:
+        """A game on a fixed board: no first-click relocation, any cell may be a mine."""
+        if not isinstance(board, Board):
+            raise TypeError(f"from_board needs a fastmine.Board, got {type(board).__name__}")
+        self = object.__new__(cls)
+        self._setup(board.rows, board.cols, board.mine_count, "none", None, question_marks, clock)
+        self._attach(board)
+        return self
+
+    def _setup(self, rows, cols, mines, rule, seed, question_marks, clock) -> None:
+        if not isinstance(question_marks, (bool, np.bool_)):
+            raise TypeError("question_marks must be True or False")
+        if not callable(clock):
+            raise TypeError("clock must be a callable returning seconds")
+        self.rows = rows
+        self.cols = cols
+        self.mine_count = mines
+        self.rule = rule
+        self.seed = seed
+        self.question_marks = bool(question_marks)
+        self.assisted = False
+        self._clock = clock
+        self._W = cols + 2
+        self._safe = rows * cols - mines
+        n = (rows + 2) * (cols + 2)
+        st = np.zeros(n, np.uint8)
+        pv = np.full(n, HIDDEN, np.int8)
+        # The ring is "revealed" so no move ever touches it.
+        st2 = st.reshape(rows + 2, cols + 2)
+        st2[0, :] = st2[-1, :] = st2[:, 0] = st2[:, -1] = _ST_REVEALED
+        self._st = st
+        self._pv = pv
+        view = pv.reshape(rows + 2, cols + 2)[1:-1, 1:-1]
+        view.flags.writeable = False
+        self._view = view
+        self._core = _kernels.GameCore(st, pv, rows, cols)
+        self._board: Board | None = None
+        self._state = GameState.READY
+        self._elapsed = 0.0
+        self._started: float | None = None  # clock value when the clock last ran
+        self._paused = False
+        self.left_clicks = 0
+        self.right_clicks = 0
+        self.chord_clicks = 0
+
+    def _attach(self, board: Board) -> None:
+        self._board = board
+        self._core.attach(board._pm, board._pc)
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def state(self) -> GameState:
+        """The current :class:`GameState`."""
+        return self._state
+
+    @property
+    def view(self) -> np.ndarray:
+        """Read-only int8 array (rows, cols): 0..8 where revealed, else a view code."""
+        return self._view
+
+    @property
+    def board(self) -> Board | None:
+        """The board, or None before the first reveal of a generated game."""
+        return self._board
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(rows, cols)``."""
+        return (self.rows, self.cols)
+
+    @property
+    def mines_left(self) -> int:
+        """Mines minus flags (negative when the player over-flags)."""
+        return self.mine_count - self._core.flags
+
+    @property
+    def revealed_count(self) -> int:
+        """Safe cells revealed so far."""
+        return self._core.revealed
+
+    @property
+    def paused(self) -> bool:
+        """True while the clock is paused."""
+        return self._paused
+
+    # ------------------------------------------------------------------ clock
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds played: from the first reveal to the end, minus pauses."""
+        if self._started is None:
+            return self._elapsed
+        return self._elapsed + max(0.0, self._clock() - self._started)
+
+    def _stop_clock(self) -> None:
+        if self._started is not None:
+            self._elapsed += max(0.0, self._clock() - self._started)
+            self._started = None
+
+    def pause(self) -> bool:
+        """Pause the clock (moves raise :class:`GamePausedError` until resumed).
+
+        Returns True if the game is now paused; a finished game cannot pause.
+        """
+        if self._state.is_over:
+            return False
+        self._stop_clock()
+        self._paused = True
+        return True
+
+    def resume(self) -> bool:
+        """Resume after :meth:`pause`; returns True if the game was paused."""
+        if not self._paused:
+            return False
+        self._paused = False
+        if self._state is GameState.PLAYING:
+            self._started = self._clock()
+        return True
+
+    # ------------------------------------------------------------------ moves
+
+    def _begin_move(self, r: object, c: object) -> int:
+        r, c = check_cell(self.rows, self.cols, r, c)
+        if self._state in _OVER:
+            raise GameOverError(f"the game is over ({self._state.value}); start a new game")
+        if self._paused:
+            raise GamePausedError("the game is paused; call resume() first")
+        return (r + 1) * self._W + c + 1
+
+    def reveal(self, r: int, c: int) -> np.ndarray:
+        """Reveal cell (r, c); returns the changed cells as (row, col) pairs.
+
+        A flagged or already revealed cell is left as it is.  Revealing a zero
+        opens its whole zero region and its border.  Revealing a mine loses.
+        """
+        p = self._begin_move(r, c)
+        self.left_clicks += 1
+        if self._state is GameState.READY:
+            if self._core.state_at(p) == _ST_FLAG:
+                return _NO_CHANGES
+            if self._board is None:
+                self._attach(Board.generate(self.rows, self.cols, self.mine_count,
+                                            first_click=(p // self._W - 1, p % self._W - 1),
+                                            rule=self.rule, seed=self.seed))
+            self._state = GameState.PLAYING
+            self._started = self._clock()
+        self._core.reveal(p)
+        return self._settle()
+
+    def chord(self, r: int, c: int) -> np.ndarray:
+        """Chord on a revealed number whose adjacent flags equal it.
+
+        Reveals every adjacent unflagged hidden cell; a wrong flag there means a
+        mine is revealed and the game is lost.  Otherwise nothing happens.
+        """
+        p = self._begin_move(r, c)
+        self.chord_clicks += 1
+        if self._state is GameState.READY:
+            return _NO_CHANGES
+        self._core.chord(p)
+        return self._settle()
+
+    def toggle_mark(self, r: int, c: int) -> np.ndarray:
+        """Cycle the mark of a hidden cell: hidden -> flag -> question -> hidden.
+
+        With ``question_marks`` off the cycle is hidden <-> flag.  Revealed
+        cells are left as they are.
+        """
+        p = self._begin_move(r, c)
+        self.right_clicks += 1
+        self._core.toggle_mark(p, self.question_marks)
+        return self._core.take_changes()
+
+    def _settle(self) -> np.ndarray:
+        core = self._core
+        if core.exploded:
+            self._state = GameState.LOST
+            self._stop_clock()
+            core.finish_loss()
+        elif core.revealed == self._safe:
+            self._state = GameState.WON
+            self._stop_clock()
+            core.finish_win()
+        return core.take_changes()
+
+    # ------------------------------------------------------------------ stats
+
+    def stats(self) -> GameStats:
+        """Time, 3BV, 3BV/s, clicks and efficiency (see :class:`GameStats`)."""
+        t = self.elapsed
+        bbbv = self._board.bbbv() if self._board is not None else None
+        rate = bbbv / t if bbbv is not None and t > 0 else None
+        return GameStats(t, bbbv, rate, self.left_clicks, self.right_clicks, self.chord_clicks)
+
+    def __repr__(self) -> str:
+        return (f"<Game {self.rows}x{self.cols}/{self.mine_count} {self._state.value}, "
+                f"{self._core.revealed}/{self._safe} revealed, {self.mines_left} mines left>")
+
+    # -------------------------------------------------------------- save/load
+
+    def to_dict(self) -> dict:
+        """A JSON-ready dict that :meth:`from_dict` turns back into this game."""
+        st = self._st.reshape(self.rows + 2, self.cols + 2)[1:-1, 1:-1].ravel()
+        cells = "".join(_ST_CHARS[int(s)] for s in st)
+        mines = None
+        if self._board is not None:
+            mines = np.flatnonzero(self._board.mines.ravel()).tolist()
+        return {
+            "format": SAVE_FORMAT,
+            "version": SAVE_VERSION,
+            "rows": self.rows,
+            "cols": self.cols,
+            "mines": self.mine_count,
+            "rule": self.rule,
+            "seed": self.seed,
+            "question_marks": self.question_marks,
+            "state": self._state.value,
+            "mine_cells": mines,
+            "cells": cells,
+            "elapsed": self.elapsed,
+            "paused": self._paused,
+            "assisted": self.assisted,
+            "clicks": {"left": self.left_clicks, "right": self.right_clicks,
+                       "chord": self.chord_clicks},
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict, clock: Callable[[], float] = time.monotonic) -> Game:
+        """Rebuild a game saved by :meth:`to_dict`.
+
+        Raises :class:`SaveFormatError` (a ValueError) for anything corrupt or
+        inconsistent and :class:`FutureVersionError` for a newer save version.
+        A resumed game in progress starts paused only if it was saved paused.
+        """
+        return _load(cls, d, clock)
+
+
+def _field(d: dict, key: str, types: type | tuple, what: str):
+    if key not in d:
+        raise SaveFormatError(f"saved game is missing {key!r}")
+    v = d[key]
+    if not isinstance(v, types) or (isinstance(v, bool) and bool not in (types if isinstance(types, tuple) else (types,))):
+        raise SaveFormatError(f"saved game field {key!r} must be {what}, got {v!r:.60}")
+    return v
+
+
+def _load(cls, d, clock) -> Game:
+    if not isinstance(d, dict):
+        raise SaveFormatError(f"a saved game must be a dict, got {type(d).__name__}")
+    if d.get("format") != SAVE_FORMAT:
+        raise SaveFormatError(f"not a fastmine saved game (format {d.get('format')!r})")
+    version = _field(d, "version", int, "an integer")
+    if version > SAVE_VERSION:
+        raise FutureVersionError(
+            f"this game was saved by a newer fastmine (save version {version}, "
+            f"this fastmine reads up to {SAVE_VERSION}); upgrade fastmine to load it")
+    if version < 1:
+        raise SaveFormatError(f"unknown save version {version}")
+    try:
+        rows, cols = check_size(_field(d, "rows", int, "an integer"), _field(d, "cols", int, "an integer"))
+        mines = check_mines(_field(d, "mines", int, "an integer"), rows, cols)
+        rule = _check_rule(_field(d, "rule", str, "a string"))
+        seed = check_seed(d.get("seed"))
+    except (ValueError, TypeError) as exc:
+        raise SaveFormatError(f"saved game has a bad size or setting: {exc}") from None
+    qm = _field(d, "question_marks", bool, "true or false")
+    try:
+        state = GameState(_field(d, "state", str, "a string"))
+    except ValueError:
+        raise SaveFormatError(f"saved game has unknown state {d['state']!r}") from None
+    cells = _field(d, "cells", str, "a string")
+    if len(cells) != rows * cols or not set(cells) <= set(_CHAR_ST):
+        raise SaveFormatError(f"saved game's cells must be {rows * cols} of the letters h, r, f, q")
+    elapsed = _field(d, "elapsed", (int, float), "a number")
+    if not (elapsed >= 0 and np.isfinite(elapsed)):
+        raise SaveFormatError(f"saved game has a bad elapsed time {elapsed!r}")
+    clicks = _field(d, "clicks", dict, "a dict")
+    try:
+        left, right, chord = (as_int(k, clicks[k]) for k in ("left", "right", "chord"))
+    except (KeyError, TypeError) as exc:
+        raise SaveFormatError(f"saved game has bad click counts: {exc}") from None
+    if min(left, right, chord) < 0:
+        raise SaveFormatError("saved game has negative click counts")
+
+    st = np.frombuffer(cells.encode("ascii"), np.uint8)
+    codes = np.zeros(256, np.uint8)
+    for ch, s in _CHAR_ST.items():
+        codes[ord(ch)] = s
+    st = codes[st]
+    mine_cells = d.get("mine_cells")
+    board = None
+    if mine_cells is not None:
+        if not isinstance(mine_cells, list) or not all(
+                isinstance(i, int) and not isinstance(i, bool) for i in mine_cells):
+            raise SaveFormatError("saved game's mine_cells must be a list of cell indices")
+        idx = np.asarray(mine_cells, np.int64)
+        if len(idx) != mines or len(np.unique(idx)) != mines or (
+                mines and (idx.min() < 0 or idx.max() >= rows * cols)):
+            raise SaveFormatError(f"saved game's mine_cells must be {mines} distinct cells of the board")
+        mask = np.zeros(rows * cols, bool)
+        mask[idx] = True
+        board = Board.from_mines(mask.reshape(rows, cols))
+    elif state is not GameState.READY or (st == _ST_REVEALED).any():
+        raise SaveFormatError("saved game has revealed cells but no mines")
+
+    game = object.__new__(cls)
+    game._setup(rows, cols, mines, rule, seed, qm, clock)
+    inner = game._st.reshape(rows + 2, cols + 2)[1:-1, 1:-1]
+    inner[...] = st.reshape(rows, cols)
+    pv = game._pv.reshape(rows + 2, cols + 2)[1:-1, 1:-1]
+    pv[...] = np.select(
+        [inner == _ST_HIDDEN, inner == _ST_FLAG, inner == _ST_QUESTION],
+        [HIDDEN, FLAG, QUESTION], 0).astype(np.int8)
+    if board is not None:
+        revealed = inner == _ST_REVEALED
+        pv[revealed] = board.counts[revealed]
+        pv[revealed & board.mines] = EXPLODED
+        game._attach(board)
+    game._core.recount()
+    core = game._core
+    # The declared state must be the one the cells imply.
+    if core.exploded:
+        implied = GameState.LOST
+    elif board is not None and core.revealed == game._safe:
+        implied = GameState.WON
+    elif core.revealed:
+        implied = GameState.PLAYING
+    else:
+        implied = GameState.READY
+    if implied is not state:
+        raise SaveFormatError(f"saved game says {state.value!r} but its cells say {implied.value!r}")
+    if state is GameState.LOST:
+        core.finish_loss()
+    elif state is GameState.WON:
+        core.finish_win()
+    core.take_changes()
+    game._state = state
+    game._elapsed = float(elapsed)
+    game.left_clicks, game.right_clicks, game.chord_clicks = left, right, chord
+    game.assisted = bool(d.get("assisted", False))
+    if state is GameState.PLAYING:
+        if d.get("paused", False):
+            game._paused = True
+        else:
+            game._started = clock()
+    return game
