@@ -25,13 +25,14 @@ directives = {
 
 extensions = [
     Extension(
-        f"fastmine.{path.stem}",
+        # src/fastmine/solver/_prob.pyx -> fastmine.solver._prob
+        ".".join(path.relative_to("src").with_suffix("").parts),
         [str(path)],
         include_dirs=[numpy.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=["-O0", "-g"] if DEBUG and os.name != "nt" else [],
     )
-    for path in sorted(Path("src/fastmine").glob("_*.pyx"))
+    for path in sorted(Path("src/fastmine").rglob("_*.pyx"))
 ]
 
 setup(
