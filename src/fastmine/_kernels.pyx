@@ -84,6 +84,11 @@ cdef inline void buf_free(IdxBuf* b) noexcept nogil:
     b.cap = 0
 
 
+# Change buffers bigger than this (in entries) are shrunk after each move.
+cdef enum:
+    SHRINK_ABOVE = 1 << 16
+
+
 cdef inline void neighbour_offsets(Py_ssize_t W, Py_ssize_t* off) noexcept nogil:
     off[0] = -W - 1
     off[1] = -W
@@ -475,6 +480,7 @@ cdef class GameCore:
     def take_changes(self):
         """Return the cells changed since the last call as an (n, 2) array."""
         cdef Py_ssize_t i, p, W = self.W
+        cdef Py_ssize_t* shrunk
         cdef cnp.npy_intp dims[2]
         dims[0] = self.changes.size
         dims[1] = 2
@@ -486,4 +492,10 @@ cdef class GameCore:
             o[2 * i] = p // W - 1
             o[2 * i + 1] = p % W - 1
         self.changes.size = 0
+        if self.changes.cap > SHRINK_ABOVE:
+            # A huge flood must not pin its buffer for the rest of the game.
+            shrunk = <Py_ssize_t*>realloc(self.changes.data, 64 * sizeof(Py_ssize_t))
+            if shrunk != NULL:
+                self.changes.data = shrunk
+                self.changes.cap = 64
         return out

@@ -23,8 +23,11 @@ _RADIUS_OR_NG = frozenset(RULES)
 
 
 def _check_rule(rule: object) -> str:
-    if rule in _RADIUS_OR_NG:
-        return rule
+    try:
+        if rule in _RADIUS_OR_NG:
+            return rule
+    except TypeError:  # unhashable: not a rule name; report it below
+        pass
     if not isinstance(rule, str):
         raise TypeError(f"rule must be a string, one of {RULES}, got {type(rule).__name__}")
     if rule not in RULES:
@@ -42,8 +45,8 @@ class Board:
     """Mine positions and neighbour counts of one board.
 
     >>> b = Board.from_mines([[0, 1, 0], [0, 0, 0]])
-    >>> b.counts.tolist()
-    [[1, 1, 1], [1, 1, 1]]
+    >>> b.counts.tolist()   # at the mine itself: its own neighbour count
+    [[1, 0, 1], [1, 1, 1]]
     >>> b.bbbv()
     5
     """
