@@ -131,7 +131,8 @@ class Board:
             arr = np.asarray(mask)
         except (ValueError, TypeError) as exc:
             raise ValueError(f"mask must be a rectangular 2-D array: {exc}") from None
-        if arr.dtype == object or not (arr.dtype == np.bool_ or np.issubdtype(arr.dtype, np.integer)):
+        if arr.size and (arr.dtype == object or not (
+                arr.dtype == np.bool_ or np.issubdtype(arr.dtype, np.integer))):
             raise TypeError(f"mask must hold bools or 0/1 integers, got dtype {arr.dtype}")
         if arr.ndim != 2:
             raise ValueError(f"mask must be 2-D, got shape {arr.shape}")

@@ -369,10 +369,11 @@ def _load(cls, d, clock) -> Game:
     except (ValueError, TypeError) as exc:
         raise SaveFormatError(f"saved game has a bad size or setting: {exc}") from None
     qm = _field(d, "question_marks", bool, "true or false")
+    state_name = _field(d, "state", str, "a string")
     try:
-        state = GameState(_field(d, "state", str, "a string"))
+        state = GameState(state_name)
     except ValueError:
-        raise SaveFormatError(f"saved game has unknown state {d['state']!r}") from None
+        raise SaveFormatError(f"saved game has unknown state {state_name!r:.60}") from None
     cells = _field(d, "cells", str, "a string")
     if len(cells) != rows * cols or not set(cells) <= set(_CHAR_ST):
         raise SaveFormatError(f"saved game's cells must be {rows * cols} of the letters h, r, f, q")
