@@ -34,6 +34,18 @@ cdef enum:
     V_EXPLODED = -5
     V_WRONG_FLAG = -6
 
+# setup.py defines FASTMINE_DEBUG=1 in a bounds-checked build; exported so tests
+# and benchmarks can tell which build they are running.
+cdef extern from *:
+    """
+    #ifndef FASTMINE_DEBUG
+    #define FASTMINE_DEBUG 0
+    #endif
+    """
+    int FASTMINE_DEBUG
+
+BOUNDS_CHECKED = bool(FASTMINE_DEBUG)
+
 # Exported so the Python layer and tests share one definition.
 STATE_HIDDEN = ST_HIDDEN
 STATE_REVEALED = ST_REVEALED
