@@ -441,6 +441,12 @@ class RecordsStore:
         """How many games are stored."""
         return self._db().execute("SELECT count(*) FROM games").fetchone()[0]
 
+    def last_name(self) -> str | None:
+        """The player name of the most recently stored named game, or None."""
+        row = self._db().execute(
+            "SELECT name FROM games WHERE name IS NOT NULL ORDER BY id DESC LIMIT 1").fetchone()
+        return row[0] if row else None
+
     def best_times(self, board: BoardKey, limit: int = 10, *, rule: str | None = None,
                    include_assisted: bool = False) -> list[GameRecord]:
         """The fastest won games on a board, fastest first (earlier game first on a tie)."""
