@@ -22,6 +22,7 @@ screen scrolls so the cursor stays visible, keeping a margin of context.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 
 MIN_HEIGHT = 6
@@ -109,7 +110,11 @@ def fit(height: int, width: int, rows: int, cols: int, cursor: tuple[int, int],
 
 
 def too_small_text(height: int, width: int) -> list[str]:
-    """The lines shown instead of the game when the terminal is too small."""
-    return [f"Terminal too small ({width}x{height}).",
-            f"Need at least {MIN_WIDTH}x{MIN_HEIGHT}:",
-            "enlarge it, or q to quit."]
+    """The lines shown instead of the game when the terminal is too small (wrapped to fit).
+
+    >>> too_small_text(4, 20)
+    ['Terminal too small', '(20x4): need at', 'least 24x6. Enlarge', 'it, or q to quit.']
+    """
+    text = (f"Terminal too small ({width}x{height}): need at least "
+            f"{MIN_WIDTH}x{MIN_HEIGHT}. Enlarge it, or q to quit.")
+    return textwrap.wrap(text, max(1, width - 1), break_long_words=True)[:max(1, height)]
