@@ -45,7 +45,7 @@ BOUNDS_CHECKED = bool(FASTMINE_DEBUG_BUILD)
 #: Value of the padding ring of the view handed to :func:`analyze`.
 OUTSIDE = 9
 
-DEF MAX_SLOTS = 16      # open constraints per DP state: 16 x 4 bits = 64-bit key
+DEF KEY_BITS = 64       # DP state key: the residuals of the open constraints, packed
 DEF LN2 = 0.6931471805599453
 
 cdef double BINOM[9][9]
@@ -64,9 +64,9 @@ cdef class Workspace:
     # per-board scratch, sized by the padded board
     cdef int32_t[::1] cid, fid, ctarget, ccell, fcons, fn, fcell, fvar
     cdef int32_t[::1] vrep, vmult, cvstart, cvlist, cmark, cmark2, ord, tq, cstart
-    cdef int32_t[::1] pos, jstamp, jfirst, jlast, jrem, jslot, icell
-    cdef uint8_t[::1] jinc
-    cdef int32_t[::1] pstart, pslot, pnew, ptarget, pcap
+    cdef int32_t[::1] pos, jstamp, jfirst, jlast, jrem, jslot, jmask, icell
+    cdef uint8_t[::1] jinc, jdup
+    cdef int32_t[::1] pstart, pslot, pmask, pnew, ptarget, pcap
     cdef double[::1] vprob
     cdef uint8_t[::1] vsafe, vmine
     cdef Py_ssize_t board_cap
@@ -82,7 +82,7 @@ cdef class Workspace:
     cdef int32_t[::1] bb0, bb1, blayer, bscale
     cdef int nblocks
     # counters of the current call
-    cdef int nl, nc, nf, nv, ni, ncomp, cols
+    cdef int nl, nc, nf, nv, ni, ncomp, cols, pstamp
     # terminal weights of each block's backward pass (from _combine)
     cdef double[::1] TW
     cdef uint8_t[::1] TWnz
@@ -113,6 +113,19 @@ cdef class Workspace:
             (self.skey.shape[0] + self.hkey.shape[0]) * 24 + self.trans.shape[0] * 4 + \
             self.board_cap * 4 * 40
 
+    def structure(self):
+        """The last call's frontier structure (for tests and debugging)."""
+        nv, nc, nf = self.nv, self.nc, self.nf
+        a = lambda m, k: np.asarray(m)[:k].copy()
+        return {
+            "order": a(self.ord, nv), "mult": a(self.vmult, nv),
+            "comp_start": a(self.cstart, self.ncomp + 1),
+            "var_of_cell": a(self.fvar, nf), "cell": a(self.fcell, nf),
+            "cons_cell": a(self.ccell, nc), "cons_target": a(self.ctarget, nc),
+            "cons_vars": [a(self.cvlist, self.cvstart[j + 1])[self.cvstart[j]:] for j in range(nc)],
+            "blocks": [(self.bb0[b], self.bb1[b]) for b in range(self.nblocks)],
+        }
+
     cdef void _board(self, Py_ssize_t n):
         if n <= self.board_cap:
             return
@@ -125,8 +138,10 @@ cdef class Workspace:
         self.ord = i32(n); self.tq = i32(n); self.cstart = i32(n + 1)
         self.pos = i32(n); self.jstamp = i32(n); self.jfirst = i32(n); self.jlast = i32(n)
         self.jrem = i32(n); self.jslot = i32(n); self.icell = i32(n)
-        self.jinc = np.empty(n, np.uint8)
+        self.jmask = i32(n)
+        self.jinc = np.empty(n, np.uint8); self.jdup = np.empty(n, np.uint8)
         self.pstart = i32(n + 1); self.pslot = i32(8 * n); self.pnew = i32(8 * n)
+        self.pmask = i32(8 * n)
         self.ptarget = i32(8 * n); self.pcap = i32(8 * n)
         self.vprob = np.empty(n, np.float64)
         self.vsafe = np.empty(n, np.uint8); self.vmine = np.empty(n, np.uint8)
@@ -272,7 +287,7 @@ cdef int _scan(Workspace ws, const int8_t[::1] pv, int rows, int cols,
     return 0
 
 
-cdef void _group(Workspace ws, int W) noexcept:
+cdef int _group(Workspace ws, int W) except -2:
     """Merge frontier cells with identical constraint sets into variables."""
     cdef int off[8]
     cdef int f, g, k, t, n, v, nv = 0, j
@@ -281,6 +296,9 @@ cdef void _group(Workspace ws, int W) noexcept:
     cdef int32_t[::1] fid = ws.fid, ccell = ws.ccell, fcons = ws.fcons, fn = ws.fn
     cdef int32_t[::1] fvar = ws.fvar, vrep = ws.vrep, vmult = ws.vmult
     cdef int32_t[::1] cvstart = ws.cvstart, cvlist = ws.cvlist, tq = ws.tq
+    cdef int32_t[::1] ctarget = ws.ctarget
+    cdef uint8_t[::1] jdup = ws.jdup
+    cdef int j2, e, ln
     _offsets(W, off)
     for f in range(ws.nf):
         fvar[f] = -1
@@ -325,6 +343,30 @@ cdef void _group(Workspace ws, int W) noexcept:
             j = fcons[8 * f + t]
             cvlist[tq[j]] = v
             tq[j] += 1
+    # numbers that see exactly the same cells say the same thing: keep one
+    for j in range(ws.nc):
+        jdup[j] = 0
+        ln = cvstart[j + 1] - cvstart[j]
+        f = vrep[cvlist[cvstart[j]]]
+        for t in range(fn[f]):
+            j2 = fcons[8 * f + t]
+            if j2 >= j:
+                break
+            if cvstart[j2 + 1] - cvstart[j2] != ln:
+                continue
+            same = True
+            for e in range(ln):
+                if cvlist[cvstart[j] + e] != cvlist[cvstart[j2] + e]:
+                    same = False
+                    break
+            if same:
+                if ctarget[j] != ctarget[j2]:
+                    ws.err = (f"cells {_rc(ws, ccell[j2])} and {_rc(ws, ccell[j])} see the same "
+                              f"unrevealed cells but show {ctarget[j2]} and {ctarget[j]}")
+                    return -1
+                jdup[j] = 1
+                break
+    return 0
 
 
 cdef int _bfs(Workspace ws, int32_t[::1] mark, int32_t[::1] out, int start, int at,
@@ -375,18 +417,24 @@ cdef void _components(Workspace ws) noexcept:
 # --------------------------------------------------------------------------
 
 cdef int _plan(Workspace ws, int b0, int b1) noexcept:
-    """Per-step constraint actions for the block order[b0:b1]; 1 if > MAX_SLOTS open."""
+    """Per-step constraint actions for the block order[b0:b1]; 1 if the key would not fit.
+
+    Each open constraint owns a bit field of the 64-bit state key, just wide
+    enough for its largest residual (a "1" needs one bit, a "0" none).
+    """
     cdef int32_t[::1] order = ws.ord, pos = ws.pos, vrep = ws.vrep, fn = ws.fn
     cdef int32_t[::1] fcons = ws.fcons, cvstart = ws.cvstart, cvlist = ws.cvlist
     cdef int32_t[::1] vmult = ws.vmult, jstamp = ws.jstamp, jfirst = ws.jfirst
     cdef int32_t[::1] jlast = ws.jlast, jrem = ws.jrem, jslot = ws.jslot, ctarget = ws.ctarget
-    cdef int32_t[::1] pstart = ws.pstart, pslot = ws.pslot, pnew = ws.pnew
+    cdef int32_t[::1] jmask = ws.jmask
+    cdef int32_t[::1] pstart = ws.pstart, pslot = ws.pslot, pnew = ws.pnew, pmask = ws.pmask
     cdef int32_t[::1] ptarget = ws.ptarget, pcap = ws.pcap
-    cdef uint8_t[::1] jinc = ws.jinc
-    cdef int n = b1 - b0, i, v, f, t, j, e, u, pu, first, last, cap, slot, ne = 0, status = 0
+    cdef uint8_t[::1] jinc = ws.jinc, jdup = ws.jdup
+    cdef int n = b1 - b0, i, v, f, t, j, e, u, pu, first, last, cap, sh, nb, ne = 0, status = 0
     cdef bint inc
-    cdef unsigned int free = (1u << MAX_SLOTS) - 1
-    cdef int label = b0 * 2 + 1   # unique per block within a call (b0 < n_vars)
+    cdef uint64_t free = ~(<uint64_t>0), m
+    ws.pstamp += 1
+    cdef int label = ws.pstamp
     for i in range(n):
         pos[order[b0 + i]] = i
     for i in range(n):
@@ -396,7 +444,7 @@ cdef int _plan(Workspace ws, int b0, int b1) noexcept:
             if jstamp[j] == label:
                 continue
             jstamp[j] = label
-            inc = True
+            inc = not jdup[j]
             first = n
             last = -1
             cap = 0
@@ -422,19 +470,25 @@ cdef int _plan(Workspace ws, int b0, int b1) noexcept:
             if not jinc[j]:
                 continue
             if jfirst[j] == i:
-                if free == 0:
+                nb = 0
+                while (1 << nb) <= min(ctarget[j], jrem[j]):
+                    nb += 1
+                m = (<uint64_t>1 << nb) - 1
+                sh = 0
+                while sh + nb <= KEY_BITS and ((free >> sh) & m) != m:
+                    sh += 1
+                if sh + nb > KEY_BITS:
                     status = 1
                     break
-                slot = 0
-                while not (free >> slot) & 1:
-                    slot += 1
-                free &= ~(1u << slot)
-                jslot[j] = slot
+                free &= ~(m << sh)
+                jslot[j] = sh
+                jmask[j] = <int32_t>m
                 pnew[ne] = 1
             else:
                 pnew[ne] = 0
             jrem[j] -= vmult[v]
             pslot[ne] = jslot[j]
+            pmask[ne] = jmask[j]
             ptarget[ne] = ctarget[j]
             pcap[ne] = jrem[j]
             ne += 1
@@ -443,7 +497,7 @@ cdef int _plan(Workspace ws, int b0, int b1) noexcept:
         for t in range(fn[f]):
             j = fcons[8 * f + t]
             if jinc[j] and jlast[j] == i:
-                free |= 1u << jslot[j]
+                free |= (<uint64_t>jmask[j]) << jslot[j]
     pstart[n] = ne
     for i in range(n):
         pos[order[b0 + i]] = -1
@@ -462,6 +516,7 @@ cdef int _forward(Workspace ws, int b0, int b1, bint force) except -2:
     cdef int hshift
     cdef int32_t[::1] order = ws.ord, vmult = ws.vmult, pstart = ws.pstart
     cdef int32_t[::1] pslot = ws.pslot, pnew = ws.pnew, ptarget = ws.ptarget, pcap = ws.pcap
+    cdef int32_t[::1] pmask = ws.pmask
     ws._layers(L + n + 2)
     ws._states(ws.ns + 1)
     ws._entries(ws.ne + 1)
@@ -515,18 +570,18 @@ cdef int _forward(Workspace ws, int b0, int b1, bint force) except -2:
                 ok = 1
                 nk = key
                 for e in range(e0, e1):
-                    sh = 4 * pslot[e]
+                    sh = pslot[e]
                     if pnew[e]:
                         rr = ptarget[e] - x
                     else:
-                        rr = <int>((key >> sh) & 15) - x
+                        rr = <int>((key >> sh) & <uint64_t>pmask[e]) - x
                     if rr < 0:
                         ok = -1
                         break
                     if rr > pcap[e]:
                         ok = 0
                         break
-                    nk = (nk & ~((<uint64_t>15) << sh)) | ((<uint64_t>rr) << sh)
+                    nk = (nk & ~((<uint64_t>pmask[e]) << sh)) | ((<uint64_t>rr) << sh)
                 if ok < 0:
                     for x2 in range(x, stride):
                         trans[tb + (s - s0) * stride + x2] = -1
@@ -602,7 +657,7 @@ cdef int _forward(Workspace ws, int b0, int b1, bint force) except -2:
         ws.ns = t0 + nnew
         lstate[L + i + 2] = <int32_t>ws.ns
     ws.nl = L + n + 1
-    b = ws.nblocks
+    cdef int b = ws.nblocks
     ws.bb0[b] = b0
     ws.bb1[b] = b1
     ws.blayer[b] = L
@@ -611,10 +666,13 @@ cdef int _forward(Workspace ws, int b0, int b1, bint force) except -2:
     return 0
 
 
-cdef str _where(Workspace ws, int v, str what):
-    cdef int p = ws.ccell[ws.fcons[8 * ws.vrep[v]]]
+cdef str _rc(Workspace ws, Py_ssize_t p):
     cdef int W = ws.cols + 2
-    return f"{what} cell ({p // W - 1}, {p % W - 1})"
+    return f"({p // W - 1}, {p % W - 1})"
+
+
+cdef str _where(Workspace ws, int v, str what):
+    return f"{what} cell {_rc(ws, ws.ccell[ws.fcons[8 * ws.vrep[v]]])}"
 
 
 cdef int _count_all(Workspace ws) except -2:
@@ -629,6 +687,7 @@ cdef int _count_all(Workspace ws) except -2:
     ws.nt = 0
     ws.nblocks = 0
     ws.max_layer = 0
+    ws.pstamp = 0
     ws._layers(1)
     ws.lstate[0] = 0
     for j in range(ws.nv):
@@ -1019,7 +1078,8 @@ def analyze(Workspace ws, const int8_t[::1] pv, int rows, int cols, int64_t mine
     ws.work = 0
     if _scan(ws, pv, rows, cols, prob, interior) < 0:
         return ws.err
-    _group(ws, W)
+    if _group(ws, W) < 0:
+        return ws.err
     _components(ws)
     cdef int unknown = ws.nf + ws.ni
     if mines > unknown:
