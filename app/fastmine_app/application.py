@@ -225,6 +225,15 @@ class FastmineApp(App):
         if self.root is not None:
             self.root.current = "game"
 
+    def _remember_size(self, rows: int, cols: int, mines: int) -> None:
+        """Make new games (the face button) use this size."""
+        name = difficulty_name(rows, cols, mines)
+        self.config.set(S.SECTION, "difficulty", name)
+        if name == "custom":
+            for key, v in (("custom_rows", rows), ("custom_cols", cols), ("custom_mines", mines)):
+                self.config.set(S.SECTION, key, v)
+        self._write_config()
+
     def _write_config(self) -> None:
         try:
             self.config.write()
@@ -243,71 +252,74 @@ class FastmineApp(App):
         g = ctrl.game
         try:
             self.store.clear_saved()
-        except Exception as exc:
+        except StoreError as exc:
             Logger.warning(f"fastmine: cannot clear the saved game: {exc}")
         st = g.stats()
         diff = difficulty_name(g.rows, g.cols, g.mine_count)
+        board = diff if diff != "custom" else (g.rows, g.cols, g.mine_count)
         won = state == "won"
         note, ask = "", False
-        if not won:
-            self._record(g)
-        elif g.assisted:
-            note = "Assisted game: it counts in the statistics, not for best times."
-            self._record(g)
-        elif diff == "custom":
-            note = "Custom boards have no best-times table."
-            self._record(g)
-        else:
+        best = None
+        if won and g.assisted:
+            note = "Assisted game: it counts as assisted in the records, not for best times."
+        elif won:
             try:
-                best = self.store.best_time(diff)
-            except Exception as exc:
-                best, note = None, f"Records unavailable: {exc}"
-            if best is None or st.time < best.time:
-                ask = not note
+                best = self.store.best_time(board)
+                ask = self.store.is_best_time(g)
+            except StoreError as exc:
+                note = f"Records unavailable: {exc}"
+            if ask:
                 prev = f" (was {fmt_time(best.time)} by {best.name or 'someone'})" if best else ""
-                note = note or f"New best time for {diff.capitalize()}{prev}! Enter your name:"
-                self._pending_record = g
-            else:
-                note = (f"Best time: {fmt_time(best.time)} by {best.name or 'someone'}. "
-                        "So close, try again!")
-                self._record(g)
+                note = f"New best time{prev}! Enter your name:"
+            elif best is not None:
+                note = f"Best time: {fmt_time(best.time)} by {best.name or 'someone'}. So close, try again!"
+        # The game is stored at once (an app killed at the prompt loses nothing);
+        # the name typed at the best-time prompt is set on it afterwards.
+        self._pending_record = self._record(g) if ask else None
+        if not ask:
+            self._record(g)
         dialog = EndDialog()
         dialog.won = won
         dialog.title = "You won!" if won else "Boom! You hit a mine."
         dialog.lines = end_lines(st)
         dialog.note = note
         dialog.name = self.config.get(S.SECTION, "player_name")
-        dialog.ask_name = ask
+        dialog.ask_name = ask and self._pending_record is not None
         dialog.bind(on_name=self._on_record_name, on_new_game=lambda *_a: self.new_game())
         self.end_dialog = dialog
         Clock.schedule_once(lambda _dt: dialog.open() if self.end_dialog is dialog else None,
                             END_DIALOG_DELAY)
 
-    def _record(self, game, name: str | None = None) -> bool:
+    def _record(self, game, name: str | None = None) -> int | None:
+        """Store a finished game; returns its record id, or None on failure (reported)."""
         if name is None:
             name = self.config.get(S.SECTION, "player_name")
         try:
-            self.store.record_game(game, name)
-            return True
-        except Exception as exc:
-            Logger.warning(f"fastmine: cannot store the game: {exc}")
-            Clock.schedule_once(lambda _dt: self.show_message("Records", f"The game was not recorded: {exc}"), 0)
-            return False
+            return self.store.record_game(game, name)
+        except StoreError as exc:
+            why = str(exc)
+            Logger.warning(f"fastmine: cannot store the game: {why}")
+            Clock.schedule_once(
+                lambda _dt: self.show_message("Records", f"The game was not recorded: {why}"), 0)
+            return None
 
     def _on_record_name(self, dialog, name: str) -> None:
-        game, self._pending_record = self._pending_record, None
-        if game is None:
+        record_id, self._pending_record = self._pending_record, None
+        if record_id is None:
             return
         if name:
             self.config.set(S.SECTION, "player_name", name)
             self._write_config()
-        if self._record(game, name):
-            dialog.note = f"Saved: {name or 'anonymous'}, {fmt_time(game.stats().time)}."
+        try:
+            self.store.set_name(record_id, name)
+        except StoreError as exc:
+            dialog.note = f"The name was not saved: {exc}"
+            return
+        dialog.note = f"Saved: {name or 'anonymous'}, {fmt_time(self.ctrl.game.stats().time)}."
 
     def _flush_pending_record(self) -> None:
-        if self._pending_record is not None:
-            game, self._pending_record = self._pending_record, None
-            self._record(game)
+        """A best-time prompt left unanswered keeps the default name already stored."""
+        self._pending_record = None
         self.end_dialog = None
 
     # ------------------------------------------------------------ save / resume
@@ -319,14 +331,19 @@ class FastmineApp(App):
         self._flush_pending_record()
         try:
             self.store.save_game(self.ctrl.game)
-        except Exception as exc:
+        except StoreError as exc:
             Logger.warning(f"fastmine: cannot save the game: {exc}")
 
     def _offer_resume(self) -> None:
         try:
             game = self.store.load_game(self.clock)
         except StoreError as exc:
-            self.show_message("Saved game not loaded", str(exc))
+            try:
+                kept = self.store.move_saved_aside()
+                where = f" It was kept as {kept}."
+            except StoreError:
+                where = ""
+            self.show_message("Saved game not loaded", f"{exc}.{where}")
             return
         if game is None or game.state.is_over:
             return
@@ -336,6 +353,7 @@ class FastmineApp(App):
 
         def resume(*_a):
             self.resume_dialog = None
+            self._remember_size(game.rows, game.cols, game.mine_count)
             self.ctrl.attach(game)
             self.ctrl.pause()  # resumes hidden: the player taps to go on
 
@@ -343,7 +361,7 @@ class FastmineApp(App):
             self.resume_dialog = None
             try:
                 self.store.clear_saved()
-            except Exception as exc:
+            except StoreError as exc:
                 Logger.warning(f"fastmine: cannot clear the saved game: {exc}")
 
         d.bind(on_resume_game=resume, on_discard=discard)

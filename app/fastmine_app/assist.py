@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -28,16 +29,18 @@ _solver_error: str | None = None
 
 
 def solver():
-    """The ``fastmine.solver`` module, or None (see :func:`unavailable_reason`)."""
+    """The solver's ``step``, ``probabilities`` and ``safe_cells``, or None
+    (see :func:`unavailable_reason`)."""
     global _solver, _solver_error
     if _solver is None and _solver_error is None:
         try:
             mod = importlib.import_module("fastmine.solver")
-            for name in ("step", "probabilities", "safe_cells"):
-                if not hasattr(mod, name):
-                    raise ImportError(f"fastmine.solver has no {name}()")
-            _solver = mod
-        except ImportError as exc:
+            step = getattr(mod, "step", None)
+            if step is None:  # the package may not re-export it yet
+                step = importlib.import_module("fastmine.solver.strategies").step
+            _solver = SimpleNamespace(step=step, probabilities=mod.probabilities,
+                                      safe_cells=mod.safe_cells)
+        except (ImportError, AttributeError) as exc:
             _solver_error = f"the solver is not available ({exc})"
     return _solver
 

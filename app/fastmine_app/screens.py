@@ -164,13 +164,18 @@ class RecordsScreen(Screen):
     """Best times and statistics per difficulty, from the records store."""
 
     difficulty = StringProperty("beginner")
-    names = ListProperty([*DIFFICULTIES, "custom"])
+    """The board shown: a preset name or "custom RxC/M"."""
+    names = ListProperty(list(DIFFICULTIES))
     summary = StringProperty("")
     error = StringProperty("")
     rows = ListProperty([])
     """Best-times table: (rank, name, time, 3BV/s, date) strings."""
 
     def on_pre_enter(self, *_args) -> None:
+        app = App.get_running_app()
+        name, d = app.current_difficulty()
+        from fastmine.records import board_label
+        self.difficulty = name if name != "custom" else board_label(*d)
         self.refresh()
 
     def on_rows(self, _inst, rows) -> None:
@@ -191,15 +196,20 @@ class RecordsScreen(Screen):
         app = App.get_running_app()
         if app is None or getattr(app, "store", None) is None:
             return
+        from .store import StoreError, board_key
+
         try:
-            st = app.store.stats(self.difficulty)
-            best = app.store.best_times(self.difficulty, limit=10)
-        except Exception as exc:
+            self.names = app.store.board_labels()
+            board = board_key(self.difficulty)
+            st = app.store.stats(board)
+            best = app.store.best_times(board, limit=10)
+        except StoreError as exc:
             self.error = str(exc)
             self.summary, self.rows = "", []
             return
         self.error = ""
-        self.summary = (f"Played {st.played}   Won {st.won} ({st.win_percent:.0f}%)\n"
+        assisted = f"   (+{st.assisted} assisted)" if st.assisted else ""
+        self.summary = (f"Played {st.played}   Won {st.won} ({st.win_percent:.0f}%){assisted}\n"
                         f"Current streak {st.streak}   Best streak {st.best_streak}")
         self.rows = [(str(i + 1), b.name or "-", f"{b.time:.2f} s",
                       f"{b.bbbv_per_second:.2f}" if b.bbbv_per_second else "-", b.date[:10])

@@ -77,7 +77,7 @@ def wav_bytes(samples: np.ndarray) -> bytes:
 
 def write_sounds(folder: str) -> dict[str, str]:
     """Make the WAV files in ``folder`` unless they are there; name -> path."""
-    from .store import atomic_write_bytes
+    from fastmine.storage import atomic_write_bytes
 
     os.makedirs(folder, exist_ok=True)
     paths = {}
