@@ -65,7 +65,7 @@ class FastmineApp(App):
         self.resume_dialog: ResumeDialog | None = None
         self.first_frame_at: float | None = None
         self._pending_record = None
-        self._atlases: dict[str, Atlas] = {}
+        self._events: list = []  # scheduled callbacks to cancel when the app stops
         super().__init__(**kwargs)
 
     # ------------------------------------------------------------ setup
@@ -79,6 +79,27 @@ class FastmineApp(App):
 
     def get_application_config(self, defaultpath=None) -> str:
         return os.path.join(self.user_data_dir, "fastmine.ini")
+
+    def load_kv(self, filename=None):
+        # A second app in the same process (tests, the benchmark) must not
+        # load the rules twice: every widget would get its children twice.
+        from kivy.lang import Builder
+        if os.path.abspath(self.kv_file) in map(os.path.abspath, Builder.files):
+            return True
+        return super().load_kv(filename)
+
+    def load_config(self):
+        # Kivy keeps one config named "app" per process and hands it to every
+        # App; a second app (tests, the benchmark) must not inherit the first
+        # one's settings, so the old one gives up the name.
+        from kivy.config import ConfigParser
+        try:
+            old = ConfigParser.get_configparser("app")
+        except KeyError:
+            old = None
+        if old is not None:
+            old.name = ""
+        return super().load_config()
 
     def build_config(self, config) -> None:
         for section, values in S.DEFAULTS.items():
@@ -117,7 +138,7 @@ class FastmineApp(App):
     def on_start(self) -> None:
         Window.bind(on_key_down=self._on_key_down, focus=self._on_focus, on_flip=self._on_first_flip)
         self._offer_resume()
-        Clock.schedule_once(self._after_first_frame, 0)
+        self._events.append(Clock.schedule_once(self._after_first_frame, 0))
 
     def _on_first_flip(self, *_args) -> None:
         Window.unbind(on_flip=self._on_first_flip)
@@ -126,15 +147,13 @@ class FastmineApp(App):
     def _after_first_frame(self, _dt) -> None:
         self.solver_ok = assist.available()
         if self.sounds.enabled:
-            Clock.schedule_once(lambda _dt: self.sounds.load(), 0.5)
+            self._events.append(Clock.schedule_once(lambda _dt: self.sounds.load(), 0.5))
 
     def apply_theme(self, name: str) -> None:
         """Switch to the light or dark theme (new atlas, widgets rebind)."""
         theme = get_theme(name)
-        if theme.name not in self._atlases:
-            self._atlases[theme.name] = Atlas(theme)
         self.theme = theme
-        self.atlas = self._atlases[theme.name]
+        self.atlas = Atlas.for_theme(theme)
         Window.clearcolor = theme.bg
         if self.game_screen is not None:
             board = self.game_screen.board
@@ -287,8 +306,8 @@ class FastmineApp(App):
         dialog.ask_name = ask and self._pending_record is not None
         dialog.bind(on_name=self._on_record_name, on_new_game=lambda *_a: self.new_game())
         self.end_dialog = dialog
-        Clock.schedule_once(lambda _dt: dialog.open() if self.end_dialog is dialog else None,
-                            END_DIALOG_DELAY)
+        self._events.append(Clock.schedule_once(
+            lambda _dt: dialog.open() if self.end_dialog is dialog else None, END_DIALOG_DELAY))
 
     def _record(self, game, name: str | None = None) -> int | None:
         """Store a finished game; returns its record id, or None on failure (reported)."""
@@ -299,8 +318,8 @@ class FastmineApp(App):
         except StoreError as exc:
             why = str(exc)
             Logger.warning(f"fastmine: cannot store the game: {why}")
-            Clock.schedule_once(
-                lambda _dt: self.show_message("Records", f"The game was not recorded: {why}"), 0)
+            self._events.append(Clock.schedule_once(
+                lambda _dt: self.show_message("Records", f"The game was not recorded: {why}"), 0))
             return None
 
     def _on_record_name(self, dialog, name: str) -> None:
@@ -378,6 +397,9 @@ class FastmineApp(App):
         """Back from the background: the game stays paused until tapped."""
 
     def on_stop(self) -> None:
+        for ev in self._events:
+            ev.cancel()
+        self.end_dialog = None
         self.save_now()
         Window.unbind(on_key_down=self._on_key_down, focus=self._on_focus, on_flip=self._on_first_flip)
         if self.game_screen is not None:

@@ -191,9 +191,10 @@ class BoardView(Widget):
         return min(self.width / self.cols, self.height / self.rows)
 
     def scale_limits(self) -> tuple[float, float]:
-        """(min, max) pixels per cell: from the whole board to big fingertip cells."""
+        """(min, max) pixels per cell: from the whole board to big fingertip cells
+        (and at least three times closer than the whole board)."""
         fit = self.fit_scale()
-        return fit, max(fit, dp(72))
+        return fit, max(fit * 3, dp(80))
 
     def fit(self) -> None:
         """Show the whole board, centred."""

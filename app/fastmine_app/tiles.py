@@ -252,25 +252,43 @@ def tile_rect(tile: int) -> tuple[int, int, int, int]:
 
 
 def make_texture(image: np.ndarray):
-    """Upload an atlas image as a mipmapped Kivy texture."""
+    """Upload an atlas image as a mipmapped Kivy texture (re-uploaded by
+    itself if the GL context is lost, as on Android)."""
     from kivy.graphics.texture import Texture
 
+    data = np.ascontiguousarray(image[::-1]).tobytes()
+
+    def upload(tex) -> None:
+        tex.blit_buffer(data, colorfmt="rgba", bufferfmt="ubyte", mipmap_generation=True)
+
     tex = Texture.create(size=(ATLAS, ATLAS), colorfmt="rgba", mipmap=True)
-    tex.blit_buffer(np.ascontiguousarray(image[::-1]).tobytes(), colorfmt="rgba",
-                    bufferfmt="ubyte", mipmap_generation=True)
+    upload(tex)
+    tex.add_reload_observer(upload)
     tex.min_filter = "linear_mipmap_linear"
     tex.mag_filter = "linear"
     return tex
 
 
 class Atlas:
-    """The uploaded atlas of one theme: ``texture``, ``uv`` and icon regions."""
+    """The uploaded atlas of one theme: ``texture``, ``uv`` and icon regions.
+
+    Use :meth:`for_theme`: atlases are drawn once per theme per process.
+    """
+
+    _cache: dict[Theme, Atlas] = {}
 
     def __init__(self, theme: Theme, text_mask: TextMask = kivy_text_mask) -> None:
         self.theme = theme
         self.image = draw_atlas(theme, text_mask)
         self.texture = make_texture(self.image)
         self.uv = tile_uvs()
+
+    @classmethod
+    def for_theme(cls, theme: Theme) -> Atlas:
+        """The atlas of ``theme``, drawn on first use."""
+        if theme not in cls._cache:
+            cls._cache[theme] = cls(theme)
+        return cls._cache[theme]
 
     def region(self, tile: int):
         """A Kivy TextureRegion showing one tile (for Image widgets)."""
