@@ -366,6 +366,7 @@ class FastmineApp(App):
             return
         if game is None or game.state.is_over:
             return
+        game.pause()  # no time passes while the offer is on screen
         name = difficulty_name(game.rows, game.cols, game.mine_count)
         d = ResumeDialog(text=f"{name.capitalize()} {game.rows} x {game.cols}, {game.mine_count} mines, "
                               f"{int(game.elapsed)} s played, {game.mines_left} mines left.")

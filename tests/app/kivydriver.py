@@ -99,8 +99,8 @@ class Driver:
             self.window.remove_widget(w)
         if app._app_settings is not None and app._app_settings.parent:
             app._app_settings.parent.remove_widget(app._app_settings)
+        self.frames(2)  # let pending kv updates run while ``app`` still resolves
         App._running_app = None
-        self.frames(2)
 
     # ------------------------------------------------------------ time
 
