@@ -300,7 +300,7 @@ class FastmineApp(App):
         dialog = EndDialog()
         dialog.won = won
         dialog.title = "You won!" if won else "Boom! You hit a mine."
-        dialog.lines = end_lines(st)
+        dialog.lines = end_lines(st, won, (g.revealed_count, g.rows * g.cols - g.mine_count))
         dialog.note = note
         dialog.name = self.config.get(S.SECTION, "player_name")
         dialog.ask_name = ask and self._pending_record is not None

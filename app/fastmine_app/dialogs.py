@@ -20,15 +20,23 @@ def fmt_time(t: float | None) -> str:
     return "-" if t is None else f"{t:.2f} s"
 
 
-def end_lines(stats) -> list[tuple[str, str]]:
-    """The (label, value) lines of a finished game's :class:`fastmine.GameStats`."""
+def end_lines(stats, won: bool = True, cleared: tuple[int, int] | None = None) -> list[tuple[str, str]]:
+    """The (label, value) lines of a finished game's :class:`fastmine.GameStats`.
+
+    A win shows time, 3BV, 3BV/s and efficiency; a loss shows how much of
+    the board was cleared instead (rates of an unfinished board mean little).
+    """
     lines = [("Time", fmt_time(stats.time))]
-    lines.append(("3BV", "-" if stats.bbbv is None else str(stats.bbbv)))
-    lines.append(("3BV/s", "-" if stats.bbbv_per_second is None else f"{stats.bbbv_per_second:.2f}"))
-    eff = stats.efficiency
-    lines.append(("Efficiency", "-" if eff is None else f"{eff:.0%}"))
-    lines.append(("Clicks", f"{stats.clicks} ({stats.left_clicks} left, {stats.right_clicks} right, "
-                            f"{stats.chord_clicks} chord)"))
+    if won:
+        lines.append(("3BV", "-" if stats.bbbv is None else str(stats.bbbv)))
+        lines.append(("3BV/s", "-" if stats.bbbv_per_second is None else f"{stats.bbbv_per_second:.2f}"))
+        eff = stats.efficiency
+        lines.append(("Efficiency", "-" if eff is None else f"{eff:.0%}"))
+    elif cleared is not None:
+        done, total = cleared
+        lines.append(("Cleared", f"{done} of {total} safe cells ({done / max(1, total):.0%})"))
+    lines.append(("Clicks (L/R/chord)", f"{stats.clicks} ({stats.left_clicks}/{stats.right_clicks}/"
+                                        f"{stats.chord_clicks})"))
     return lines
 
 

@@ -6,6 +6,7 @@ from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, Strin
 from kivy.uix.behaviors import ButtonBehavior, ToggleButtonBehavior
 from kivy.uix.button import Button
 from kivy.uix.label import Label
+from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 
@@ -29,6 +30,10 @@ class IconButton(ButtonBehavior, Widget):
     """Highlighted (a toggle that is on)."""
     plain = BooleanProperty(False)
     """Draw the icon in its own colours (the faces)."""
+
+
+class FlatInput(TextInput):
+    """A one-line text field coloured by the theme."""
 
 
 class TLabel(Label):

@@ -33,6 +33,15 @@ for p in (ROOT / "app", ROOT / "src"):
 
 WINDOW = (480, 800)  # a phone in portrait
 
+try:  # before any test module imports Kivy widgets (and with them the Clock)
+    from kivy.config import Config as _Config
+
+    _Config.set("graphics", "maxfps", "0")  # never sleep between frames
+    _Config.set("graphics", "width", str(WINDOW[0]))
+    _Config.set("graphics", "height", str(WINDOW[1]))
+except ImportError:  # no Kivy: the kivy_window fixture skips with the reason
+    pass
+
 _PROBE = """
 from kivy.config import Config
 Config.set("graphics", "width", "64"); Config.set("graphics", "height", "64")
@@ -69,7 +78,10 @@ def kivy_window():
     Config.set("graphics", "maxfps", "0")
     Config.set("graphics", "resizable", "1")
     from kivy.base import EventLoop, runTouchApp
+    from kivy.clock import Clock
     from kivy.core.window import Window
+
+    Clock._max_fps = 0.0  # in case the Clock was made before maxfps was set
 
     if Window is None:
         pytest.skip("Kivy has no window provider here")
@@ -97,10 +109,10 @@ def make_app(kivy_window):
     window, clock = kivy_window
     drivers: list[Driver] = []
 
-    def make(data_dir, size=WINDOW, **config):
+    def make(data_dir, **config):
         for d in drivers:
             d.stop()
-        drv = Driver.start(window, clock, str(data_dir), size=size, config=config)
+        drv = Driver.start(window, clock, str(data_dir), config=config)
         drivers.append(drv)
         return drv
 
