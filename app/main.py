@@ -61,8 +61,15 @@ def main(argv: list[str] | None = None) -> int:
 
     # right click marks instead of drawing Kivy's red multitouch dot
     Config.set("input", "mouse", "mouse,multitouch_on_demand")
-    if args.size:
-        w, h = args.size.lower().split("x")
+    from kivy.utils import platform
+
+    size = args.size or (None if platform in ("android", "ios") else "560x860")
+    if size:
+        try:
+            w, h = (str(int(v)) for v in size.lower().split("x"))
+        except ValueError:
+            print(f"--size must look like 480x800, got {size!r}", file=sys.stderr)
+            return 2
         Config.set("graphics", "width", w)
         Config.set("graphics", "height", h)
     if args.bench:

@@ -121,9 +121,6 @@ class FastmineApp(App):
         sm = ScreenManager(transition=NoTransition())
         self.game_screen = GameScreen(clock=self.clock, name="game")
         sm.add_widget(self.game_screen)
-        sm.add_widget(NewGameScreen(name="new_game"))
-        sm.add_widget(RecordsScreen(name="records"))
-        sm.add_widget(AboutScreen(name="about"))
         ctrl = self.ctrl
         board = self.game_screen.board
         board.atlas = self.atlas
@@ -153,7 +150,7 @@ class FastmineApp(App):
         """Switch to the light or dark theme (new atlas, widgets rebind)."""
         theme = get_theme(name)
         self.theme = theme
-        self.atlas = Atlas.for_theme(theme)
+        self.atlas = Atlas.for_theme(theme, cache_dir=os.path.join(self.user_data_dir, "cache"))
         Window.clearcolor = theme.bg
         if self.game_screen is not None:
             board = self.game_screen.board
@@ -176,10 +173,14 @@ class FastmineApp(App):
 
     # ------------------------------------------------------------ navigation
 
+    SCREENS = {"new_game": NewGameScreen, "records": RecordsScreen, "about": AboutScreen}
+
     def show_screen(self, name: str) -> None:
-        """Go to a screen; leaving the game pauses it."""
+        """Go to a screen (built on first use: a faster start); leaving the game pauses it."""
         if name != "game" and self.ctrl.state == "playing":
             self.ctrl.pause()
+        if not self.root.has_screen(name):
+            self.root.add_widget(self.SCREENS[name](name=name))
         self.root.current = name
 
     def open_menu(self, button) -> None:

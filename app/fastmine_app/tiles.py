@@ -12,12 +12,17 @@ Tile ids are small ints; :data:`VIEW_TILE` maps a game view code to its tile.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import io
+import os
 from collections.abc import Callable
 
 import numpy as np
 
 from fastmine.codes import EXPLODED, FLAG, HIDDEN, MINE, QUESTION, WRONG_FLAG
 
+from . import raster as raster_module
 from .raster import Painter, circle, mix, polygon, rect, ring, segment, subtract, union
 from .theme import Theme
 
@@ -277,19 +282,58 @@ class Atlas:
 
     _cache: dict[Theme, Atlas] = {}
 
-    def __init__(self, theme: Theme, text_mask: TextMask = kivy_text_mask) -> None:
+    def __init__(self, theme: Theme, text_mask: TextMask = kivy_text_mask,
+                 image: np.ndarray | None = None) -> None:
         self.theme = theme
-        self.image = draw_atlas(theme, text_mask)
+        self.image = draw_atlas(theme, text_mask) if image is None else image
         self.texture = make_texture(self.image)
         self.uv = tile_uvs()
 
     @classmethod
-    def for_theme(cls, theme: Theme) -> Atlas:
-        """The atlas of ``theme``, drawn on first use."""
+    def for_theme(cls, theme: Theme, cache_dir: str | None = None) -> Atlas:
+        """The atlas of ``theme``, drawn on first use.
+
+        With ``cache_dir`` the drawn image is also kept on disk (a ``.npy``
+        named after everything that shapes it), so later starts skip drawing.
+        """
         if theme not in cls._cache:
-            cls._cache[theme] = cls(theme)
+            image = None
+            path = _cache_path(cache_dir, theme) if cache_dir else None
+            if path and os.path.exists(path):
+                try:
+                    image = np.load(path, allow_pickle=False)
+                    if image.shape != (ATLAS, ATLAS, 4) or image.dtype != np.uint8:
+                        image = None
+                except (OSError, ValueError):
+                    image = None
+            atlas = cls(theme, image=image)
+            if path and image is None:
+                _save_cache(path, atlas.image)
+            cls._cache[theme] = atlas
         return cls._cache[theme]
 
     def region(self, tile: int):
         """A Kivy TextureRegion showing one tile (for Image widgets)."""
         return self.texture.get_region(*tile_rect(tile))
+
+
+def _cache_path(cache_dir: str, theme: Theme) -> str:
+    import kivy
+
+    key = hashlib.sha1()
+    with open(__file__, "rb") as f:
+        key.update(f.read())
+    with open(raster_module.__file__, "rb") as f:
+        key.update(f.read())
+    key.update(repr(theme).encode())
+    key.update(kivy.__version__.encode())
+    return os.path.join(cache_dir, f"atlas-{theme.name}-{key.hexdigest()[:16]}.npy")
+
+
+def _save_cache(path: str, image: np.ndarray) -> None:
+    from fastmine.storage import atomic_write_bytes
+
+    buf = io.BytesIO()
+    np.save(buf, image, allow_pickle=False)
+    with contextlib.suppress(OSError):  # a cache only: drawing again next time is fine
+        atomic_write_bytes(path, buf.getvalue())
