@@ -7,8 +7,7 @@ import json
 
 import numpy as np
 import pytest
-from conftest import FakeClock
-from engine_strategies import changed_set, masks, moves, pick_move, play_both, ref_of
+from engine_strategies import FakeClock, changed_set, masks, moves, pick_move, play_both, ref_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import RefBoard, RefGame
