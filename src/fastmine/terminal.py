@@ -89,8 +89,8 @@ def _run_plain(session, args) -> int:
 
     if args.resume:
         game, trouble = session.check_save()
-        if trouble:
-            print(trouble, file=sys.stderr)
+        for note in session.notes or ([trouble] if trouble else []):
+            print(note, file=sys.stderr)
         if game is None:
             print("No saved game to resume; starting a new one.", file=sys.stderr)
         else:

@@ -284,7 +284,7 @@ def run_curses(session: Session, *, resume: bool | None = None, name: str | None
         print(f"fastmine play: the terminal cannot run the curses game ({exc}); "
               "try --plain")
         return 2
-    for note in ui_box[0].exit_notes if ui_box else []:
+    for note in session.notes + (ui_box[0].exit_notes if ui_box else []):
         print(note)
     return status
 
