@@ -50,7 +50,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     res.add_argument("--resume", action="store_true",
                      help="resume the saved game without asking")
     res.add_argument("--new", action="store_true",
-                     help="start a new game without asking (the saved game is kept)")
+                     help="start a new game without asking (the saved game stays until a game is saved over it)")
     d = parser.add_argument_group("records and saves")
     d.add_argument("--name", help="player name stored with a best time (else asked for)")
     d.add_argument("--no-records", dest="records", action="store_false",
