@@ -92,6 +92,18 @@ def test_reveal_mark_colours_and_quit_saves(tmp_path):
         assert t.wait_exit() == 0
 
 
+def test_a_kill_or_hangup_saves_the_game(tmp_path):
+    import signal
+
+    with start(tmp_path, "--seed", "3", "--new") as t:
+        t.wait_for("Mines 10")
+        t.send(" ")
+        t.wait_for("playing")
+        t.proc.send_signal(signal.SIGHUP)
+        assert t.wait_exit() == 0
+    assert json.loads((tmp_path / "saved-game.json").read_text())["state"] == "playing"
+
+
 def test_declining_resume_discards_the_save(tmp_path):
     s = fastmine.Game(9, 9, 10, seed=1)
     s.reveal(4, 4)
