@@ -64,7 +64,7 @@ cdef class Workspace:
     # per-board scratch, sized by the padded board
     cdef int32_t[::1] cid, fid, ctarget, ccell, fcons, fn, fcell, fvar
     cdef int32_t[::1] vrep, vmult, cvstart, cvlist, cmark, cmark2, ord, tq, cstart
-    cdef int32_t[::1] pos, jstamp, jfirst, jlast, jrem, jslot, jmask, icell
+    cdef int32_t[::1] pos, jstamp, jfirst, jlast, jrem, jslot, jmask, icell, jbits, fr, vfix
     cdef uint8_t[::1] jinc, jdup
     cdef int32_t[::1] pstart, pslot, pmask, pnew, ptarget, pcap
     cdef double[::1] vprob
@@ -138,7 +138,8 @@ cdef class Workspace:
         self.ord = i32(n); self.tq = i32(n); self.cstart = i32(n + 1)
         self.pos = i32(n); self.jstamp = i32(n); self.jfirst = i32(n); self.jlast = i32(n)
         self.jrem = i32(n); self.jslot = i32(n); self.icell = i32(n)
-        self.jmask = i32(n)
+        self.jmask = i32(n); self.jbits = i32(n); self.fr = i32(n)
+        self.vfix = i32(n)
         self.jinc = np.empty(n, np.uint8); self.jdup = np.empty(n, np.uint8)
         self.pstart = i32(n + 1); self.pslot = i32(8 * n); self.pnew = i32(8 * n)
         self.pmask = i32(8 * n)
@@ -296,9 +297,6 @@ cdef int _group(Workspace ws, int W) except -2:
     cdef int32_t[::1] fid = ws.fid, ccell = ws.ccell, fcons = ws.fcons, fn = ws.fn
     cdef int32_t[::1] fvar = ws.fvar, vrep = ws.vrep, vmult = ws.vmult
     cdef int32_t[::1] cvstart = ws.cvstart, cvlist = ws.cvlist, tq = ws.tq
-    cdef int32_t[::1] ctarget = ws.ctarget
-    cdef uint8_t[::1] jdup = ws.jdup
-    cdef int j2, e, ln
     _offsets(W, off)
     for f in range(ws.nf):
         fvar[f] = -1
@@ -343,10 +341,95 @@ cdef int _group(Workspace ws, int W) except -2:
             j = fcons[8 * f + t]
             cvlist[tq[j]] = v
             tq[j] += 1
-    # numbers that see exactly the same cells say the same thing: keep one
+    return 0
+
+
+cdef int _reduce(Workspace ws) except -2:
+    """Fix every variable a single number decides, repeatedly (unit propagation).
+
+    A number whose residual is 0 makes its free cells safe; one whose residual
+    equals its free cells makes them all mines.  Fixed variables leave the
+    constraint lists (targets reduced), so the DP only sees undecided cells and
+    the frontier falls apart into smaller components.  Returns the mines fixed.
+    """
+    cdef int32_t[::1] vrep = ws.vrep, fn = ws.fn, fcons = ws.fcons, vmult = ws.vmult
+    cdef int32_t[::1] cvstart = ws.cvstart, cvlist = ws.cvlist, ctarget = ws.ctarget
+    cdef int32_t[::1] vfix = ws.vfix, jfc = ws.jrem, jq = ws.jfirst, cmark = ws.cmark
+    cdef double[::1] vprob = ws.vprob
+    cdef uint8_t[::1] inq = ws.jinc, vsafe = ws.vsafe, vmine = ws.vmine
+    cdef int nc = ws.nc, j, j2, e, u, x, f, t, head = 0, count = 0, w, rd, end
+    cdef int fixed = 0
+    for u in range(ws.nv):
+        vfix[u] = -1
+        cmark[u] = -1
+    for j in range(nc):
+        t = 0
+        for e in range(cvstart[j], cvstart[j + 1]):
+            t += vmult[cvlist[e]]
+        jfc[j] = t
+        jq[j] = j
+        inq[j] = 1
+    count = nc
+    while count > 0:
+        j = jq[head]
+        head = head + 1 if head + 1 < nc else 0
+        count -= 1
+        inq[j] = 0
+        if ctarget[j] < 0 or ctarget[j] > jfc[j]:
+            ws.err = f"no mine layout fits the numbers around cell {_rc(ws, ws.ccell[j])}"
+            return -1
+        if jfc[j] == 0 or (0 < ctarget[j] < jfc[j]):
+            continue
+        for e in range(cvstart[j], cvstart[j + 1]):
+            u = cvlist[e]
+            if vfix[u] >= 0:
+                continue
+            x = vmult[u] if ctarget[j] > 0 else 0
+            vfix[u] = x
+            cmark[u] = -2
+            fixed += x
+            vprob[u] = 1.0 if x else 0.0
+            vsafe[u] = x == 0
+            vmine[u] = x > 0
+            f = vrep[u]
+            for t in range(fn[f]):
+                j2 = fcons[8 * f + t]
+                jfc[j2] -= vmult[u]
+                ctarget[j2] -= x
+                if not inq[j2]:
+                    inq[j2] = 1
+                    jq[(head + count) % nc] = j2
+                    count += 1
+    # drop fixed variables from the constraint lists
+    w = 0
+    rd = cvstart[0]
+    for j in range(nc):
+        end = cvstart[j + 1]
+        cvstart[j] = w
+        for e in range(rd, end):
+            if vfix[cvlist[e]] < 0:
+                cvlist[w] = cvlist[e]
+                w += 1
+        rd = end
+    cvstart[nc] = w
+    return fixed
+
+
+cdef int _tidy(Workspace ws) except -2:
+    """Mark duplicate or emptied constraints, and the key bits each live one needs."""
+    cdef int32_t[::1] vrep = ws.vrep, fn = ws.fn, fcons = ws.fcons, vmult = ws.vmult
+    cdef int32_t[::1] cvstart = ws.cvstart, cvlist = ws.cvlist, ctarget = ws.ctarget
+    cdef int32_t[::1] ccell = ws.ccell, jbits = ws.jbits
+    cdef uint8_t[::1] jdup = ws.jdup
+    cdef int j, j2, e, f, t, ln, cap
+    cdef bint same
     for j in range(ws.nc):
         jdup[j] = 0
         ln = cvstart[j + 1] - cvstart[j]
+        if ln == 0:
+            jdup[j] = 1
+            jbits[j] = 0
+            continue
         f = vrep[cvlist[cvstart[j]]]
         for t in range(fn[f]):
             j2 = fcons[8 * f + t]
@@ -361,11 +444,21 @@ cdef int _group(Workspace ws, int W) except -2:
                     break
             if same:
                 if ctarget[j] != ctarget[j2]:
-                    ws.err = (f"cells {_rc(ws, ccell[j2])} and {_rc(ws, ccell[j])} see the same "
-                              f"unrevealed cells but show {ctarget[j2]} and {ctarget[j]}")
+                    ws.err = (f"the numbers at {_rc(ws, ccell[j2])} and {_rc(ws, ccell[j])} "
+                              f"contradict each other")
                     return -1
                 jdup[j] = 1
                 break
+    # bits a constraint's residual takes in a DP key (0: never in a key)
+    for j in range(ws.nc):
+        cap = 0
+        for e in range(cvstart[j], cvstart[j + 1]):
+            cap += vmult[cvlist[e]]
+        t = 0
+        if not jdup[j] and cvstart[j + 1] - cvstart[j] > 1:
+            while (1 << t) <= min(ctarget[j], cap):
+                t += 1
+        jbits[j] = t
     return 0
 
 
@@ -393,20 +486,79 @@ cdef int _bfs(Workspace ws, int32_t[::1] mark, int32_t[::1] out, int start, int 
     return tail
 
 
+cdef int _greedy(Workspace ws, int start, int at) noexcept:
+    """Order start's component from start, always taking the fringe variable that adds
+    the fewest key bits (closing a constraint counts negative), oldest first on ties.
+
+    The DP's key size and state count follow the open constraints, so this keeps
+    a frontier "swept" from one end instead of growing a wide BFS front.
+    """
+    cdef int32_t[::1] vrep = ws.vrep, fn = ws.fn, fcons = ws.fcons, order = ws.ord
+    cdef int32_t[::1] cvstart = ws.cvstart, cvlist = ws.cvlist, jbits = ws.jbits
+    cdef int32_t[::1] jleft = ws.jrem, vstate = ws.cmark2, fr = ws.fr
+    cdef int nfr = 0, tick = 0, q, bq, u, f, t, j, e, w, d, bestd, bestt
+    fr[nfr] = start
+    nfr += 1
+    vstate[start] = tick
+    tick += 1
+    while nfr > 0:
+        bq = 0
+        bestd = 1 << 30
+        bestt = 1 << 30
+        for q in range(nfr):
+            u = fr[q]
+            f = vrep[u]
+            d = 0
+            for t in range(fn[f]):
+                j = fcons[8 * f + t]
+                if jbits[j] == 0:
+                    continue
+                if jleft[j] == cvstart[j + 1] - cvstart[j]:
+                    d += jbits[j]
+                elif jleft[j] == 1:
+                    d -= jbits[j]
+            if d < bestd or (d == bestd and vstate[u] < bestt):
+                bestd = d
+                bestt = vstate[u]
+                bq = q
+        u = fr[bq]
+        nfr -= 1
+        fr[bq] = fr[nfr]
+        order[at] = u
+        at += 1
+        vstate[u] = -2
+        f = vrep[u]
+        for t in range(fn[f]):
+            j = fcons[8 * f + t]
+            jleft[j] -= 1
+            if jleft[j] > 0:
+                for e in range(cvstart[j], cvstart[j + 1]):
+                    w = cvlist[e]
+                    if vstate[w] == -1:
+                        vstate[w] = tick
+                        tick += 1
+                        fr[nfr] = w
+                        nfr += 1
+    return at
+
+
 cdef void _components(Workspace ws) noexcept:
-    """Components in breadth-first order from a far end (low DP width on a frontier)."""
-    cdef int32_t[::1] cmark = ws.cmark, cmark2 = ws.cmark2, order = ws.ord, tq = ws.tq
-    cdef int32_t[::1] cstart = ws.cstart
-    cdef int v, s, end, at = 0, ncomp = 0
+    """Components, each ordered greedily (see _greedy) from a far end."""
+    cdef int32_t[::1] cmark = ws.cmark, cmark2 = ws.cmark2, tq = ws.tq
+    cdef int32_t[::1] cstart = ws.cstart, jleft = ws.jrem, cvstart = ws.cvstart
+    cdef int32_t[::1] vfix = ws.vfix
+    cdef int v, s, j, end, at = 0, ncomp = 0
     for v in range(ws.nv):
-        cmark[v] = -1
+        cmark[v] = -1 if vfix[v] < 0 else -2    # fixed variables take no part
         cmark2[v] = -1
+    for j in range(ws.nc):
+        jleft[j] = cvstart[j + 1] - cvstart[j]
     cstart[0] = 0
     for s in range(ws.nv):
-        if cmark[s] >= 0:
+        if cmark[s] != -1:
             continue
         end = _bfs(ws, cmark, tq, s, 0, ncomp)
-        at = _bfs(ws, cmark2, order, tq[end - 1], at, ncomp)
+        at = _greedy(ws, tq[end - 1], at)
         ncomp += 1
         cstart[ncomp] = at
     ws.ncomp = ncomp
@@ -845,10 +997,10 @@ cdef inline double _lse_add(double acc, double mx, double v) noexcept:
     return acc + exp(v - mx)
 
 
-cdef object _combine(Workspace ws, int64_t mines):
+cdef object _combine(Workspace ws, int64_t mines, int64_t fixed):
     """Log weights per block, leave-one-out weights of everything else, Z, interior."""
     cdef int nb = ws.nblocks, b, c, C = 0, n, sf
-    cdef int64_t I = ws.ni, Mp = mines, k, a, j, K, lo, hi, kmin = 0, kmax = 0
+    cdef int64_t I = ws.ni, Mp = mines - fixed, k, a, j, K, lo, hi, kmin = fixed, kmax = fixed
     cdef Py_ssize_t total = 0, o, idx, tlo, tn, ntlo, ntn, plo, pn, po
     cdef double f, mx, acc, v, logfixed = 0.0, theta = ws.theta, logz, p_int, lnum
     cdef bint nz, feasible, int_safe, int_mine
@@ -1078,7 +1230,9 @@ def analyze(Workspace ws, const int8_t[::1] pv, int rows, int cols, int64_t mine
     ws.work = 0
     if _scan(ws, pv, rows, cols, prob, interior) < 0:
         return ws.err
-    if _group(ws, W) < 0:
+    _group(ws, W)
+    cdef int fixed = _reduce(ws)
+    if fixed < 0 or _tidy(ws) < 0:
         return ws.err
     _components(ws)
     cdef int unknown = ws.nf + ws.ni
@@ -1095,7 +1249,7 @@ def analyze(Workspace ws, const int8_t[::1] pv, int rows, int cols, int64_t mine
         return ws.err
     if status > 0:
         exact = False
-    res = _combine(ws, mines)
+    res = _combine(ws, mines, fixed)
     if res is None:
         return ws.err
     log_z, p_int, int_safe, int_mine = res
