@@ -80,7 +80,7 @@ def main(argv=None) -> int:
     print(f"ms-toollib cal_probability_onboard {ms_us:8.1f} us/call   (fastmine is {ms_us / us:.2f}x)")
     # same answers?
     worst = 0.0
-    for v, b in zip(views, boards):
+    for v, b in zip(views, boards, strict=True):
         ours = solver.probabilities(v, mines)
         theirs = np.array(ms_toollib.cal_probability_onboard(b, mines)[0])
         m = v < 0
