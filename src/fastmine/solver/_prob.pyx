@@ -66,10 +66,32 @@ cdef object _combine(Workspace ws, int64_t mines, int64_t fixed):
     cdef int64_t[::1] soff = ws.soff
     cdef double[::1] F = ws.F
     cdef uint8_t[::1] Fnz = ws.Fnz
-    blo_a = np.empty(max(nb, 1), np.int64)
-    bhi_a = np.empty(max(nb, 1), np.int64)
-    btw_a = np.empty(max(nb, 1), np.int64)
-    cdef int64_t[::1] blo = blo_a, bhi = bhi_a, btw = btw_a
+    # sizes first, so every array is a slice of the workspace's pools
+    cdef int64_t w = 0, psize = 0
+    for b in range(nb):
+        sf = lstate[blayer[b] + bb1[b] - bb0[b]]
+        total += shi[sf] - slo[sf] + 1
+        if shi[sf] > slo[sf]:
+            psize += w + 1
+            w += shi[sf] - slo[sf]
+    psize += w + 1
+    tn = w + 1
+    ws._pools(7 * nb + 6, 2 * total + psize + 2 * tn)
+    cdef int64_t[::1] blo = ws.ci[0:nb], bhi = ws.ci[nb:2 * nb], btw = ws.ci[2 * nb:3 * nb]
+    cdef int64_t[::1] vb = ws.ci[3 * nb:4 * nb]
+    cdef int64_t[::1] Alo = ws.ci[4 * nb:5 * nb + 1], Ahi = ws.ci[5 * nb + 1:6 * nb + 2]
+    cdef int64_t[::1] pofs = ws.ci[6 * nb + 2:7 * nb + 4]
+    cdef double[::1] LW = ws.cf[0:total], TW = ws.cf[total:2 * total]
+    cdef double[::1] P = ws.cf[2 * total:2 * total + psize]
+    cdef double[::1] T = ws.cf[2 * total + psize:2 * total + psize + tn]
+    cdef double[::1] T2 = ws.cf[2 * total + psize + tn:2 * total + psize + 2 * tn]
+    cdef uint8_t[::1] LWnz = ws.cu[0:total], TWnz = ws.cu[total:2 * total]
+    cdef uint8_t[::1] Pnz = ws.cu[2 * total:2 * total + psize]
+    cdef uint8_t[::1] Tnz = ws.cu[2 * total + psize:2 * total + psize + tn]
+    cdef uint8_t[::1] T2nz = ws.cu[2 * total + psize + tn:2 * total + psize + 2 * tn]
+    cdef double[::1] Ttmp
+    cdef uint8_t[::1] Tnztmp
+    total = 0
     for b in range(nb):
         sf = lstate[blayer[b] + bb1[b] - bb0[b]]
         blo[b] = slo[sf]
@@ -78,14 +100,6 @@ cdef object _combine(Workspace ws, int64_t mines, int64_t fixed):
         total += bhi[b] - blo[b] + 1
         kmin += blo[b]
         kmax += bhi[b]
-    lw_a = np.empty(max(total, 1), np.float64)
-    lwnz_a = np.empty(max(total, 1), np.uint8)
-    tw_a = np.empty(max(total, 1), np.float64)
-    twnz_a = np.empty(max(total, 1), np.uint8)
-    cdef double[::1] LW = lw_a, TW = tw_a
-    cdef uint8_t[::1] LWnz = lwnz_a, TWnz = twnz_a
-    vb_a = np.empty(max(nb, 1), np.int32)
-    cdef int32_t[::1] vb = vb_a
     for b in range(nb):
         sf = lstate[blayer[b] + bb1[b] - bb0[b]]
         for k in range(blo[b], bhi[b] + 1):
@@ -103,20 +117,16 @@ cdef object _combine(Workspace ws, int64_t mines, int64_t fixed):
             vb[C] = b
             C += 1
     # prefix convolutions P_c = W_vb[0] * ... * W_vb[c-1], over a in [Alo[c], Ahi[c]]
-    alo_a = np.zeros(C + 1, np.int64)
-    ahi_a = np.zeros(C + 1, np.int64)
-    pofs_a = np.zeros(C + 2, np.int64)
-    cdef int64_t[::1] Alo = alo_a, Ahi = ahi_a, pofs = pofs_a
+    Alo[0] = 0
+    Ahi[0] = 0
+    pofs[0] = 0
     for c in range(C):
         b = vb[c]
         Alo[c + 1] = Alo[c] + blo[b]
         Ahi[c + 1] = Ahi[c] + bhi[b]
     for c in range(C + 1):
         pofs[c + 1] = pofs[c] + Ahi[c] - Alo[c] + 1
-    p_a = np.empty(pofs[C + 1], np.float64)
-    pnz_a = np.empty(pofs[C + 1], np.uint8)
-    cdef double[::1] P = p_a
-    cdef uint8_t[::1] Pnz = pnz_a
+    assert pofs[C + 1] == psize and Ahi[C] - Alo[C] + 1 == tn
     P[0] = 0.0
     Pnz[0] = 1
     for c in range(C):
@@ -174,12 +184,6 @@ cdef object _combine(Workspace ws, int64_t mines, int64_t fixed):
             p_int = min(max(p_int, 4.9406564584124654e-324), 1.0 - 1.1102230246251565e-16)
     # suffix-with-interior T_c, rolled from the last block down; R_c = P_c (x) T_c
     tn = Ahi[C] - Alo[C] + 1
-    t_a = np.empty(tn, np.float64)
-    tnz_a = np.empty(tn, np.uint8)
-    t2_a = np.empty(tn, np.float64)
-    t2nz_a = np.empty(tn, np.uint8)
-    cdef double[::1] T = t_a, T2 = t2_a, Ttmp
-    cdef uint8_t[::1] Tnz = tnz_a, T2nz = t2nz_a, Tnztmp
     tlo = Mp - Ahi[C]
     for idx in range(tn):
         T[idx] = _lbinom(I, tlo + idx)

@@ -31,6 +31,10 @@ cdef class Workspace:
     cdef double[::1] TW
     cdef uint8_t[::1] TWnz
     cdef int64_t[::1] btw
+    # pools the combination step slices its arrays from
+    cdef int64_t[::1] ci
+    cdef double[::1] cf
+    cdef uint8_t[::1] cu
     cdef Py_ssize_t ns, ne, nt, max_layer
     cdef int64_t work, max_work, max_entries
     cdef double theta
@@ -45,3 +49,4 @@ cdef class Workspace:
     cdef void _entries(self, Py_ssize_t n)
     cdef void _hash(self, Py_ssize_t n)
     cdef void _back(self, Py_ssize_t n)
+    cdef void _pools(self, Py_ssize_t ni, Py_ssize_t nf)

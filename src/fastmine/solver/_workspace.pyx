@@ -26,10 +26,13 @@ cdef class Workspace:
         self.skey = self.hkey = np.zeros(0, np.uint64)
         self.F = self.B0 = self.B1 = np.zeros(0, np.float64)
         self.Fnz = self.B0nz = self.B1nz = np.zeros(0, np.uint8)
+        self.ci = np.zeros(0, np.int64)
+        self.cf = np.zeros(0, np.float64)
+        self.cu = np.zeros(0, np.uint8)
 
     def nbytes(self):
         """Bytes held by the growable DP buffers (the cache drops big workspaces)."""
-        return (self.F.shape[0] + self.B0.shape[0] + self.B1.shape[0]) * 9 + \
+        return (self.F.shape[0] + self.B0.shape[0] + self.B1.shape[0] + self.cf.shape[0]) * 9 + \
             (self.skey.shape[0] + self.hkey.shape[0]) * 24 + self.trans.shape[0] * 4 + \
             self.board_cap * 4 * 40
 
@@ -110,6 +113,15 @@ cdef class Workspace:
             n = max(n, 2 * self.B0.shape[0], 256)
             self.B0 = np.empty(n, np.float64); self.B1 = np.empty(n, np.float64)
             self.B0nz = np.empty(n, np.uint8); self.B1nz = np.empty(n, np.uint8)
+
+    cdef void _pools(self, Py_ssize_t ni, Py_ssize_t nf):
+        # nf doubles and nf bytes (values and their "possible" flags)
+        if ni > self.ci.shape[0]:
+            self.ci = np.empty(max(ni, 2 * self.ci.shape[0], 64), np.int64)
+        if nf > self.cf.shape[0]:
+            nf = max(nf, 2 * self.cf.shape[0], 256)
+            self.cf = np.empty(nf, np.float64)
+            self.cu = np.empty(nf, np.uint8)
 
 
 cdef _grow32(int32_t[::1] a, Py_ssize_t n):

@@ -71,10 +71,12 @@ class InconsistentViewError(ValueError):
     """No layout of the given number of mines agrees with the view's numbers."""
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Analysis:
     """Everything :func:`analyze` found out about a position.
 
+    Treat it as read-only (it is a plain slotted dataclass because a frozen one
+    costs several microseconds to build, and this is built once per call).
     Cell sets are given twice: as boolean masks (``safe``, ``mine``) and, through
     :attr:`safe_cells` / :attr:`mine_cells`, as ``(n, 2)`` arrays of
     ``(row, col)`` in row-major order (the format ``Game`` moves return).
