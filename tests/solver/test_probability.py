@@ -167,3 +167,17 @@ def test_game_can_be_passed_directly():
     np.testing.assert_array_equal(solver.probabilities(game), solver.probabilities(game.view, 2))
     # a revealed game position is never "inconsistent"
     assert np.nansum(a.probabilities) == pytest.approx(2)
+
+
+def test_log_solutions_counts_layouts_and_is_minus_inf_when_none():
+    view = parse([".1.1....."])
+    assert np.exp(solver.log_solutions(view, 2)) == pytest.approx(5)
+    assert solver.log_solutions(parse(["..", "11"]), 2) == float("-inf")
+    with pytest.raises(ValueError):
+        solver.log_solutions(view, -1)
+    # ratios of counts are probabilities: P(a 1 shows at (0,0)) = layouts(with) / layouts
+    with_one = view.copy()
+    with_one[0, 4] = 1  # reveal c (0,4) as a 1: c safe, exactly one of b and (0,5)
+    p = np.exp(solver.log_solutions(with_one, 2) - solver.log_solutions(view, 2))
+    total, _ = brute_force(with_one, 2)
+    assert p == pytest.approx(total / 5)

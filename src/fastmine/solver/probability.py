@@ -34,9 +34,8 @@ Ordinary play (Expert, 50x50, 100x100 frontiers) stays exact.
 >>> from fastmine import solver
 >>> view = np.array([[-1, -1, -1],
 ...                  [ 1,  2,  1]])
->>> solver.probabilities(view, 2)
-array([[1., 0., 1.],
-       [nan, nan, nan]])
+>>> solver.probabilities(view, 2)[0].tolist()
+[1.0, 0.0, 1.0]
 >>> solver.safe_cells(view, 2)
 array([[0, 1]])
 """
@@ -55,6 +54,7 @@ __all__ = [
     "DEFAULT_MAX_ENTRIES",
     "InconsistentViewError",
     "analyze",
+    "log_solutions",
     "mine_cells",
     "probabilities",
     "safe_cells",
@@ -249,3 +249,24 @@ def safe_cells(view, mines: int | None = None) -> np.ndarray:
 def mine_cells(view, mines: int | None = None) -> np.ndarray:
     """``(n, 2)`` intp array of ``(row, col)`` cells that are certainly mines (row-major)."""
     return np.argwhere(analyze(view, mines).mine)
+
+
+def log_solutions(view, mines: int | None = None) -> float:
+    """Natural log of the number of mine layouts consistent with ``view``.
+
+    ``-inf`` when there is none (an inconsistent view is a count of zero here,
+    not an error, so a strategy can score hypothetical reveals directly);
+    malformed input still raises.  Ratios of these counts are probabilities:
+    ``exp(log_solutions(v2, m) - log_solutions(v1, m))`` is the chance of ``v2``
+    given ``v1`` when ``v2`` only adds information to ``v1``.
+
+    >>> import numpy as np
+    >>> round(float(np.exp(log_solutions(np.array([[-1, -1], [1, 1]]), 1))))
+    2
+    >>> log_solutions(np.array([[-1, -1], [1, 1]]), 2)
+    -inf
+    """
+    try:
+        return analyze(view, mines).log_solutions
+    except InconsistentViewError:
+        return float("-inf")
