@@ -108,3 +108,13 @@ def test_input_is_not_modified():
     before = view.copy()
     solver.analyze(view, 1)
     np.testing.assert_array_equal(view, before)
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    from fastmine.solver import probability
+
+    for module in (probability, solver):
+        result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
+        assert result.failed == 0 and result.attempted > 0, module.__name__

@@ -30,12 +30,13 @@ for _m in range(9):
         BINOM[_m][_x] = BINOM[_m - 1][_x - 1] + BINOM[_m - 1][_x]
 
 
-cdef int _plan(Workspace ws, int b0, int b1) noexcept:
+cdef int _plan(Workspace ws, int b0, int b1) except -2:
     """Per-step constraint actions for the block order[b0:b1]; 1 if the key would not fit.
 
     Each open constraint owns a bit field of the 64-bit state key, just wide
     enough for its largest residual (a "1" needs one bit, a "0" none).
     """
+    ws._plan(b1 - b0)
     cdef int32_t[::1] order = ws.ord, pos = ws.pos, vrep = ws.vrep, fn = ws.fn
     cdef int32_t[::1] fcons = ws.fcons, cvstart = ws.cvstart, cvlist = ws.cvlist
     cdef int32_t[::1] vmult = ws.vmult, jstamp = ws.jstamp, jfirst = ws.jfirst

@@ -70,9 +70,15 @@ cdef int scan(Workspace ws, const int8_t[:, :] view, double[::1] prob,
                 return -1
             if n > 0:
                 cid[p] = nc
-                ctarget[nc] = v
-                ccell[nc] = <int32_t>p
                 nc += 1
+    # each frontier cell is next to a constraint: at most 8 per constraint
+    ws._frontier(min(<Py_ssize_t>rows * cols, 8 * <Py_ssize_t>nc), nc)
+    ctarget = ws.ctarget; ccell = ws.ccell
+    fcons = ws.fcons; fn = ws.fn; fcell = ws.fcell
+    for p in range(N):
+        if cid[p] >= 0:
+            ctarget[cid[p]] = pv[p]
+            ccell[cid[p]] = <int32_t>p
     for r in range(1, rows + 1):
         for c in range(1, cols + 1):
             p = r * W + c

@@ -13,7 +13,7 @@ cdef class Workspace:
     cdef int32_t[::1] pstart, pslot, pmask, pnew, ptarget, pcap
     cdef double[::1] vprob
     cdef uint8_t[::1] vsafe, vmine
-    cdef Py_ssize_t board_cap
+    cdef Py_ssize_t board_cap, front_cap, cons_cap, plan_cap
     # DP storage, grown on demand
     cdef int32_t[::1] lstate, slo, shi, trans, hval
     cdef int64_t[::1] ltrans, soff, hstamp
@@ -43,6 +43,8 @@ cdef class Workspace:
     cdef int bad
 
     cdef void _board(self, Py_ssize_t n)
+    cdef void _frontier(self, Py_ssize_t nf, Py_ssize_t nc)
+    cdef void _plan(self, Py_ssize_t n)
     cdef void _layers(self, Py_ssize_t n)
     cdef void _states(self, Py_ssize_t n)
     cdef void _trans(self, Py_ssize_t n)

@@ -15,6 +15,9 @@ cdef class Workspace:
 
     def __cinit__(self):
         self.board_cap = 0
+        self.front_cap = -1
+        self.cons_cap = -1
+        self.plan_cap = -1
         self.hbits = 0
         self.stamp = 0
         self.nblocks = 0
@@ -34,7 +37,7 @@ cdef class Workspace:
         """Bytes held by the growable DP buffers (the cache drops big workspaces)."""
         return (self.F.shape[0] + self.B0.shape[0] + self.B1.shape[0] + self.cf.shape[0]) * 9 + \
             (self.skey.shape[0] + self.hkey.shape[0]) * 24 + self.trans.shape[0] * 4 + \
-            self.board_cap * 4 * 40
+            self.board_cap * 13 + self.front_cap * 150 + self.cons_cap * 50 + self.plan_cap * 200
 
     def structure(self):
         """The last call's frontier structure (for tests and debugging)."""
@@ -50,28 +53,51 @@ cdef class Workspace:
         }
 
     cdef void _board(self, Py_ssize_t n):
+        # sized by the padded board: the view, cell -> constraint / frontier ids
         if n <= self.board_cap:
             return
         n = max(n, 2 * self.board_cap)
-        i32 = lambda k: np.empty(k, np.int32)
         self.pv = np.empty(n, np.int8)
-        self.cid = i32(n); self.fid = i32(n); self.ctarget = i32(n); self.ccell = i32(n)
-        self.fcons = i32(8 * n); self.fn = i32(n); self.fcell = i32(n); self.fvar = i32(n)
-        self.vrep = i32(n); self.vmult = i32(n); self.cvstart = i32(n + 1)
-        self.cvlist = i32(8 * n); self.cmark = i32(n); self.cmark2 = i32(n)
-        self.ord = i32(n); self.tq = i32(n); self.cstart = i32(n + 1)
-        self.pos = i32(n); self.jstamp = i32(n); self.jfirst = i32(n); self.jlast = i32(n)
-        self.jrem = i32(n); self.jslot = i32(n); self.icell = i32(n)
-        self.jmask = i32(n); self.jbits = i32(n); self.fr = i32(n)
-        self.vfix = i32(n)
-        self.jinc = np.empty(n, np.uint8); self.jdup = np.empty(n, np.uint8)
-        self.pstart = i32(n + 1); self.pslot = i32(8 * n); self.pnew = i32(8 * n)
-        self.pmask = i32(8 * n)
-        self.ptarget = i32(8 * n); self.pcap = i32(8 * n)
-        self.vprob = np.empty(n, np.float64)
-        self.vsafe = np.empty(n, np.uint8); self.vmine = np.empty(n, np.uint8)
-        self.bb0 = i32(n); self.bb1 = i32(n); self.blayer = i32(n); self.bscale = i32(n)
+        self.cid = np.empty(n, np.int32)
+        self.fid = np.empty(n, np.int32)
+        self.icell = np.empty(n, np.int32)
         self.board_cap = n
+
+    cdef void _frontier(self, Py_ssize_t nf, Py_ssize_t nc):
+        # sized by the frontier (nf cells at most) and the constraints (nc)
+        cdef Py_ssize_t n
+        i32 = lambda k: np.empty(k, np.int32)
+        if nc > self.cons_cap:
+            n = max(nc, 2 * self.cons_cap, 64)
+            self.ctarget = i32(n); self.ccell = i32(n); self.cvstart = i32(n + 1)
+            self.jstamp = i32(n); self.jfirst = i32(n); self.jlast = i32(n); self.jrem = i32(n)
+            self.jslot = i32(n); self.jmask = i32(n); self.jbits = i32(n)
+            self.jinc = np.empty(n, np.uint8); self.jdup = np.empty(n, np.uint8)
+            self.cons_cap = n
+        if nf > self.front_cap or nc > self.front_cap:
+            n = max(nf, nc, 2 * self.front_cap, 64)
+            # per frontier cell / variable (a variable is at least one cell)
+            self.fcons = i32(8 * n); self.cvlist = i32(8 * n)
+            self.fn = i32(n); self.fcell = i32(n); self.fvar = i32(n)
+            self.vrep = i32(n); self.vmult = i32(n); self.cmark = i32(n); self.cmark2 = i32(n)
+            self.ord = i32(n); self.cstart = i32(n + 1); self.pos = i32(n); self.fr = i32(n)
+            self.vfix = i32(n); self.tq = i32(n + 8)  # also the CSR cursor (nc) and split stack
+            self.vprob = np.empty(n, np.float64)
+            self.vsafe = np.empty(n, np.uint8); self.vmine = np.empty(n, np.uint8)
+            self.bb0 = i32(n); self.bb1 = i32(n); self.blayer = i32(n); self.bscale = i32(n)
+            self.front_cap = n
+
+    cdef void _plan(self, Py_ssize_t n):
+        # DP plan of a block of n variables (up to 8 constraint actions each)
+        if n > self.plan_cap:
+            n = max(n, 2 * self.plan_cap, 64)
+            self.pstart = np.empty(n + 1, np.int32)
+            self.pslot = np.empty(8 * n, np.int32)
+            self.pnew = np.empty(8 * n, np.int32)
+            self.pmask = np.empty(8 * n, np.int32)
+            self.ptarget = np.empty(8 * n, np.int32)
+            self.pcap = np.empty(8 * n, np.int32)
+            self.plan_cap = n
 
     cdef void _layers(self, Py_ssize_t n):
         if n + 1 > self.lstate.shape[0]:
