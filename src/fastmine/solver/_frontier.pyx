@@ -37,8 +37,8 @@ cdef int scan(Workspace ws, const int8_t[:, :] view, double[::1] prob,
     cdef int r, c, k, n, v, nc = 0, nf = 0, ni = 0
     cdef Py_ssize_t p, q, cell
     cdef int8_t[::1] pv = ws.pv
-    cdef int32_t[::1] cid = ws.cid, fid = ws.fid, ctarget = ws.ctarget, ccell = ws.ccell
-    cdef int32_t[::1] fcons = ws.fcons, fn = ws.fn, fcell = ws.fcell, icell = ws.icell
+    cdef int32_t[::1] cid = ws.cid, fid = ws.fid, icell = ws.icell
+    cdef int32_t[::1] ctarget, ccell, fcons, fn, fcell     # bound once sized, below
     _offsets(W, off)
     for p in range(N):
         pv[p] = OUTSIDE
