@@ -1,11 +1,12 @@
 """Microseconds per probability call on mid-game Expert positions, fastmine vs ms-toollib.
 
     PYTHONPATH=src python bench/solver_probability.py [--positions 200] [--seed 1]
+    PYTHONPATH=src python bench/solver_probability.py --board 100x100x2000 --positions 50
 
-Positions come from real games: Expert (16x30, 99 mines), first click opens in
-the centre, then every certain cell is revealed and, when there is none, the
-cell with the lowest mine probability; a position is kept whenever 15-75% of
-the safe cells are revealed.  Both libraries get the same boards (ms-toollib's
+Positions come from real games: Expert (16x30, 99 mines) unless ``--board``
+says otherwise, first click opens in the centre, then every certain cell is
+revealed and, when there is none, the cell with the lowest mine probability; a
+position is kept whenever 15-75% of the safe cells are revealed.  Both libraries get the same boards (ms-toollib's
 format: 0..8 revealed, 10 unknown).  Each call is timed over all positions,
 best of ``--repeat`` rounds, in CPU time (``--wall`` for wall-clock time).
 """
@@ -68,12 +69,16 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--wall", action="store_true", help="wall-clock time instead of CPU time")
+    ap.add_argument("--board", default="16x30x99", metavar="ROWSxCOLSxMINES",
+                    help="board size and mine count (default: Expert, 16x30x99)")
     args = ap.parse_args(argv)
+    rows, cols, mines = (int(x) for x in args.board.lower().split("x"))
     clock = time.perf_counter if args.wall else time.process_time
-    views, mines = midgame_positions(args.positions, args.seed)
+    views, mines = midgame_positions(args.positions, args.seed, rows, cols, mines)
     unknown = [int((v < 0).sum()) for v in views]
     frontier = [solver.analyze(v, mines).frontier_cells for v in views]
-    print(f"{len(views)} mid-game Expert positions: unknown cells median {int(np.median(unknown))}, "
+    exact = sum(solver.analyze(v, mines).exact for v in views)
+    print(f"{len(views)} mid-game {rows}x{cols}/{mines} positions ({exact} computed exactly): unknown cells median {int(np.median(unknown))}, "
           f"frontier cells median {int(np.median(frontier))}, max {max(frontier)}")
     us = time_calls(solver.probabilities, [(v, mines) for v in views], args.repeat, clock)
     print(f"fastmine solver.probabilities      {us:8.1f} us/call")
