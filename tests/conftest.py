@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from engine_strategies import FakeClock
 from hypothesis import HealthCheck, settings
 
 # No deadlines: the bounds-checked debug build (FASTMINE_DEBUG=1, -O0) is several
@@ -17,21 +18,13 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
-class FakeClock:
-    """A clock for Game(clock=...): time moves only when a test says so."""
-
-    def __init__(self, start: float = 1000.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        """Let ``seconds`` pass."""
-        self.now += seconds
-
-
 @pytest.fixture
 def clock() -> FakeClock:
     """A fresh fake clock."""
     return FakeClock()
+
+
+def pytest_configure(config):
+    # Also registered in pyproject.toml; repeated here for runs outside the
+    # source tree (cibuildwheel's test-sources copies only tests/).
+    config.addinivalue_line("markers", "slow: long-running tests (large boards, many games)")

@@ -182,3 +182,17 @@ def play_one(game: fastmine.Game, ref: RefGame, op: str, r: int, c: int) -> None
 def ref_of(board: fastmine.Board) -> RefBoard:
     """The reference board with the same mines as a fastmine board."""
     return RefBoard(board.mines.tolist())
+
+
+class FakeClock:
+    """A clock for Game(clock=...): time moves only when a test says so."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        """Let ``seconds`` pass."""
+        self.now += seconds

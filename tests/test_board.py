@@ -92,10 +92,13 @@ def test_board_arrays_are_read_only_and_caller_mask_is_copied():
     assert board.mines[1, 2]
     assert board.mines.dtype == np.bool_ and board.counts.dtype == np.int8
     assert board.mines.shape == board.counts.shape == (4, 5)
-    for arr in (board.mines, board.counts):
+    generated = Board.generate(4, 5, 3, first_click=(0, 0), seed=1)
+    for arr in (board.mines, board.counts, generated.mines, generated.counts):
         assert not arr.flags.writeable
         with pytest.raises(ValueError):
             arr[0, 0] = 1
+        with pytest.raises(ValueError):  # a Board is immutable, not just its views
+            arr.flags.writeable = True
 
 
 def test_board_cannot_be_constructed_directly():

@@ -7,9 +7,10 @@ import sys
 import pytest
 
 import fastmine
-from fastmine import _kernels, cli
+from fastmine import cli
 
 
+@pytest.mark.skipif(fastmine.__version__ == "0+unknown", reason="running from an uninstalled source tree")
 def test_version_comes_from_metadata():
     from importlib.metadata import version
 
@@ -29,15 +30,6 @@ def test_typing_files_are_shipped():
     pkg = os.path.dirname(fastmine.__file__)
     assert os.path.exists(os.path.join(pkg, "py.typed"))
     assert os.path.exists(os.path.join(pkg, "_kernels.pyi"))
-
-
-@pytest.mark.skipif(not _kernels.BOUNDS_CHECKED, reason="only in a FASTMINE_DEBUG=1 build")
-def test_debug_build_catches_out_of_range_index():
-    # The Python layer never lets this through; calling the private kernel
-    # directly shows the bounds checks are really compiled in.
-    game = fastmine.Game.from_board(fastmine.Board.from_mines([[1, 0], [0, 0]]))
-    with pytest.raises(IndexError):
-        game._core.reveal(10**6)
 
 
 def test_cli_help_lists_every_command(capsys):

@@ -7,8 +7,7 @@ import json
 
 import numpy as np
 import pytest
-from conftest import FakeClock
-from engine_strategies import changed_set, masks, moves, pick_move, play_both, ref_of
+from engine_strategies import FakeClock, changed_set, masks, moves, pick_move, play_both, ref_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import RefBoard, RefGame
@@ -236,3 +235,36 @@ def test_future_version():
     d["cells"] = "anything the future wants"
     with pytest.raises(FutureVersionError):
         Game.from_dict(d)
+
+
+# ---------------------------------------------------------------- copies
+
+
+@settings(max_examples=50)
+@given(masks(max_side=8), moves, moves)
+def test_copies_are_independent(mask, history, future):
+    import pickle
+
+    clock = FakeClock()
+    game = Game.from_board(Board.from_mines(mask), clock=clock)
+    play_both(game, RefGame(RefBoard(mask)), history)
+    saved = game.to_dict()
+    for make in (copy.copy, copy.deepcopy, lambda g: pickle.loads(pickle.dumps(g))):
+        twin = make(game)
+        assert_same_game(game, twin)
+        assert twin.to_dict() == saved
+        # Playing on the twin leaves the original alone ...
+        play_both(twin, _ref_at(twin), future)
+        assert game.to_dict() == saved
+    # ... and the original plays on exactly like a fresh copy of itself.
+    continue_both(game, copy.copy(game), future)
+
+
+def _ref_at(game: Game) -> RefGame:
+    """A reference game in the same position as ``game``."""
+    ref = RefGame(ref_of(game.board))
+    ref.view = game.view.tolist()
+    ref.state = game.state.value
+    ref.left_clicks, ref.right_clicks, ref.chord_clicks = (
+        game.left_clicks, game.right_clicks, game.chord_clicks)
+    return ref

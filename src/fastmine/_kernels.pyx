@@ -194,7 +194,7 @@ def lay_mines(Py_ssize_t rows, Py_ssize_t cols, Py_ssize_t mines, Py_ssize_t fr,
               Py_ssize_t fc, int radius, uint64_t seed):
     """Lay ``mines`` mines uniformly over the allowed cells, then count.
 
-    Returns new padded arrays (mines as uint8, counts as int8).  Cells within Chebyshev distance
+    Returns new read-only padded arrays (mines as uint8, counts as int8).  Cells within Chebyshev distance
     ``radius`` of (fr, fc) are excluded (radius -1: nothing excluded).  The
     allowed cells are listed once and a partial Fisher-Yates shuffle picks
     min(mines, allowed - mines) of them -- the smaller side, so a dense board
@@ -240,6 +240,10 @@ def lay_mines(Py_ssize_t rows, Py_ssize_t cols, Py_ssize_t mines, Py_ssize_t fr,
             pm[cand[i]] = mark
         count_into(pm, pc, rows, cols)
     free(cand)
+    # A Board is immutable: read-only at the source, so no view of it can be
+    # made writeable again.
+    cnp.PyArray_CLEARFLAGS(<cnp.ndarray>pm_arr, cnp.NPY_ARRAY_WRITEABLE)
+    cnp.PyArray_CLEARFLAGS(<cnp.ndarray>pc_arr, cnp.NPY_ARRAY_WRITEABLE)
     return pm_arr, pc_arr
 
 

@@ -140,11 +140,13 @@ class Board:
             raise ValueError("mask must hold only 0 and 1 (or bools)")
         rows, cols = check_size(*arr.shape)
         mines = check_mines(int(np.count_nonzero(arr)), rows, cols)
-        pm = np.zeros((rows + 2, cols + 2), np.uint8)
-        pm[1:-1, 1:-1] = arr
-        pm = pm.ravel()
+        pm = np.zeros((rows + 2) * (cols + 2), np.uint8)  # owns its data: see below
+        pm.reshape(rows + 2, cols + 2)[1:-1, 1:-1] = arr
         pc = np.zeros_like(pm, dtype=np.int8)
         _kernels.count_neighbours(pm, pc, rows, cols)
+        # Read-only at the source: no view of a Board can be made writeable.
+        pm.flags.writeable = False
+        pc.flags.writeable = False
         return cls._from_padded(pm, pc, rows, cols, mines)
 
     def _interior(self, padded: np.ndarray) -> np.ndarray:

@@ -301,6 +301,32 @@ class Game:
         return (f"<Game {self.rows}x{self.cols}/{self.mine_count} {self._state.value}, "
                 f"{self._core.revealed}/{self._safe} revealed, {self.mines_left} mines left>")
 
+    def __copy__(self) -> Game:
+        """An independent copy: moves on it never touch this game.
+
+        It shares only what cannot change: the board and the clock callable.
+        (A plain attribute copy would share the cell arrays and the kernels.)
+        """
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new._st = self._st.copy()
+        new._pv = self._pv.copy()
+        view = new._pv.reshape(self.rows + 2, self.cols + 2)[1:-1, 1:-1]
+        view.flags.writeable = False
+        new._view = view
+        new._core = _kernels.GameCore(new._st, new._pv, self.rows, self.cols)
+        if self._board is not None:
+            new._core.attach(self._board._pm, self._board._pc)
+        new._core.recount()
+        return new
+
+    def __deepcopy__(self, memo: dict) -> Game:
+        return self.__copy__()
+
+    def __reduce__(self):
+        # Pickle through the save format (the kernels' state is not picklable).
+        return (_unpickle, (type(self), self.to_dict(), self._clock))
+
     # -------------------------------------------------------------- save/load
 
     def to_dict(self) -> dict:
@@ -338,6 +364,10 @@ class Game:
         A resumed game in progress starts paused only if it was saved paused.
         """
         return _load(cls, d, clock)
+
+
+def _unpickle(cls, d: dict, clock: Callable[[], float]) -> Game:
+    return cls.from_dict(d, clock=clock)
 
 
 def _field(d: dict, key: str, types: type | tuple, what: str):

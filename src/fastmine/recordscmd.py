@@ -51,11 +51,11 @@ def _fmt(v, spec: str) -> str:
 def format_best_times(records: list[GameRecord], labels: bool = True) -> list[str]:
     """Lines of a best-times table (one record per line)."""
     head = f"{'board':<20} " if labels else f"{'#':>3} "
-    lines = [head + f"{'time':>8}  {'name':<16} {'3BV':>4} {'3BV/s':>6} {'eff.':>5}  date"]
+    lines = [head + f"{'time':>8}  {'name':<16} {'3BV':>4} {'3BV/s':>7} {'eff.':>5}  date"]
     for i, r in enumerate(records, 1):
         first = f"{r.board_label:<20} " if labels else f"{i:>3} "
         lines.append(first + f"{r.time:>8.2f}  {(r.name or '-')[:16]:<16} {_fmt(r.bbbv, 'd'):>4} "
-                     f"{_fmt(r.bbbv_per_second, '.2f'):>6} {_fmt(r.efficiency, '.2f'):>5}  "
+                     f"{_fmt(r.bbbv_per_second, '.2f'):>7} {_fmt(r.efficiency, '.2f'):>5}  "
                      f"{r.date[:10]}")
     return lines
 

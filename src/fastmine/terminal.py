@@ -50,7 +50,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     res.add_argument("--resume", action="store_true",
                      help="resume the saved game without asking")
     res.add_argument("--new", action="store_true",
-                     help="start a new game without asking (the saved game is kept)")
+                     help="start a new game without asking (the saved game stays until a game is saved over it)")
     d = parser.add_argument_group("records and saves")
     d.add_argument("--name", help="player name stored with a best time (else asked for)")
     d.add_argument("--no-records", dest="records", action="store_false",
@@ -89,8 +89,8 @@ def _run_plain(session, args) -> int:
 
     if args.resume:
         game, trouble = session.check_save()
-        if trouble:
-            print(trouble, file=sys.stderr)
+        for note in session.notes or ([trouble] if trouble else []):
+            print(note, file=sys.stderr)
         if game is None:
             print("No saved game to resume; starting a new one.", file=sys.stderr)
         else:

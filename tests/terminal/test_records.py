@@ -10,6 +10,7 @@ import pytest
 
 import fastmine
 from fastmine import records
+from fastmine.cli import main as cli_main
 from fastmine.records import (
     SCHEMA_VERSION,
     FutureSchemaError,
@@ -18,7 +19,6 @@ from fastmine.records import (
     RecordsStore,
     Statistics,
 )
-from fastmine.cli import main as cli_main
 
 
 def _won_game(seed: int = 5) -> fastmine.Game:
@@ -195,9 +195,8 @@ def test_truncated_database_is_an_error_and_left_untouched(tmp_path):
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 2])
     before = path.read_bytes()
-    with pytest.raises(RecordsError):
-        with RecordsStore(path) as s:
-            s.games()
+    with pytest.raises(RecordsError), RecordsStore(path) as s:
+        s.games()
     assert path.read_bytes() == before
 
 

@@ -108,8 +108,9 @@ def test_session_moves_a_corrupt_save_aside_with_a_message(tmp_path):
     (tmp_path / saves.SAVE_FILE).write_bytes(b"{broken")
     s = Session(GameOptions(), data_dir=tmp_path)
     game, msg = s.check_save()
-    assert game is None and "corrupt" in msg and "moved it to" in msg
     (aside,) = tmp_path.glob("saved-game.json.corrupt-*")
+    assert game is None and msg == f"Saved game was unreadable; kept it as {aside.name}"
+    assert "is corrupt (not JSON" in s.notes[0] and str(aside) in s.notes[0]
     assert aside.read_bytes() == b"{broken"
 
 

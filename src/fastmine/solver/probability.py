@@ -34,9 +34,8 @@ Ordinary play (Expert, 50x50, 100x100 frontiers) stays exact.
 >>> from fastmine import solver
 >>> view = np.array([[-1, -1, -1],
 ...                  [ 1,  2,  1]])
->>> solver.probabilities(view, 2)
-array([[1., 0., 1.],
-       [nan, nan, nan]])
+>>> solver.probabilities(view, 2)[0].tolist()
+[1.0, 0.0, 1.0]
 >>> solver.safe_cells(view, 2)
 array([[0, 1]])
 """
@@ -48,13 +47,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._validate import as_int
-from . import _prob
+from . import _prob, _workspace
 
 __all__ = [
     "Analysis",
     "DEFAULT_MAX_ENTRIES",
     "InconsistentViewError",
     "analyze",
+    "log_solutions",
     "mine_cells",
     "probabilities",
     "safe_cells",
@@ -71,10 +71,12 @@ class InconsistentViewError(ValueError):
     """No layout of the given number of mines agrees with the view's numbers."""
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Analysis:
     """Everything :func:`analyze` found out about a position.
 
+    Treat it as read-only (it is a plain slotted dataclass because a frozen one
+    costs several microseconds to build, and this is built once per call).
     Cell sets are given twice: as boolean masks (``safe``, ``mine``) and, through
     :attr:`safe_cells` / :attr:`mine_cells`, as ``(n, 2)`` arrays of
     ``(row, col)`` in row-major order (the format ``Game`` moves return).
@@ -125,38 +127,58 @@ _pool: list = []  # idle kernel workspaces (reused; one per concurrent caller)
 _POOL_KEEP_BYTES = 8 << 20
 
 
-def _check(view: object, mines: object) -> tuple[np.ndarray, int]:
-    from ..game import Game  # the solver builds on the game, not the reverse
+def _bad_value(value: int) -> ValueError:
+    if value in _FINISHED:
+        return ValueError(
+            "view shows a finished game (MINE, EXPLODED or WRONG_FLAG cells); "
+            "probabilities are only defined while playing"
+        )
+    return ValueError(
+        f"view values must be 0..8 (revealed) or -1..-3 (hidden, flag, question), got {value}"
+    )
 
-    if isinstance(view, Game):
+
+def _check(view: object, mines: object) -> tuple[np.ndarray, int]:
+    """The view as a 2-D int8 array (values are checked by the kernel) and the mine count."""
+    if isinstance(view, _game_type()):
         if mines is None:
             mines = view.mine_count
         view = view.view
     elif mines is None:
         raise TypeError("mines (the total mine count) is required unless a Game is passed")
     arr = np.asarray(view)
-    if arr.dtype.kind not in "iu":
-        raise TypeError(f"view must be an integer array, got dtype {arr.dtype}")
+    if arr.dtype != np.int8:
+        if arr.dtype.kind not in "iu":
+            raise TypeError(f"view must be an integer array, got dtype {arr.dtype}")
+        if arr.size:
+            lo, hi = int(arr.min()), int(arr.max())
+            if lo < -128 or hi > 127:  # would wrap in int8; never a valid code anyway
+                raise _bad_value(lo if lo < -128 else hi)
+        arr = arr.astype(np.int8)
     if arr.ndim != 2:
         raise ValueError(f"view must be 2-D (rows, cols), got shape {arr.shape}")
     rows, cols = arr.shape
     if rows < 1 or cols < 1:
         raise ValueError(f"view must have at least one cell, got shape {arr.shape}")
-    lo, hi = int(arr.min()), int(arr.max())
-    if lo < -3 or hi > 8:
-        bad = int(lo) if lo < -3 else int(hi)
-        if bad in _FINISHED:
-            raise ValueError(
-                "view shows a finished game (MINE, EXPLODED or WRONG_FLAG cells); "
-                "probabilities are only defined while playing"
-            )
-        raise ValueError(
-            f"view values must be 0..8 (revealed) or -1..-3 (hidden, flag, question), got {bad}"
-        )
-    mines = as_int("mines", mines)
+    if type(mines) is not int:
+        mines = as_int("mines", mines)
     if not 0 <= mines <= rows * cols:
-        raise ValueError(f"mines must be between 0 and {rows * cols} for a {rows}x{cols} view, got {mines}")
+        raise ValueError(
+            f"mines must be between 0 and {rows * cols} for a {rows}x{cols} view, got {mines}"
+        )
     return arr, mines
+
+
+def _game_type():
+    global _GAME
+    if _GAME is None:
+        from ..game import Game  # the solver builds on the game, not the reverse
+
+        _GAME = Game
+    return _GAME
+
+
+_GAME = None
 
 
 def analyze(view, mines: int | None = None, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> Analysis:
@@ -164,7 +186,8 @@ def analyze(view, mines: int | None = None, *, max_entries: int = DEFAULT_MAX_EN
 
     ``view`` may also be a :class:`fastmine.Game` (then ``mines`` defaults to its
     mine count).  Raises :class:`InconsistentViewError` when no layout fits,
-    ``ValueError``/``TypeError`` for malformed input.
+    ``ValueError``/``TypeError`` for malformed input.  ``max_entries`` bounds the
+    memory of the counting tables (see the module docstring).
 
     >>> import numpy as np
     >>> a = analyze(np.array([[-1, -1], [1, 1]]), 1)
@@ -172,29 +195,25 @@ def analyze(view, mines: int | None = None, *, max_entries: int = DEFAULT_MAX_EN
     ([0.5, 0.5], True, 0)
     """
     arr, mines = _check(view, mines)
-    max_entries = as_int("max_entries", max_entries)
-    if max_entries < 1:
-        raise ValueError(f"max_entries must be positive, got {max_entries}")
+    if max_entries is not DEFAULT_MAX_ENTRIES:
+        max_entries = as_int("max_entries", max_entries)
+        if max_entries < 1:
+            raise ValueError(f"max_entries must be positive, got {max_entries}")
     rows, cols = arr.shape
-    padded = np.full((rows + 2, cols + 2), _prob.OUTSIDE, np.int8)
-    inner = padded[1:-1, 1:-1]
-    inner[...] = arr
-    np.maximum(inner, -1, out=inner)  # flags and question marks are not evidence
     n = rows * cols
     prob = np.empty(n, np.float64)
-    safe = np.zeros(n, np.bool_)
-    mine = np.zeros(n, np.bool_)
-    interior = np.zeros(n, np.bool_)
-    ws = _pool.pop() if _pool else _prob.Workspace()
+    flags = np.zeros((3, n), np.bool_)
+    safe, mine, interior = flags
+    u8 = flags.view(np.uint8)
+    ws = _pool.pop() if _pool else _workspace.Workspace()
     try:
-        res = _prob.analyze(
-            ws, padded.ravel(), rows, cols, mines, prob,
-            safe.view(np.uint8), mine.view(np.uint8), interior.view(np.uint8), max_entries,
-        )
+        res = _prob.analyze(ws, arr, mines, prob, u8[0], u8[1], u8[2], max_entries)
     finally:
-        if ws.nbytes() <= _POOL_KEEP_BYTES and len(_pool) < 4:
+        if len(_pool) < 4 and ws.nbytes() <= _POOL_KEEP_BYTES:
             _pool.append(ws)
-    if isinstance(res, str):
+    if type(res) is not tuple:
+        if type(res) is int:
+            raise _bad_value(res)
         raise InconsistentViewError(f"inconsistent view: {res}")
     exact, log_z, nf, nv, ncomp, nblocks, p_int = res
     shape = (rows, cols)
@@ -204,9 +223,9 @@ def analyze(view, mines: int | None = None, *, max_entries: int = DEFAULT_MAX_EN
         mine=mine.reshape(shape),
         interior=interior.reshape(shape),
         mines=mines,
-        exact=bool(exact),
-        log_solutions=float(log_z),
-        interior_probability=float(p_int),
+        exact=exact,
+        log_solutions=log_z,
+        interior_probability=p_int,
         frontier_cells=nf,
         variables=nv,
         components=ncomp,
@@ -230,3 +249,24 @@ def safe_cells(view, mines: int | None = None) -> np.ndarray:
 def mine_cells(view, mines: int | None = None) -> np.ndarray:
     """``(n, 2)`` intp array of ``(row, col)`` cells that are certainly mines (row-major)."""
     return np.argwhere(analyze(view, mines).mine)
+
+
+def log_solutions(view, mines: int | None = None) -> float:
+    """Natural log of the number of mine layouts consistent with ``view``.
+
+    ``-inf`` when there is none (an inconsistent view is a count of zero here,
+    not an error, so a strategy can score hypothetical reveals directly);
+    malformed input still raises.  Ratios of these counts are probabilities:
+    ``exp(log_solutions(v2, m) - log_solutions(v1, m))`` is the chance of ``v2``
+    given ``v1`` when ``v2`` only adds information to ``v1``.
+
+    >>> import numpy as np
+    >>> round(float(np.exp(log_solutions(np.array([[-1, -1], [1, 1]]), 1))))
+    2
+    >>> log_solutions(np.array([[-1, -1], [1, 1]]), 2)
+    -inf
+    """
+    try:
+        return analyze(view, mines).log_solutions
+    except InconsistentViewError:
+        return float("-inf")

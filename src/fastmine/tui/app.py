@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import curses
+import signal
 
 from .draw import Palette, draw
 from .keys import MOUSE_MASK, MOVES, action_for, mouse_action
@@ -278,13 +279,24 @@ def run_curses(session: Session, *, resume: bool | None = None, name: str | None
             ui.quit()
             return 0
 
+    # Closing the terminal window or a kill saves the game like q does.
+    old = {sig: signal.signal(sig, _interrupt)
+           for sig in (getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))}
     try:
         status = curses.wrapper(main)
     except curses.error as exc:
         print(f"fastmine play: the terminal cannot run the curses game ({exc}); "
               "try --plain")
         return 2
-    for note in ui_box[0].exit_notes if ui_box else []:
-        print(note)
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+    for note in session.notes + (ui_box[0].exit_notes if ui_box else []):
+        with contextlib.suppress(OSError):  # the terminal may be gone after a hangup
+            print(note)
     return status
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt(signal.Signals(signum).name)
 

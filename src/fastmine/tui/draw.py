@@ -81,7 +81,7 @@ def draw_too_small(win, height: int, width: int) -> None:
 
 
 def header_text(session, cursor: tuple[int, int], layout: Layout) -> str:
-    """``fastmine beginner 9x9  Mines 10  Time 12  playing  (5,5)``."""
+    """``Mines 10  Time 12  playing  (5,5)  beginner 9x9, 10 mines`` (most important first)."""
     g = session.game
     state = "PAUSED" if g.paused else {GameState.WON: "WON", GameState.LOST: "LOST"}.get(
         g.state, g.state.value)
@@ -89,8 +89,8 @@ def header_text(session, cursor: tuple[int, int], layout: Layout) -> str:
         state += " (assisted)"
     pos = f"({cursor[0] + 1},{cursor[1] + 1})"
     scroll = "  scroll" if layout.scrolled else ""
-    return (f"fastmine {session.options.label}  Mines {g.mines_left}  "
-            f"Time {int(g.elapsed)}  {state}  {pos}{scroll}")
+    return (f"Mines {g.mines_left}  Time {int(g.elapsed)}  {state}  {pos}  "
+            f"{session.options.label}{scroll}")
 
 
 def draw(win, session, layout: Layout, cursor: tuple[int, int], message: str,

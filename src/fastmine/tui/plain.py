@@ -16,7 +16,7 @@ row and column are 1-based and may be separated by spaces or a comma)::
     a|auto [N]                   one solver step (N steps) of seed 002's strategies:
     d|deterministic [N]            a auto, d deterministic (single-cell rules),
     i|inference [N]                i inference (multi-cell), p probability,
-    p|probability [N]              x random, b best (fastmine's strongest)
+    p|o|probability [N]            x random, b best (fastmine's strongest)
     x|random [N]
     b|best [N]
     h|hint|?                     show a safe cell (or the safest guess)
@@ -52,7 +52,7 @@ _MOVES = {"r": "reveal", "reveal": "reveal", "m": "reveal", "mine": "reveal",
           "f": "flag", "flag": "flag", "u": "unflag", "unflag": "unflag",
           "c": "chord", "chord": "chord"}
 _ASSISTS = {"a": "auto", "auto": "auto", "d": "deterministic", "deterministic": "deterministic",
-            "i": "inference", "inference": "inference", "p": "probability",
+            "i": "inference", "inference": "inference", "p": "probability", "o": "probability",
             "probability": "probability", "x": "random", "random": "random",
             "b": "best", "best": "best"}
 _OTHER = {"h": "hint", "hint": "hint", "?": "hint", "n": "new", "new": "new",

@@ -92,6 +92,7 @@ class Session:
         self.outcome: Outcome | None = None
         self.resumed = False
         self.save_blocked: str | None = None  # why quitting cannot save (an unreadable save)
+        self.notes: list[str] = []  # details for the player, printed when the game ends
         self._recorded = False
         self._solver = None
 
@@ -115,20 +116,24 @@ class Session:
 
         An unreadable save is moved aside (its bytes kept) and the message says
         where; a save from a newer fastmine is left alone, and quitting will not
-        overwrite it.
+        overwrite it.  The short message suits a status line; the details go to
+        :attr:`notes`.
         """
         try:
             return saves.load_game(data_dir=self.data_dir, clock=self.clock), None
         except FutureVersionError as exc:
             self.save_blocked = str(exc)
-            return None, f"Saved game kept as it is: {exc}"
+            self.notes.append(f"{exc}; it was left as it is and this game will not be saved.")
+            return None, "Saved game is from a newer fastmine: left as it is, not resumed"
         except SaveFormatError as exc:
             try:
                 moved = saves.move_aside(data_dir=self.data_dir)
             except OSError as err:
                 self.save_blocked = str(exc)
-                return None, f"{exc}; could not move it aside: {err}"
-            return None, f"{exc}; moved it to {moved}"
+                self.notes.append(f"{exc}; could not move it aside: {err}")
+                return None, "Saved game is unreadable and could not be moved aside"
+            self.notes.append(f"{exc}; moved it to {moved}")
+            return None, f"Saved game was unreadable; kept it as {moved.name}"
 
     def resume(self, game: Game) -> str:
         """Continue a saved game (from :meth:`check_save`)."""

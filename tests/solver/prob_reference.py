@@ -46,9 +46,10 @@ def brute_force(view, mines: int, limit: int = 300_000):
                             row[index[q]] = 1
                 rows_a.append(row)
                 targets.append(int(view[r, c]))
-    combos = np.array(list(itertools.combinations(range(u), mines)), np.int64).reshape(-1, mines)
+    combos = np.array(list(itertools.combinations(range(u), mines)), np.int64)
     layouts = np.zeros((len(combos), u), np.int64)
-    np.put_along_axis(layouts, combos, 1, axis=1) if mines else None
+    if mines:
+        np.put_along_axis(layouts, combos, 1, axis=1)
     ok = np.ones(len(layouts), bool)
     if rows_a:
         a = np.array(rows_a)
