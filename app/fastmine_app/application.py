@@ -303,12 +303,18 @@ class FastmineApp(App):
         dialog.title = "You won!" if won else "Boom! You hit a mine."
         dialog.lines = end_lines(st, won, (g.revealed_count, g.rows * g.cols - g.mine_count))
         dialog.note = note
-        dialog.name = self.config.get(S.SECTION, "player_name")
+        dialog.name = self.config.get(S.SECTION, "player_name") or self._last_name()
         dialog.ask_name = ask and self._pending_record is not None
-        dialog.bind(on_name=self._on_record_name, on_new_game=lambda *_a: self.new_game())
+        dialog.bind(on_name_entered=self._on_record_name, on_new_game=lambda *_a: self.new_game())
         self.end_dialog = dialog
         self._events.append(Clock.schedule_once(
             lambda _dt: dialog.open() if self.end_dialog is dialog else None, END_DIALOG_DELAY))
+
+    def _last_name(self) -> str:
+        try:
+            return self.store.last_name()
+        except StoreError:
+            return ""
 
     def _record(self, game, name: str | None = None) -> int | None:
         """Store a finished game; returns its record id, or None on failure (reported)."""

@@ -50,7 +50,7 @@ class EndDialog(ModalView):
     ask_name = BooleanProperty(False)
     name = StringProperty("")
 
-    __events__ = ("on_new_game", "on_name")
+    __events__ = ("on_new_game", "on_name_entered")
 
     def on_lines(self, _inst, lines) -> None:
         from .widgets import TLabel
@@ -66,7 +66,7 @@ class EndDialog(ModalView):
     def submit_name(self, name: str) -> None:
         """The Save button of the best-time prompt."""
         self.ask_name = False
-        self.dispatch("on_name", name.strip())
+        self.dispatch("on_name_entered", name.strip())
 
     def new_game(self) -> None:
         """The New game button."""
@@ -76,7 +76,7 @@ class EndDialog(ModalView):
     def on_new_game(self) -> None:
         """Start another game."""
 
-    def on_name(self, name: str) -> None:
+    def on_name_entered(self, name: str) -> None:
         """The player typed a name for a best time."""
 
 

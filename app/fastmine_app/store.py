@@ -101,6 +101,12 @@ class Store:
             db.set_name(record_id, name or None)
 
     @_wrap
+    def last_name(self) -> str:
+        """The name on the most recent named game ("" if none), to offer again."""
+        with self._db() as db:
+            return db.last_name() or ""
+
+    @_wrap
     def is_best_time(self, game: Game) -> bool:
         """True if this won, unassisted game beats the board's best time."""
         with self._db() as db:
