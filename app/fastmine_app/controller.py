@@ -15,6 +15,7 @@ from collections.abc import Callable
 import numpy as np
 from kivy.clock import Clock
 from kivy.event import EventDispatcher
+from kivy.logger import Logger
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 
 from fastmine import FLAG, HIDDEN, Game, GameOverError, GamePausedError, GameState
@@ -147,7 +148,8 @@ class GameController(EventDispatcher):
             changed = move(r, c)
         except (GameOverError, GamePausedError):
             return
-        except Exception as exc:  # e.g. no no-guess board found in time
+        except (RuntimeError, ValueError, ImportError) as exc:
+            # laying the mines failed, e.g. no no-guess board found in time
             self.message = f"Could not start the game: {exc}"
             return
         self._last_cell = (r, c)
@@ -161,7 +163,8 @@ class GameController(EventDispatcher):
         before = g.state
         try:
             changed = assist.step(g, strategy)
-        except Exception as exc:
+        except Exception as exc:  # the solver is another package: report, don't crash
+            Logger.exception(f"fastmine: assist {strategy!r} failed")
             self.message = f"Assist failed: {exc}"
             return
         self.assisted = True
@@ -245,7 +248,8 @@ class GameController(EventDispatcher):
             return
         try:
             h = assist.hint(g, near=self.board.cursor or self._last_cell)
-        except Exception as exc:
+        except Exception as exc:  # the solver is another package: report, don't crash
+            Logger.exception("fastmine: hint failed")
             self.message = f"No hint: {exc}"
             return
         if h is None:

@@ -153,3 +153,17 @@ def test_new_game_screen_presets_custom_and_validation(drv):
     # the face button repeats the last choice
     drv.press(drv.ids("face"))
     assert (drv.game.rows, drv.game.cols, drv.game.mine_count) == (12, 20, 40)
+
+
+def test_no_guess_failure_is_a_message_not_a_crash(drv, monkeypatch):
+    from fastmine import NoGuessTimeoutError
+    from fastmine.solver import no_guess
+
+    def fail(*_a, **_k):
+        raise NoGuessTimeoutError("no board solvable without guessing within 1 s")
+
+    monkeypatch.setattr(no_guess, "generate", fail)
+    drv.app.start_game(Difficulty(9, 9, 10), rule="no_guess")
+    drv.tap_cell(4, 4)
+    assert "Could not start the game" in drv.ctrl.message
+    assert drv.ctrl.state == "ready" and (drv.game.view == HIDDEN).all()
