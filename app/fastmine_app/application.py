@@ -133,6 +133,7 @@ class FastmineApp(App):
         return sm
 
     def on_start(self) -> None:
+        Window.softinput_mode = "below_target"  # the on-screen keyboard must not hide the name field
         Window.bind(on_key_down=self._on_key_down, focus=self._on_focus, on_flip=self._on_first_flip)
         self._offer_resume()
         self._events.append(Clock.schedule_once(self._after_first_frame, 0))
@@ -192,11 +193,15 @@ class FastmineApp(App):
             self.ctrl.pause()
         return super().open_settings(*largs)
 
-    def _modal_open(self) -> bool:
-        return any(isinstance(w, ModalView) for w in Window.children)
-
     def _on_key_down(self, _window, key, _scancode, codepoint, _modifiers) -> bool:
-        if self._modal_open() or (self._app_settings is not None and self._app_settings.parent):
+        modals = [w for w in Window.children if isinstance(w, ModalView)]
+        if modals:
+            if key in (27, 1001):  # escape / back closes a dialog instead of the app
+                if not isinstance(modals[0], ResumeDialog):
+                    modals[0].dismiss()
+                return True
+            return False
+        if self._app_settings is not None and self._app_settings.parent:
             return False
         if self.root.current != "game":
             if key in (27, 1001):  # escape / Android back: return to the game
