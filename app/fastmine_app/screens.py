@@ -24,7 +24,7 @@ class GameScreen(Screen):
     ctrl = ObjectProperty(None)
 
     def __init__(self, clock, **kwargs) -> None:
-        self.board = BoardView()
+        self.board = BoardView(pos_hint={"x": 0, "y": 0})
         self.ctrl = GameController(self.board, clock=clock)
         super().__init__(**kwargs)
         self.ids.board_area.add_widget(self.board, index=len(self.ids.board_area.children))

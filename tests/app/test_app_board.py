@@ -167,3 +167,15 @@ def test_no_guess_failure_is_a_message_not_a_crash(drv, monkeypatch):
     drv.tap_cell(4, 4)
     assert "Could not start the game" in drv.ctrl.message
     assert drv.ctrl.state == "ready" and (drv.game.view == HIDDEN).all()
+
+
+def test_board_fills_its_area_between_the_bars(drv):
+    area = drv.app.game_screen.ids.board_area
+    drv.frames(2)
+    assert list(drv.board.pos) == list(area.pos) and list(drv.board.size) == list(area.size)
+    assert drv.board.y >= drv.ids("assist_bar").top and drv.board.top <= drv.ids("top_bar").y
+    # the zoomed board never leaves a gap at an edge
+    drv.app.start_game(Difficulty(50, 50, 400))
+    drv.board.zoom_at(3.0, *drv.board.cell_center(0, 0))
+    ox, oy = drv.board.offset
+    assert ox == 0 and oy + 50 * drv.board.scale == pytest.approx(drv.board.height)
