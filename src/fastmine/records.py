@@ -40,6 +40,7 @@ from __future__ import annotations
 import math
 import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
@@ -231,6 +232,11 @@ def default_path(data_dir: str | os.PathLike[str] | None = None) -> Path:
     return _data_dir(data_dir) / RECORDS_FILE
 
 
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    msg = str(exc).lower()
+    return "locked" in msg or "busy" in msg
+
+
 class RecordsStore:
     """The records database.  Open it, add finished games, query best times and statistics.
 
@@ -255,15 +261,30 @@ class RecordsStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         else:
             self._check_header()
-        try:
-            self._conn = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
-            self._open()
-        except sqlite3.DatabaseError as exc:
-            self.close()
-            raise self._corrupt(exc) from None
-        except BaseException:
-            self.close()
-            raise
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                self._conn = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+                self._open()
+                return
+            except sqlite3.OperationalError as exc:
+                self.close()
+                # Switching a fresh file to WAL needs a moment alone with it and
+                # does not wait on the busy handler: another process opening the
+                # same database at the same time is not corruption, so retry.
+                if _is_busy(exc) and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                    continue
+                if _is_busy(exc):
+                    raise RecordsError(f"the records database {self.path} stayed locked by "
+                                       f"another program for {timeout:g} s") from None
+                raise self._corrupt(exc) from None
+            except sqlite3.DatabaseError as exc:
+                self.close()
+                raise self._corrupt(exc) from None
+            except BaseException:
+                self.close()
+                raise
 
     # ---------------------------------------------------------------- opening
 
