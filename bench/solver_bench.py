@@ -1,0 +1,249 @@
+"""Solver section: exact probabilities, whole games per strategy, no-guess generation.
+
+Skipped, with a note, while ``fastmine.solver`` lacks what a part needs
+(``probabilities``, ``play``, ``Board.generate(rule="no_guess")``).  The
+``*_task`` functions run in the worker process; :func:`run` drives them.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+
+import numpy as np
+
+from .timing import measure
+
+PROB_SIZES = ("9x9/10", "16x16/40", "16x30/99", "50x50/500")
+QUICK_PROB_SIZES = ("9x9/10", "16x30/99")
+DIFFICULTIES = ("beginner", "intermediate", "expert")
+STRATEGIES = ("best", "auto", "deterministic", "inference", "probability", "random")
+#: (rule, first click): the two published settings the win-rate targets use.
+START = {"opening": (3, 3), "cell": (0, 0)}
+NOGUESS_SIZES = ("9x9/10", "16x16/40", "16x30/99", "50x50/500")
+MS_HIDDEN = 10
+
+
+def available() -> dict[str, str | None]:
+    """Part -> why it cannot run (None when it can), probed in this process."""
+    try:
+        from fastmine import solver
+    except ImportError as exc:
+        why = f"fastmine.solver is not importable yet ({exc})"
+        return {"probabilities": why, "play": why, "no_guess": why}
+    out = {}
+    for part in ("probabilities", "play"):
+        out[part] = None if callable(getattr(solver, part, None)) else \
+            f"fastmine.solver has no {part}() yet"
+    try:
+        from fastmine.solver import no_guess  # noqa: F401
+        out["no_guess"] = None
+    except ImportError as exc:
+        out["no_guess"] = f"fastmine.solver.no_guess is not importable yet ({exc})"
+    return out
+
+
+def midgame(rows: int, cols: int, mines: int, seed: int, frac: float = 0.35):
+    """A mid-game view: open the first click, then reveal safe cells next to the
+    revealed region (in random order) until ``frac`` of the safe cells are open.
+
+    Built from the known board, so it needs no solver; the position looks like
+    one a player reaches (one connected revealed region with a long frontier).
+    """
+    from fastmine import Board, Game
+
+    rng = np.random.default_rng(seed)
+    click = (rows // 2, cols // 2)
+    board = Board.generate(rows, cols, mines, first_click=click, rule="opening", seed=seed)
+    game = Game.from_board(board)
+    game.reveal(*click)
+    safe = rows * cols - mines
+    kernel = np.ones((3, 3), bool)
+    while game.revealed_count < frac * safe and not game.state.is_over:
+        open_ = game.view >= 0
+        near = np.zeros_like(open_)
+        p = np.pad(open_, 1)
+        for dr in range(3):
+            for dc in range(3):
+                if kernel[dr, dc]:
+                    near |= p[dr:dr + rows, dc:dc + cols]
+        cand = np.flatnonzero(near & ~open_ & ~board.mines)
+        if cand.size == 0:
+            break
+        r, c = divmod(int(rng.choice(cand)), cols)
+        game.reveal(r, c)
+    return np.array(game.view), board
+
+
+def prob_task(peer: str, rows: int, cols: int, mines: int, seed: int, min_time: float,
+              repeats: int, budget: float) -> dict:
+    """Time one peer's mine probabilities on one mid-game position."""
+    view, _ = midgame(rows, cols, mines, seed)
+    hidden = view < 0
+    if peer == "fastmine":
+        from fastmine import solver
+
+        def call():
+            return solver.probabilities(view, mines)
+
+        def probs(out):
+            return np.asarray(out, float)
+    else:
+        import ms_toollib as ms
+
+        gb = np.where(hidden, MS_HIDDEN, view).astype(int).tolist()
+
+        def call():
+            return ms.cal_probability_onboard(gb, mines)
+
+        def probs(out):
+            return np.asarray(out[0], float)
+    p = probs(call())
+    timing = measure(call, min_time=min_time, repeats=repeats, budget=budget)
+    return {**timing, "hidden": int(hidden.sum()), "probs": np.where(hidden, p, np.nan).tolist()}
+
+
+def play_task(strategy: str, difficulty: str, rule: str, games: int, seconds: float,
+              seed: int) -> dict:
+    """Play up to ``games`` games (stopping after ``seconds``); wins and time per game."""
+    from fastmine import DIFFICULTIES as PRESETS
+    from fastmine import Game, GameState, solver
+
+    d = PRESETS[difficulty]
+    click = START[rule]
+    wins = played = 0
+    t_start = time.perf_counter()
+    while played < games and time.perf_counter() - t_start < seconds:
+        g = Game(d.rows, d.cols, d.mines, rule=rule, seed=seed + played)
+        g.reveal(*click)
+        if not g.state.is_over:
+            solver.play(g, strategy=strategy)
+        wins += g.state is GameState.WON
+        played += 1
+    total = time.perf_counter() - t_start
+    return {"games": played, "wins": wins, "seconds": total,
+            "ms_per_game": 1e3 * total / max(played, 1)}
+
+
+def noguess_task(peer: str, rows: int, cols: int, mines: int, calls: int, seed: int,
+                 max_times: int) -> dict:
+    """Time ``calls`` no-guess generations with different seeds (each call differs)."""
+    click = (rows // 2, cols // 2)
+    times, failures = [], 0
+    for i in range(calls):
+        t0 = time.perf_counter()
+        if peer == "fastmine":
+            from fastmine import Board
+
+            try:
+                Board.generate(rows, cols, mines, first_click=click, rule="no_guess", seed=seed + i)
+            except ValueError:
+                failures += 1
+        else:
+            import ms_toollib as ms
+
+            _, ok = ms.laymine_solvable(rows, cols, mines, click[0], click[1], max_times)
+            failures += not ok
+        times.append(time.perf_counter() - t0)
+    return {"us_per_call": statistics.median(times) * 1e6, "max_us": max(times) * 1e6,
+            "calls": calls, "failures": failures}
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a win rate."""
+    if n == 0:
+        return (math.nan, math.nan)
+    p = wins / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return (mid - half, mid + half)
+
+
+def run(cfg, worker, progress) -> dict:
+    """The solver section of the results document."""
+    from .kernels import size
+    from .peers import unavailable
+
+    why = available()
+    ms_missing = unavailable("ms_toollib") if "ms_toollib" in cfg.peers else "not requested"
+    out: dict = {"notes": {k: v for k, v in why.items() if v}}
+    games = 30 if cfg.quick else 300
+    seconds = 5.0 if cfg.quick else 60.0
+
+    if why["probabilities"] is None:
+        out["probabilities"] = []
+        labels = QUICK_PROB_SIZES if cfg.quick else PROB_SIZES
+        positions = 2 if cfg.quick else 5
+        peers = ["fastmine"] + ([] if ms_missing else ["ms_toollib"])
+        progress.total += len(labels) * positions * len(peers)
+        for lab in labels:
+            s = size(lab)
+            for k in range(positions):
+                res = {}
+                for peer in peers:
+                    progress.set_postfix_str(f"probabilities {lab} {peer}", refresh=False)
+                    res[peer] = worker.call("bench.solver_bench:prob_task", {
+                        "peer": peer, "rows": s.rows, "cols": s.cols, "mines": s.mines,
+                        "seed": cfg.seed + k, "min_time": cfg.min_time,
+                        "repeats": cfg.repeats, "budget": cfg.budget}, timeout=cfg.timeout)
+                    progress.update()
+                out["probabilities"].append(_prob_row(lab, k, res))
+    if why["play"] is None:
+        out["play"] = []
+        rules = ("opening",) if cfg.quick else ("opening", "cell")
+        progress.total += len(STRATEGIES) * len(DIFFICULTIES) * len(rules)
+        for rule in rules:
+            for diff in DIFFICULTIES:
+                for strat in STRATEGIES:
+                    progress.set_postfix_str(f"play {strat} {diff} {rule}", refresh=False)
+                    res = worker.call("bench.solver_bench:play_task", {
+                        "strategy": strat, "difficulty": diff, "rule": rule, "games": games,
+                        "seconds": seconds, "seed": cfg.seed}, timeout=seconds * 3 + 60)
+                    row = {"strategy": strat, "difficulty": diff, "rule": rule,
+                           "click": list(START[rule]), "status": res["status"]}
+                    if res["status"] == "ok":
+                        r = res["result"]
+                        lo, hi = wilson(r["wins"], r["games"])
+                        row.update(r, win_rate=r["wins"] / max(r["games"], 1), ci95=[lo, hi],
+                                   games_per_s=r["games"] / max(r["seconds"], 1e-9))
+                    else:
+                        row["error"] = res.get("error")
+                    out["play"].append(row)
+                    progress.update()
+    if why["no_guess"] is None:
+        out["no_guess"] = []
+        labels = NOGUESS_SIZES[:3] if cfg.quick else NOGUESS_SIZES
+        peers = ["fastmine"] + ([] if ms_missing else ["ms_toollib"])
+        progress.total += len(labels) * len(peers)
+        for lab in labels:
+            s = size(lab)
+            for peer in peers:
+                progress.set_postfix_str(f"no-guess {lab} {peer}", refresh=False)
+                res = worker.call("bench.solver_bench:noguess_task", {
+                    "peer": peer, "rows": s.rows, "cols": s.cols, "mines": s.mines,
+                    "calls": 3 if cfg.quick else 20, "seed": cfg.seed,
+                    "max_times": 100_000}, timeout=cfg.timeout)
+                row = {"size": lab, "peer": peer, "status": res["status"]}
+                row.update(res["result"] if res["status"] == "ok" else {"error": res.get("error")})
+                out["no_guess"].append(row)
+                progress.update()
+    return out
+
+
+def _prob_row(label: str, position: int, res: dict) -> dict:
+    row: dict = {"size": label, "position": position}
+    probs = {}
+    for peer, r in res.items():
+        if r["status"] == "ok":
+            row[peer] = {"us_per_call": r["result"]["us_per_call"],
+                         "repeats": r["result"]["repeats"], "status": "ok"}
+            row["hidden"] = r["result"]["hidden"]
+            probs[peer] = np.asarray(r["result"]["probs"], float)
+        else:
+            row[peer] = {"status": r["status"], "error": r.get("error")}
+    if len(probs) == 2:
+        a, b = probs.values()
+        row["max_abs_diff"] = float(np.nanmax(np.abs(a - b))) if np.isfinite(a).any() else 0.0
+    return row
