@@ -16,7 +16,8 @@ PURE_TARGET_FROM_CELLS = 2500
 MS_TARGET = 1.0
 MS_TARGET_UP_TO_CELLS = 1_000_000
 #: The kernels the speed targets name (counting alone is reported, not targeted).
-TARGET_KERNELS = ("gen_cell", "gen_opening", "bbbv", "reveal_opening", "reveal_empty")
+TARGET_KERNELS = ("gen_cell", "gen_opening", "bbbv", "bbbv_empty", "reveal_opening",
+                  "reveal_empty")
 
 
 def index(rows: list[dict]) -> dict[tuple[str, str, str], dict]:

@@ -26,8 +26,10 @@ KERNELS: dict[str, Kernel] = {k.name: k for k in (
     Kernel("count", "neighbour counts",
            "neighbour counts of a given mine mask (building a board from mines)"),
     Kernel("bbbv", "3BV", "the 3BV of a given board (fewest clicks to clear it)"),
+    Kernel("bbbv_empty", "3BV (near-empty)",
+           "the 3BV of a board with one mine: one flood fill over the whole board"),
     Kernel("reveal_opening", "reveal (opening)",
-           "a new game's first reveal, on a zero cell of a normal-density board"),
+           "a new game's first reveal, in the largest opening of a normal-density board"),
     Kernel("reveal_empty", "reveal (near-empty)",
            "a new game's first reveal on a board with one mine: opens every other cell"),
 )}
@@ -74,13 +76,15 @@ def make_case(kernel: str, rows: int, cols: int, mines: int, seed: int) -> Case:
 
     Generation kernels get only the size and the click (the centre).  The
     others get a layout drawn with NumPy (not with any peer): uniform mines
-    outside the 3x3 block at the click, so the click opens; ``reveal_empty``
-    gets one mine in the bottom-right corner and clicks the top-left.
+    outside the 3x3 block at the centre.  ``reveal_opening`` clicks the board's
+    largest opening (so the reveal is a real flood fill, not a 3x3 block);
+    ``reveal_empty`` gets one mine in the bottom-right corner and clicks the
+    top-left.
     """
     click = (rows // 2, cols // 2)
     if kernel in ("gen_cell", "gen_opening"):
         return Case(rows, cols, mines, click)
-    if kernel == "reveal_empty":
+    if kernel in ("reveal_empty", "bbbv_empty"):
         mask = np.zeros((rows, cols), bool)
         mask[-1, -1] = True
         return Case(rows, cols, 1, (0, 0), mask)
@@ -89,4 +93,20 @@ def make_case(kernel: str, rows: int, cols: int, mines: int, seed: int) -> Case:
     allowed[max(click[0] - 1, 0):click[0] + 2, max(click[1] - 1, 0):click[1] + 2] = False
     flat = np.zeros(rows * cols, bool)
     flat[rng.choice(np.flatnonzero(allowed), mines, replace=False)] = True
-    return Case(rows, cols, mines, click, flat.reshape(rows, cols))
+    mask = flat.reshape(rows, cols)
+    if kernel == "reveal_opening":
+        click = _largest_opening(mask)
+    return Case(rows, cols, mines, click, mask)
+
+
+def _largest_opening(mask: np.ndarray) -> tuple[int, int]:
+    """The first cell (row-major) of the board's largest opening (zero region)."""
+    from scipy import ndimage
+
+    from .peers.numpy_peer import count
+
+    labels, n = ndimage.label(~mask & (count(mask) == 0), structure=np.ones((3, 3), bool))
+    sizes = np.bincount(labels.ravel(), minlength=n + 1)
+    sizes[0] = 0
+    r, c = divmod(int(np.argmax(labels.ravel() == np.argmax(sizes))), mask.shape[1])
+    return (r, c)

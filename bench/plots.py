@@ -36,7 +36,7 @@ def scaling(doc: dict, path: Path, dpi: int = 110, width: float = 13.0) -> Path:
     nrow = -(-len(kernels) // ncol)
     fig, axes = plt.subplots(nrow, ncol, figsize=(width, width * 0.3 * nrow + 0.6),
                              squeeze=False, sharex=True)
-    for ax, k in zip(axes.flat, kernels):
+    for ax, k in zip(axes.flat, kernels, strict=False):
         for p, meta in doc["peers"].items():
             x, y = _series(rows, k, p)
             if not x:
@@ -77,7 +77,7 @@ def speedup(doc: dict, path: Path, dpi: int = 110) -> Path | None:
     if not peers:
         return None
     fig, axes = plt.subplots(1, len(peers), figsize=(4.4 * len(peers), 3.6), squeeze=False)
-    for ax, p in zip(axes[0], peers):
+    for ax, p in zip(axes[0], peers, strict=False):
         for k in doc["kernels"]:
             pts = sorted((r["cells"], r["ratio"]) for r in rat if r["peer"] == p and r["kernel"] == k)
             if pts:

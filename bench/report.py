@@ -143,7 +143,7 @@ def _scaling(doc: dict) -> list[str]:
 
 def _equivalence(doc: dict) -> list[str]:
     out = []
-    for p, meta in doc["peers"].items():
+    for meta in doc["peers"].values():
         out += [f"**{meta['label']}**" + (f" — skipped: {meta['skipped']}" if meta["skipped"] else ""),
                 ""]
         out += [f"- {doc['kernels'][k]['title']}: {meta['does'].get(k, '?')}"
@@ -174,10 +174,10 @@ def _memory(doc: dict) -> list[str]:
     if not mem:
         return []
     out = ["## Peak memory at each peer's largest size", "",
-           "One process per peer. *RSS*: how far the resident set peaked above its level before "
+           "A fresh process per figure. *RSS*: how far the resident set peaked above its level before "
            "the call (sees every allocation, a compiled library's own included). *traced*: "
            "tracemalloc's peak during a second call (Python objects and NumPy arrays only). "
-           "The input board is built before and not counted.", "",
+           "The input board (and a reveal's new game) is built before and not counted.", "",
            "| peer | size | kernel | RSS MiB | traced MiB | one call s |", "|---|---|---|---:|---:|---:|"]
     for r in mem:
         if r["status"] == "ok":
@@ -187,6 +187,16 @@ def _memory(doc: dict) -> list[str]:
             out.append(f"| {doc['peers'][r['peer']]['label']} | {r['size']} | {r['kernel']} | "
                        f"{STATUS_WORD[r['status']]} | | |")
     return out + [""]
+
+
+def _load(m: dict) -> str:
+    a, b = m.get("load_average"), m.get("load_average_end")
+    if not a:
+        return ""
+    s = f" Load average at the start {a[0]:.1f}"
+    if b:
+        s += f", at the end {b[0]:.1f}"
+    return s + f" (on {m['cpus']} CPUs: above that, other work competed for the CPU)."
 
 
 def render(doc: dict, plots: dict[str, str]) -> str:
@@ -199,7 +209,8 @@ def render(doc: dict, plots: dict[str, str]) -> str:
            f"Produced by `{doc['command']}` on {doc['created']}.", "",
            f"Python {m['python']} ({m['implementation']}), {m['platform']}, {m['cpu']} "
            f"({m['cpus']} CPUs); fastmine {m['fastmine']} (commit {m['git_commit'] or '?'}), "
-           f"NumPy {m['numpy']}, SciPy {m['scipy']}, ms-toollib {m['ms_toollib']}.", "",
+           f"NumPy {m['numpy']}, SciPy {m['scipy']}, ms-toollib {m['ms_toollib']}."
+           + _load(m), "",
            f"Each figure is the median of up to {cfg['repeats']} repeats of a timeit-style loop "
            f"(loop count autoranged to >= {cfg['min_time']:g} s, garbage collector off), in µs per "
            "call. All peers run one after another in the same worker process for each kernel "

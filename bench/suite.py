@@ -8,6 +8,7 @@ other are taken seconds apart under the same conditions.
 from __future__ import annotations
 
 import datetime as _dt
+import os
 import platform
 import subprocess
 import sys
@@ -16,7 +17,7 @@ from pathlib import Path
 
 from . import peers
 from .kernels import KERNELS, Size
-from .worker import Worker
+from .worker import Worker, run_isolated
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 SCHEMA = 1
@@ -65,9 +66,7 @@ def _version(dist: str) -> str | None:
 
 
 def machine() -> dict:
-    """Where the numbers come from: interpreter, libraries, CPU, commit."""
-    import os
-
+    """Where the numbers come from: interpreter, libraries, CPU, commit, load."""
     cpu = platform.processor()
     try:
         with open("/proc/cpuinfo") as f:
@@ -94,6 +93,7 @@ def machine() -> dict:
         "numpy": _version("numpy"),
         "scipy": _version("scipy"),
         "ms_toollib": _version("ms_toollib"),
+        "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
         "git_commit": commit,
     }
 
@@ -112,7 +112,7 @@ def plan(cfg: Config) -> list[tuple[Size, str, str]]:
 
 def _row(s: Size, kernel: str, peer: str, res: dict) -> dict:
     row = {"kernel": kernel, "peer": peer, "size": s.label, "rows": s.rows, "cols": s.cols,
-           "mines": 1 if kernel == "reveal_empty" else s.mines, "cells": s.cells,
+           "mines": 1 if kernel.endswith("_empty") else s.mines, "cells": s.cells,
            "status": res["status"], "wall_s": round(res.get("seconds", 0.0), 3)}
     if res["status"] == "ok":
         row.update(res["result"])
@@ -139,22 +139,24 @@ def run_kernels(cfg: Config, worker: Worker, skipped: dict[str, str], progress) 
 
 
 def run_memory(cfg: Config, skipped: dict[str, str], progress) -> list[dict]:
-    """Peak memory of each kernel at each peer's largest size, one fresh process per peer."""
+    """Peak memory of each kernel at each peer's largest size, a fresh process each."""
     out = []
-    for peer in cfg.peers:
-        if peer in skipped:
-            continue
+    for peer in memory_peers(cfg, skipped):
         pool = cfg.sizes + (cfg.fastmine_only_sizes if peer == "fastmine" else [])
         s = max(pool, key=lambda z: z.cells)
-        with Worker() as w:
-            for kernel in cfg.kernels:
-                progress.set_postfix_str(f"memory {kernel} {s.label} {peer}", refresh=False)
-                res = w.call("bench.tasks:memory_kernel", {
-                    "peer": peer, "kernel": kernel, "rows": s.rows, "cols": s.cols,
-                    "mines": s.mines, "seed": cfg.seed}, timeout=cfg.timeout)
-                out.append(_row(s, kernel, peer, res))
-                progress.update()
+        for kernel in cfg.kernels:
+            progress.set_postfix_str(f"memory {kernel} {s.label} {peer}", refresh=False)
+            res = run_isolated("bench.tasks:memory_kernel", {
+                "peer": peer, "kernel": kernel, "rows": s.rows, "cols": s.cols,
+                "mines": s.mines, "seed": cfg.seed}, timeout=cfg.timeout)
+            out.append(_row(s, kernel, peer, res))
+            progress.update()
     return out
+
+
+def memory_peers(cfg: Config, skipped: dict[str, str]) -> list[str]:
+    """Peers in the memory section: all available ones (fastmine alone with --quick)."""
+    return [p for p in cfg.peers if p not in skipped and (p == "fastmine" or not cfg.quick)]
 
 
 def run(cfg: Config) -> dict:
@@ -164,7 +166,7 @@ def run(cfg: Config) -> dict:
     from . import app_bench, solver_bench
 
     skipped = {p: why for p in cfg.peers if (why := peers.unavailable(p))}
-    n_mem = len(cfg.kernels) * len([p for p in cfg.peers if p not in skipped]) if cfg.memory else 0
+    n_mem = len(cfg.kernels) * len(memory_peers(cfg, skipped)) if cfg.memory else 0
     n_break = 2 if cfg.breakdown and "fastmine" not in skipped else 0
     doc: dict = {
         "schema": SCHEMA,
@@ -201,6 +203,8 @@ def run(cfg: Config) -> dict:
         doc["app"] = (app_bench.run(cfg, progress) if cfg.app
                       else {"skipped": "not requested (--no-app)"})
     doc["worker_restarts"] = worker.restarts
+    if hasattr(os, "getloadavg"):
+        doc["machine"]["load_average_end"] = list(os.getloadavg())
     return doc
 
 

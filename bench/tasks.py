@@ -78,9 +78,10 @@ def time_kernel(peer: str, kernel: str, rows: int, cols: int, mines: int, seed: 
     """Time ``kernel`` of ``peer`` on its case; returns the timing and the check value."""
     case = make_case(kernel, rows, cols, mines, seed)
     prep = peers.load(peer).prepare(kernel, case)
-    check = summarise(kernel, case, prep.check(prep.call()))
+    check = summarise(kernel, case, prep.check(prep.once()))
     gc.collect()
-    timing = measure(prep.call, min_time=min_time, repeats=repeats, budget=budget)
+    timing = measure(prep.call, setup=prep.setup, min_time=min_time, repeats=repeats,
+                     budget=budget, max_batch=max(1, 4_000_000 // (rows * cols)))
     return {**timing, "check": check}
 
 
@@ -96,17 +97,19 @@ def memory_kernel(peer: str, kernel: str, rows: int, cols: int, mines: int, seed
     case = make_case(kernel, rows, cols, mines, seed)
     prep = peers.load(peer).prepare(kernel, case)
     gc.collect()
+    state = prep.setup() if prep.setup else None
     base = _rss_now_mb()
     _peak_rss_mb(reset=True)
     t0 = time.perf_counter()
-    out = prep.call()
+    out = prep.call() if state is None else prep.call(state)
     seconds = time.perf_counter() - t0
     rss = max(0.0, _peak_rss_mb() - base)
     del out
     gc.collect()
+    state = prep.setup() if prep.setup else None
     tracemalloc.start()
-    out = prep.call()
+    out = prep.call() if state is None else prep.call(state)
     _, traced = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    del out
+    del out, state
     return {"rss_mb": rss, "traced_mb": traced / 2**20, "seconds": seconds}

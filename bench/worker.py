@@ -14,6 +14,7 @@ arguments, so anything importable can run isolated (the smoke test uses
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import multiprocessing as mp
 import signal
@@ -128,10 +129,8 @@ class Worker:
     def close(self) -> None:
         """Stop the worker."""
         if self._conn is not None and self._proc is not None and self._proc.is_alive():
-            try:
+            with contextlib.suppress(BrokenPipeError, OSError):
                 self._conn.send(None)
-            except (BrokenPipeError, OSError):
-                pass
             self._proc.join(5)
         self._kill()
 

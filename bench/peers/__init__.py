@@ -45,12 +45,19 @@ class Case:
 class Prepared:
     """A peer's timed call for one kernel and case.
 
-    ``call()`` is timed.  ``check(output)`` normalises one output for the
-    cross-peer comparison and is never timed.
+    ``call()`` is timed.  With ``setup``, each timed call instead gets a fresh
+    state: ``call(setup())``, the setup untimed (a reveal needs a new game
+    every time).  ``check(output)`` normalises one output for the cross-peer
+    comparison and is never timed.
     """
 
-    call: Callable[[], Any]
+    call: Callable[..., Any]
     check: Callable[[Any], Any]
+    setup: Callable[[], Any] | None = None
+
+    def once(self) -> Any:
+        """One call, with its setup if it has one."""
+        return self.call() if self.setup is None else self.call(self.setup())
 
 
 def load(name: str):

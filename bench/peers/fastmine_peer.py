@@ -12,8 +12,9 @@ DOES = {
     "count": "Board.from_mines(mask): validates the bool mask, pads it and counts",
     "bbbv": "bbbv() of a fresh Board object over the same arrays (Board caches 3BV per "
             "object, so each call builds a new one: the kernel plus ~1 us of Python)",
-    "reveal_opening": "Game.from_board(board).reveal(r, c): builds the game state (two "
-                      "padded arrays) and reveals, returning the changed cells",
+    "reveal_opening": "game.reveal(r, c) on a new game (Game.from_board, built untimed): "
+                      "flood fill, win check, and the changed cells returned as an (n, 2) array",
+    "bbbv_empty": "as bbbv, on a board with one mine",
     "reveal_empty": "as reveal_opening, on a board with one mine",
 }
 
@@ -42,17 +43,17 @@ def prepare(kernel: str, case):
     if kernel == "count":
         return Prepared(lambda: Board.from_mines(mask), check=lambda b: b.counts)
     board = Board.from_mines(mask)
-    if kernel == "bbbv":
+    if kernel in ("bbbv", "bbbv_empty"):
         pm, pc, n = board._pm, board._pc, board.mine_count
         fresh = Board._from_padded
         return Prepared(lambda: fresh(pm, pc, rows, cols, n).bbbv(), check=int)
     if kernel in ("reveal_opening", "reveal_empty"):
         r, c = click
 
-        def call():
-            game = Game.from_board(board)
+        def call(game):
             game.reveal(r, c)
             return game
 
-        return Prepared(call, check=lambda g: g.revealed_count)
+        return Prepared(call, check=lambda g: g.revealed_count,
+                        setup=lambda: Game.from_board(board))
     raise KeyError(kernel)

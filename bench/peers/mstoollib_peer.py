@@ -22,8 +22,10 @@ DOES = {
     "gen_opening": "laymine_op(rows, cols, mines, r, c): first click opens, board with counts",
     "count": "cal_board_numbers(board) on a list of lists with -1 at the mines",
     "bbbv": "cal_bbbv(board) on the board list of lists",
-    "reveal_opening": "refresh_board(board, all-hidden game board, [(r, c)]): returns a new "
-                      "game board (inputs converted from lists, output built as lists)",
+    "reveal_opening": "refresh_board(board, all-hidden game board, [(r, c)]): the game state "
+                      "is the list passed in; returns a new game board (inputs converted "
+                      "from lists, output built as lists: the library's only reveal call)",
+    "bbbv_empty": "as bbbv, on a board with one mine",
     "reveal_empty": "as reveal_opening, on a board with one mine",
 }
 
@@ -78,7 +80,7 @@ def prepare(kernel: str, case):
         bare = to_board(case.mask, None)
         return Prepared(lambda: ms.cal_board_numbers(bare), check=lambda out: _unboard(out)[1])
     board = to_board(case.mask, count(case.mask))
-    if kernel == "bbbv":
+    if kernel in ("bbbv", "bbbv_empty"):
         return Prepared(lambda: ms.cal_bbbv(board), check=int)
     if kernel in ("reveal_opening", "reveal_empty"):
         # refresh_board returns a new game board and leaves its argument alone,

@@ -20,8 +20,9 @@ DOES = {
     "count": "sum of the 8 shifted views of the zero-padded mask (int8)",
     "bbbv": "ndimage.label of the zero cells (8-connected) + binary_dilation 3x3; "
             "3BV = labels + safe cells outside the dilation",
-    "reveal_opening": "fresh revealed mask; ndimage.label of the zero cells, the clicked "
-                      "component dilated 3x3 is revealed",
+    "reveal_opening": "ndimage.label of the zero cells, the clicked component dilated 3x3 "
+                      "is or-ed into a new game's revealed mask (built untimed)",
+    "bbbv_empty": "as bbbv, on a board with one mine",
     "reveal_empty": "as reveal_opening, on a board with one mine",
 }
 
@@ -74,11 +75,11 @@ def bbbv(mask: np.ndarray, counts: np.ndarray) -> int:
     return int(openings) + int(np.count_nonzero(~mask & ~closure))
 
 
-def reveal(mask: np.ndarray, counts: np.ndarray, r: int, c: int) -> np.ndarray:
-    """A new game's first reveal at safe cell (r, c); returns the revealed mask."""
+def reveal(mask: np.ndarray, counts: np.ndarray, revealed: np.ndarray, r: int,
+           c: int) -> np.ndarray:
+    """Reveal safe cell (r, c) into the bool mask ``revealed`` (and return it)."""
     from scipy import ndimage
 
-    revealed = np.zeros(mask.shape, bool)
     if counts[r, c] != 0:
         revealed[r, c] = True
         return revealed
@@ -100,10 +101,11 @@ def prepare(kernel: str, case):
     if kernel == "count":
         return Prepared(lambda: count(mask), check=lambda out: out)
     counts = count(mask)
-    if kernel == "bbbv":
+    if kernel in ("bbbv", "bbbv_empty"):
         return Prepared(lambda: bbbv(mask, counts), check=int)
     if kernel in ("reveal_opening", "reveal_empty"):
         r, c = case.click
-        return Prepared(lambda: reveal(mask, counts, r, c),
-                        check=lambda out: int(np.count_nonzero(out)))
+        return Prepared(lambda st: reveal(mask, counts, st, r, c),
+                        check=lambda out: int(np.count_nonzero(out)),
+                        setup=lambda: np.zeros(mask.shape, bool))
     raise KeyError(kernel)

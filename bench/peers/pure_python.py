@@ -21,7 +21,9 @@ DOES = {
     "gen_opening": "as gen_cell, excluding the 3x3 block around the click",
     "count": "neighbour counts of a list-of-lists bool mask, loop over the 8 neighbours",
     "bbbv": "FIFO flood fill over zero cells (openings) + safe cells outside their closure",
-    "reveal_opening": "fresh revealed-state list of lists + FIFO flood fill from the click",
+    "reveal_opening": "FIFO flood fill from the click into a new game's revealed-state "
+                      "list of lists (built untimed)",
+    "bbbv_empty": "as bbbv, on a board with one mine",
     "reveal_empty": "as reveal_opening, on a board with one mine",
 }
 
@@ -90,14 +92,6 @@ def flood(mines: list[list[bool]], counts: list[list[int]], revealed: list[list[
     return opened
 
 
-def reveal(mines: list[list[bool]], counts: list[list[int]], r: int, c: int) -> int:
-    """A new game's first reveal at (r, c): fresh state, then flood fill."""
-    revealed = [[False] * len(mines[0]) for _ in range(len(mines))]
-    if mines[r][c]:
-        return 0
-    return flood(mines, counts, revealed, r, c)
-
-
 def bbbv(mines: list[list[bool]], counts: list[list[int]]) -> int:
     """3BV: openings plus safe cells that no opening reveals."""
     rows, cols = len(mines), len(mines[0])
@@ -128,9 +122,11 @@ def prepare(kernel: str, case):
     if kernel == "count":
         return Prepared(lambda: count(grid), check=lambda out: out)
     counts = count(grid)
-    if kernel == "bbbv":
+    if kernel in ("bbbv", "bbbv_empty"):
         return Prepared(lambda: bbbv(grid, counts), check=int)
     if kernel in ("reveal_opening", "reveal_empty"):
         r, c = case.click
-        return Prepared(lambda: reveal(grid, counts, r, c), check=int)
+        rows, cols = case.rows, case.cols
+        return Prepared(lambda st: flood(grid, counts, st, r, c), check=int,
+                        setup=lambda: [[False] * cols for _ in range(rows)])
     raise KeyError(kernel)
