@@ -11,8 +11,30 @@ from pathlib import Path
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 DEBUG = os.environ.get("FASTMINE_DEBUG", "") not in ("", "0")
+MODE = "debug" if DEBUG else "release"
+MODE_FILE = Path(__file__).resolve().parent / "build" / "fastmine-build-mode"
+
+
+class BuildExt(build_ext):
+    """build_ext that rebuilds everything when switching between debug and release.
+
+    ``build_ext --inplace`` only compares timestamps, so without this a release
+    build right after a debug build would keep the slow bounds-checked binary.
+    """
+
+    def finalize_options(self):
+        super().finalize_options()
+        if not MODE_FILE.exists() or MODE_FILE.read_text() != MODE:
+            self.force = True
+
+    def run(self):
+        super().run()
+        MODE_FILE.parent.mkdir(exist_ok=True)
+        MODE_FILE.write_text(MODE)
+
 
 directives = {
     "language_level": 3,
@@ -29,13 +51,19 @@ extensions = [
         ".".join(path.relative_to("src").with_suffix("").parts),
         [str(path)],
         include_dirs=[numpy.get_include()],
-        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        # Both spellings are defined (0 or 1) so every kernel can report its build mode.
+        define_macros=[
+            ("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION"),
+            ("FASTMINE_DEBUG", "1" if DEBUG else "0"),
+            ("FASTMINE_DEBUG_BUILD", "1" if DEBUG else "0"),
+        ],
         extra_compile_args=["-O0", "-g"] if DEBUG and os.name != "nt" else [],
     )
     for path in sorted(Path("src/fastmine").rglob("_*.pyx"))
 ]
 
 setup(
+    cmdclass={"build_ext": BuildExt},
     ext_modules=cythonize(
         extensions,
         compiler_directives=directives,

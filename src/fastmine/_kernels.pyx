@@ -34,6 +34,18 @@ cdef enum:
     V_EXPLODED = -5
     V_WRONG_FLAG = -6
 
+# setup.py defines FASTMINE_DEBUG=1 in a bounds-checked build; exported so tests
+# and benchmarks can tell which build they are running.
+cdef extern from *:
+    """
+    #ifndef FASTMINE_DEBUG
+    #define FASTMINE_DEBUG 0
+    #endif
+    """
+    int FASTMINE_DEBUG
+
+BOUNDS_CHECKED = bool(FASTMINE_DEBUG)
+
 # Exported so the Python layer and tests share one definition.
 STATE_HIDDEN = ST_HIDDEN
 STATE_REVEALED = ST_REVEALED
@@ -82,6 +94,11 @@ cdef inline void buf_free(IdxBuf* b) noexcept nogil:
     b.data = NULL
     b.size = 0
     b.cap = 0
+
+
+# Change buffers bigger than this (in entries) are shrunk after each move.
+cdef enum:
+    SHRINK_ABOVE = 1 << 16
 
 
 cdef inline void neighbour_offsets(Py_ssize_t W, Py_ssize_t* off) noexcept nogil:
@@ -177,7 +194,7 @@ def lay_mines(Py_ssize_t rows, Py_ssize_t cols, Py_ssize_t mines, Py_ssize_t fr,
               Py_ssize_t fc, int radius, uint64_t seed):
     """Lay ``mines`` mines uniformly over the allowed cells, then count.
 
-    Returns new padded arrays (mines as uint8, counts as int8).  Cells within Chebyshev distance
+    Returns new read-only padded arrays (mines as uint8, counts as int8).  Cells within Chebyshev distance
     ``radius`` of (fr, fc) are excluded (radius -1: nothing excluded).  The
     allowed cells are listed once and a partial Fisher-Yates shuffle picks
     min(mines, allowed - mines) of them -- the smaller side, so a dense board
@@ -223,6 +240,10 @@ def lay_mines(Py_ssize_t rows, Py_ssize_t cols, Py_ssize_t mines, Py_ssize_t fr,
             pm[cand[i]] = mark
         count_into(pm, pc, rows, cols)
     free(cand)
+    # A Board is immutable: read-only at the source, so no view of it can be
+    # made writeable again.
+    cnp.PyArray_CLEARFLAGS(<cnp.ndarray>pm_arr, cnp.NPY_ARRAY_WRITEABLE)
+    cnp.PyArray_CLEARFLAGS(<cnp.ndarray>pc_arr, cnp.NPY_ARRAY_WRITEABLE)
     return pm_arr, pc_arr
 
 
@@ -475,6 +496,7 @@ cdef class GameCore:
     def take_changes(self):
         """Return the cells changed since the last call as an (n, 2) array."""
         cdef Py_ssize_t i, p, W = self.W
+        cdef Py_ssize_t* shrunk
         cdef cnp.npy_intp dims[2]
         dims[0] = self.changes.size
         dims[1] = 2
@@ -486,4 +508,10 @@ cdef class GameCore:
             o[2 * i] = p // W - 1
             o[2 * i + 1] = p % W - 1
         self.changes.size = 0
+        if self.changes.cap > SHRINK_ABOVE:
+            # A huge flood must not pin its buffer for the rest of the game.
+            shrunk = <Py_ssize_t*>realloc(self.changes.data, 64 * sizeof(Py_ssize_t))
+            if shrunk != NULL:
+                self.changes.data = shrunk
+                self.changes.cap = 64
         return out

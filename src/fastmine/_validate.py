@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -65,13 +66,16 @@ def check_cell(rows: int, cols: int, r: object, c: object) -> tuple[int, int]:
 
 
 def check_point(rows: int, cols: int, point: object, name: str = "first_click") -> tuple[int, int]:
-    """Validate a (row, col) pair given as one argument."""
+    """Validate a (row, col) pair given as one argument (a tuple, list or array)."""
     if type(point) is tuple and len(point) == 2:
         return check_cell(rows, cols, point[0], point[1])
-    if isinstance(point, (str, bytes)) or not hasattr(point, "__len__"):
-        raise TypeError(f"{name} must be a (row, col) pair, got {point!r}")
-    if len(point) != 2:
-        raise ValueError(f"{name} must be a (row, col) pair, got {point!r}")
+    if isinstance(point, np.ndarray):
+        if point.shape != (2,):
+            raise ValueError(f"{name} must be a (row, col) pair, got an array of shape {point.shape}")
+    elif not isinstance(point, Sequence) or isinstance(point, (str, bytes)):
+        raise TypeError(f"{name} must be a (row, col) pair, got {point!r:.60}")
+    elif len(point) != 2:
+        raise ValueError(f"{name} must be a (row, col) pair, got {point!r:.60}")
     return check_cell(rows, cols, point[0], point[1])
 
 

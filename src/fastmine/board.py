@@ -23,8 +23,11 @@ _RADIUS_OR_NG = frozenset(RULES)
 
 
 def _check_rule(rule: object) -> str:
-    if rule in _RADIUS_OR_NG:
-        return rule
+    try:
+        if rule in _RADIUS_OR_NG:
+            return rule
+    except TypeError:  # unhashable: not a rule name; report it below
+        pass
     if not isinstance(rule, str):
         raise TypeError(f"rule must be a string, one of {RULES}, got {type(rule).__name__}")
     if rule not in RULES:
@@ -42,8 +45,8 @@ class Board:
     """Mine positions and neighbour counts of one board.
 
     >>> b = Board.from_mines([[0, 1, 0], [0, 0, 0]])
-    >>> b.counts.tolist()
-    [[1, 1, 1], [1, 1, 1]]
+    >>> b.counts.tolist()   # at the mine itself: its own neighbour count
+    [[1, 0, 1], [1, 1, 1]]
     >>> b.bbbv()
     5
     """
@@ -128,7 +131,8 @@ class Board:
             arr = np.asarray(mask)
         except (ValueError, TypeError) as exc:
             raise ValueError(f"mask must be a rectangular 2-D array: {exc}") from None
-        if arr.dtype == object or not (arr.dtype == np.bool_ or np.issubdtype(arr.dtype, np.integer)):
+        if arr.size and (arr.dtype == object or not (
+                arr.dtype == np.bool_ or np.issubdtype(arr.dtype, np.integer))):
             raise TypeError(f"mask must hold bools or 0/1 integers, got dtype {arr.dtype}")
         if arr.ndim != 2:
             raise ValueError(f"mask must be 2-D, got shape {arr.shape}")
@@ -136,11 +140,13 @@ class Board:
             raise ValueError("mask must hold only 0 and 1 (or bools)")
         rows, cols = check_size(*arr.shape)
         mines = check_mines(int(np.count_nonzero(arr)), rows, cols)
-        pm = np.zeros((rows + 2, cols + 2), np.uint8)
-        pm[1:-1, 1:-1] = arr
-        pm = pm.ravel()
+        pm = np.zeros((rows + 2) * (cols + 2), np.uint8)  # owns its data: see below
+        pm.reshape(rows + 2, cols + 2)[1:-1, 1:-1] = arr
         pc = np.zeros_like(pm, dtype=np.int8)
         _kernels.count_neighbours(pm, pc, rows, cols)
+        # Read-only at the source: no view of a Board can be made writeable.
+        pm.flags.writeable = False
+        pc.flags.writeable = False
         return cls._from_padded(pm, pc, rows, cols, mines)
 
     def _interior(self, padded: np.ndarray) -> np.ndarray:

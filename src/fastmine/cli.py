@@ -18,7 +18,7 @@ from . import __version__
 COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("fastmine.terminal", "play in the terminal (curses, or --plain for scripted play)"),
     "solve": ("fastmine.solver.runs", "let a solver play many games and report win rates"),
-    "records": ("fastmine.records", "show best times and statistics"),
+    "records": ("fastmine.recordscmd", "show best times and statistics"),
     "bench": ("fastmine.benchcmd", "run the benchmark suite (python -m bench)"),
 }
 

@@ -235,16 +235,20 @@ class Game:
         opens its whole zero region and its border.  Revealing a mine loses.
         """
         p = self._begin_move(r, c)
-        self.left_clicks += 1
-        if self._state is GameState.READY:
-            if self._core.state_at(p) == _ST_FLAG:
-                return _NO_CHANGES
+        if self._state is GameState.READY and self._core.state_at(p) != _ST_FLAG:
+            # Everything that can fail (laying mines, e.g. a no-guess timeout,
+            # or the clock) happens before the game changes at all.
+            board = self._board
+            if board is None:
+                board = Board.generate(self.rows, self.cols, self.mine_count,
+                                       first_click=(p // self._W - 1, p % self._W - 1),
+                                       rule=self.rule, seed=self.seed)
+            started = self._clock()
             if self._board is None:
-                self._attach(Board.generate(self.rows, self.cols, self.mine_count,
-                                            first_click=(p // self._W - 1, p % self._W - 1),
-                                            rule=self.rule, seed=self.seed))
+                self._attach(board)
             self._state = GameState.PLAYING
-            self._started = self._clock()
+            self._started = started
+        self.left_clicks += 1
         self._core.reveal(p)
         return self._settle()
 
@@ -297,6 +301,32 @@ class Game:
         return (f"<Game {self.rows}x{self.cols}/{self.mine_count} {self._state.value}, "
                 f"{self._core.revealed}/{self._safe} revealed, {self.mines_left} mines left>")
 
+    def __copy__(self) -> Game:
+        """An independent copy: moves on it never touch this game.
+
+        It shares only what cannot change: the board and the clock callable.
+        (A plain attribute copy would share the cell arrays and the kernels.)
+        """
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new._st = self._st.copy()
+        new._pv = self._pv.copy()
+        view = new._pv.reshape(self.rows + 2, self.cols + 2)[1:-1, 1:-1]
+        view.flags.writeable = False
+        new._view = view
+        new._core = _kernels.GameCore(new._st, new._pv, self.rows, self.cols)
+        if self._board is not None:
+            new._core.attach(self._board._pm, self._board._pc)
+        new._core.recount()
+        return new
+
+    def __deepcopy__(self, memo: dict) -> Game:
+        return self.__copy__()
+
+    def __reduce__(self):
+        # Pickle through the save format (the kernels' state is not picklable).
+        return (_unpickle, (type(self), self.to_dict(), self._clock))
+
     # -------------------------------------------------------------- save/load
 
     def to_dict(self) -> dict:
@@ -336,6 +366,10 @@ class Game:
         return _load(cls, d, clock)
 
 
+def _unpickle(cls, d: dict, clock: Callable[[], float]) -> Game:
+    return cls.from_dict(d, clock=clock)
+
+
 def _field(d: dict, key: str, types: type | tuple, what: str):
     if key not in d:
         raise SaveFormatError(f"saved game is missing {key!r}")
@@ -365,10 +399,11 @@ def _load(cls, d, clock) -> Game:
     except (ValueError, TypeError) as exc:
         raise SaveFormatError(f"saved game has a bad size or setting: {exc}") from None
     qm = _field(d, "question_marks", bool, "true or false")
+    state_name = _field(d, "state", str, "a string")
     try:
-        state = GameState(_field(d, "state", str, "a string"))
+        state = GameState(state_name)
     except ValueError:
-        raise SaveFormatError(f"saved game has unknown state {d['state']!r}") from None
+        raise SaveFormatError(f"saved game has unknown state {state_name!r:.60}") from None
     cells = _field(d, "cells", str, "a string")
     if len(cells) != rows * cols or not set(cells) <= set(_CHAR_ST):
         raise SaveFormatError(f"saved game's cells must be {rows * cols} of the letters h, r, f, q")
@@ -388,16 +423,23 @@ def _load(cls, d, clock) -> Game:
     for ch, s in _CHAR_ST.items():
         codes[ord(ch)] = s
     st = codes[st]
+    paused = d.get("paused", False)
+    assisted = d.get("assisted", False)
+    if not isinstance(paused, bool) or not isinstance(assisted, bool):
+        raise SaveFormatError("saved game fields 'paused' and 'assisted' must be true or false")
+    if paused and state.is_over:
+        raise SaveFormatError(f"saved game is {state.value} but paused; a finished game cannot pause")
     mine_cells = d.get("mine_cells")
     board = None
     if mine_cells is not None:
         if not isinstance(mine_cells, list) or not all(
                 isinstance(i, int) and not isinstance(i, bool) for i in mine_cells):
             raise SaveFormatError("saved game's mine_cells must be a list of cell indices")
-        idx = np.asarray(mine_cells, np.int64)
-        if len(idx) != mines or len(np.unique(idx)) != mines or (
-                mines and (idx.min() < 0 or idx.max() >= rows * cols)):
+        # Range first: an index too big for int64 must not reach numpy.
+        if len(mine_cells) != mines or not all(0 <= i < rows * cols for i in mine_cells) or (
+                len(set(mine_cells)) != mines):
             raise SaveFormatError(f"saved game's mine_cells must be {mines} distinct cells of the board")
+        idx = np.asarray(mine_cells, np.int64)
         mask = np.zeros(rows * cols, bool)
         mask[idx] = True
         board = Board.from_mines(mask.reshape(rows, cols))
@@ -438,10 +480,8 @@ def _load(cls, d, clock) -> Game:
     game._state = state
     game._elapsed = float(elapsed)
     game.left_clicks, game.right_clicks, game.chord_clicks = left, right, chord
-    game.assisted = bool(d.get("assisted", False))
-    if state is GameState.PLAYING:
-        if d.get("paused", False):
-            game._paused = True
-        else:
-            game._started = clock()
+    game.assisted = assisted
+    game._paused = paused
+    if state is GameState.PLAYING and not paused:
+        game._started = clock()
     return game

@@ -1,0 +1,521 @@
+"""The records store: every finished game, best times and statistics (SQLite).
+
+One row per finished game (won or lost) in ``records.sqlite3`` in the data
+directory (see :mod:`fastmine.storage`).  The terminal game and the Kivy app
+both write here; ``fastmine records`` (:mod:`fastmine.recordscmd`) prints the tables.
+
+>>> import tempfile
+>>> store = RecordsStore(data_dir=tempfile.mkdtemp())
+>>> import fastmine
+>>> rec = GameRecord.make(9, 9, 10, won=True, time=31.5, name="Ann")
+>>> store.is_best_time(rec)
+True
+>>> store.add(rec).id
+1
+>>> store.best_times("beginner")[0].name
+'Ann'
+>>> store.statistics("beginner").won
+1
+>>> store.close()
+
+Best times and statistics count only games played without solver assistance
+unless ``include_assisted=True``.  A board is named by a preset name
+(``"beginner"``) or by its size ``(rows, cols, mines)``; games on the same
+size are compared whatever name they were recorded under.
+
+Guarantees
+----------
+* Two processes (the terminal and the app) may write at once: the database is
+  in WAL mode, every write is one ``BEGIN IMMEDIATE`` transaction and waits up
+  to ``timeout`` seconds for the other writer, so no row is lost.
+* The schema is versioned (``PRAGMA user_version``) and migrated forward in a
+  transaction when an older database is opened.  A database written by a newer
+  fastmine raises :class:`FutureSchemaError` and is left as it is.
+* A file that is not a healthy fastmine records database raises
+  :class:`RecordsError`; it is never replaced, repaired or written to.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .difficulty import DIFFICULTIES, difficulty_name
+from .storage import data_dir as _data_dir
+
+if TYPE_CHECKING:
+    from .game import Game
+
+RECORDS_FILE = "records.sqlite3"
+"""File name of the records database inside the data directory."""
+
+SCHEMA_VERSION = 2
+"""The schema this fastmine writes (``PRAGMA user_version``)."""
+
+APPLICATION_ID = 0x464D5243  # "FMRC": marks the file as a fastmine records database
+_SQLITE_HEADER = b"SQLite format 3\x00"
+MAX_NAME_LENGTH = 40
+
+BoardKey = str | tuple[int, int, int]
+"""A preset name such as ``"expert"``, ``"custom"`` (every custom size), or ``(rows, cols, mines)``."""
+
+# Each entry takes the schema from version i to i + 1.  Never edit one that
+# shipped: add a new entry instead, so every older file migrates the same way.
+_MIGRATIONS: tuple[str, ...] = (
+    # 0 -> 1: one row per finished game.
+    """
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        date TEXT NOT NULL,
+        difficulty TEXT NOT NULL,
+        rows INTEGER NOT NULL CHECK (rows > 0),
+        cols INTEGER NOT NULL CHECK (cols > 0),
+        mines INTEGER NOT NULL CHECK (mines > 0),
+        rule TEXT NOT NULL,
+        won INTEGER NOT NULL CHECK (won IN (0, 1)),
+        time REAL NOT NULL CHECK (time >= 0),
+        bbbv INTEGER,
+        bbbv_per_second REAL,
+        clicks INTEGER NOT NULL CHECK (clicks >= 0),
+        efficiency REAL,
+        assisted INTEGER NOT NULL DEFAULT 0 CHECK (assisted IN (0, 1)),
+        name TEXT
+    );
+    """,
+    # 1 -> 2: clicks split by kind (NULL for older rows) and an index for best times.
+    """
+    ALTER TABLE games ADD COLUMN left_clicks INTEGER;
+    ALTER TABLE games ADD COLUMN right_clicks INTEGER;
+    ALTER TABLE games ADD COLUMN chord_clicks INTEGER;
+    CREATE INDEX games_by_board ON games (rows, cols, mines, won, time);
+    """,
+)
+assert len(_MIGRATIONS) == SCHEMA_VERSION
+
+_COLUMNS = ("id", "date", "difficulty", "rows", "cols", "mines", "rule", "won", "time", "bbbv",
+            "bbbv_per_second", "clicks", "efficiency", "assisted", "name",
+            "left_clicks", "right_clicks", "chord_clicks")
+
+
+class RecordsError(ValueError):
+    """The records database is unreadable, not fastmine's, or a record is invalid."""
+
+
+class FutureSchemaError(RecordsError):
+    """The records database was written by a newer fastmine (a newer schema version)."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One finished game as stored.  Build one with :meth:`from_game` or :meth:`make`.
+
+    ``date`` is an ISO 8601 UTC timestamp; ``id`` is set once the record is stored.
+    ``bbbv``, ``bbbv_per_second`` and ``efficiency`` may be None (for example a
+    game lost on its first reveal with ``rule="none"`` has no rate).
+    """
+
+    difficulty: str
+    rows: int
+    cols: int
+    mines: int
+    rule: str
+    won: bool
+    time: float
+    bbbv: int | None
+    bbbv_per_second: float | None
+    clicks: int
+    efficiency: float | None
+    assisted: bool
+    date: str
+    name: str | None = None
+    left_clicks: int | None = None
+    right_clicks: int | None = None
+    chord_clicks: int | None = None
+    id: int | None = None
+
+    @classmethod
+    def from_game(cls, game: Game, name: str | None = None, date: str | None = None) -> GameRecord:
+        """The record of a finished :class:`fastmine.Game` (raises RecordsError if not over)."""
+        if not game.state.is_over:
+            raise RecordsError(f"only finished games are recorded; this one is {game.state.value}")
+        s = game.stats()
+        return cls(
+            difficulty=difficulty_name(game.rows, game.cols, game.mine_count),
+            rows=game.rows, cols=game.cols, mines=game.mine_count, rule=game.rule,
+            won=game.state.name == "WON", time=s.time, bbbv=s.bbbv,
+            bbbv_per_second=s.bbbv_per_second, clicks=s.clicks, efficiency=s.efficiency,
+            assisted=bool(game.assisted), date=date or now_iso(), name=clean_name(name),
+            left_clicks=s.left_clicks, right_clicks=s.right_clicks, chord_clicks=s.chord_clicks,
+        )
+
+    @classmethod
+    def make(cls, rows: int, cols: int, mines: int, *, won: bool, time: float,
+             rule: str = "opening", bbbv: int | None = None, clicks: int = 0,
+             assisted: bool = False, name: str | None = None,
+             date: str | None = None) -> GameRecord:
+        """A record from plain values (for tests, imports and other front ends)."""
+        rate = bbbv / time if bbbv is not None and time > 0 else None
+        eff = bbbv / clicks if bbbv is not None and clicks > 0 else None
+        return cls(difficulty_name(rows, cols, mines), rows, cols, mines, rule, bool(won),
+                   float(time), bbbv, rate, clicks, eff, bool(assisted), date or now_iso(),
+                   clean_name(name))
+
+    @property
+    def board_label(self) -> str:
+        """The preset name, or ``"custom RxC/M"`` for a custom size."""
+        return board_label(self.rows, self.cols, self.mines)
+
+
+@dataclass(frozen=True)
+class Statistics:
+    """Games played and won, and win streaks, over a set of games (oldest first)."""
+
+    played: int
+    won: int
+    current_streak: int
+    best_streak: int
+
+    @property
+    def lost(self) -> int:
+        """Games lost."""
+        return self.played - self.won
+
+    @property
+    def win_percent(self) -> float | None:
+        """Wins as a percentage of games played (None before any game)."""
+        return 100.0 * self.won / self.played if self.played else None
+
+    @classmethod
+    def from_results(cls, results: list[bool]) -> Statistics:
+        """Statistics of a list of results (True = won), oldest first.
+
+        >>> Statistics.from_results([True, True, False, True, True, True, False, True])
+        Statistics(played=8, won=6, current_streak=1, best_streak=3)
+        """
+        best = run = 0
+        for won in results:
+            run = run + 1 if won else 0
+            best = max(best, run)
+        return cls(len(results), sum(map(bool, results)), run, best)
+
+
+def now_iso() -> str:
+    """The current UTC time as an ISO 8601 string, to the second."""
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def clean_name(name: str | None) -> str | None:
+    """A player name made safe to store: printable, trimmed, at most 40 characters; '' -> None."""
+    if name is None:
+        return None
+    if not isinstance(name, str):
+        raise TypeError(f"a player name must be a string, got {type(name).__name__}")
+    name = "".join(ch for ch in name if ch.isprintable()).strip()[:MAX_NAME_LENGTH].strip()
+    return name or None
+
+
+def board_label(rows: int, cols: int, mines: int) -> str:
+    """``"beginner"`` for a preset size, else ``"custom 12x20/40"``."""
+    name = difficulty_name(rows, cols, mines)
+    return name if name != "custom" else f"custom {rows}x{cols}/{mines}"
+
+
+def default_path(data_dir: str | os.PathLike[str] | None = None) -> Path:
+    """The records database path in the data directory (see :func:`fastmine.storage.data_dir`)."""
+    return _data_dir(data_dir) / RECORDS_FILE
+
+
+class RecordsStore:
+    """The records database.  Open it, add finished games, query best times and statistics.
+
+    ``path`` is the database file; by default ``records.sqlite3`` in
+    ``data_dir`` (see :mod:`fastmine.storage`).  With ``create=False`` a missing
+    file raises :class:`RecordsError` instead of being created.  ``timeout`` is
+    how long a write waits for another process's write to finish.
+
+    Raises :class:`RecordsError` for a corrupt or foreign file and
+    :class:`FutureSchemaError` for a newer schema; the file is not touched then.
+    Use it as a context manager or call :meth:`close`.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, *,
+                 data_dir: str | os.PathLike[str] | None = None, create: bool = True,
+                 timeout: float = 30.0) -> None:
+        self.path = Path(path) if path is not None else default_path(data_dir)
+        self._conn: sqlite3.Connection | None = None
+        if not self.path.exists():
+            if not create:
+                raise RecordsError(f"no records database at {self.path}")
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        else:
+            self._check_header()
+        try:
+            self._conn = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+            self._open()
+        except sqlite3.DatabaseError as exc:
+            self.close()
+            raise self._corrupt(exc) from None
+        except BaseException:
+            self.close()
+            raise
+
+    # ---------------------------------------------------------------- opening
+
+    def _check_header(self) -> None:
+        # Checked by hand so sqlite never opens (let alone journals) a foreign file.
+        try:
+            with open(self.path, "rb") as f:
+                head = f.read(len(_SQLITE_HEADER))
+        except OSError as exc:
+            raise RecordsError(f"cannot read the records database {self.path}: {exc}") from None
+        if head and head != _SQLITE_HEADER:
+            raise RecordsError(
+                f"{self.path} is not an SQLite database (corrupt or another program's file); "
+                "it was left untouched: move it away to start new records")
+
+    def _corrupt(self, exc: BaseException) -> RecordsError:
+        return RecordsError(
+            f"the records database {self.path} is corrupt ({exc}); it was left untouched: "
+            "move it away to start new records")
+
+    def _open(self) -> None:
+        conn = self._conn
+        assert conn is not None
+        check = conn.execute("PRAGMA quick_check").fetchone()[0]
+        if check != "ok":
+            raise self._corrupt(sqlite3.DatabaseError(check))
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        self._check_version(app_id, version)
+        if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+            conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        if version < SCHEMA_VERSION:
+            self._migrate()
+
+    def _check_version(self, app_id: int, version: int) -> None:
+        if app_id not in (0, APPLICATION_ID):
+            raise RecordsError(f"{self.path} is an SQLite database of another program "
+                               f"(application id {app_id:#x}), not fastmine records")
+        if version > SCHEMA_VERSION:
+            raise FutureSchemaError(
+                f"the records database {self.path} was written by a newer fastmine "
+                f"(schema {version}; this fastmine knows up to {SCHEMA_VERSION}); "
+                "upgrade fastmine to use it")
+        if app_id == 0 and version == 0:
+            tables = self._conn.execute(
+                "SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").fetchone()[0]
+            if tables:
+                raise RecordsError(f"{self.path} is an SQLite database but not fastmine records")
+
+    def _migrate(self) -> None:
+        conn = self._conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Another process may have migrated while we waited for the lock.
+            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            self._check_version(app_id, version)
+            for step in range(version, SCHEMA_VERSION):
+                for statement in _MIGRATIONS[step].split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
+            conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    def close(self) -> None:
+        """Close the database connection (safe to call twice)."""
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def __enter__(self) -> RecordsStore:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @property
+    def schema_version(self) -> int:
+        """The schema version of the open database."""
+        return self._db().execute("PRAGMA user_version").fetchone()[0]
+
+    def _db(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise RecordsError("the records store is closed")
+        return self._conn
+
+    # ---------------------------------------------------------------- writing
+
+    def add(self, record: GameRecord) -> GameRecord:
+        """Store a record; returns it with its ``id`` set."""
+        _check_record(record)
+        values = [getattr(record, c) for c in _COLUMNS[1:]]
+        sql = (f"INSERT INTO games ({', '.join(_COLUMNS[1:])}) "
+               f"VALUES ({', '.join('?' * len(values))})")
+        conn = self._db()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                cur = conn.execute(sql, values)
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        except sqlite3.DatabaseError as exc:
+            raise RecordsError(f"could not store the game in {self.path}: {exc}") from None
+        return replace(record, id=cur.lastrowid)
+
+    def record_game(self, game: Game, name: str | None = None) -> GameRecord:
+        """Store a finished :class:`fastmine.Game` (see :meth:`GameRecord.from_game`)."""
+        return self.add(GameRecord.from_game(game, name))
+
+    def set_name(self, record_id: int, name: str | None) -> None:
+        """Change the player name of a stored record."""
+        conn = self._db()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute("UPDATE games SET name = ? WHERE id = ?", (clean_name(name), record_id))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    # ---------------------------------------------------------------- queries
+
+    def _where(self, board: BoardKey | None, rule: str | None, include_assisted: bool,
+               won_only: bool = False) -> tuple[str, list]:
+        clauses, params = [], []
+        if board is not None:
+            if isinstance(board, str):
+                if board == "custom":
+                    clauses.append("difficulty = 'custom'")
+                elif board in DIFFICULTIES:
+                    clauses.append("rows = ? AND cols = ? AND mines = ?")
+                    params += list(DIFFICULTIES[board])
+                else:
+                    raise ValueError(f"unknown difficulty {board!r}; expected one of "
+                                     f"{', '.join(DIFFICULTIES)}, 'custom' or (rows, cols, mines)")
+            else:
+                try:
+                    rows, cols, mines = (int(v) for v in board)
+                except (TypeError, ValueError):
+                    raise TypeError(f"a board is a preset name or (rows, cols, mines), "
+                                    f"got {board!r}") from None
+                clauses.append("rows = ? AND cols = ? AND mines = ?")
+                params += [rows, cols, mines]
+        if rule is not None:
+            clauses.append("rule = ?")
+            params.append(rule)
+        if not include_assisted:
+            clauses.append("assisted = 0")
+        if won_only:
+            clauses.append("won = 1")
+        return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
+
+    def _select(self, sql: str, params: list) -> Iterator[GameRecord]:
+        for row in self._db().execute(sql, params):
+            values = dict(zip(_COLUMNS, row, strict=True))
+            values["won"] = bool(values["won"])
+            values["assisted"] = bool(values["assisted"])
+            yield GameRecord(**values)
+
+    def games(self, board: BoardKey | None = None, *, rule: str | None = None,
+              include_assisted: bool = True) -> list[GameRecord]:
+        """Every stored game (optionally of one board and rule), oldest first."""
+        where, params = self._where(board, rule, include_assisted)
+        return list(self._select(f"SELECT {', '.join(_COLUMNS)} FROM games{where} ORDER BY id",
+                                 params))
+
+    def count(self) -> int:
+        """How many games are stored."""
+        return self._db().execute("SELECT count(*) FROM games").fetchone()[0]
+
+    def last_name(self) -> str | None:
+        """The player name of the most recently stored named game, or None."""
+        row = self._db().execute(
+            "SELECT name FROM games WHERE name IS NOT NULL ORDER BY id DESC LIMIT 1").fetchone()
+        return row[0] if row else None
+
+    def best_times(self, board: BoardKey, limit: int = 10, *, rule: str | None = None,
+                   include_assisted: bool = False) -> list[GameRecord]:
+        """The fastest won games on a board, fastest first (earlier game first on a tie)."""
+        where, params = self._where(board, rule, include_assisted, won_only=True)
+        return list(self._select(
+            f"SELECT {', '.join(_COLUMNS)} FROM games{where} ORDER BY time, id LIMIT ?",
+            [*params, int(limit)]))
+
+    def best_time(self, board: BoardKey, **kwargs) -> GameRecord | None:
+        """The fastest won game on a board, or None."""
+        best = self.best_times(board, 1, **kwargs)
+        return best[0] if best else None
+
+    def is_best_time(self, game: Game | GameRecord, top: int = 1, *,
+                     include_assisted: bool = False) -> bool:
+        """Would this won game enter the ``top`` best times of its board?
+
+        Ask before storing the game (seed 003 asks for the player's name only
+        for a new best).  Lost games are never best; assisted ones only with
+        ``include_assisted=True``.  A tie does not beat an earlier time.
+        """
+        rec = game if isinstance(game, GameRecord) else GameRecord.from_game(game)
+        if not rec.won or (rec.assisted and not include_assisted):
+            return False
+        best = self.best_times((rec.rows, rec.cols, rec.mines), top,
+                               include_assisted=include_assisted)
+        return len(best) < top or rec.time < best[-1].time
+
+    def statistics(self, board: BoardKey | None = None, *, rule: str | None = None,
+                   include_assisted: bool = False) -> Statistics:
+        """Played, won, win % and win streaks (in the order games were stored)."""
+        where, params = self._where(board, rule, include_assisted)
+        rows = self._db().execute(f"SELECT won FROM games{where} ORDER BY id", params)
+        return Statistics.from_results([bool(w) for (w,) in rows])
+
+    def boards(self, *, include_assisted: bool = True) -> list[tuple[int, int, int]]:
+        """Every board size that has games, presets in menu order first, then custom sizes."""
+        where, params = self._where(None, None, include_assisted)
+        sizes = {tuple(r) for r in self._db().execute(
+            f"SELECT DISTINCT rows, cols, mines FROM games{where}", params)}
+        presets = [tuple(d) for d in DIFFICULTIES.values() if tuple(d) in sizes]
+        return presets + sorted(sizes - set(presets))
+
+    def summary(self, *, include_assisted: bool = False
+                ) -> list[tuple[str, Statistics, GameRecord | None]]:
+        """``(label, statistics, best game or None)`` for every board with games."""
+        out = []
+        for size in self.boards(include_assisted=include_assisted):
+            out.append((board_label(*size),
+                        self.statistics(size, include_assisted=include_assisted),
+                        self.best_time(size, include_assisted=include_assisted)))
+        return out
+
+
+def _check_record(r: GameRecord) -> None:
+    if not isinstance(r, GameRecord):
+        raise TypeError(f"expected a GameRecord, got {type(r).__name__}")
+    for field in ("rows", "cols", "mines", "clicks"):
+        v = getattr(r, field)
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise RecordsError(f"record field {field} must be a non-negative int, got {v!r}")
+    if not (r.rows > 0 and r.cols > 0 and 0 < r.mines < r.rows * r.cols):
+        raise RecordsError(f"record has an impossible board {r.rows}x{r.cols}/{r.mines}")
+    if not (isinstance(r.time, (int, float)) and math.isfinite(r.time) and r.time >= 0):
+        raise RecordsError(f"record time must be a finite number of seconds >= 0, got {r.time!r}")
+    if r.name is not None and r.name != clean_name(r.name):
+        raise RecordsError(f"record name {r.name!r} is not clean; pass it through clean_name()")
+    try:
+        datetime.fromisoformat(r.date)
+    except (TypeError, ValueError):
+        raise RecordsError(f"record date must be ISO 8601, got {r.date!r}") from None
+

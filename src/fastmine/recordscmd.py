@@ -1,0 +1,108 @@
+"""``fastmine records``: print best times and statistics from the records store.
+
+The store itself is :mod:`fastmine.records`; this module only formats it.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from .difficulty import DIFFICULTIES
+from .records import (
+    BoardKey,
+    GameRecord,
+    RecordsError,
+    RecordsStore,
+    Statistics,
+    board_label,
+    default_path,
+)
+
+
+def configure(parser) -> None:
+    """Add the ``fastmine records`` options to an argparse parser."""
+    parser.add_argument("--difficulty", "-d", metavar="NAME",
+                        help="show the best times of one board: a preset name "
+                             f"({', '.join(DIFFICULTIES)}) or ROWSxCOLS/MINES")
+    parser.add_argument("--top", type=int, default=10, metavar="N",
+                        help="how many best times --difficulty shows (default 10)")
+    parser.add_argument("--assisted", action="store_true",
+                        help="count games where a solver assist was used")
+    parser.add_argument("--data-dir", metavar="DIR",
+                        help="data directory (default: $FASTMINE_DATA_DIR or the user data dir)")
+
+
+def _parse_board(text: str) -> BoardKey:
+    if text in DIFFICULTIES or text == "custom":
+        return text
+    try:
+        size, mines = text.lower().split("/")
+        rows, cols = size.split("x")
+        return int(rows), int(cols), int(mines)
+    except ValueError:
+        raise ValueError(f"unknown board {text!r}: use a preset name "
+                         f"({', '.join(DIFFICULTIES)}) or ROWSxCOLS/MINES, e.g. 12x20/40") from None
+
+
+def _fmt(v, spec: str) -> str:
+    return "-" if v is None else format(v, spec)
+
+
+def format_best_times(records: list[GameRecord], labels: bool = True) -> list[str]:
+    """Lines of a best-times table (one record per line)."""
+    head = f"{'board':<20} " if labels else f"{'#':>3} "
+    lines = [head + f"{'time':>8}  {'name':<16} {'3BV':>4} {'3BV/s':>7} {'eff.':>5}  date"]
+    for i, r in enumerate(records, 1):
+        first = f"{r.board_label:<20} " if labels else f"{i:>3} "
+        lines.append(first + f"{r.time:>8.2f}  {(r.name or '-')[:16]:<16} {_fmt(r.bbbv, 'd'):>4} "
+                     f"{_fmt(r.bbbv_per_second, '.2f'):>7} {_fmt(r.efficiency, '.2f'):>5}  "
+                     f"{r.date[:10]}")
+    return lines
+
+
+def format_statistics(rows: list[tuple[str, Statistics]]) -> list[str]:
+    """Lines of a statistics table: ``(label, Statistics)`` per line."""
+    lines = [f"{'board':<20} {'played':>6} {'won':>5} {'win %':>6} {'streak':>6} {'best streak':>11}"]
+    for label, s in rows:
+        lines.append(f"{label:<20} {s.played:>6} {s.won:>5} {_fmt(s.win_percent, '.1f'):>6} "
+                     f"{s.current_streak:>6} {s.best_streak:>11}")
+    return lines
+
+
+def run(args) -> int:
+    """``fastmine records``: print best times and statistics; returns the exit status."""
+    path = default_path(args.data_dir)
+    try:
+        board = _parse_board(args.difficulty) if args.difficulty else None
+    except ValueError as exc:
+        print(f"fastmine records: {exc}", file=sys.stderr)
+        return 2
+    if not path.exists():
+        print(f"No games recorded yet ({path}).")
+        return 0
+    try:
+        with RecordsStore(path, create=False) as store:
+            note = "" if args.assisted else " (without solver assistance)"
+            if board is not None:
+                best = store.best_times(board, args.top, include_assisted=args.assisted)
+                label = board if isinstance(board, str) else board_label(*board)
+                print(f"Best times on {label}{note}")
+                print("\n".join(format_best_times(best, labels=False)) if best else "  none yet")
+                print()
+                print("\n".join(format_statistics(
+                    [(label, store.statistics(board, include_assisted=args.assisted))])))
+                return 0
+            summary = store.summary(include_assisted=args.assisted)
+            if not summary:
+                print(f"No games recorded yet{note} ({path}).")
+                return 0
+            best = [b for _, _, b in summary if b is not None]
+            print(f"Best times{note}")
+            print("\n".join(format_best_times(best)) if best else "  none yet")
+            print()
+            print("Statistics")
+            print("\n".join(format_statistics([(lab, s) for lab, s, _ in summary])))
+    except RecordsError as exc:
+        print(f"fastmine records: {exc}", file=sys.stderr)
+        return 1
+    return 0

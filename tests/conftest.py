@@ -1,0 +1,30 @@
+"""Shared pytest configuration for the fastmine test suite."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from engine_strategies import FakeClock
+from hypothesis import HealthCheck, settings
+
+# No deadlines: the bounds-checked debug build (FASTMINE_DEBUG=1, -O0) is several
+# times slower, and timing is never what these tests check.
+settings.register_profile(
+    "default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "thorough", deadline=None, max_examples=2000,
+    suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    """A fresh fake clock."""
+    return FakeClock()
+
+
+def pytest_configure(config):
+    # Also registered in pyproject.toml; repeated here for runs outside the
+    # source tree (cibuildwheel's test-sources copies only tests/).
+    config.addinivalue_line("markers", "slow: long-running tests (large boards, many games)")
