@@ -8,15 +8,15 @@ software OpenGL, no screen needed):
   the app at the first ``Window.on_flip`` (the first frame on screen).  Two
   figures: from process launch (interpreter start and imports included) and
   from the driver's first line (imports of Kivy and the app included).
-* **Frames after a reveal on 50x50**, only if the app provides the hook
-  ``app/bench_hook.py`` with ``measure(rows=50, cols=50, mines=500) -> dict``
-  (names -> milliseconds, e.g. ``{"reveal_frame_ms": ...}``); it runs with the
-  repository root on ``sys.path`` and the same environment, and whatever it
-  returns is reported as is.  Without the hook this part is skipped with a note.
+* **The app's own figures**: ``python app/main.py --bench`` (the app's
+  benchmark mode: startup, and frame times after a reveal and a flag on a
+  50x50 board) prints one JSON line, reported as is.  An app without that
+  option gets a note instead.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -50,14 +50,6 @@ App.run = run
 sys.argv = [sys.argv[1]]
 runpy.run_path(sys.argv[0], run_name="__main__")
 """
-
-_HOOK = r"""
-import json, sys
-sys.path.insert(0, sys.argv[1])
-from app import bench_hook
-print("BENCH_HOOK " + json.dumps(bench_hook.measure(rows=50, cols=50, mines=500)), flush=True)
-"""
-
 
 def _env(tmp: str) -> dict[str, str]:
     env = dict(os.environ)
@@ -94,19 +86,22 @@ def startup(main: Path, timeout: float) -> dict:
             "imports_to_first_frame_ms": 1e3 * (got["t_frame"] - got["t_driver"])}
 
 
-def hook(timeout: float) -> dict:
-    """Run ``app/bench_hook.py``'s ``measure`` in a subprocess."""
+def app_bench(main: Path, timeout: float) -> dict:
+    """Run ``python app/main.py --bench`` and return the JSON object it prints."""
     with tempfile.TemporaryDirectory(prefix="fastmine-bench-kivy-") as tmp:
         try:
-            proc = subprocess.run([sys.executable, "-c", _HOOK, str(ROOT)], env=_env(tmp),
+            proc = subprocess.run([sys.executable, str(main), "--bench"], env=_env(tmp),
                                   capture_output=True, text=True, timeout=timeout, cwd=ROOT)
         except subprocess.TimeoutExpired:
             return {"status": "timeout", "error": f"no result within {timeout:g} s"}
-    got = _tagged(proc.stdout, "BENCH_HOOK")
-    if got is None:
-        tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
-        return {"status": "error", "error": f"exit code {proc.returncode}: " + " | ".join(tail)}
-    return {"status": "ok", **got}
+    for line in reversed(proc.stdout.splitlines()):
+        if line.startswith("{"):
+            try:
+                return {"status": "ok", **json.loads(line)}
+            except ValueError:
+                break
+    tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
+    return {"status": "error", "error": f"exit code {proc.returncode}: " + " | ".join(tail)}
 
 
 def run(cfg, progress, root: Path = ROOT) -> dict:
@@ -114,10 +109,9 @@ def run(cfg, progress, root: Path = ROOT) -> dict:
     main = root / "app" / "main.py"
     if not main.exists():
         return {"skipped": "app/main.py does not exist yet"}
-    try:
-        import kivy  # noqa: F401
-    except ImportError as exc:
-        return {"skipped": f"Kivy is not installed ({exc})"}
+    # Never import Kivy here: importing it parses (and rejects) this process's argv.
+    if importlib.util.find_spec("kivy") is None:
+        return {"skipped": "Kivy is not installed"}
     timeout = 60.0 if cfg.quick else 120.0
     runs = 1 if cfg.quick else 3
     progress.total += runs + 1
@@ -126,11 +120,7 @@ def run(cfg, progress, root: Path = ROOT) -> dict:
         progress.set_postfix_str("app startup", refresh=False)
         out["startup"].append(startup(main, timeout))
         progress.update()
-    if (root / "app" / "bench_hook.py").exists():
-        progress.set_postfix_str("app hook", refresh=False)
-        out["hook"] = hook(timeout)
-    else:
-        out["hook"] = {"status": "skipped",
-                       "error": "no app/bench_hook.py with measure(rows, cols, mines)"}
+    progress.set_postfix_str("app --bench", refresh=False)
+    out["app_bench"] = app_bench(main, timeout)
     progress.update()
     return out

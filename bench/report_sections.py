@@ -27,51 +27,49 @@ def solver_section(doc: dict) -> list[str]:
 
 
 def _probabilities(rows: list[dict]) -> list[str]:
+    how = next((r["how"] for r in rows if "how" in r), "")
     out = ["### Mine probabilities on mid-game positions", "",
            "`fastmine.solver.probabilities(view, mines)` against ms-toollib "
-           "`cal_probability_onboard(game_board, mines)` on the same positions (first click "
-           "opened, then safe cells next to the open region revealed at random until 35% of "
-           "the safe cells are open). µs per call, median over positions; *max diff* is the "
-           "largest difference between the two engines' probabilities on a hidden cell.", "",
-           "| size | positions | hidden cells | fastmine µs | ms-toollib µs | ratio | max diff |",
+           "`cal_probability_onboard(game_board, mines)` on the same positions "
+           f"({how}). µs per position (one timed call walks every position; median of "
+           "repeats). *max diff*: the largest difference between the two engines' "
+           "probabilities on any hidden cell.", "",
+           "| size | positions | hidden cells (median) | fastmine µs | ms-toollib µs | ratio | max diff |",
            "|---|---:|---:|---:|---:|---:|---:|"]
-    by: dict[str, list[dict]] = {}
     for r in rows:
-        by.setdefault(r["size"], []).append(r)
-    for size, rs in by.items():
-        fm = [r["fastmine"]["us_per_call"] for r in rs if r.get("fastmine", {}).get("status") == "ok"]
-        ms = [r["ms_toollib"]["us_per_call"] for r in rs
-              if r.get("ms_toollib", {}).get("status") == "ok"]
-        bad = [r["ms_toollib"]["status"] for r in rs
-               if r.get("ms_toollib", {}).get("status") not in (None, "ok")]
-        fm_med = statistics.median(fm) if fm else None
-        ms_med = statistics.median(ms) if ms else None
-        ratio = ms_med / fm_med if fm_med and ms_med else None
-        diffs = [r["max_abs_diff"] for r in rs if "max_abs_diff" in r]
-        hidden = statistics.median([r["hidden"] for r in rs if "hidden" in r] or [0])
-        ms_cell = fmt_us(ms_med) + (f" ({len(bad)} {'/'.join(sorted(set(bad)))})" if bad else "")
-        out.append(f"| {size} | {len(rs)} | {hidden:.0f} | {fmt_us(fm_med)} | {ms_cell} | "
-                   f"{fmt_ratio(ratio)} | {max(diffs):.1e} |" if diffs else
-                   f"| {size} | {len(rs)} | {hidden:.0f} | {fmt_us(fm_med)} | {ms_cell} | "
-                   f"{fmt_ratio(ratio)} | — |")
+        fm, ms = r.get("fastmine", {}), r.get("ms_toollib", {})
+        fm_us = fm.get("us_per_call") if fm.get("status") == "ok" else None
+        ms_us = ms.get("us_per_call") if ms.get("status") == "ok" else None
+        ms_cell = fmt_us(ms_us) if ms_us is not None else ms.get("status", "—").upper()
+        fm_cell = fmt_us(fm_us) if fm_us is not None else fm.get("status", "—").upper()
+        ratio = ms_us / fm_us if fm_us and ms_us else None
+        diff = f"{r['max_abs_diff']:.1e}" if "max_abs_diff" in r else "—"
+        out.append(f"| {r['size']} | {r.get('positions', '')} | {r.get('hidden', 0):.0f} | "
+                   f"{fm_cell} | {ms_cell} | {fmt_ratio(ratio)} | {diff} |")
+    errors = [f"{r['size']} {p}: {r[p].get('error')}" for r in rows for p in ("fastmine", "ms_toollib")
+              if r.get(p, {}).get("status") not in (None, "ok")]
+    if errors:
+        out += ["", "Failures: " + "; ".join(errors) + "."]
     return out + [""]
 
 
 def _play(rows: list[dict]) -> list[str]:
     out = ["### Whole games per strategy", "",
-           "`solver.play(game, strategy)` after the first reveal; games per second include "
-           "making each game. Win rate with its 95% Wilson interval.", "",
-           "| rule, first click | difficulty | strategy | games | win rate | 95% CI | ms/game | games/s |",
-           "|---|---|---|---:|---:|---|---:|---:|"]
+           "`solver.play(game, strategy)` from a fresh game (the solver makes the first click "
+           "where the rule makes it best); time per game includes making the game. Win rate "
+           "with its 95% Wilson interval; *stuck*: the strategy ran out of certain moves "
+           "(deterministic, inference) and stopped, not a win.", "",
+           "| rule | first click | difficulty | strategy | games | win rate | 95% CI | stuck | ms/game | games/s |",
+           "|---|---|---|---|---:|---:|---|---:|---:|---:|"]
     for r in rows:
-        where = f"{r['rule']} at ({r['click'][0]}, {r['click'][1]})"
+        click = tuple(r["click"]) if r.get("click") else "solver's"
         if r["status"] != "ok":
-            out.append(f"| {where} | {r['difficulty']} | {r['strategy']} | | "
-                       f"{r['status'].upper()} | {r.get('error', '')} | | |")
+            out.append(f"| {r['rule']} | | {r['difficulty']} | {r['strategy']} | | "
+                       f"{r['status'].upper()} | {r.get('error', '')} | | | |")
             continue
         lo, hi = r["ci95"]
-        out.append(f"| {where} | {r['difficulty']} | {r['strategy']} | {r['games']} | "
-                   f"{100 * r['win_rate']:.1f}% | {100 * lo:.1f}–{100 * hi:.1f}% | "
+        out.append(f"| {r['rule']} | {click} | {r['difficulty']} | {r['strategy']} | {r['games']} | "
+                   f"{100 * r['win_rate']:.1f}% | {100 * lo:.1f}–{100 * hi:.1f}% | {r['stuck']} | "
                    f"{r['ms_per_game']:.2f} | {r['games_per_s']:,.0f} |")
     return out + [""]
 
@@ -109,12 +107,13 @@ def app_section(doc: dict) -> list[str]:
     for r in a.get("startup", []):
         if r["status"] != "ok":
             out.append(f"Startup run: {r['status']} — {r.get('error', '')}")
-    hook = a.get("hook") or {}
+    own = a.get("app_bench") or {}
     out.append("")
-    if hook.get("status") == "ok":
-        out += ["Measured by `app/bench_hook.py` (50x50, 500 mines):", ""]
-        out += [f"- {k}: {v:,.1f}" if isinstance(v, (int, float)) else f"- {k}: {v}"
-                for k, v in hook.items() if k != "status"]
-    elif hook:
-        out.append(f"Frame time after a reveal: {hook.get('status')} — {hook.get('error', '')}.")
+    if own.get("status") == "ok":
+        out += ["The app's own measurement (`python app/main.py --bench`; 50x50 board, 500 "
+                "mines; frame times from the move to the end of the frame that shows it):", ""]
+        out += [f"- {k}: {v:,.3f}" if isinstance(v, float) else f"- {k}: {v}"
+                for k, v in own.items() if k != "status"]
+    elif own:
+        out.append(f"`python app/main.py --bench`: {own.get('status')} — {own.get('error', '')}.")
     return out + [""]

@@ -15,12 +15,10 @@ import numpy as np
 
 from .timing import measure
 
-PROB_SIZES = ("9x9/10", "16x16/40", "16x30/99", "50x50/500")
+PROB_SIZES = ("9x9/10", "16x16/40", "16x30/99", "30x30/150", "50x50/500")
 QUICK_PROB_SIZES = ("9x9/10", "16x30/99")
 DIFFICULTIES = ("beginner", "intermediate", "expert")
 STRATEGIES = ("best", "auto", "deterministic", "inference", "probability", "random")
-#: (rule, first click): the two published settings the win-rate targets use.
-START = {"opening": (3, 3), "cell": (0, 0)}
 NOGUESS_SIZES = ("9x9/10", "16x16/40", "16x30/99", "50x50/500")
 MS_HIDDEN = 10
 
@@ -44,13 +42,10 @@ def available() -> dict[str, str | None]:
     return out
 
 
-def midgame(rows: int, cols: int, mines: int, seed: int, frac: float = 0.35):
-    """A mid-game view: open the first click, then reveal safe cells next to the
-    revealed region (in random order) until ``frac`` of the safe cells are open.
-
-    Built from the known board, so it needs no solver; the position looks like
-    one a player reaches (one connected revealed region with a long frontier).
-    """
+def midgame(rows: int, cols: int, mines: int, seed: int, frac: float = 0.35) -> np.ndarray:
+    """A mid-game view without a solver (fallback): open the first click, then
+    reveal safe cells next to the revealed region in random order until
+    ``frac`` of the safe cells are open."""
     from fastmine import Board, Game
 
     rng = np.random.default_rng(seed)
@@ -59,71 +54,106 @@ def midgame(rows: int, cols: int, mines: int, seed: int, frac: float = 0.35):
     game = Game.from_board(board)
     game.reveal(*click)
     safe = rows * cols - mines
-    kernel = np.ones((3, 3), bool)
     while game.revealed_count < frac * safe and not game.state.is_over:
         open_ = game.view >= 0
-        near = np.zeros_like(open_)
         p = np.pad(open_, 1)
+        near = np.zeros_like(open_)
         for dr in range(3):
             for dc in range(3):
-                if kernel[dr, dc]:
-                    near |= p[dr:dr + rows, dc:dc + cols]
+                near |= p[dr:dr + rows, dc:dc + cols]
         cand = np.flatnonzero(near & ~open_ & ~board.mines)
         if cand.size == 0:
             break
         r, c = divmod(int(rng.choice(cand)), cols)
         game.reveal(r, c)
-    return np.array(game.view), board
+    return np.array(game.view)
 
 
-def prob_task(peer: str, rows: int, cols: int, mines: int, seed: int, min_time: float,
-              repeats: int, budget: float) -> dict:
-    """Time one peer's mine probabilities on one mid-game position."""
-    view, _ = midgame(rows, cols, mines, seed)
-    hidden = view < 0
+def positions(rows: int, cols: int, mines: int, n: int, seed: int) -> tuple[list, str]:
+    """``n`` mid-game views and how they were made.
+
+    Preferably the solver helper's ``bench/solver_probability.midgame_positions``:
+    views met while playing real games with exact probabilities, 15-75% of the
+    safe cells open.  Otherwise :func:`midgame`.
+    """
+    try:
+        from .solver_probability import midgame_positions
+    except ImportError:
+        return ([midgame(rows, cols, mines, seed + k) for k in range(n)],
+                "random growth of the open region to 35% of the safe cells")
+    views, _ = midgame_positions(n, seed, rows, cols, mines)
+    return views, "met while playing games with exact probabilities, 15-75% of safe cells open"
+
+
+def prob_task(peer: str, rows: int, cols: int, mines: int, positions_n: int, seed: int,
+              min_time: float, repeats: int, budget: float) -> dict:
+    """Time one peer's mine probabilities over the same ``positions_n`` mid-game views.
+
+    One timed call walks all positions; the figure is per position.
+    """
+    views, how = positions(rows, cols, mines, positions_n, seed)
     if peer == "fastmine":
         from fastmine import solver
 
+        args = [np.ascontiguousarray(v) for v in views]
+
         def call():
-            return solver.probabilities(view, mines)
+            return [solver.probabilities(v, mines) for v in args]
 
         def probs(out):
-            return np.asarray(out, float)
+            return [np.asarray(o, float) for o in out]
     else:
         import ms_toollib as ms
 
-        gb = np.where(hidden, MS_HIDDEN, view).astype(int).tolist()
+        args = [np.where(v < 0, MS_HIDDEN, v).astype(int).tolist() for v in views]
 
         def call():
-            return ms.cal_probability_onboard(gb, mines)
+            return [ms.cal_probability_onboard(b, mines) for b in args]
 
         def probs(out):
-            return np.asarray(out[0], float)
-    p = probs(call())
-    timing = measure(call, min_time=min_time, repeats=repeats, budget=budget)
-    return {**timing, "hidden": int(hidden.sum()), "probs": np.where(hidden, p, np.nan).tolist()}
+            return [np.asarray(o[0], float) for o in out]
+    ps = probs(call())
+    t = measure(call, min_time=min_time, repeats=repeats, budget=budget)
+    n = len(views)
+    return {"us_per_call": t["us_per_call"] / n, "samples_us": [x / n for x in t["samples_us"]],
+            "repeats": t["repeats"], "positions": n, "how": how,
+            "hidden": float(np.median([int((v < 0).sum()) for v in views])),
+            "probs": [np.where(v < 0, p, np.nan).tolist() for v, p in zip(views, ps, strict=True)]}
 
 
 def play_task(strategy: str, difficulty: str, rule: str, games: int, seconds: float,
               seed: int) -> dict:
-    """Play up to ``games`` games (stopping after ``seconds``); wins and time per game."""
+    """Play up to ``games`` games (stopping after ``seconds``) from a fresh game each.
+
+    ``solver.play`` makes the first click itself (where the rule makes it
+    best).  A strategy that runs out of certain moves stops with the game
+    still in play: counted as *stuck*, not won.
+    """
+    import inspect
+
     from fastmine import DIFFICULTIES as PRESETS
     from fastmine import Game, GameState, solver
 
     d = PRESETS[difficulty]
-    click = START[rule]
-    wins = played = 0
+    takes_rng = "rng" in inspect.signature(solver.play).parameters
+    won = lost = played = 0
     t_start = time.perf_counter()
     while played < games and time.perf_counter() - t_start < seconds:
         g = Game(d.rows, d.cols, d.mines, rule=rule, seed=seed + played)
-        g.reveal(*click)
-        if not g.state.is_over:
-            solver.play(g, strategy=strategy)
-        wins += g.state is GameState.WON
+        if takes_rng:
+            state = solver.play(g, strategy=strategy, rng=seed + played)
+        else:
+            state = solver.play(g, strategy=strategy)
+        won += state is GameState.WON
+        lost += state is GameState.LOST
         played += 1
     total = time.perf_counter() - t_start
-    return {"games": played, "wins": wins, "seconds": total,
-            "ms_per_game": 1e3 * total / max(played, 1)}
+    click = None
+    first = getattr(getattr(solver, "strategies", None), "first_click_for", None)
+    if first is not None:
+        click = list(first(d.rows, d.cols, rule))
+    return {"games": played, "wins": won, "losses": lost, "stuck": played - won - lost,
+            "seconds": total, "ms_per_game": 1e3 * total / max(played, 1), "click": click}
 
 
 def noguess_task(peer: str, rows: int, cols: int, mines: int, calls: int, seed: int,
@@ -158,7 +188,7 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     den = 1 + z * z / n
     mid = (p + z * z / (2 * n)) / den
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return (mid - half, mid + half)
+    return (max(0.0, mid - half), min(1.0, mid + half))
 
 
 def run(cfg, worker, progress) -> dict:
@@ -175,21 +205,20 @@ def run(cfg, worker, progress) -> dict:
     if why["probabilities"] is None:
         out["probabilities"] = []
         labels = QUICK_PROB_SIZES if cfg.quick else PROB_SIZES
-        positions = 2 if cfg.quick else 5
+        npos = 10 if cfg.quick else 50
         peers = ["fastmine"] + ([] if ms_missing else ["ms_toollib"])
-        progress.total += len(labels) * positions * len(peers)
+        progress.total += len(labels) * len(peers)
         for lab in labels:
             s = size(lab)
-            for k in range(positions):
-                res = {}
-                for peer in peers:
-                    progress.set_postfix_str(f"probabilities {lab} {peer}", refresh=False)
-                    res[peer] = worker.call("bench.solver_bench:prob_task", {
-                        "peer": peer, "rows": s.rows, "cols": s.cols, "mines": s.mines,
-                        "seed": cfg.seed + k, "min_time": cfg.min_time,
-                        "repeats": cfg.repeats, "budget": cfg.budget}, timeout=cfg.timeout)
-                    progress.update()
-                out["probabilities"].append(_prob_row(lab, k, res))
+            res = {}
+            for peer in peers:
+                progress.set_postfix_str(f"probabilities {lab} {peer}", refresh=False)
+                res[peer] = worker.call("bench.solver_bench:prob_task", {
+                    "peer": peer, "rows": s.rows, "cols": s.cols, "mines": s.mines,
+                    "positions_n": npos, "seed": cfg.seed, "min_time": cfg.min_time,
+                    "repeats": cfg.repeats, "budget": cfg.budget}, timeout=cfg.timeout)
+                progress.update()
+            out["probabilities"].append(_prob_row(lab, res))
     if why["play"] is None:
         out["play"] = []
         rules = ("opening",) if cfg.quick else ("opening", "cell")
@@ -202,7 +231,7 @@ def run(cfg, worker, progress) -> dict:
                         "strategy": strat, "difficulty": diff, "rule": rule, "games": games,
                         "seconds": seconds, "seed": cfg.seed}, timeout=seconds * 3 + 60)
                     row = {"strategy": strat, "difficulty": diff, "rule": rule,
-                           "click": list(START[rule]), "status": res["status"]}
+                           "status": res["status"]}
                     if res["status"] == "ok":
                         r = res["result"]
                         lo, hi = wilson(r["wins"], r["games"])
@@ -232,18 +261,20 @@ def run(cfg, worker, progress) -> dict:
     return out
 
 
-def _prob_row(label: str, position: int, res: dict) -> dict:
-    row: dict = {"size": label, "position": position}
+def _prob_row(label: str, res: dict) -> dict:
+    row: dict = {"size": label}
     probs = {}
     for peer, r in res.items():
         if r["status"] == "ok":
-            row[peer] = {"us_per_call": r["result"]["us_per_call"],
-                         "repeats": r["result"]["repeats"], "status": "ok"}
-            row["hidden"] = r["result"]["hidden"]
-            probs[peer] = np.asarray(r["result"]["probs"], float)
+            got = r["result"]
+            row[peer] = {k: got[k] for k in ("us_per_call", "samples_us", "repeats")}
+            row[peer]["status"] = "ok"
+            row.update(positions=got["positions"], hidden=got["hidden"], how=got["how"])
+            probs[peer] = [np.asarray(p, float) for p in got["probs"]]
         else:
             row[peer] = {"status": r["status"], "error": r.get("error")}
     if len(probs) == 2:
         a, b = probs.values()
-        row["max_abs_diff"] = float(np.nanmax(np.abs(a - b))) if np.isfinite(a).any() else 0.0
+        row["max_abs_diff"] = max((float(np.nanmax(np.abs(x - y))) if np.isfinite(x).any()
+                                   else 0.0) for x, y in zip(a, b, strict=True))
     return row
