@@ -53,7 +53,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--repeats", type=int, help="repeats per figure; the median is "
                         "reported (default 7; quick 3)")
     parser.add_argument("--min-time", type=float, help="seconds each timed loop lasts at "
-                        "least (default 0.2; quick 0.01)")
+                        "least (default 0.1; quick 0.01)")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="wall: perf_counter, as timeit (default); cpu: process CPU time, "
+                        "steadier when other work shares the machine")
     parser.add_argument("--timeout", type=float, help="seconds before one measurement is "
                         "stopped and recorded as a timeout (default 600; quick 60)")
     parser.add_argument("--seed", type=int, default=12345, help="seed of the input boards")
@@ -78,7 +81,8 @@ def config(args: argparse.Namespace, argv: list[str] | None = None) -> Config:
                              else [] if quick else [size(s) for s in FASTMINE_ONLY_SIZES]),
         peers=args.peers,
         kernels=args.kernels,
-        min_time=args.min_time if args.min_time is not None else (0.01 if quick else 0.2),
+        min_time=args.min_time if args.min_time is not None else (0.01 if quick else 0.1),
+        clock=args.clock,
         repeats=args.repeats or (3 if quick else 7),
         budget=3.0 if quick else 30.0,
         timeout=args.timeout or (60.0 if quick else 600.0),

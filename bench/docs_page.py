@@ -57,6 +57,7 @@ def write(doc: dict, result_md: Path, docs: Path = DOCS) -> Path:
         lines.append("Crashes/timeouts: " + "; ".join(
             f"{r['peer']} {r['kernel']} {r['size']} ({r['status']}: {r.get('error', '')})"
             for r in crashes) + ".")
+    lines += _solver_lines(doc)
     lines += ["", "What is timed (each peer does the same work in its own format; the full "
               f"report, [{rel.name}]({_link(rel, docs)}), lists every call):", "",
               "- **generate**: lay the mines (first click safe, or its 3x3 block safe for "
@@ -83,4 +84,28 @@ def _link(rel: Path, docs: Path) -> str:
         return str(Path("..") / rel) if docs.resolve() == DOCS.resolve() else str(ROOT / rel)
     except OSError:
         return str(rel)
+
+
+def _solver_lines(doc: dict) -> list[str]:
+    s = doc.get("solver") or {}
+    out = []
+    for r in s.get("probabilities") or []:
+        fm, ms = r.get("fastmine", {}), r.get("ms_toollib", {})
+        if fm.get("status") == "ok" and ms.get("status") == "ok":
+            out.append(f"{r['size']}: {an.fmt_us(fm['us_per_call'])} µs vs "
+                       f"{an.fmt_us(ms['us_per_call'])} µs "
+                       f"({an.fmt_ratio(ms['us_per_call'] / fm['us_per_call'])})")
+        elif fm.get("status") == "ok":
+            out.append(f"{r['size']}: {an.fmt_us(fm['us_per_call'])} µs (ms-toollib: "
+                       f"{ms.get('status', 'n/a')})")
+    lines = []
+    if out:
+        lines += ["", "Exact mine probabilities on mid-game positions, µs per position, "
+                  "`solver.probabilities` vs ms-toollib `cal_probability_onboard`: "
+                  + "; ".join(out) + "."]
+    ng = [r for r in s.get("no_guess") or [] if r["status"] == "ok"]
+    if ng:
+        lines += ["", "No-guess generation, median per board: " + "; ".join(
+            f"{r['size']} {r['peer']} {an.fmt_us(r['us_per_call'])} µs" for r in ng) + "."]
+    return lines
 

@@ -213,7 +213,7 @@ def render(doc: dict, plots: dict[str, str]) -> str:
            + _load(m), "",
            f"Each figure is the median of up to {cfg['repeats']} repeats of a timeit-style loop "
            f"(loop count autoranged to >= {cfg['min_time']:g} s, garbage collector off), in µs per "
-           "call. All peers run one after another in the same worker process for each kernel "
+           f"call, {'wall-clock time (perf_counter)' if cfg.get('clock', 'wall') == 'wall' else 'process CPU time'}. All peers run one after another in the same worker process for each kernel "
            "and size; a crash of a peer is recorded and the worker restarted. Ratios are peer "
            "time / fastmine time: above 1, fastmine is that many times faster.", ""]
     if doc.get("worker_restarts"):

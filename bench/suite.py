@@ -35,6 +35,7 @@ class Config:
     kernels: list[str]
     min_time: float
     repeats: int
+    clock: str
     budget: float
     timeout: float
     seed: int = 12345
@@ -132,7 +133,8 @@ def run_kernels(cfg: Config, worker: Worker, skipped: dict[str, str], progress) 
             res = worker.call("bench.tasks:time_kernel", {
                 "peer": peer, "kernel": kernel, "rows": s.rows, "cols": s.cols,
                 "mines": s.mines, "seed": cfg.seed, "min_time": cfg.min_time,
-                "repeats": cfg.repeats, "budget": cfg.budget}, timeout=cfg.timeout)
+                "repeats": cfg.repeats, "budget": cfg.budget, "clock": cfg.clock},
+                timeout=cfg.timeout)
             rows.append(_row(s, kernel, peer, res))
         progress.update()
     return rows
@@ -190,7 +192,8 @@ def run(cfg: Config) -> dict:
                 progress.set_postfix_str(f"breakdown {s.label}", refresh=False)
                 res = worker.call("bench.breakdown:breakdown", {
                     "rows": s.rows, "cols": s.cols, "mines": s.mines, "seed": cfg.seed,
-                    "min_time": cfg.min_time, "repeats": cfg.repeats}, timeout=cfg.timeout)
+                    "min_time": cfg.min_time, "repeats": cfg.repeats, "clock": cfg.clock},
+                    timeout=cfg.timeout)
                 if res["status"] == "ok":
                     doc["breakdown"].append({"size": s.label, "mines": s.mines, **res["result"]})
                 else:

@@ -12,7 +12,7 @@ import numpy as np
 
 from . import peers
 from .kernels import make_case
-from .timing import measure
+from .timing import measure, use_clock
 
 
 def _peak_rss_mb(reset: bool = False) -> float:
@@ -74,8 +74,9 @@ def summarise(kernel: str, case, out) -> object:
 
 
 def time_kernel(peer: str, kernel: str, rows: int, cols: int, mines: int, seed: int,
-                min_time: float, repeats: int, budget: float) -> dict:
+                min_time: float, repeats: int, budget: float, clock: str = "wall") -> dict:
     """Time ``kernel`` of ``peer`` on its case; returns the timing and the check value."""
+    use_clock(clock)
     case = make_case(kernel, rows, cols, mines, seed)
     prep = peers.load(peer).prepare(kernel, case)
     check = summarise(kernel, case, prep.check(prep.once()))

@@ -21,15 +21,25 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+_now = time.perf_counter
+
+
+def use_clock(name: str) -> None:
+    """Time with ``"wall"`` (perf_counter, as timeit) or ``"cpu"`` (process CPU time,
+    steadier on a machine shared with other work)."""
+    global _now
+    _now = CLOCKS[name]
+
 
 def _loop(call: Callable[[], Any], number: int) -> float:
     enabled = gc.isenabled()
     gc.disable()
     try:
-        t0 = time.perf_counter()
+        t0 = _now()
         for _ in range(number):
             call()
-        return time.perf_counter() - t0
+        return _now() - t0
     finally:
         if enabled:
             gc.enable()
@@ -54,15 +64,15 @@ def _batched(call: Callable[[Any], Any], setup: Callable[[], Any], min_time: flo
     calls = 0
     enabled = gc.isenabled()
     while timed < min_time and (calls == 0 or setup_time < setup_cap):
-        t0 = time.perf_counter()
+        t0 = _now()
         states = [setup() for _ in range(batch)]
-        setup_time += time.perf_counter() - t0
+        setup_time += _now() - t0
         gc.disable()
         try:
-            t0 = time.perf_counter()
+            t0 = _now()
             for s in states:
                 call(s)
-            timed += time.perf_counter() - t0
+            timed += _now() - t0
         finally:
             if enabled:
                 gc.enable()
@@ -90,9 +100,9 @@ def measure(call: Callable[..., Any], *, setup: Callable[[], Any] | None = None,
         counts = [number] * reps
     else:
         cap = max(0.5, 5 * min_time) if setup_cap is None else setup_cap
-        t0 = time.perf_counter()
+        t0 = _now()
         timed, n = _batched(call, setup, min_time, 1, cap)  # warm-up and first estimate
-        per_call = (time.perf_counter() - t0) / n
+        per_call = (_now() - t0) / n
         batch = max(1, min(max_batch, int(min_time / max(timed / n, 1e-9)) or 1))
         reps = max(1, min(repeats, int(budget / max(per_call * batch, 1e-9))))
         samples, counts = [], []
