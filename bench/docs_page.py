@@ -66,10 +66,11 @@ def write(doc: dict, result_md: Path, docs: Path = DOCS) -> Path:
               "- **neighbour counts**: a board from a given mask — `Board.from_mines` vs "
               "`cal_board_numbers`.",
               "- **3BV**: `bbbv()` on a fresh `Board` object each call (Board caches it) vs "
-              "`cal_bbbv`.",
-              "- **reveal**: a new game's first reveal, game state included — "
-              "`Game.from_board(b).reveal(r, c)` vs `refresh_board(board, hidden, [(r, c)])`; "
-              "*near-empty* is a board with one mine, so the reveal opens every other cell.",
+              "`cal_bbbv`; *near-empty*: one mine, one flood over the whole board.",
+              "- **reveal**: the first reveal of a new game (built untimed), in the board's "
+              "largest opening — `game.reveal(r, c)` vs `refresh_board(board, hidden, "
+              "[(r, c)])` (ms-toollib keeps no game state: its call converts the board and game "
+              "lists both ways); *near-empty*: one mine, so the reveal opens every other cell.",
               "", "Full method, scaling slopes, memory, and where fastmine's time goes on small "
               "boards: see the report. The suite: `bench/` (`python -m bench --help`)."]
     page = docs / "benchmarks.md"

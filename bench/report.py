@@ -93,10 +93,11 @@ def _failures(doc: dict) -> list[str]:
     bad = [r for r in doc["rows"] + doc.get("memory", []) if r["status"] not in ("ok", "skipped")]
     if not bad:
         return ["None: every measurement finished.", ""]
-    out = ["| kernel | peer | size | status | what happened |", "|---|---|---|---|---|"]
+    out = ["| section | kernel | peer | size | status | what happened |",
+           "|---|---|---|---|---|---|"]
     for r in bad:
-        out.append(f"| {r['kernel']} | {r['peer']} | {r['size']} | {STATUS_WORD[r['status']]} | "
-                   f"{r.get('error', '')} |")
+        out.append(f"| {r.get('section', 'timing')} | {r['kernel']} | {r['peer']} | {r['size']} | "
+                   f"{STATUS_WORD[r['status']]} | {r.get('error', '')} |")
     return out + [""]
 
 

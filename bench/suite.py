@@ -99,22 +99,18 @@ def machine() -> dict:
     }
 
 
-def plan(cfg: Config) -> list[tuple[Size, str, str]]:
-    """The (size, kernel, peer) measurements of the kernel section, in run order."""
-    tasks = []
-    for s in cfg.sizes:
-        for k in cfg.kernels:
-            tasks.extend((s, k, p) for p in cfg.peers)
+def plan(cfg: Config) -> list[tuple[Size, str, list[str]]]:
+    """The (size, kernel, peers) groups of the kernel section, in run order."""
+    tasks = [(s, k, list(cfg.peers)) for s in cfg.sizes for k in cfg.kernels]
     if "fastmine" in cfg.peers:
-        for s in cfg.fastmine_only_sizes:
-            tasks.extend((s, k, "fastmine") for k in cfg.kernels)
+        tasks += [(s, k, ["fastmine"]) for s in cfg.fastmine_only_sizes for k in cfg.kernels]
     return tasks
 
 
 def _row(s: Size, kernel: str, peer: str, res: dict) -> dict:
     row = {"kernel": kernel, "peer": peer, "size": s.label, "rows": s.rows, "cols": s.cols,
            "mines": 1 if kernel.endswith("_empty") else s.mines, "cells": s.cells,
-           "status": res["status"], "wall_s": round(res.get("seconds", 0.0), 3)}
+           "status": res["status"]}
     if res["status"] == "ok":
         row.update(res["result"])
     else:
@@ -123,20 +119,42 @@ def _row(s: Size, kernel: str, peer: str, res: dict) -> dict:
 
 
 def run_kernels(cfg: Config, worker: Worker, skipped: dict[str, str], progress) -> list[dict]:
-    """Time every planned (size, kernel, peer); unavailable peers get a skipped row."""
+    """Time every planned kernel, size and peer; unavailable peers get a skipped row.
+
+    The peers of one kernel and size are timed together, their repeats
+    interleaved (``bench.tasks.time_group``).  If that worker crashes or times
+    out, each peer is timed again alone, so the crash is pinned on its peer and
+    the others still get their figures.
+    """
     rows = []
-    for s, kernel, peer in plan(cfg):
-        progress.set_postfix_str(f"{kernel} {s.label} {peer}", refresh=False)
-        if peer in skipped:
-            rows.append(_row(s, kernel, peer, {"status": "skipped", "error": skipped[peer]}))
-        else:
-            res = worker.call("bench.tasks:time_kernel", {
-                "peer": peer, "kernel": kernel, "rows": s.rows, "cols": s.cols,
-                "mines": s.mines, "seed": cfg.seed, "min_time": cfg.min_time,
-                "repeats": cfg.repeats, "budget": cfg.budget, "clock": cfg.clock},
-                timeout=cfg.timeout)
-            rows.append(_row(s, kernel, peer, res))
-        progress.update()
+    for s, kernel, group in plan(cfg):
+        progress.set_postfix_str(f"{kernel} {s.label}", refresh=False)
+        run = [p for p in group if p not in skipped]
+        args = {"kernel": kernel, "rows": s.rows, "cols": s.cols, "mines": s.mines,
+                "seed": cfg.seed, "min_time": cfg.min_time, "repeats": cfg.repeats,
+                "budget": cfg.budget, "clock": cfg.clock}
+        results: dict[str, dict] = {}
+        if run:
+            res = worker.call("bench.tasks:time_group", {"peers_": run, **args},
+                              timeout=cfg.timeout * len(run))
+            if res["status"] == "ok":
+                for peer, r in res["result"].items():
+                    results[peer] = ({"status": "ok", "result": r} if r["status"] == "ok"
+                                     else {"status": r["status"], "error": r["error"]})
+            else:
+                for peer in run:
+                    progress.set_postfix_str(f"{kernel} {s.label} {peer} (alone)", refresh=False)
+                    results[peer] = worker.call("bench.tasks:time_kernel", {"peer": peer, **args},
+                                                timeout=cfg.timeout)
+        for peer in group:
+            if peer in skipped:
+                rows.append(_row(s, kernel, peer, {"status": "skipped", "error": skipped[peer]}))
+            else:
+                r = results[peer]
+                if r["status"] == "ok":
+                    r = {**r, "result": {k: v for k, v in r["result"].items() if k != "status"}}
+                rows.append(_row(s, kernel, peer, r))
+            progress.update()
     return rows
 
 
@@ -151,7 +169,7 @@ def run_memory(cfg: Config, skipped: dict[str, str], progress) -> list[dict]:
             res = run_isolated("bench.tasks:memory_kernel", {
                 "peer": peer, "kernel": kernel, "rows": s.rows, "cols": s.cols,
                 "mines": s.mines, "seed": cfg.seed}, timeout=cfg.timeout)
-            out.append(_row(s, kernel, peer, res))
+            out.append({**_row(s, kernel, peer, res), "section": "memory"})
             progress.update()
     return out
 
@@ -182,7 +200,7 @@ def run(cfg: Config) -> dict:
                       "does": getattr(_safe_load(p), "DOES", {})} for p in cfg.peers},
         "kernels": {k: {"title": KERNELS[k].title, "what": KERNELS[k].what} for k in cfg.kernels},
     }
-    total = len(plan(cfg)) + n_mem + n_break
+    total = sum(len(g) for _, _, g in plan(cfg)) + n_mem + n_break
     with tqdm(total=total, desc="bench", unit="task", dynamic_ncols=True) as progress, \
             Worker() as worker:
         doc["rows"] = run_kernels(cfg, worker, skipped, progress)

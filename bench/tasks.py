@@ -12,7 +12,7 @@ import numpy as np
 
 from . import peers
 from .kernels import make_case
-from .timing import measure, use_clock
+from .timing import Sampler, measure, measure_group, use_clock
 
 
 def _peak_rss_mb(reset: bool = False) -> float:
@@ -84,6 +84,35 @@ def time_kernel(peer: str, kernel: str, rows: int, cols: int, mines: int, seed: 
     timing = measure(prep.call, setup=prep.setup, min_time=min_time, repeats=repeats,
                      budget=budget, max_batch=max(1, 4_000_000 // (rows * cols)))
     return {**timing, "check": check}
+
+
+def time_group(peers_: list[str], kernel: str, rows: int, cols: int, mines: int, seed: int,
+               min_time: float, repeats: int, budget: float, clock: str = "wall") -> dict:
+    """Time ``kernel`` on several peers, their repeats taken in turn (round robin).
+
+    Interleaving makes a change in the machine's load hit every peer alike, so
+    the ratios hold even when the absolute figures drift.  A peer whose
+    preparation or check raises gets an ``error`` entry; a crash ends the whole
+    call (the caller then measures each peer alone).
+    """
+    use_clock(clock)
+    case = make_case(kernel, rows, cols, mines, seed)
+    out: dict[str, dict] = {}
+    samplers: dict[str, Sampler] = {}
+    checks: dict[str, object] = {}
+    for peer in peers_:
+        try:
+            prep = peers.load(peer).prepare(kernel, case)
+            checks[peer] = summarise(kernel, case, prep.check(prep.once()))
+            s = Sampler(prep.call, prep.setup, min_time, max(1, 4_000_000 // (rows * cols)))
+            gc.collect()
+            s.calibrate()
+            samplers[peer] = s
+        except Exception as exc:  # one peer's failure is a row, not the end of the group
+            out[peer] = {"status": "error", "error": f"{type(exc).__name__}: {exc}"}
+    for peer, res in measure_group(samplers, repeats, budget).items():
+        out[peer] = {"status": "ok", **res, "check": checks[peer]}
+    return out
 
 
 def memory_kernel(peer: str, kernel: str, rows: int, cols: int, mines: int, seed: int) -> dict:

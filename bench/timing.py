@@ -81,6 +81,62 @@ def _batched(call: Callable[[Any], Any], setup: Callable[[], Any], min_time: flo
     return timed, calls
 
 
+class Sampler:
+    """Repeatable timing of one call: calibrate once, then take samples.
+
+    ``sample()`` returns seconds per call of one repeat.  Separate samplers
+    can be sampled in turn (see :func:`measure_group`), so that whatever else
+    the machine is doing affects every peer alike.
+    """
+
+    def __init__(self, call: Callable[..., Any], setup: Callable[[], Any] | None = None,
+                 min_time: float = 0.1, max_batch: int = 1000,
+                 setup_cap: float | None = None) -> None:
+        self.call, self.setup, self.min_time = call, setup, min_time
+        self.max_batch = max_batch
+        self.setup_cap = max(0.5, 5 * min_time) if setup_cap is None else setup_cap
+        self.number = 1
+        self.cost = 0.0  # wall seconds one sample takes, setups included
+        self.samples: list[float] = []
+        self.counts: list[int] = []
+
+    def calibrate(self) -> None:
+        """Pick the loop count (or setup batch) and estimate one sample's cost."""
+        if self.setup is None:
+            self.number, self.cost = autorange(self.call, self.min_time)
+            return
+        t0 = _now()
+        timed, n = _batched(self.call, self.setup, self.min_time, 1, self.setup_cap)
+        per_call = (_now() - t0) / n
+        self.number = max(1, min(self.max_batch, int(self.min_time / max(timed / n, 1e-9))))
+        self.cost = per_call * max(n, self.number)
+
+    def sample(self) -> float:
+        """One repeat; returns (and records) seconds per call."""
+        if self.setup is None:
+            per_call, n = _loop(self.call, self.number) / self.number, self.number
+        else:
+            timed, n = _batched(self.call, self.setup, self.min_time, self.number,
+                                self.setup_cap)
+            per_call = timed / n
+        self.samples.append(per_call)
+        self.counts.append(n)
+        return per_call
+
+    def result(self) -> dict:
+        """``{"us_per_call", "samples_us", "number", "repeats"}``: the median of the samples."""
+        return {
+            "us_per_call": statistics.median(self.samples) * 1e6,
+            "samples_us": [x * 1e6 for x in self.samples],
+            "number": round(statistics.mean(self.counts)),
+            "repeats": len(self.samples),
+        }
+
+
+def _reps(sampler: Sampler, repeats: int, budget: float) -> int:
+    return max(1, min(repeats, int(budget / max(sampler.cost, 1e-9))))
+
+
 def measure(call: Callable[..., Any], *, setup: Callable[[], Any] | None = None,
             min_time: float = 0.1, repeats: int = 5, budget: float = 60.0,
             max_batch: int = 1000, setup_cap: float | None = None) -> dict:
@@ -93,26 +149,21 @@ def measure(call: Callable[..., Any], *, setup: Callable[[], Any] | None = None,
     Returns ``{"us_per_call", "samples_us", "number", "repeats"}``; ``number``
     is calls per repeat (the mean when it varies).
     """
-    if setup is None:
-        number, first = autorange(call, min_time)
-        reps = max(1, min(repeats, int(budget / max(first, 1e-9))))
-        samples = [_loop(call, number) / number for _ in range(reps)]
-        counts = [number] * reps
-    else:
-        cap = max(0.5, 5 * min_time) if setup_cap is None else setup_cap
-        t0 = _now()
-        timed, n = _batched(call, setup, min_time, 1, cap)  # warm-up and first estimate
-        per_call = (_now() - t0) / n
-        batch = max(1, min(max_batch, int(min_time / max(timed / n, 1e-9)) or 1))
-        reps = max(1, min(repeats, int(budget / max(per_call * batch, 1e-9))))
-        samples, counts = [], []
-        for _ in range(reps):
-            timed, n = _batched(call, setup, min_time, batch, cap)
-            samples.append(timed / n)
-            counts.append(n)
-    return {
-        "us_per_call": statistics.median(samples) * 1e6,
-        "samples_us": [s * 1e6 for s in samples],
-        "number": round(statistics.mean(counts)),
-        "repeats": len(samples),
-    }
+    s = Sampler(call, setup, min_time, max_batch, setup_cap)
+    s.calibrate()
+    for _ in range(_reps(s, repeats, budget)):
+        s.sample()
+    return s.result()
+
+
+def measure_group(samplers: dict[str, Sampler], repeats: int, budget: float) -> dict[str, dict]:
+    """Calibrated samplers sampled round-robin: repeat 1 of each, then repeat 2, ...
+
+    Each keeps its own repeat count (a slow one gets fewer within ``budget``).
+    """
+    reps = {k: _reps(s, repeats, budget) for k, s in samplers.items()}
+    for i in range(max(reps.values(), default=0)):
+        for k, s in samplers.items():
+            if i < reps[k]:
+                s.sample()
+    return {k: s.result() for k, s in samplers.items()}
