@@ -65,6 +65,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        ("plots", "PNG plots")):
         parser.add_argument(f"--no-{part}", dest=part, action="store_false",
                             help=f"skip the {what}")
+    parser.add_argument("--from-json", type=Path, metavar="RESULTS.json",
+                        help="measure nothing: re-render the report, plots (and --docs) of an "
+                        "earlier run")
     parser.add_argument("--docs", action="store_true",
                         help="also write docs/benchmarks.md and docs/benchmarks-scaling.png")
 
@@ -105,7 +108,11 @@ def run(args: argparse.Namespace, argv: list[str] | None = None) -> int:
 
     cfg = config(args, argv)
     cfg.out.mkdir(parents=True, exist_ok=True)
-    doc = suite.run(cfg)
+    if args.from_json:
+        doc = json.loads(args.from_json.read_text(encoding="utf-8"))
+        cfg.name = args.name or doc["name"]
+    else:
+        doc = suite.run(cfg)
     plots = {}
     if cfg.plots:
         try:

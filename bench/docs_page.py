@@ -17,7 +17,7 @@ def write(doc: dict, result_md: Path, docs: Path = DOCS) -> Path:
     from . import plots
 
     docs.mkdir(parents=True, exist_ok=True)
-    plots.scaling(doc, docs / PLOT, dpi=60, width=12.0)
+    plots.scaling(doc, docs / PLOT, dpi=72, width=15.0, small=True)
     m = doc["machine"]
     t = an.targets(doc["rows"])
     misses = [r for r in t if r["ok"] is False]

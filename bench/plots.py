@@ -26,15 +26,16 @@ def _series(rows: list[dict], kernel: str, peer: str) -> tuple[list[int], list[f
     return [p[0] for p in pts], [p[1] for p in pts]
 
 
-def scaling(doc: dict, path: Path, dpi: int = 110, width: float = 13.0) -> Path:
+def scaling(doc: dict, path: Path, dpi: int = 110, width: float = 16.0,
+            small: bool = False) -> Path:
     """Log-log time per call against cells, one panel per kernel, fitted slopes in the legend."""
     plt = _plt()
     rows = doc["rows"]
     kernels = list(doc["kernels"])
     sl = an.slopes(rows)
-    ncol = 3 if len(kernels) > 2 else len(kernels)
+    ncol = min(4, len(kernels))
     nrow = -(-len(kernels) // ncol)
-    fig, axes = plt.subplots(nrow, ncol, figsize=(width, width * 0.3 * nrow + 0.6),
+    fig, axes = plt.subplots(nrow, ncol, figsize=(width, width / ncol * 0.95 * nrow + 0.6),
                              squeeze=False, sharex=True)
     for ax, k in zip(axes.flat, kernels, strict=False):
         for p, meta in doc["peers"].items():
@@ -66,7 +67,20 @@ def scaling(doc: dict, path: Path, dpi: int = 110, width: float = 13.0) -> Path:
     fig.tight_layout()
     fig.savefig(path, dpi=dpi)
     plt.close(fig)
+    if small:
+        _shrink(path)
     return path
+
+
+def _shrink(path: Path) -> None:
+    """Re-save a PNG with a 64-colour palette (a third of the bytes, same look)."""
+    try:
+        from PIL import Image
+    except ImportError:
+        return
+    with Image.open(path) as im:
+        small = im.convert("RGB").quantize(colors=64)
+    small.save(path, optimize=True)
 
 
 def speedup(doc: dict, path: Path, dpi: int = 110) -> Path | None:
@@ -94,13 +108,14 @@ def speedup(doc: dict, path: Path, dpi: int = 110) -> Path | None:
     fig.tight_layout()
     fig.savefig(path, dpi=dpi)
     plt.close(fig)
+    _shrink(path)
     return path
 
 
 def write_all(doc: dict, out: Path, name: str) -> dict[str, str]:
     """Write every plot next to the report; returns plot name -> file name."""
     made = {}
-    p = scaling(doc, out / f"{name}-scaling.png")
+    p = scaling(doc, out / f"{name}-scaling.png", small=True)
     made["scaling"] = p.name
     p = speedup(doc, out / f"{name}-speedup.png")
     if p is not None:

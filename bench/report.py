@@ -206,6 +206,8 @@ def render(doc: dict, plots: dict[str, str]) -> str:
 
     m = doc["machine"]
     cfg = doc["config"]
+    clock = ("wall-clock time (perf_counter)" if cfg.get("clock", "wall") == "wall"
+             else "process CPU time (steadier on a shared machine)")
     out = [f"# fastmine benchmarks: {doc['name']}", "",
            f"Produced by `{doc['command']}` on {doc['created']}.", "",
            f"Python {m['python']} ({m['implementation']}), {m['platform']}, {m['cpu']} "
@@ -214,9 +216,13 @@ def render(doc: dict, plots: dict[str, str]) -> str:
            + _load(m), "",
            f"Each figure is the median of up to {cfg['repeats']} repeats of a timeit-style loop "
            f"(loop count autoranged to >= {cfg['min_time']:g} s, garbage collector off), in µs per "
-           f"call, {'wall-clock time (perf_counter)' if cfg.get('clock', 'wall') == 'wall' else 'process CPU time'}. All peers run one after another in the same worker process for each kernel "
-           "and size; a crash of a peer is recorded and the worker restarted. Ratios are peer "
-           "time / fastmine time: above 1, fastmine is that many times faster.", ""]
+           f"call, {clock}. The peers of one kernel and size run in the same worker process "
+           "with their repeats interleaved (fastmine, peer, peer, ..., then again), so a change "
+           "in the machine's load hits them alike. If a peer crashes the worker, each peer of "
+           "that group is timed again alone and the crash is recorded as that peer's row. "
+           "Ratios are peer time / fastmine time: above 1, fastmine is that many times faster. "
+           "Inputs are fixed and reused across calls, so the CPU's branch predictor learns "
+           "small boards: small-board figures flatter every peer alike.", ""]
     if doc.get("worker_restarts"):
         out += [f"The worker was restarted {doc['worker_restarts']} time(s) after a crash or "
                 "timeout.", ""]
