@@ -199,8 +199,8 @@ def run(cfg, worker, progress) -> dict:
     why = available()
     ms_missing = unavailable("ms_toollib") if "ms_toollib" in cfg.peers else "not requested"
     out: dict = {"notes": {k: v for k, v in why.items() if v}}
-    games = 30 if cfg.quick else 300
-    seconds = 5.0 if cfg.quick else 60.0
+    games = 10 if cfg.quick else 300
+    seconds = 1.0 if cfg.quick else 60.0
 
     if why["probabilities"] is None:
         out["probabilities"] = []

@@ -62,6 +62,14 @@ def test_tiny_run_writes_json_markdown_and_rows(tmp_path):
     assert "generate (opening)" in md and "vs pure Python" in md
     assert doc["breakdown"] and "_kernels.bbbv_openings (kernel)" in doc["breakdown"][0]
 
+    # Re-rendering an earlier run measures nothing and gives the same report.
+    (tmp_path / "smoke.md").unlink()
+    proc = subprocess.run([sys.executable, "-m", "bench", "--from-json", str(tmp_path / "smoke.json"),
+                           "--no-plots", "--out", str(tmp_path)], cwd=ROOT, env=_env(),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert (tmp_path / "smoke.md").read_text() == md
+
 
 def test_plots_are_written(tmp_path):
     pytest.importorskip("matplotlib")
