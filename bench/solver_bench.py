@@ -157,11 +157,15 @@ def play_task(strategy: str, difficulty: str, rule: str, games: int, seconds: fl
 
 
 def noguess_task(peer: str, rows: int, cols: int, mines: int, calls: int, seed: int,
-                 max_times: int) -> dict:
-    """Time ``calls`` no-guess generations with different seeds (each call differs)."""
+                 max_times: int, seconds: float = 60.0) -> dict:
+    """Time up to ``calls`` no-guess generations with different seeds (each call
+    differs), stopping early once ``seconds`` have passed."""
     click = (rows // 2, cols // 2)
     times, failures = [], 0
+    t_start = time.perf_counter()
     for i in range(calls):
+        if times and time.perf_counter() - t_start > seconds:
+            break
         t0 = time.perf_counter()
         if peer == "fastmine":
             from fastmine import Board
@@ -177,7 +181,7 @@ def noguess_task(peer: str, rows: int, cols: int, mines: int, calls: int, seed: 
             failures += not ok
         times.append(time.perf_counter() - t0)
     return {"us_per_call": statistics.median(times) * 1e6, "max_us": max(times) * 1e6,
-            "calls": calls, "failures": failures}
+            "calls": len(times), "failures": failures}
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -253,7 +257,8 @@ def run(cfg, worker, progress) -> dict:
                 res = worker.call("bench.solver_bench:noguess_task", {
                     "peer": peer, "rows": s.rows, "cols": s.cols, "mines": s.mines,
                     "calls": 3 if cfg.quick else 20, "seed": cfg.seed,
-                    "max_times": 100_000}, timeout=cfg.timeout)
+                    "max_times": 100_000, "seconds": 5.0 if cfg.quick else 60.0},
+                    timeout=cfg.timeout)
                 row = {"size": lab, "peer": peer, "status": res["status"]}
                 row.update(res["result"] if res["status"] == "ok" else {"error": res.get("error")})
                 out["no_guess"].append(row)
