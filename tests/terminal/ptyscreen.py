@@ -22,7 +22,11 @@ from pathlib import Path
 
 import pyte
 
-SRC = Path(__file__).resolve().parents[2] / "src"
+import fastmine
+
+# Children import the same fastmine as the tests: the source tree during
+# development, the installed package in CI.
+SRC = Path(fastmine.__file__).resolve().parents[1]
 
 
 def _winsize(fd: int, rows: int, cols: int) -> None:

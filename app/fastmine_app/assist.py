@@ -1,0 +1,137 @@
+"""The app's only door to :mod:`fastmine.solver`: assist moves, hints, odds.
+
+The solver is imported lazily, so the app starts fast and still runs (with
+the assist buttons disabled) where the solver is missing.  Every function
+here returns plain data; the controller decides what to show.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import SimpleNamespace
+
+import numpy as np
+
+from fastmine import FLAG, HIDDEN, QUESTION, GameState
+
+STRATEGIES: dict[str, str] = {
+    "Auto": "auto",
+    "Deter": "deterministic",
+    "Infer": "inference",
+    "Proba": "probability",
+    "Random": "random",
+}
+"""Button label -> solver strategy (seed 002's five)."""
+
+_solver = None
+_solver_error: str | None = None
+
+
+def solver():
+    """The solver's ``step``, ``probabilities`` and ``safe_cells``, or None
+    (see :func:`unavailable_reason`)."""
+    global _solver, _solver_error
+    if _solver is None and _solver_error is None:
+        try:
+            mod = importlib.import_module("fastmine.solver")
+            step = getattr(mod, "step", None)
+            if step is None:  # the package may not re-export it yet
+                step = importlib.import_module("fastmine.solver.strategies").step
+            _solver = SimpleNamespace(step=step, probabilities=mod.probabilities,
+                                      safe_cells=mod.safe_cells)
+        except (ImportError, AttributeError) as exc:
+            _solver_error = f"the solver is not available ({exc})"
+    return _solver
+
+
+def available() -> bool:
+    """True when the assist buttons can work."""
+    return solver() is not None
+
+
+def unavailable_reason() -> str:
+    """Why :func:`available` is False ("" when it is True)."""
+    solver()
+    return _solver_error or ""
+
+
+def step(game, strategy: str) -> np.ndarray:
+    """Let the solver make one move with ``strategy``; returns the changed cells.
+
+    The changed cells are found by comparing the view before and after, so
+    this works whatever the solver's ``step`` returns.  Marks the game assisted.
+    """
+    s = solver()
+    if s is None:
+        raise RuntimeError(unavailable_reason())
+    before = game.view.copy()
+    s.step(game, strategy)
+    game.assisted = True
+    return np.argwhere(game.view != before)
+
+
+def probabilities(game) -> np.ndarray | None:
+    """P(mine) per cell (NaN where revealed), or None before the first move."""
+    s = solver()
+    if s is None or game.state is not GameState.PLAYING:
+        return None
+    return np.asarray(s.probabilities(game.view, game.mine_count), float)
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A suggested cell: certainly safe (``p == 0``), or the safest guess."""
+
+    row: int
+    col: int
+    p: float
+    certain: bool
+
+    def message(self) -> str:
+        """What to tell the player."""
+        where = f"row {self.row + 1}, column {self.col + 1}"
+        if self.certain:
+            return f"Safe: {where}."
+        return f"No certain move. Safest guess: {where} ({self.p:.0%} chance of a mine)."
+
+
+def _as_cells(found, shape) -> np.ndarray:
+    a = np.asarray(found)
+    if a.dtype == bool and a.shape == shape:
+        return np.argwhere(a)
+    return a.reshape(-1, 2).astype(np.intp) if a.size else np.empty((0, 2), np.intp)
+
+
+def hint(game, near: tuple[int, int] | None = None) -> Hint | None:
+    """A certainly safe unrevealed cell (the nearest to ``near``), else the
+    lowest-probability one; None when there is nothing to suggest."""
+    if game.state.is_over:
+        return None
+    rows, cols = game.rows, game.cols
+    near = near or (rows // 2, cols // 2)
+    if game.state is GameState.READY:
+        if game.rule == "none":
+            return Hint(near[0], near[1], game.mine_count / (rows * cols), False)
+        return Hint(near[0], near[1], 0.0, True)  # the first click is safe by rule
+    s = solver()
+    if s is None:
+        raise RuntimeError(unavailable_reason())
+    view = game.view
+    unknown = (view == HIDDEN) | (view == QUESTION)
+    safe = _as_cells(s.safe_cells(view, game.mine_count), view.shape)
+    if len(safe):
+        safe = safe[unknown[safe[:, 0], safe[:, 1]]]
+    if len(safe):
+        d = np.abs(safe - np.array(near)).max(axis=1)
+        r, c = safe[int(np.argmin(d))]
+        return Hint(int(r), int(c), 0.0, True)
+    p = probabilities(game)
+    if p is None:
+        return None
+    p = np.where(unknown & (view != FLAG) & ~np.isnan(p), p, np.inf)
+    if not np.isfinite(p).any():
+        return None
+    best = np.argwhere(p <= p.min() + 1e-9)
+    r, c = best[int(np.argmin(np.abs(best - np.array(near)).max(axis=1)))]
+    return Hint(int(r), int(c), float(p[r, c]), bool(p[r, c] == 0))

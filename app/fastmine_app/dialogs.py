@@ -1,0 +1,105 @@
+"""Modal dialogs: end of game (with the best-time name prompt), resume, message.
+
+Each is a ModalView whose layout is in ``fastmine.kv``; the app listens to
+their events and does the work (records, new games), so the dialogs only
+show and ask.
+"""
+
+from __future__ import annotations
+
+from kivy.properties import BooleanProperty, ListProperty, StringProperty
+from kivy.uix.modalview import ModalView
+
+
+def fmt_time(t: float | None) -> str:
+    """Seconds as shown in dialogs and tables.
+
+    >>> fmt_time(3.14159), fmt_time(None)
+    ('3.14 s', '-')
+    """
+    return "-" if t is None else f"{t:.2f} s"
+
+
+def end_lines(stats, won: bool = True, cleared: tuple[int, int] | None = None) -> list[tuple[str, str]]:
+    """The (label, value) lines of a finished game's :class:`fastmine.GameStats`.
+
+    A win shows time, 3BV, 3BV/s and efficiency; a loss shows how much of
+    the board was cleared instead (rates of an unfinished board mean little).
+    """
+    lines = [("Time", fmt_time(stats.time))]
+    if won:
+        lines.append(("3BV", "-" if stats.bbbv is None else str(stats.bbbv)))
+        lines.append(("3BV/s", "-" if stats.bbbv_per_second is None else f"{stats.bbbv_per_second:.2f}"))
+        eff = stats.efficiency
+        lines.append(("Efficiency", "-" if eff is None else f"{eff:.0%}"))
+    elif cleared is not None:
+        done, total = cleared
+        lines.append(("Cleared", f"{done} of {total} safe cells ({done / max(1, total):.0%})"))
+    lines.append(("Clicks (L/R/chord)", f"{stats.clicks} ({stats.left_clicks}/{stats.right_clicks}/"
+                                        f"{stats.chord_clicks})"))
+    return lines
+
+
+class EndDialog(ModalView):
+    """Win or loss: the game's numbers, and a name prompt for a best time."""
+
+    title = StringProperty("")
+    won = BooleanProperty(False)
+    lines = ListProperty([])
+    note = StringProperty("")
+    ask_name = BooleanProperty(False)
+    name = StringProperty("")
+
+    __events__ = ("on_new_game", "on_name_entered")
+
+    def on_lines(self, _inst, lines) -> None:
+        from .widgets import TLabel
+
+        grid = self.ids.lines
+        grid.clear_widgets()
+        for label, value in lines:
+            for text, align in ((label, "left"), (value, "right")):
+                lbl = TLabel(text=text, halign=align, valign="middle", bold=align == "left")
+                lbl.bind(size=lbl.setter("text_size"))
+                grid.add_widget(lbl)
+
+    def submit_name(self, name: str) -> None:
+        """The Save button of the best-time prompt."""
+        self.ask_name = False
+        self.dispatch("on_name_entered", name.strip())
+
+    def new_game(self) -> None:
+        """The New game button."""
+        self.dismiss()
+        self.dispatch("on_new_game")
+
+    def on_new_game(self) -> None:
+        """Start another game."""
+
+    def on_name_entered(self, name: str) -> None:
+        """The player typed a name for a best time."""
+
+
+class ResumeDialog(ModalView):
+    """Offered at start when an unfinished game was saved."""
+
+    text = StringProperty("")
+
+    __events__ = ("on_resume_game", "on_discard")
+
+    def choose(self, resume: bool) -> None:
+        self.dismiss()
+        self.dispatch("on_resume_game" if resume else "on_discard")
+
+    def on_resume_game(self) -> None:
+        """Resume the saved game."""
+
+    def on_discard(self) -> None:
+        """Start a new game instead."""
+
+
+class MessageDialog(ModalView):
+    """A title, a message and an OK button."""
+
+    title = StringProperty("")
+    text = StringProperty("")

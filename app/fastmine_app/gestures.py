@@ -1,0 +1,219 @@
+"""Touch and mouse gestures on the board: tap, long press, pan, pinch, wheel.
+
+The rules, from the best touch Minesweepers (see KIVY_NOTES.md):
+
+- A move acts on *release*, never on press, so a press that turns into a pan
+  or a pinch does nothing to the board.
+- A finger that moves more than ``dp(10)`` from where it went down is a pan:
+  its long press is cancelled and its release does nothing.
+- A long press fires while the finger is still down (``Clock.schedule_once``
+  on touch down, cancelled on move or release); that touch's release is
+  then ignored.
+- A second finger turns both into a pinch (zoom about their midpoint, pan
+  with it); neither finger taps, even after the other one lifts.
+- Mouse: left button taps (no long press), right button is ``secondary``,
+  middle button or a double click on a number chords, the wheel pans and
+  ctrl + wheel zooms.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from kivy.clock import Clock
+from kivy.metrics import dp
+
+WHEEL_ZOOM = 1.15
+_WHEEL = {"scrollup", "scrolldown", "scrollleft", "scrollright"}
+
+
+def _default_modifiers() -> list[str]:
+    from kivy.core.window import Window
+    return list(Window.modifiers)
+
+
+class _Press:
+    """What one touch on the board has done so far."""
+
+    __slots__ = ("start", "cell", "button", "moved", "consumed", "double", "event", "is_mouse")
+
+    def __init__(self, start, cell, button, double, is_mouse) -> None:
+        self.start = start
+        self.cell = cell
+        self.button = button
+        self.moved = False
+        self.consumed = False  # a long press fired or it joined a pinch
+        self.double = double
+        self.event = None
+        self.is_mouse = is_mouse
+
+
+class BoardGestures:
+    """Turns touches on a :class:`.boardview.BoardView` into its cell events."""
+
+    def __init__(self, board, modifiers: Callable[[], list[str]] = _default_modifiers) -> None:
+        self.board = board
+        self.modifiers = modifiers
+        self.slop = dp(10)
+        self._touches: list = []
+        self._pinch = None
+
+    # ------------------------------------------------------------ down
+
+    def on_touch_down(self, touch) -> bool:
+        board = self.board
+        if not board.collide_point(*touch.pos) or board.disabled:
+            return False
+        button = getattr(touch, "button", None)
+        if button in _WHEEL:
+            self._wheel(touch, button)
+            return True
+        if board.hidden:
+            return False  # the pause overlay handles it
+        touch.grab(board)
+        cell = board.cell_at(*touch.pos)
+        is_mouse = touch.device == "mouse"
+        press = _Press(touch.pos, cell, button or "left", bool(getattr(touch, "is_double_tap", False)),
+                       is_mouse)
+        touch.ud["board"] = press
+        self._touches.append(touch)
+        if len(self._touches) >= 2:
+            self._start_pinch()
+            return True
+        if cell is not None and press.button == "left":
+            board.show_press(cell)
+            if not is_mouse:
+                press.event = Clock.schedule_once(lambda _dt: self._long_press(touch),
+                                                  board.long_press_delay)
+        return True
+
+    def _long_press(self, touch) -> None:
+        press = touch.ud.get("board")
+        if press is None or press.moved or press.consumed or touch not in self._touches:
+            return
+        press.consumed = True
+        press.event = None
+        self.board.clear_press()
+        if press.cell is not None:
+            self.board.dispatch("on_cell_long_press", *press.cell)
+
+    # ------------------------------------------------------------ move
+
+    def on_touch_move(self, touch) -> bool:
+        if touch.grab_current is not self.board:
+            return False
+        press = touch.ud.get("board")
+        if press is None:
+            return True
+        if self._pinch is not None and touch in self._pinch["touches"]:
+            self._move_pinch()
+            return True
+        if not press.moved:
+            dist = math.hypot(touch.x - press.start[0], touch.y - press.start[1])
+            if dist <= self.slop:
+                return True
+            press.moved = True
+            self._cancel(press)
+            self.board.clear_press()
+            # catch up with the slop the finger moved before it became a pan
+            if not press.consumed:
+                self.board.pan_by(touch.x - press.start[0], touch.y - press.start[1])
+            return True
+        if not press.consumed:
+            self.board.pan_by(touch.dx, touch.dy)
+        return True
+
+    # ------------------------------------------------------------ up
+
+    def on_touch_up(self, touch) -> bool:
+        if touch.grab_current is not self.board:
+            return False
+        touch.ungrab(self.board)
+        press = touch.ud.pop("board", None)
+        if touch in self._touches:
+            self._touches.remove(touch)
+        if self._pinch is not None and touch in self._pinch["touches"]:
+            self._pinch = None
+            if len(self._touches) >= 2:
+                self._start_pinch()
+        if press is None:
+            return True
+        self._cancel(press)
+        self.board.clear_press()
+        if press.moved or press.consumed or press.cell is None:
+            return True
+        r, c = press.cell
+        board = self.board
+        if press.button == "right":
+            board.dispatch("on_cell_secondary", r, c)
+        elif press.button == "middle":
+            board.dispatch("on_cell_chord", r, c)
+        elif press.button == "left":
+            if press.double and 1 <= board.tiles[r, c] <= 8:
+                board.dispatch("on_cell_chord", r, c)
+            else:
+                board.dispatch("on_cell_tap", r, c)
+        return True
+
+    # ------------------------------------------------------------ helpers
+
+    @staticmethod
+    def _cancel(press: _Press) -> None:
+        if press.event is not None:
+            press.event.cancel()
+            press.event = None
+
+    def cancel_all(self) -> None:
+        """Forget every touch in progress (a new game or a pause)."""
+        for touch in self._touches:
+            press = touch.ud.get("board")
+            if press is not None:
+                self._cancel(press)
+                press.consumed = True
+        self.board.clear_press()
+
+    def _start_pinch(self) -> None:
+        t1, t2 = self._touches[-2], self._touches[-1]
+        for t in self._touches:
+            press = t.ud.get("board")
+            if press is not None:
+                press.consumed = True
+                self._cancel(press)
+        self.board.clear_press()
+        mx, my = (t1.x + t2.x) / 2, (t1.y + t2.y) / 2
+        self._pinch = {
+            "touches": (t1, t2),
+            "dist": max(1.0, math.hypot(t1.x - t2.x, t1.y - t2.y)),
+            "scale": self.board.scale,
+            "anchor": self.board.to_board(mx, my),
+        }
+
+    def _move_pinch(self) -> None:
+        p = self._pinch
+        t1, t2 = p["touches"]
+        dist = max(1.0, math.hypot(t1.x - t2.x, t1.y - t2.y))
+        mx, my = (t1.x + t2.x) / 2, (t1.y + t2.y) / 2
+        self.board.set_scale_at(p["scale"] * dist / p["dist"], mx, my, *p["anchor"])
+
+    def _wheel(self, touch, button: str) -> None:
+        board = self.board
+        mods = self.modifiers()
+        if "ctrl" in mods or "meta" in mods:
+            # Kivy names wheel directions after the content: wheel up = "scrolldown"
+            factor = WHEEL_ZOOM if button in ("scrolldown", "scrollleft") else 1 / WHEEL_ZOOM
+            board.zoom_at(factor, *touch.pos)
+            return
+        step = dp(48)
+        dx = dy = 0.0
+        if button == "scrolldown":
+            dy = -step
+        elif button == "scrollup":
+            dy = step
+        elif button == "scrollleft":
+            dx = step
+        else:
+            dx = -step
+        if "shift" in mods:
+            dx, dy = dy, dx
+        board.pan_by(dx, dy)

@@ -1,0 +1,166 @@
+"""The app's only door to the shared records store and the saved game.
+
+Wraps :mod:`fastmine.records` (SQLite, shared with the terminal game and
+``fastmine records``) and :mod:`fastmine.saves`, so the rest of the app
+calls a handful of methods and sees one exception type, :class:`StoreError`.
+``data_dir`` None means the shared default (``FASTMINE_DATA_DIR`` or the
+platform's user data folder, see :mod:`fastmine.storage`).
+
+Every call opens and closes the database: two processes (the terminal and
+the app) may write at once, and the app never holds the file open while it
+sits in the background.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from fastmine import DIFFICULTIES, Game, SaveFormatError
+from fastmine import records as R
+from fastmine import saves as S
+
+BoardKey = str | tuple[int, int, int]
+
+
+class StoreError(ValueError):
+    """A records or save file cannot be used; it was left as it is."""
+
+
+@dataclass(frozen=True)
+class BestTime:
+    """One line of a best-times table."""
+
+    name: str
+    time: float
+    date: str
+    bbbv_per_second: float | None
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Statistics of one board (unassisted games), plus how many were assisted."""
+
+    played: int
+    won: int
+    streak: int
+    best_streak: int
+    assisted: int = 0
+
+    @property
+    def win_percent(self) -> float:
+        """Wins as a percentage of games played (0 with no games)."""
+        return 100.0 * self.won / self.played if self.played else 0.0
+
+
+def _wrap(fn):
+    def call(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except (R.RecordsError, SaveFormatError, OSError) as exc:
+            raise StoreError(str(exc)) from None
+    call.__doc__ = fn.__doc__
+    call.__name__ = fn.__name__
+    return call
+
+
+def board_key(label: str) -> BoardKey:
+    """A records-screen label back to a board: a preset name or (rows, cols, mines).
+
+    >>> board_key("expert"), board_key("custom 20x30/100")
+    ('expert', (20, 30, 100))
+    """
+    if label in DIFFICULTIES:
+        return label
+    size, mines = label.split()[-1].split("/")
+    rows, cols = size.split("x")
+    return (int(rows), int(cols), int(mines))
+
+
+class Store:
+    """Records and the saved game under ``data_dir`` (None: the shared default)."""
+
+    def __init__(self, data_dir: str | None = None) -> None:
+        self.data_dir = data_dir
+
+    def _db(self) -> R.RecordsStore:
+        return R.RecordsStore(data_dir=self.data_dir)
+
+    # ------------------------------------------------------------ records
+
+    @_wrap
+    def record_game(self, game: Game, name: str | None = None) -> int:
+        """Store a finished game; returns its record id (for :meth:`set_name`)."""
+        with self._db() as db:
+            return db.record_game(game, name or None).id
+
+    @_wrap
+    def set_name(self, record_id: int, name: str | None) -> None:
+        """Put the player's name on a stored game (the best-time prompt)."""
+        with self._db() as db:
+            db.set_name(record_id, name or None)
+
+    @_wrap
+    def last_name(self) -> str:
+        """The name on the most recent named game ("" if none), to offer again."""
+        with self._db() as db:
+            return db.last_name() or ""
+
+    @_wrap
+    def is_best_time(self, game: Game) -> bool:
+        """True if this won, unassisted game beats the board's best time."""
+        with self._db() as db:
+            return db.is_best_time(game)
+
+    @_wrap
+    def best_times(self, board: BoardKey, limit: int = 10) -> list[BestTime]:
+        """Fastest unassisted wins of a board, fastest first."""
+        with self._db() as db:
+            return [BestTime(b.name or "", b.time, b.date, b.bbbv_per_second)
+                    for b in db.best_times(board, limit)]
+
+    def best_time(self, board: BoardKey) -> BestTime | None:
+        """The time to beat, or None."""
+        best = self.best_times(board, limit=1)
+        return best[0] if best else None
+
+    @_wrap
+    def stats(self, board: BoardKey) -> Stats:
+        """Played, won and streaks of unassisted games, and the assisted count."""
+        with self._db() as db:
+            s = db.statistics(board)
+            every = db.statistics(board, include_assisted=True)
+        return Stats(s.played, s.won, s.current_streak, s.best_streak, every.played - s.played)
+
+    @_wrap
+    def board_labels(self) -> list[str]:
+        """Every preset, then each custom size that has games ("custom RxC/M")."""
+        with self._db() as db:
+            sizes = db.boards()
+        presets = {tuple(d) for d in DIFFICULTIES.values()}
+        return [*DIFFICULTIES, *(R.board_label(*s) for s in sizes if tuple(s) not in presets)]
+
+    # ------------------------------------------------------------ saved game
+
+    @_wrap
+    def save_game(self, game: Game) -> None:
+        """Keep an unfinished game for the next start (a finished or unstarted one clears it)."""
+        if game.state.is_over or game.state.name == "READY":
+            S.delete_save(data_dir=self.data_dir)
+        else:
+            S.save_game(game, data_dir=self.data_dir)
+
+    @_wrap
+    def load_game(self, clock: Callable[[], float]) -> Game | None:
+        """The saved game, or None.  An unreadable file raises :class:`StoreError`."""
+        return S.load_game(data_dir=self.data_dir, clock=clock)
+
+    @_wrap
+    def clear_saved(self) -> None:
+        """Forget the saved game."""
+        S.delete_save(data_dir=self.data_dir)
+
+    @_wrap
+    def move_saved_aside(self) -> str:
+        """Keep an unreadable save under a new name (so new saves can be written)."""
+        return str(S.move_aside(data_dir=self.data_dir))

@@ -1,0 +1,50 @@
+"""Small reusable widgets; their looks are in ``fastmine.kv``."""
+
+from __future__ import annotations
+
+from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior, ToggleButtonBehavior
+from kivy.uix.button import Button
+from kivy.uix.label import Label
+from kivy.uix.textinput import TextInput
+from kivy.uix.widget import Widget
+
+
+class FlatButton(Button):
+    """A flat button coloured by the theme."""
+
+    accent = BooleanProperty(False)
+    """Draw in the accent colour (the main action of a screen)."""
+
+
+class FlatToggle(ToggleButtonBehavior, FlatButton):
+    """A flat toggle button (a choice in a group)."""
+
+
+class IconButton(ButtonBehavior, Widget):
+    """A square button showing one atlas icon (white icons are tinted)."""
+
+    icon = ObjectProperty(None, allownone=True)
+    tint = ListProperty([1, 1, 1, 1])
+    active = BooleanProperty(False)
+    """Highlighted (a toggle that is on)."""
+    plain = BooleanProperty(False)
+    """Draw the icon in its own colours (the faces)."""
+
+
+class FlatInput(TextInput):
+    """A one-line text field coloured by the theme."""
+
+
+class TLabel(Label):
+    """A label in the theme's text colour."""
+
+
+class Counter(Label):
+    """An LED-style number box (mines left, time)."""
+
+
+class Toast(Label):
+    """A message shown over the board until it is cleared."""
+
+    text = StringProperty("")

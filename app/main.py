@@ -1,0 +1,86 @@
+"""Start the fastmine Kivy app: ``python app/main.py`` (buildozer's entry point).
+
+Options (anything after ``--`` goes to Kivy):
+  --data-dir DIR   keep settings, records, saved game and sounds in DIR
+  --bench          measure startup to first frame and the frame time after a
+                   reveal on a 50x50 board, print one JSON line, and exit
+  --size WxH       window size (desktop)
+"""
+
+from __future__ import annotations
+
+import time
+
+T0 = time.perf_counter()  # startup is measured from here
+
+import argparse  # noqa: E402
+import os  # noqa: E402
+import sys  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _paths() -> None:
+    """Make ``fastmine_app`` and, from a source checkout, ``fastmine`` importable."""
+    if HERE not in sys.path:
+        sys.path.insert(0, HERE)
+    try:
+        import fastmine  # noqa: F401
+    except ImportError:
+        src = os.path.join(os.path.dirname(HERE), "src")
+        if os.path.isdir(os.path.join(src, "fastmine")):
+            sys.path.insert(0, src)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python app/main.py", description="fastmine: Minesweeper for touch screens and desktops.")
+    p.add_argument("--data-dir", help="folder for settings, records, the saved game and sounds")
+    p.add_argument("--bench", action="store_true",
+                   help="print startup and reveal frame times as JSON (runs headless if there is no display)")
+    p.add_argument("--bench-reveals", type=int, default=30, help="reveals to time with --bench (default 30)")
+    p.add_argument("--size", help="window size WIDTHxHEIGHT, e.g. 480x800")
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    if argv is None:
+        argv = sys.argv[1:]
+    kivy_args: list[str] = []
+    if "--" in argv:
+        i = argv.index("--")
+        argv, kivy_args = argv[:i], argv[i + 1:]
+    args = parse_args(argv)
+    sys.argv = [sys.argv[0], *kivy_args]
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    _paths()
+    if args.bench:
+        from fastmine_app.benchmark import bench_environment
+        bench_environment()
+        args.size = args.size or "1000x1000"
+    from kivy.config import Config
+
+    # right click marks instead of drawing Kivy's red multitouch dot
+    Config.set("input", "mouse", "mouse,multitouch_on_demand")
+    from kivy.utils import platform
+
+    size = args.size or (None if platform in ("android", "ios") else "560x860")
+    if size:
+        try:
+            w, h = (str(int(v)) for v in size.lower().split("x"))
+        except ValueError:
+            print(f"--size must look like 480x800, got {size!r}", file=sys.stderr)
+            return 2
+        Config.set("graphics", "width", w)
+        Config.set("graphics", "height", h)
+    if args.bench:
+        from fastmine_app.benchmark import run_bench
+        return run_bench(T0, data_dir=args.data_dir, reveals=args.bench_reveals)
+    from fastmine_app.application import FastmineApp
+
+    FastmineApp(data_dir=args.data_dir).run()
+    return 0
+
+
+if __name__ == "__main__":
+    _paths()
+    sys.exit(main())

@@ -1,0 +1,534 @@
+"""``fastmine solve``: let a strategy play many games and report win rates.
+
+Every combination of difficulty, first-click rule and first-click position is
+one *configuration*; each plays ``--games`` games.  Game ``i`` of a
+configuration gets its board seed and its strategy seed from
+``numpy.random.SeedSequence(seed, spawn_key=(config key, i))``, where the
+config key is a checksum of the configuration itself, so the same ``--seed``
+gives the same games (and the same results) whatever the number of workers,
+the chunk size, the backend or the other configurations in the run.
+
+Games run in chunks on a process pool using every core (``--jobs``), or on a
+Dask cluster (``--scheduler ADDRESS``, or ``--scheduler local`` to start a
+``LocalCluster``; needs the ``[dist]`` extra).  Results: a table with the win
+rate, its 95 % Wilson interval, games per second and CPU milliseconds per
+game; optionally JSON (``--json``) and a bar chart (``--plot``, matplotlib).
+
+Library use::
+
+    >>> from fastmine.solver.runs import Config, run_configs
+    >>> run = run_configs([Config("beginner", 9, 9, 10, "opening", (2, 2))], games=20,
+    ...                   seed=1, jobs=1, progress=False)
+    >>> [r] = run.results
+    >>> r.games, 0 <= r.won <= 20
+    (20, True)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import tempfile
+import time
+import zlib
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from ..board import RULES
+from ..difficulty import DIFFICULTIES
+from .strategies import STRATEGIES, first_click_for
+
+__all__ = ["Config", "Result", "Run", "wilson", "play_chunk", "run_configs", "configure", "run"]
+
+POSITIONS = ("default", "corner", "centre", "3-3")
+"""Named first-click positions; ``R,C`` is accepted too."""
+
+DEFAULT_DIFFICULTIES = ("beginner", "intermediate", "expert")
+DEFAULT_RULES = ("cell", "opening")
+
+
+@dataclass(frozen=True)
+class Config:
+    """One configuration: a board size, a first-click rule and where to click first."""
+
+    difficulty: str
+    rows: int
+    cols: int
+    mines: int
+    rule: str
+    first_click: tuple[int, int]
+    strategy: str = "best"
+    endgame: bool = True
+
+    @property
+    def key(self) -> int:
+        """A checksum of everything that defines the games (seeds derive from it)."""
+        text = (f"{self.rows}x{self.cols}/{self.mines}/{self.rule}/{self.first_click}/"
+                f"{self.strategy}/{self.endgame}")
+        return zlib.crc32(text.encode())
+
+    @property
+    def label(self) -> str:
+        """A short human-readable name."""
+        r, c = self.first_click
+        return f"{self.difficulty} {self.rule} ({r},{c})"
+
+
+@dataclass
+class Result:
+    """Outcome of one configuration."""
+
+    config: Config
+    games: int = 0
+    won: int = 0
+    lost: int = 0
+    stuck: int = 0
+    cpu_seconds: float = 0.0
+
+    @property
+    def win_rate(self) -> float:
+        """Games won / games played (NaN before any game)."""
+        return self.won / self.games if self.games else math.nan
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """The 95 % Wilson score interval of the win rate."""
+        return wilson(self.won, self.games)
+
+    @property
+    def games_per_second(self) -> float:
+        """Games per CPU second: the speed of one core."""
+        return self.games / self.cpu_seconds if self.cpu_seconds > 0 else math.nan
+
+    @property
+    def ms_per_game(self) -> float:
+        """CPU milliseconds per game on one core."""
+        return 1e3 * self.cpu_seconds / self.games if self.games else math.nan
+
+    def to_dict(self) -> dict:
+        """JSON-ready summary."""
+        lo, hi = self.ci95
+        d = asdict(self.config)
+        d["first_click"] = list(self.config.first_click)
+        d.update(games=self.games, won=self.won, lost=self.lost, stuck=self.stuck,
+                 win_rate=self.win_rate, ci95=[lo, hi], cpu_seconds=self.cpu_seconds,
+                 games_per_second_per_core=self.games_per_second,
+                 cpu_ms_per_game=self.ms_per_game)
+        return d
+
+
+@dataclass
+class Run:
+    """All results of one run, with its wall-clock time."""
+
+    results: list[Result]
+    seed: int
+    workers: int
+    wall_seconds: float = 0.0
+
+    @property
+    def games(self) -> int:
+        """Games played in all configurations."""
+        return sum(r.games for r in self.results)
+
+    @property
+    def games_per_second(self) -> float:
+        """Games per second of wall-clock time, all workers together."""
+        return self.games / self.wall_seconds if self.wall_seconds > 0 else math.nan
+
+
+def wilson(won: int, games: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """Wilson score interval for ``won`` successes in ``games`` trials.
+
+    >>> lo, hi = wilson(50, 100)
+    >>> round(lo, 4), round(hi, 4)
+    (0.4038, 0.5962)
+    """
+    if games <= 0:
+        return (0.0, 1.0)
+    p = won / games
+    z2 = z * z
+    denom = 1 + z2 / games
+    centre = (p + z2 / (2 * games)) / denom
+    half = z * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def game_seeds(seed: int, key: int, index: int) -> tuple[int, int]:
+    """(board seed, strategy seed) of game ``index`` of the configuration ``key``."""
+    ss = np.random.SeedSequence(seed, spawn_key=(key, index))
+    a, b = ss.generate_state(2, np.uint64)
+    return int(a), int(b)
+
+
+def play_chunk(config: Config, start: int, count: int, seed: int) -> tuple[int, int, int, float]:
+    """Play games ``start .. start+count-1`` of ``config``: (won, lost, stuck, cpu seconds).
+
+    Runs in a worker process (or Dask worker); everything it needs is in its
+    arguments.
+    """
+    from ..game import Game
+    from .strategies import play
+
+    won = lost = stuck = 0
+    t0 = time.process_time()
+    for i in range(start, start + count):
+        board_seed, strategy_seed = game_seeds(seed, config.key, i)
+        game = Game(config.rows, config.cols, config.mines, rule=config.rule, seed=board_seed)
+        state = play(game, config.strategy, first_click=config.first_click,
+                     rng=strategy_seed, endgame=config.endgame)
+        if state.name == "WON":
+            won += 1
+        elif state.name == "LOST":
+            lost += 1
+        else:
+            stuck += 1
+    return won, lost, stuck, time.process_time() - t0
+
+
+def _chunks(games: int, chunk: int):
+    for start in range(0, games, chunk):
+        yield start, min(chunk, games - start)
+
+
+def run_configs(
+    configs: Sequence[Config],
+    games: int,
+    seed: int = 0,
+    jobs: int | None = None,
+    chunk: int | None = None,
+    client=None,
+    progress: bool = True,
+) -> Run:
+    """Play ``games`` games of every configuration; one Result each in a :class:`Run`.
+
+    ``client``: a ``dask.distributed.Client`` to run on (else a process pool
+    of ``jobs`` workers; ``jobs=1`` plays in this process).
+    """
+    jobs = jobs or os.cpu_count() or 1
+    workers = jobs if client is None else max(1, len(client.scheduler_info().get("workers", {})))
+    if chunk is None:
+        chunk = max(1, min(250, games // (4 * workers) or 1))
+    tasks = [(k, start, count) for k, _ in enumerate(configs) for start, count in _chunks(games, chunk)]
+    results = [Result(c) for c in configs]
+    bar = _bar(len(configs) * games, progress)
+
+    def record(k: int, out) -> None:
+        won, lost, stuck, cpu = out
+        r = results[k]
+        r.won += won
+        r.lost += lost
+        r.stuck += stuck
+        r.games += won + lost + stuck
+        r.cpu_seconds += cpu
+        bar.update(won + lost + stuck)
+
+    t0 = time.perf_counter()
+    try:
+        if client is not None:
+            from dask.distributed import as_completed as dask_completed
+
+            futures = {}
+            for k, start, count in tasks:
+                f = client.submit(play_chunk, configs[k], start, count, seed, pure=False)
+                futures[f] = k
+            for f in dask_completed(futures):
+                record(futures[f], f.result())
+        elif jobs == 1:
+            for k, start, count in tasks:
+                record(k, play_chunk(configs[k], start, count, seed))
+        else:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                futures = {pool.submit(play_chunk, configs[k], start, count, seed): k
+                           for k, start, count in tasks}
+                for f in as_completed(futures):
+                    record(futures[f], f.result())
+    finally:
+        bar.close()
+    return Run(results, seed, workers, time.perf_counter() - t0)
+
+
+def _bar(total: int, enabled: bool):
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="game", disable=not enabled, dynamic_ncols=True, leave=False)
+
+
+# ---------------------------------------------------------------------- CLI
+
+def parse_difficulty(text: str) -> tuple[str, int, int, int]:
+    """A preset name (``expert``) or ``ROWSxCOLS/MINES`` (``50x50/500``)."""
+    key = text.strip().lower()
+    if key in DIFFICULTIES:
+        d = DIFFICULTIES[key]
+        return key, d.rows, d.cols, d.mines
+    try:
+        size, mines = key.split("/")
+        rows, cols = size.split("x")
+        rows, cols, m = int(rows), int(cols), int(mines)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"unknown difficulty {text!r}: use one of {', '.join(DIFFICULTIES)} "
+            f"or ROWSxCOLS/MINES like 50x50/500") from None
+    if rows < 1 or cols < 1 or not 1 <= m <= rows * cols - 1:
+        raise argparse.ArgumentTypeError(f"bad board {text!r}: need rows, cols >= 1 and "
+                                         f"1 <= mines <= rows*cols - 1")
+    return f"{rows}x{cols}/{m}", rows, cols, m
+
+
+def parse_position(text: str) -> str | tuple[int, int]:
+    """A named position (see :data:`POSITIONS`) or ``R,C``."""
+    key = text.strip().lower()
+    if key == "center":
+        key = "centre"
+    if key in POSITIONS:
+        return key
+    try:
+        r, c = (int(x) for x in key.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"unknown position {text!r}: use one of {', '.join(POSITIONS)} or R,C") from None
+    if r < 0 or c < 0:
+        raise argparse.ArgumentTypeError(f"position {text!r} must not be negative")
+    return (r, c)
+
+
+def resolve_position(position: str | tuple[int, int], rows: int, cols: int,
+                     rule: str) -> tuple[int, int]:
+    """The cell a named position means on a board (ValueError if off the board)."""
+    if position == "default":
+        return first_click_for(rows, cols, rule)
+    if position == "corner":
+        return (0, 0)
+    if position == "centre":
+        return (rows // 2, cols // 2)
+    if position == "3-3":
+        return first_click_for(rows, cols, "opening")
+    r, c = position
+    if r >= rows or c >= cols:
+        raise ValueError(f"first click ({r}, {c}) is outside a {rows}x{cols} board")
+    return (r, c)
+
+
+def _nonneg_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {v}")
+    return v
+
+
+def _pos_int(text: str) -> int:
+    v = _nonneg_int(text)
+    if v == 0:
+        raise argparse.ArgumentTypeError("expected a positive integer, got 0")
+    return v
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the ``fastmine solve`` options to ``parser``."""
+    parser.description = (
+        "Let a solver strategy play many games and report its win rate with a 95% "
+        "(Wilson) interval and its speed, for every combination of difficulty, "
+        "first-click rule and first-click position.  Game i of a configuration is "
+        "seeded from (--seed, the configuration, i), so a run is reproducible "
+        "whatever the number of workers or the backend.")
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = (
+        "positions:\n"
+        "  default  where the rule makes it best: a corner for cell/none, (3,3) for\n"
+        "           opening ((2,2) on boards smaller than 16), the centre for no_guess\n"
+        "  corner   (0,0)     centre  (rows//2, cols//2)\n"
+        "  3-3      (3,3), or (2,2) on boards smaller than 16      R,C  that cell\n\n"
+        "examples:\n"
+        "  fastmine solve -n 10000                       # the six target configurations\n"
+        "  fastmine solve -d expert -r cell -p corner -n 100000 --json expert.json\n"
+        "  fastmine solve -s deterministic inference auto -d beginner -n 2000 --plot wr.png\n"
+        "  fastmine solve --scheduler local -n 100000    # on a local Dask cluster\n"
+        "  fastmine solve --scheduler tcp://host:8786    # on a running Dask scheduler")
+    parser.add_argument("-n", "--games", type=_pos_int, default=1000,
+                        help="games per configuration (default 1000)")
+    parser.add_argument("-d", "--difficulty", nargs="+", type=parse_difficulty,
+                        default=None, metavar="NAME",
+                        help=f"presets ({', '.join(DIFFICULTIES)}) or ROWSxCOLS/MINES "
+                             f"(default: {' '.join(DEFAULT_DIFFICULTIES)})")
+    parser.add_argument("-r", "--rule", nargs="+", choices=RULES, default=None,
+                        metavar="RULE",
+                        help=f"first-click rules: {', '.join(RULES)} (default: {' '.join(DEFAULT_RULES)})")
+    parser.add_argument("-p", "--position", nargs="+", type=parse_position,
+                        default=None, metavar="POS",
+                        help="first-click positions: default, corner, centre, 3-3 or R,C "
+                             "(default: default)")
+    parser.add_argument("-s", "--strategy", nargs="+", choices=STRATEGIES, default=["best"],
+                        metavar="NAME",
+                        help=f"strategies: {', '.join(STRATEGIES)} (default: best)")
+    parser.add_argument("--no-endgame", action="store_true",
+                        help="turn off the exhaustive endgame search of 'best'")
+    parser.add_argument("--seed", type=_nonneg_int, default=0,
+                        help="base seed of the run (default 0)")
+    parser.add_argument("-j", "--jobs", type=_pos_int, default=None,
+                        help="worker processes (default: all cores; 1 plays in-process)")
+    parser.add_argument("--chunk", type=_pos_int, default=None,
+                        help="games per task (default: about games/(4*workers), at most 250)")
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="run on Dask: a scheduler address (tcp://host:8786), or "
+                             "'local' to start a LocalCluster with --jobs workers "
+                             "(needs the [dist] extra: pip install fastmine[dist])")
+    parser.add_argument("--json", default=None, metavar="PATH",
+                        help="also write the results as JSON to PATH")
+    parser.add_argument("--plot", default=None, metavar="PATH",
+                        help="also draw win-rate bars with 95%% intervals to PATH "
+                             "(png/svg/pdf; needs matplotlib)")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="no progress bar")
+
+
+def build_configs(args: argparse.Namespace) -> list[Config]:
+    """The configurations an argument namespace asks for (ValueError if one is invalid)."""
+    diffs = args.difficulty or [parse_difficulty(d) for d in DEFAULT_DIFFICULTIES]
+    rules = args.rule or list(DEFAULT_RULES)
+    positions = args.position or ["default"]
+    configs: list[Config] = []
+    for strategy in args.strategy:
+        for name, rows, cols, mines in diffs:
+            for rule in rules:
+                for pos in positions:
+                    fc = resolve_position(pos, rows, cols, rule)
+                    cfg = Config(name, rows, cols, mines, rule, fc, strategy,
+                                 not args.no_endgame)
+                    if cfg not in configs:
+                        configs.append(cfg)
+    return configs
+
+
+def format_table(run: Run) -> str:
+    """The results as a text table."""
+    head = (f"{'strategy':<13} {'difficulty':<13} {'rule':<8} {'click':<8} {'games':>8} "
+            f"{'won':>8} {'win rate':>9} {'95% interval':>17} {'games/s/core':>13} "
+            f"{'ms/game':>8}")
+    lines = [head, "-" * len(head)]
+    for r in run.results:
+        c = r.config
+        lo, hi = r.ci95
+        click = f"{c.first_click[0]},{c.first_click[1]}"
+        lines.append(
+            f"{c.strategy:<13} {c.difficulty:<13} {c.rule:<8} {click:<8} {r.games:>8} "
+            f"{r.won:>8} {100 * r.win_rate:>8.2f}% {100 * lo:>7.2f}-{100 * hi:>6.2f} %"
+            f" {r.games_per_second:>13.1f} {r.ms_per_game:>8.3f}")
+    lines.append(f"{run.games} games in {run.wall_seconds:.1f} s on {run.workers} worker(s): "
+                 f"{run.games_per_second:.1f} games/s; seed {run.seed}")
+    return "\n".join(lines)
+
+
+def write_json(run: Run, path: str, argv: list[str] | None = None) -> None:
+    """Write the run as JSON, atomically (a temporary file, then a rename)."""
+    from .. import __version__
+
+    doc = {
+        "format": "fastmine-solve",
+        "version": 1,
+        "fastmine": __version__,
+        "seed": run.seed,
+        "workers": run.workers,
+        "wall_seconds": run.wall_seconds,
+        "games_per_second": run.games_per_second,
+        "command": argv,
+        "results": [r.to_dict() for r in run.results],
+    }
+    _atomic_write(path, json.dumps(doc, indent=2) + "\n")
+
+
+def _atomic_write(path: str, text: str) -> None:
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".fastmine-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def plot(run: Run, path: str) -> None:
+    """Draw the win rates with their 95 % intervals as bars, saved to ``path``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labels = [f"{r.config.difficulty}\n{r.config.rule} {r.config.first_click}"
+              + (f"\n{r.config.strategy}" if len({x.config.strategy for x in run.results}) > 1
+                 else "") for r in run.results]
+    rates = [100 * r.win_rate for r in run.results]
+    lo = [100 * (r.win_rate - r.ci95[0]) for r in run.results]
+    hi = [100 * (r.ci95[1] - r.win_rate) for r in run.results]
+    fig, ax = plt.subplots(figsize=(max(5.0, 1.3 * len(labels)), 4.5))
+    bars = ax.bar(range(len(labels)), rates, yerr=[lo, hi], capsize=4, color="#4c72b0")
+    for b, rate in zip(bars, rates, strict=True):
+        ax.annotate(f"{rate:.1f}%", (b.get_x() + b.get_width() / 2, rate), ha="center",
+                    va="bottom", fontsize=8, xytext=(0, 3), textcoords="offset points")
+    ax.set_xticks(range(len(labels)), labels, fontsize=8)
+    ax.set_ylabel("win rate (%), 95% Wilson interval")
+    ax.set_ylim(0, 105)
+    ax.set_title(f"fastmine solve: {run.results[0].games if run.results else 0} games each, "
+                 f"seed {run.seed}")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def _client(address: str, jobs: int | None):
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise RuntimeError("--scheduler needs Dask: pip install 'fastmine[dist]'") from None
+    if address == "local":
+        cluster = LocalCluster(n_workers=jobs or os.cpu_count() or 1, threads_per_worker=1,
+                               processes=True, dashboard_address=None)
+        return Client(cluster), cluster
+    return Client(address), None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``fastmine solve``; returns the exit status."""
+    try:
+        configs = build_configs(args)
+    except ValueError as exc:
+        print(f"fastmine solve: {exc}", file=sys.stderr)
+        return 2
+    client = cluster = None
+    if args.scheduler:
+        try:
+            client, cluster = _client(args.scheduler, args.jobs)
+        except (RuntimeError, OSError, ValueError) as exc:
+            print(f"fastmine solve: {exc}", file=sys.stderr)
+            return 2
+    try:
+        result = run_configs(configs, args.games, seed=args.seed, jobs=args.jobs,
+                             chunk=args.chunk, client=client, progress=not args.quiet)
+    except KeyboardInterrupt:
+        print("fastmine solve: interrupted", file=sys.stderr)
+        return 130
+    finally:
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+    print(format_table(result))
+    if args.json:
+        write_json(result, args.json, sys.argv[1:])
+        print(f"results written to {args.json}")
+    if args.plot:
+        plot(result, args.plot)
+        print(f"plot written to {args.plot}")
+    return 0

@@ -1,0 +1,285 @@
+"""Strategies that play a :class:`fastmine.Game`: one move, or a whole game.
+
+Six strategies.  Five are the auto-sweep buttons of seed 002 (section 2.3),
+kept as that seed describes them -- as baselines and as assist buttons:
+
+``"random"``
+    Reveal a cell chosen uniformly among the unrevealed, unflagged cells.
+``"deterministic"``
+    Single-cell rules, trusting the player's flags, on the first number (row
+    by row) where one applies: if the flags around it equal its number, chord
+    it (reveal the rest); if its hidden cells plus flags equal its number, flag
+    one of those hidden cells.  No move when no rule applies.
+``"inference"``
+    Multi-cell inference -- ours is exact: reveal the first cell the exact
+    engine proves safe, else flag the first cell it proves a mine (flags are
+    not trusted).  No move when nothing is certain.
+``"probability"``
+    Reveal the frontier cell (hidden, next to a revealed number) with the
+    lowest exact mine probability, ties at random; like the seed it looks only
+    at the frontier (all hidden cells when there is no frontier).
+``"auto"``
+    Deterministic, else inference, else random.
+
+``"best"`` plays to win: every certain-safe cell first (no flags: flagging
+costs nothing in win rate, it is never needed); otherwise the safest guess,
+near-ties broken by progress and second-move safety, corners first off the
+frontier, and an exhaustive search in the endgame (see
+:mod:`fastmine.solver.best`).
+
+The first move of a fresh game goes where the game's first-click rule makes it
+best (:func:`first_click_for`): a corner for ``cell`` and ``none``, (3, 3) --
+(2, 2) on boards smaller than 16 -- for ``opening``, the centre for
+``no_guess``.  Moves go through the public :class:`~fastmine.Game` API; each
+:func:`step` sets ``game.assisted``.
+
+>>> import fastmine
+>>> from fastmine.solver.strategies import play
+>>> g = fastmine.Game(9, 9, 10, seed=4)
+>>> play(g, "deterministic", rng=1).name in ("PLAYING", "WON", "LOST")
+True
+>>> g.assisted
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import codes
+from ..errors import GameOverError, GamePausedError
+from ..game import Game
+from . import _exact
+from .best import Planner, planner_for
+
+__all__ = ["STRATEGIES", "step", "play", "first_click_for"]
+
+STRATEGIES = ("best", "auto", "deterministic", "inference", "probability", "random")
+"""Names accepted by :func:`step` and :func:`play`."""
+
+_NO_MOVE = np.empty((0, 2), np.intp)
+_NO_MOVE.flags.writeable = False
+
+
+def first_click_for(rows: int, cols: int, rule: str) -> tuple[int, int]:
+    """Where a solver clicks first under a first-click rule.
+
+    ``opening``: (3, 3), or (2, 2) when the board is smaller than 16 in either
+    direction -- far enough from the edges that the opening is big, close
+    enough that its border is short.  ``cell`` and ``none``: a corner (most
+    likely a zero).  ``no_guess``: the centre.
+
+    >>> first_click_for(16, 30, "opening"), first_click_for(9, 9, "opening")
+    ((3, 3), (2, 2))
+    >>> first_click_for(16, 30, "cell")
+    (0, 0)
+    """
+    if rule == "opening":
+        k = 3 if min(rows, cols) >= 16 else 2
+        return min(k, rows - 1), min(k, cols - 1)
+    if rule == "no_guess":
+        return rows // 2, cols // 2
+    return 0, 0
+
+
+def _check(game: object, strategy: object) -> None:
+    if not isinstance(game, Game):
+        raise TypeError(f"expected a fastmine.Game, got {type(game).__name__}")
+    if strategy not in STRATEGIES:
+        if not isinstance(strategy, str):
+            raise TypeError(f"strategy must be a string, one of {', '.join(STRATEGIES)}")
+        raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
+    if game.state.is_over:
+        raise GameOverError(f"the game is over ({game.state.value}); start a new game")
+    if game.paused:
+        raise GamePausedError("the game is paused; call resume() first")
+
+
+def _rng(rng: object) -> np.random.Generator:
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if rng is None or (isinstance(rng, int) and not isinstance(rng, bool)):
+        return np.random.default_rng(rng)
+    raise TypeError(f"rng must be None, an int seed or a numpy Generator, got {type(rng).__name__}")
+
+
+# ---------------------------------------------------------------------- helpers
+
+def _nsum(mask: np.ndarray) -> np.ndarray:
+    """For each cell, how many of its 8 neighbours are set in ``mask``."""
+    rows, cols = mask.shape
+    p = np.zeros((rows + 2, cols + 2), np.int8)
+    p[1:-1, 1:-1] = mask
+    return (p[:-2, :-2] + p[:-2, 1:-1] + p[:-2, 2:] + p[1:-1, :-2] + p[1:-1, 2:]
+            + p[2:, :-2] + p[2:, 1:-1] + p[2:, 2:])
+
+
+def _first(mask: np.ndarray) -> tuple[int, int] | None:
+    idx = np.flatnonzero(mask)
+    if len(idx) == 0:
+        return None
+    return divmod(int(idx[0]), mask.shape[1])
+
+
+def _reveal_or_unflag(game: Game, r: int, c: int) -> np.ndarray:
+    """Reveal (r, c); a flagged cell is un-flagged first (that is the move)."""
+    if game.view[r, c] == codes.FLAG:
+        return game.toggle_mark(r, c)
+    return game.reveal(r, c)
+
+
+def _toward_flag(game: Game, r: int, c: int) -> np.ndarray:
+    """One mark toggle moving (r, c) toward a flag (a question mark first clears)."""
+    return game.toggle_mark(r, c)
+
+
+# ---------------------------------------------------------------- seed 002 moves
+
+def _random(game: Game, rng: np.random.Generator) -> np.ndarray:
+    v = game.view
+    cells = np.flatnonzero((v == codes.HIDDEN) | (v == codes.QUESTION))
+    if len(cells) == 0:
+        return _NO_MOVE
+    r, c = divmod(int(cells[rng.integers(len(cells))]), game.cols)
+    return game.reveal(r, c)
+
+
+def _deterministic(game: Game) -> np.ndarray:
+    v = game.view
+    hidden = (v == codes.HIDDEN) | (v == codes.QUESTION)
+    flags = _nsum(v == codes.FLAG)
+    nh = _nsum(hidden)
+    number = (v >= 0) & (nh > 0)
+    chord = number & (flags == v)
+    flag = number & (flags < v) & (nh + flags == v)
+    # The first number (row-major) where either rule applies.
+    idx = np.flatnonzero(chord | flag)
+    if len(idx) == 0:
+        return _NO_MOVE
+    r, c = divmod(int(idx[0]), game.cols)
+    if chord[r, c]:
+        return game.chord(r, c)
+    r0, c0 = max(r - 1, 0), max(c - 1, 0)
+    block = hidden[r0:r + 2, c0:c + 2]
+    plain = block & (v[r0:r + 2, c0:c + 2] == codes.HIDDEN)
+    dr, dc = _first(plain if plain.any() else block)
+    return _toward_flag(game, r0 + dr, c0 + dc)
+
+
+def _certain(game: Game, planner: Planner) -> tuple[np.ndarray, np.ndarray]:
+    """Bool masks of the cells proven safe / mined (local rules, else exact)."""
+    safe, mines = planner.local(game.view)
+    if safe.any():
+        return safe, mines
+    p = _exact.probabilities(game.view, game.mine_count)
+    return _exact.certain(p)
+
+
+def _inference(game: Game, planner: Planner) -> np.ndarray:
+    v = game.view
+    safe, mines = _certain(game, planner)
+    openable = safe & ((v == codes.HIDDEN) | (v == codes.QUESTION))
+    cell = _first(openable)
+    if cell is not None:
+        return game.reveal(*cell)
+    cell = _first(safe & (v == codes.FLAG))
+    if cell is not None:
+        return game.toggle_mark(*cell)
+    if not mines.any():
+        return _NO_MOVE
+    cell = _first(mines & (v == codes.HIDDEN))
+    if cell is None:
+        cell = _first(mines & (v == codes.QUESTION))
+    if cell is None:
+        return _NO_MOVE
+    return _toward_flag(game, *cell)
+
+
+def _probability(game: Game, rng: np.random.Generator) -> np.ndarray:
+    v = game.view
+    openable = (v == codes.HIDDEN) | (v == codes.QUESTION)
+    if not openable.any():
+        return _NO_MOVE
+    frontier = openable & (_nsum(v >= 0) > 0)
+    cand = frontier if frontier.any() else openable
+    p = _exact.probabilities(v, game.mine_count)
+    pc = np.where(cand, p, np.inf)
+    best = np.flatnonzero(pc <= pc.min() + 1e-12)
+    r, c = divmod(int(best[rng.integers(len(best))]), game.cols)
+    return game.reveal(r, c)
+
+
+def _auto(game: Game, planner: Planner, rng: np.random.Generator) -> np.ndarray:
+    changed = _deterministic(game)
+    if len(changed) == 0:
+        changed = _inference(game, planner)
+    if len(changed) == 0:
+        changed = _random(game, rng)
+    return changed
+
+
+# --------------------------------------------------------------------- public
+
+def step(game: Game, strategy: str = "best", *, rng: object = None) -> np.ndarray:
+    """Make one move of ``strategy`` on ``game``; return the changed cells.
+
+    One move is one call of :meth:`~fastmine.Game.reveal`,
+    :meth:`~fastmine.Game.chord` or :meth:`~fastmine.Game.toggle_mark`; the
+    result is what that call returned (an empty ``(0, 2)`` array when the
+    strategy has no move, e.g. ``deterministic`` with no rule applying).  Sets
+    ``game.assisted``.  ``rng`` (None, an int seed or a numpy Generator) drives
+    the random choices.  Raises ``ValueError`` for an unknown strategy,
+    ``TypeError`` for a non-Game, :class:`fastmine.GameOverError` /
+    :class:`fastmine.GamePausedError` for a finished or paused game.
+    """
+    _check(game, strategy)
+    gen = _rng(rng)
+    game.assisted = True
+    if game.state.name == "READY":
+        return game.reveal(*first_click_for(game.rows, game.cols, game.rule))
+    planner = planner_for(game, gen)
+    if strategy == "best":
+        return planner.step(game)
+    if strategy == "random":
+        return _random(game, gen)
+    if strategy == "deterministic":
+        return _deterministic(game)
+    if strategy == "inference":
+        return _inference(game, planner)
+    if strategy == "probability":
+        return _probability(game, gen)
+    return _auto(game, planner, gen)
+
+
+def play(
+    game: Game,
+    strategy: str = "best",
+    *,
+    first_click: tuple[int, int] | None = None,
+    rng: object = None,
+    endgame: bool = True,
+):
+    """Play ``game`` with ``strategy`` until it is won or lost; return its GameState.
+
+    ``first_click`` overrides where a fresh game is opened (default:
+    :func:`first_click_for` the game's rule).  A strategy that runs out of
+    moves (``deterministic`` or ``inference`` when nothing is certain) stops
+    there and the state is still ``PLAYING``.  ``endgame=False`` turns off the
+    exhaustive endgame search of ``best`` (faster, slightly weaker).
+    """
+    _check(game, strategy)
+    gen = _rng(rng)
+    game.assisted = True
+    if game.state.name == "READY":
+        if first_click is None:
+            first_click = first_click_for(game.rows, game.cols, game.rule)
+        elif not (isinstance(first_click, tuple) and len(first_click) == 2):
+            raise TypeError(f"first_click must be a (row, col) tuple, got {first_click!r}")
+        game.reveal(*first_click)
+    if strategy == "best":
+        planner = planner_for(game, gen, endgame=endgame)
+        return planner.play(game)
+    while not game.state.is_over:
+        if len(step(game, strategy, rng=gen)) == 0:
+            break
+    return game.state

@@ -1,0 +1,183 @@
+"""The board's drawing (partial redraw of one Mesh), the assist buttons, hint and
+odds overlay, and the new-game screen."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("kivy")
+
+from fastmine_app import assist  # noqa: E402
+from fastmine_app import tiles as T  # noqa: E402
+
+from fastmine import FLAG, HIDDEN, Difficulty  # noqa: E402
+
+needs_solver = pytest.mark.skipif(not assist.available(), reason=assist.unavailable_reason())
+
+
+def test_one_reveal_on_50x50_rewrites_only_the_changed_cells(drv):
+    drv.app.start_game(Difficulty(50, 50, 500))
+    drv.frames(2)
+    board = drv.board
+    drv.ctrl.reveal(25, 25)
+    drv.frames(1)
+    mesh = board.mesh
+    instructions = list(board.canvas.children)
+    before = np.array(board._verts).reshape(50, 50, 4, 4).copy()
+    game = drv.game
+    target = tuple(np.argwhere((game.view == HIDDEN) & ~game.board.mines & (game.board.counts > 0))[0])
+    uploads = []
+    orig = type(board).set_tiles
+
+    def spy(self, cells, tile_ids):
+        uploads.append(np.array(cells))
+        return orig(self, cells, tile_ids)
+
+    type(board).set_tiles = spy
+    try:
+        drv.tap_cell(*target)
+    finally:
+        type(board).set_tiles = orig
+    assert game.view[target] >= 1
+    after = np.array(board._verts).reshape(50, 50, 4, 4)
+    assert board.mesh is mesh  # the same Mesh instruction ...
+    assert list(board.canvas.children) == instructions  # ... and the same canvas
+    assert np.array_equal(after[..., :2], before[..., :2])  # no vertex moved
+    changed = np.argwhere((after != before).any(axis=(2, 3)))
+    assert changed.tolist() == [list(target)]  # only that cell's texture coords changed
+    assert np.allclose(after[target][:, 2:], board.atlas.uv[game.view[target]])
+    assert len(uploads) == 1 and uploads[0].tolist() == [list(target)]  # one batch
+
+
+def test_tiles_follow_the_view(drv):
+    drv.app.start_game(Difficulty(16, 30, 99))
+    drv.tap_cell(8, 15)
+    drv.tap_cell(0, 0, button="right", device="mouse")
+    view = drv.game.view
+    expect = T.VIEW_TILE[np.ascontiguousarray(view).view(np.uint8)]
+    assert np.array_equal(drv.board.tiles, expect)
+    uv = np.array(drv.board._verts).reshape(16, 30, 4, 4)[..., 2:]
+    assert np.allclose(uv, drv.board.atlas.uv[expect])
+
+
+@needs_solver
+def test_assist_buttons_each_make_a_solver_move(drv, data_dir):
+    buttons = [w for w in drv.ids("assist_bar").children if w.text in assist.STRATEGIES]
+    assert sorted(b.text for b in buttons) == sorted(assist.STRATEGIES)
+    assert all(not b.disabled for b in buttons)
+    auto = next(b for b in buttons if b.text == "Auto")
+    drv.press(auto)  # the first move opens the board
+    assert drv.ctrl.state == "playing" and drv.ctrl.assisted and drv.game.assisted
+    for b in buttons:
+        if drv.game.state.is_over:
+            break
+        before = drv.game.view.copy()
+        drv.press(b)
+        assert not np.array_equal(before, drv.game.view) or drv.game.state.is_over
+        assert np.array_equal(drv.board.tiles[drv.game.view == FLAG], T.FLAG_T * np.ones(
+            int((drv.game.view == FLAG).sum()), np.int16))
+    # an assisted game is recorded as assisted
+    while not drv.game.state.is_over:
+        drv.ctrl.assist("auto")
+    drv.wait(0.8)
+    from fastmine import records
+    with records.RecordsStore(data_dir=str(data_dir)) as db:
+        games = db.games()
+    assert len(games) == 1 and games[0].assisted
+
+
+@needs_solver
+def test_hint_and_odds_overlay(drv):
+    drv.app.start_game(Difficulty(16, 16, 40))
+    drv.tap_cell(8, 8)
+    drv.press(drv.ids("hint"))
+    assert drv.game.assisted
+    assert "row" in drv.ctrl.message
+    hinted = np.argwhere(drv.board.tiles == T.HINT_T)
+    assert len(hinted) == 1
+    r, c = hinted[0]
+    p = assist.probabilities(drv.game)
+    assert p[r, c] == np.nanmin(np.where(drv.game.view == HIDDEN, p, np.nan))
+    # the odds overlay shades every unknown cell by its probability
+    drv.press(drv.ids("odds"))
+    assert drv.ctrl.overlay
+    assert drv.board.tiles[r, c] == T.HINT_T  # the hint stays until the next move
+    hidden = drv.game.view == HIDDEN
+    hidden[r, c] = False
+    levels = drv.board.tiles[hidden] - T.PROB_T
+    assert ((levels >= 0) & (levels < T.PROB_LEVELS)).all()
+    assert np.array_equal(levels, T.prob_level(p[hidden]))
+    assert (drv.board.tiles[~hidden] < T.PROB_T).all()
+    # it follows the moves
+    safe = np.argwhere(drv.board.tiles == T.PROB_T)  # certainly safe cells
+    if len(safe):
+        drv.tap_cell(*safe[0])
+        hidden = drv.game.view == HIDDEN
+        assert np.array_equal(drv.board.tiles[hidden] - T.PROB_T,
+                              T.prob_level(assist.probabilities(drv.game)[hidden]))
+    drv.press(drv.ids("odds"))
+    assert not drv.ctrl.overlay
+    assert (drv.board.tiles[drv.game.view == HIDDEN] == T.HIDDEN_T).all()
+
+
+def test_new_game_screen_presets_custom_and_validation(drv):
+    app = drv.app
+    app.show_screen("new_game")
+    drv.frames(3)
+    screen = app.root.get_screen("new_game")
+    drv.press(screen.ids.preset_expert)
+    drv.press(screen.ids.rule_cell)
+    drv.press(screen.ids.start)
+    assert app.root.current == "game"
+    assert (drv.game.rows, drv.game.cols, drv.game.mine_count, drv.game.rule) == (16, 30, 99, "cell")
+    # custom: a clear message for a bad size, then a good one starts
+    app.show_screen("new_game")
+    drv.frames(3)
+    drv.press(screen.ids.custom)
+    screen.ids.rows.text = "4"
+    drv.press(screen.ids.start)
+    assert app.root.current == "new_game"
+    assert screen.error == "Rows must be a whole number from 5 to 50."
+    screen.ids.rows.text = "12"
+    screen.ids.cols.text = "20"
+    screen.ids.mines.text = "240"
+    drv.press(screen.ids.start)
+    assert screen.error == "Mines must be from 1 to 239 on a 12 x 20 board."
+    screen.ids.mines.text = "40"
+    drv.press(screen.ids.rule_no_guess)
+    drv.press(screen.ids.start)
+    assert app.root.current == "game"
+    assert (drv.game.rows, drv.game.cols, drv.game.mine_count) == (12, 20, 40)
+    assert drv.game.rule == "no_guess"
+    # the face button repeats the last choice
+    drv.press(drv.ids("face"))
+    assert (drv.game.rows, drv.game.cols, drv.game.mine_count) == (12, 20, 40)
+
+
+def test_no_guess_failure_is_a_message_not_a_crash(drv, monkeypatch):
+    from fastmine import NoGuessTimeoutError
+    from fastmine.solver import no_guess
+
+    def fail(*_a, **_k):
+        raise NoGuessTimeoutError("no board solvable without guessing within 1 s")
+
+    monkeypatch.setattr(no_guess, "generate", fail)
+    drv.app.start_game(Difficulty(9, 9, 10), rule="no_guess")
+    drv.tap_cell(4, 4)
+    assert "Could not start the game" in drv.ctrl.message
+    assert drv.ctrl.state == "ready" and (drv.game.view == HIDDEN).all()
+
+
+def test_board_fills_its_area_between_the_bars(drv):
+    area = drv.app.game_screen.ids.board_area
+    drv.frames(2)
+    assert list(drv.board.pos) == list(area.pos) and list(drv.board.size) == list(area.size)
+    assert drv.board.y >= drv.ids("assist_bar").top and drv.board.top <= drv.ids("top_bar").y
+    # the zoomed board never leaves a gap at an edge
+    drv.app.start_game(Difficulty(50, 50, 400))
+    drv.board.zoom_at(3.0, *drv.board.cell_center(0, 0))
+    drv.board.pan_by(1000, -1000)  # try to drag the corner into view and beyond
+    ox, oy = drv.board.offset
+    side = 50 * drv.board.scale
+    assert ox == 0 and oy + side == pytest.approx(drv.board.height)  # stopped at the corner
