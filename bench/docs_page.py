@@ -104,9 +104,24 @@ def _solver_lines(doc: dict) -> list[str]:
         lines += ["", "Exact mine probabilities on mid-game positions, µs per position, "
                   "`solver.probabilities` vs ms-toollib `cal_probability_onboard`: "
                   + "; ".join(out) + "."]
+    best = [r for r in s.get("play") or [] if r["status"] == "ok" and r["strategy"] == "best"]
+    if best:
+        lines += ["", "Strategy `best`, whole games (win rate, ms per game): " + "; ".join(
+            f"{r['difficulty']} {r['rule']}"
+            + (f" at ({r['click'][0]}, {r['click'][1]})" if r.get("click") else "")
+            + f" {100 * r['win_rate']:.1f}% of {r['games']}, {r['ms_per_game']:.1f} ms"
+            for r in best) + "."]
     ng = [r for r in s.get("no_guess") or [] if r["status"] == "ok"]
     if ng:
         lines += ["", "No-guess generation, median per board: " + "; ".join(
             f"{r['size']} {r['peer']} {an.fmt_us(r['us_per_call'])} µs" for r in ng) + "."]
+    app = doc.get("app") or {}
+    own = app.get("app_bench") or {}
+    if own.get("status") == "ok":
+        lines += ["", f"App (headless, software OpenGL): first frame {own.get('startup_s', 0):.2f} s "
+                  f"after start; a reveal on 50x50 is on screen "
+                  f"{own.get('reveal_frame_ms_median', 0):.1f} ms later (median; "
+                  f"{own.get('reveal_cpu_ms_median', 0):.1f} ms of it the game and the mesh update, "
+                  f"the rest drawing; an unchanged redraw takes "
+                  f"{own.get('redraw_frame_ms_median', 0):.1f} ms)."]
     return lines
-

@@ -55,7 +55,7 @@ def _probabilities(rows: list[dict]) -> list[str]:
 
 def _play(rows: list[dict]) -> list[str]:
     out = ["### Whole games per strategy", "",
-           "`solver.play(game, strategy)` from a fresh game (the solver makes the first click "
+           f"`{rows[0].get('function', 'solver.play')}(game, strategy)` from a fresh game (the solver makes the first click "
            "where the rule makes it best); time per game includes making the game. Win rate "
            "with its 95% Wilson interval; *stuck*: the strategy ran out of certain moves "
            "(deterministic, inference) and stopped, not a win.", "",

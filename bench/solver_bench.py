@@ -30,16 +30,30 @@ def available() -> dict[str, str | None]:
     except ImportError as exc:
         why = f"fastmine.solver is not importable yet ({exc})"
         return {"probabilities": why, "play": why, "no_guess": why}
-    out = {}
-    for part in ("probabilities", "play"):
-        out[part] = None if callable(getattr(solver, part, None)) else \
-            f"fastmine.solver has no {part}() yet"
+    out = {"probabilities": None if callable(getattr(solver, "probabilities", None))
+           else "fastmine.solver has no probabilities() yet",
+           "play": None if _play_function() else "fastmine.solver has no play() yet"}
     try:
         from fastmine.solver import no_guess  # noqa: F401
         out["no_guess"] = None
     except ImportError as exc:
         out["no_guess"] = f"fastmine.solver.no_guess is not importable yet ({exc})"
     return out
+
+
+def _play_function():
+    """``solver.play`` (the DESIGN contract), else ``solver.strategies.play``, else None."""
+    try:
+        from fastmine import solver
+    except ImportError:
+        return None
+    if callable(getattr(solver, "play", None)):
+        return solver.play
+    try:
+        from fastmine.solver import strategies
+    except ImportError:
+        return None
+    return getattr(strategies, "play", None)
 
 
 def midgame(rows: int, cols: int, mines: int, seed: int, frac: float = 0.35) -> np.ndarray:
@@ -132,28 +146,30 @@ def play_task(strategy: str, difficulty: str, rule: str, games: int, seconds: fl
     import inspect
 
     from fastmine import DIFFICULTIES as PRESETS
-    from fastmine import Game, GameState, solver
+    from fastmine import Game, GameState
 
+    play = _play_function()
     d = PRESETS[difficulty]
-    takes_rng = "rng" in inspect.signature(solver.play).parameters
+    takes_rng = "rng" in inspect.signature(play).parameters
     won = lost = played = 0
     t_start = time.perf_counter()
     while played < games and time.perf_counter() - t_start < seconds:
         g = Game(d.rows, d.cols, d.mines, rule=rule, seed=seed + played)
         if takes_rng:
-            state = solver.play(g, strategy=strategy, rng=seed + played)
+            state = play(g, strategy=strategy, rng=seed + played)
         else:
-            state = solver.play(g, strategy=strategy)
+            state = play(g, strategy=strategy)
         won += state is GameState.WON
         lost += state is GameState.LOST
         played += 1
     total = time.perf_counter() - t_start
     click = None
-    first = getattr(getattr(solver, "strategies", None), "first_click_for", None)
+    first = getattr(inspect.getmodule(play), "first_click_for", None)
     if first is not None:
         click = list(first(d.rows, d.cols, rule))
     return {"games": played, "wins": won, "losses": lost, "stuck": played - won - lost,
-            "seconds": total, "ms_per_game": 1e3 * total / max(played, 1), "click": click}
+            "seconds": total, "ms_per_game": 1e3 * total / max(played, 1), "click": click,
+            "function": f"{play.__module__}.{play.__qualname__}".replace("fastmine.", "", 1)}
 
 
 def noguess_task(peer: str, rows: int, cols: int, mines: int, calls: int, seed: int,
