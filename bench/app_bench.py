@@ -1,0 +1,126 @@
+"""App section: the Kivy app, run headless in a subprocess (skipped until app/main.py exists).
+
+Two measurements, each in its own process with SDL's ``offscreen`` driver (real
+software OpenGL, no screen needed):
+
+* **Startup to first frame**, for any app: ``app/main.py`` runs as
+  ``__main__`` under a small driver that wraps ``kivy.app.App.run`` and stops
+  the app at the first ``Window.on_flip`` (the first frame on screen).  Two
+  figures: from process launch (interpreter start and imports included) and
+  from the driver's first line (imports of Kivy and the app included).
+* **The app's own figures**: ``python app/main.py --bench`` (the app's
+  benchmark mode: startup, and frame times after a reveal and a flag on a
+  50x50 board) prints one JSON line, reported as is.  An app without that
+  option gets a note instead.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+_DRIVER = r"""
+import json, runpy, sys, time
+t_driver = time.time()
+from kivy.config import Config
+Config.set("graphics", "maxfps", "0")
+from kivy.app import App
+from kivy.clock import Clock
+_run = App.run
+def _stop_at_first_flip(app, *args):
+    from kivy.core.window import Window
+    def flip(*a):
+        Window.unbind(on_flip=flip)
+        print("BENCH_FIRST_FRAME " + json.dumps({"t_frame": time.time(), "t_driver": t_driver}),
+              flush=True)
+        Clock.schedule_once(lambda dt: app.stop(), 0)
+    Window.bind(on_flip=flip)
+def run(self):
+    self.fbind("on_start", _stop_at_first_flip)
+    return _run(self)
+App.run = run
+sys.argv = [sys.argv[1]]
+runpy.run_path(sys.argv[0], run_name="__main__")
+"""
+
+def _env(tmp: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.setdefault("SDL_VIDEODRIVER", "offscreen")
+    env.update(KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_NO_FILELOG="1",
+               KIVY_NO_CONFIG="1", KIVY_HOME=tmp)
+    src = str(ROOT / "src")
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), src, env.get("PYTHONPATH")) if p)
+    return env
+
+
+def _tagged(stdout: str, tag: str) -> dict | None:
+    for line in stdout.splitlines():
+        if line.startswith(tag + " "):
+            return json.loads(line[len(tag) + 1:])
+    return None
+
+
+def startup(main: Path, timeout: float) -> dict:
+    """Launch ``main`` headless and time it to its first frame."""
+    with tempfile.TemporaryDirectory(prefix="fastmine-bench-kivy-") as tmp:
+        t_launch = time.time()
+        try:
+            proc = subprocess.run([sys.executable, "-c", _DRIVER, str(main)], env=_env(tmp),
+                                  capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+        except subprocess.TimeoutExpired:
+            return {"status": "timeout", "error": f"no first frame within {timeout:g} s"}
+    got = _tagged(proc.stdout, "BENCH_FIRST_FRAME")
+    if got is None:
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
+        return {"status": "error", "error": f"exit code {proc.returncode}: " + " | ".join(tail)}
+    return {"status": "ok",
+            "launch_to_first_frame_ms": 1e3 * (got["t_frame"] - t_launch),
+            "imports_to_first_frame_ms": 1e3 * (got["t_frame"] - got["t_driver"])}
+
+
+def app_bench(main: Path, timeout: float) -> dict:
+    """Run ``python app/main.py --bench`` and return the JSON object it prints."""
+    with tempfile.TemporaryDirectory(prefix="fastmine-bench-kivy-") as tmp:
+        try:
+            proc = subprocess.run([sys.executable, str(main), "--bench"], env=_env(tmp),
+                                  capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+        except subprocess.TimeoutExpired:
+            return {"status": "timeout", "error": f"no result within {timeout:g} s"}
+    for line in reversed(proc.stdout.splitlines()):
+        if line.startswith("{"):
+            try:
+                return {"status": "ok", **json.loads(line)}
+            except ValueError:
+                break
+    tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
+    return {"status": "error", "error": f"exit code {proc.returncode}: " + " | ".join(tail)}
+
+
+def run(cfg, progress, root: Path = ROOT) -> dict:
+    """The app section of the results document."""
+    main = root / "app" / "main.py"
+    if not main.exists():
+        return {"skipped": "app/main.py does not exist yet"}
+    # Never import Kivy here: importing it parses (and rejects) this process's argv.
+    if importlib.util.find_spec("kivy") is None:
+        return {"skipped": "Kivy is not installed"}
+    timeout = 60.0 if cfg.quick else 120.0
+    runs = 1 if cfg.quick else 3
+    progress.total += runs + 1
+    out: dict = {"startup": []}
+    for _ in range(runs):
+        progress.set_postfix_str("app startup", refresh=False)
+        out["startup"].append(startup(main, timeout))
+        progress.update()
+    progress.set_postfix_str("app --bench", refresh=False)
+    out["app_bench"] = app_bench(main, timeout)
+    progress.update()
+    return out

@@ -1,0 +1,79 @@
+"""Where fastmine's time goes on small boards: the public call against its kernel.
+
+On a beginner board the compiled work is a microsecond or two, so the Python
+layer (argument checks, array allocation, object creation) is most of a call.
+This section times each public call next to the private kernel underneath it,
+so the report can say exactly how much of each figure is overhead.  It runs in
+the worker like every other measurement.
+"""
+
+from __future__ import annotations
+
+import gc
+import statistics
+
+import numpy as np
+
+from . import timing
+from .kernels import make_case
+from .timing import measure, use_clock
+
+
+def _reveal_only(board, click, repeats: int, batch: int) -> float:
+    """Median µs of ``game.reveal`` alone, each on a game built (untimed) just before."""
+    from fastmine import Game
+
+    r, c = click
+    samples = []
+    for _ in range(repeats):
+        games = [Game.from_board(board) for _ in range(batch)]
+        gc.disable()
+        t0 = timing._now()
+        for g in games:
+            g.reveal(r, c)
+        samples.append((timing._now() - t0) / batch)
+        gc.enable()
+    return statistics.median(samples) * 1e6
+
+
+def breakdown(rows: int, cols: int, mines: int, seed: int, min_time: float,
+              repeats: int, clock: str = "wall") -> dict[str, float]:
+    """µs per call of fastmine's public calls and the kernels under them."""
+    use_clock(clock)
+    from fastmine import Board, Game, _kernels
+
+    def us(call) -> float:
+        return measure(call, min_time=min_time, repeats=repeats, budget=10)["us_per_call"]
+
+    fr, fc = rows // 2, cols // 2
+    case = make_case("bbbv", rows, cols, mines, seed)
+    mask = case.mask
+    board = Board.from_mines(mask)
+    pm, pc = board._pm, board._pc
+    n = (rows + 2) * (cols + 2)
+    zeros = np.zeros(n, np.int8)
+    out = {
+        "Board.generate(rule='opening')":
+            us(lambda: Board.generate(rows, cols, mines, first_click=(fr, fc))),
+        "Board._lay (validated-args path)":
+            us(lambda: Board._lay(rows, cols, mines, fr, fc, 1, 7)),
+        "_kernels.lay_mines (kernel: lay + count)":
+            us(lambda: _kernels.lay_mines(rows, cols, mines, fr, fc, 1, 7)),
+        "Board.from_mines(mask)": us(lambda: Board.from_mines(mask)),
+        "_kernels.count_neighbours (kernel, zeroed copy)":
+            us(lambda: _kernels.count_neighbours(pm, zeros.copy(), rows, cols)),
+        "np.zeros(padded) copy alone": us(lambda: zeros.copy()),
+        "fresh Board(...).bbbv()":
+            us(lambda: Board._from_padded(pm, pc, rows, cols, mines).bbbv()),
+        "_kernels.bbbv_openings (kernel)":
+            us(lambda: _kernels.bbbv_openings(pm, pc, rows, cols)),
+        "Game.from_board(board)": us(lambda: Game.from_board(board)),
+    }
+
+    def new_game_reveal():
+        Game.from_board(board).reveal(fr, fc)
+
+    out["Game.from_board(board).reveal(r, c)"] = us(new_game_reveal)
+    out["game.reveal(r, c) alone (game built untimed)"] = _reveal_only(
+        board, (fr, fc), repeats, batch=max(50, min(2000, 2_000_000 // n)))
+    return out

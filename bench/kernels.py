@@ -1,0 +1,112 @@
+"""What is measured: the kernels, the board sizes, and how each case is built."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .peers import Case
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """One operation measured on every peer."""
+
+    name: str
+    title: str
+    what: str
+
+
+KERNELS: dict[str, Kernel] = {k.name: k for k in (
+    Kernel("gen_cell", "generate (safe cell)",
+           "lay the mines with the clicked cell kept safe, and count the neighbours"),
+    Kernel("gen_opening", "generate (opening)",
+           "lay the mines with the clicked cell and its neighbours kept safe, and count"),
+    Kernel("count", "neighbour counts",
+           "neighbour counts of a given mine mask (building a board from mines)"),
+    Kernel("bbbv", "3BV", "the 3BV of a given board (fewest clicks to clear it)"),
+    Kernel("bbbv_empty", "3BV (near-empty)",
+           "the 3BV of a board with one mine: one flood fill over the whole board"),
+    Kernel("reveal_opening", "reveal (opening)",
+           "a new game's first reveal, in the largest opening of a normal-density board"),
+    Kernel("reveal_empty", "reveal (near-empty)",
+           "a new game's first reveal on a board with one mine: opens every other cell"),
+)}
+
+
+@dataclass(frozen=True)
+class Size:
+    """A board size and its mine count for the normal-density kernels."""
+
+    rows: int
+    cols: int
+    mines: int
+
+    @property
+    def cells(self) -> int:
+        """rows * cols."""
+        return self.rows * self.cols
+
+    @property
+    def label(self) -> str:
+        """``"16x30"``."""
+        return f"{self.rows}x{self.cols}"
+
+
+def size(label: str) -> Size:
+    """Parse ``"16x30"`` or ``"16x30/99"``; without a mine count the density is 20%
+    (the standard presets 9x9, 16x16 and 16x30 get their usual 10, 40 and 99)."""
+    dims, _, m = label.partition("/")
+    rows, cols = (int(x) for x in dims.lower().split("x"))
+    if m:
+        return Size(rows, cols, int(m))
+    return Size(rows, cols, STANDARD.get((rows, cols), max(1, rows * cols // 5)))
+
+
+STANDARD = {(9, 9): 10, (16, 16): 40, (16, 30): 99}
+
+FULL_SIZES = ("9x9", "16x16", "16x30", "50x50", "200x200", "1000x1000")
+FASTMINE_ONLY_SIZES = ("5000x5000",)
+QUICK_SIZES = ("9x9", "16x30", "50x50", "200x200")
+
+
+def make_case(kernel: str, rows: int, cols: int, mines: int, seed: int) -> Case:
+    """The input every peer gets for ``kernel`` at this size (same seed, same board).
+
+    Generation kernels get only the size and the click (the centre).  The
+    others get a layout drawn with NumPy (not with any peer): uniform mines
+    outside the 3x3 block at the centre.  ``reveal_opening`` clicks the board's
+    largest opening (so the reveal is a real flood fill, not a 3x3 block);
+    ``reveal_empty`` gets one mine in the bottom-right corner and clicks the
+    top-left.
+    """
+    click = (rows // 2, cols // 2)
+    if kernel in ("gen_cell", "gen_opening"):
+        return Case(rows, cols, mines, click)
+    if kernel in ("reveal_empty", "bbbv_empty"):
+        mask = np.zeros((rows, cols), bool)
+        mask[-1, -1] = True
+        return Case(rows, cols, 1, (0, 0), mask)
+    rng = np.random.default_rng(seed)
+    allowed = np.ones((rows, cols), bool)
+    allowed[max(click[0] - 1, 0):click[0] + 2, max(click[1] - 1, 0):click[1] + 2] = False
+    flat = np.zeros(rows * cols, bool)
+    flat[rng.choice(np.flatnonzero(allowed), mines, replace=False)] = True
+    mask = flat.reshape(rows, cols)
+    if kernel == "reveal_opening":
+        click = _largest_opening(mask)
+    return Case(rows, cols, mines, click, mask)
+
+
+def _largest_opening(mask: np.ndarray) -> tuple[int, int]:
+    """The first cell (row-major) of the board's largest opening (zero region)."""
+    from scipy import ndimage
+
+    from .peers.numpy_peer import count
+
+    labels, n = ndimage.label(~mask & (count(mask) == 0), structure=np.ones((3, 3), bool))
+    sizes = np.bincount(labels.ravel(), minlength=n + 1)
+    sizes[0] = 0
+    r, c = divmod(int(np.argmax(labels.ravel() == np.argmax(sizes))), mask.shape[1])
+    return (r, c)

@@ -1,0 +1,301 @@
+"""Solver section: exact probabilities, whole games per strategy, no-guess generation.
+
+Skipped, with a note, while ``fastmine.solver`` lacks what a part needs
+(``probabilities``, ``play``, ``Board.generate(rule="no_guess")``).  The
+``*_task`` functions run in the worker process; :func:`run` drives them.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+
+import numpy as np
+
+from .timing import measure
+
+PROB_SIZES = ("9x9/10", "16x16/40", "16x30/99", "30x30/150", "50x50/500")
+QUICK_PROB_SIZES = ("9x9/10", "16x30/99")
+DIFFICULTIES = ("beginner", "intermediate", "expert")
+STRATEGIES = ("best", "auto", "deterministic", "inference", "probability", "random")
+NOGUESS_SIZES = ("9x9/10", "16x16/40", "16x30/99", "50x50/500")
+MS_HIDDEN = 10
+
+
+def available() -> dict[str, str | None]:
+    """Part -> why it cannot run (None when it can), probed in this process."""
+    try:
+        from fastmine import solver
+    except ImportError as exc:
+        why = f"fastmine.solver is not importable yet ({exc})"
+        return {"probabilities": why, "play": why, "no_guess": why}
+    out = {"probabilities": None if callable(getattr(solver, "probabilities", None))
+           else "fastmine.solver has no probabilities() yet",
+           "play": None if _play_function() else "fastmine.solver has no play() yet"}
+    try:
+        from fastmine.solver import no_guess  # noqa: F401
+        out["no_guess"] = None
+    except ImportError as exc:
+        out["no_guess"] = f"fastmine.solver.no_guess is not importable yet ({exc})"
+    return out
+
+
+def _play_function():
+    """``solver.play`` (the DESIGN contract), else ``solver.strategies.play``, else None."""
+    try:
+        from fastmine import solver
+    except ImportError:
+        return None
+    if callable(getattr(solver, "play", None)):
+        return solver.play
+    try:
+        from fastmine.solver import strategies
+    except ImportError:
+        return None
+    return getattr(strategies, "play", None)
+
+
+def midgame(rows: int, cols: int, mines: int, seed: int, frac: float = 0.35) -> np.ndarray:
+    """A mid-game view without a solver (fallback): open the first click, then
+    reveal safe cells next to the revealed region in random order until
+    ``frac`` of the safe cells are open."""
+    from fastmine import Board, Game
+
+    rng = np.random.default_rng(seed)
+    click = (rows // 2, cols // 2)
+    board = Board.generate(rows, cols, mines, first_click=click, rule="opening", seed=seed)
+    game = Game.from_board(board)
+    game.reveal(*click)
+    safe = rows * cols - mines
+    while game.revealed_count < frac * safe and not game.state.is_over:
+        open_ = game.view >= 0
+        p = np.pad(open_, 1)
+        near = np.zeros_like(open_)
+        for dr in range(3):
+            for dc in range(3):
+                near |= p[dr:dr + rows, dc:dc + cols]
+        cand = np.flatnonzero(near & ~open_ & ~board.mines)
+        if cand.size == 0:
+            break
+        r, c = divmod(int(rng.choice(cand)), cols)
+        game.reveal(r, c)
+    return np.array(game.view)
+
+
+def positions(rows: int, cols: int, mines: int, n: int, seed: int) -> tuple[list, str]:
+    """``n`` mid-game views and how they were made.
+
+    Preferably the solver helper's ``bench/solver_probability.midgame_positions``:
+    views met while playing real games with exact probabilities, 15-75% of the
+    safe cells open.  Otherwise :func:`midgame`.
+    """
+    try:
+        from .solver_probability import midgame_positions
+    except ImportError:
+        return ([midgame(rows, cols, mines, seed + k) for k in range(n)],
+                "random growth of the open region to 35% of the safe cells")
+    views, _ = midgame_positions(n, seed, rows, cols, mines)
+    return views, "met while playing games with exact probabilities, 15-75% of safe cells open"
+
+
+def prob_task(peer: str, rows: int, cols: int, mines: int, positions_n: int, seed: int,
+              min_time: float, repeats: int, budget: float) -> dict:
+    """Time one peer's mine probabilities over the same ``positions_n`` mid-game views.
+
+    One timed call walks all positions; the figure is per position.
+    """
+    views, how = positions(rows, cols, mines, positions_n, seed)
+    if peer == "fastmine":
+        from fastmine import solver
+
+        args = [np.ascontiguousarray(v) for v in views]
+
+        def call():
+            return [solver.probabilities(v, mines) for v in args]
+
+        def probs(out):
+            return [np.asarray(o, float) for o in out]
+    else:
+        import ms_toollib as ms
+
+        args = [np.where(v < 0, MS_HIDDEN, v).astype(int).tolist() for v in views]
+
+        def call():
+            return [ms.cal_probability_onboard(b, mines) for b in args]
+
+        def probs(out):
+            return [np.asarray(o[0], float) for o in out]
+    ps = probs(call())
+    t = measure(call, min_time=min_time, repeats=repeats, budget=budget)
+    n = len(views)
+    return {"us_per_call": t["us_per_call"] / n, "samples_us": [x / n for x in t["samples_us"]],
+            "repeats": t["repeats"], "positions": n, "how": how,
+            "hidden": float(np.median([int((v < 0).sum()) for v in views])),
+            "probs": [np.where(v < 0, p, np.nan).tolist() for v, p in zip(views, ps, strict=True)]}
+
+
+def play_task(strategy: str, difficulty: str, rule: str, games: int, seconds: float,
+              seed: int) -> dict:
+    """Play up to ``games`` games (stopping after ``seconds``) from a fresh game each.
+
+    ``solver.play`` makes the first click itself (where the rule makes it
+    best).  A strategy that runs out of certain moves stops with the game
+    still in play: counted as *stuck*, not won.
+    """
+    import inspect
+
+    from fastmine import DIFFICULTIES as PRESETS
+    from fastmine import Game, GameState
+
+    play = _play_function()
+    d = PRESETS[difficulty]
+    takes_rng = "rng" in inspect.signature(play).parameters
+    won = lost = played = 0
+    t_start = time.perf_counter()
+    while played < games and time.perf_counter() - t_start < seconds:
+        g = Game(d.rows, d.cols, d.mines, rule=rule, seed=seed + played)
+        if takes_rng:
+            state = play(g, strategy=strategy, rng=seed + played)
+        else:
+            state = play(g, strategy=strategy)
+        won += state is GameState.WON
+        lost += state is GameState.LOST
+        played += 1
+    total = time.perf_counter() - t_start
+    click = None
+    first = getattr(inspect.getmodule(play), "first_click_for", None)
+    if first is not None:
+        click = list(first(d.rows, d.cols, rule))
+    return {"games": played, "wins": won, "losses": lost, "stuck": played - won - lost,
+            "seconds": total, "ms_per_game": 1e3 * total / max(played, 1), "click": click,
+            "function": f"{play.__module__}.{play.__qualname__}".replace("fastmine.", "", 1)}
+
+
+def noguess_task(peer: str, rows: int, cols: int, mines: int, calls: int, seed: int,
+                 max_times: int, seconds: float = 60.0) -> dict:
+    """Time up to ``calls`` no-guess generations with different seeds (each call
+    differs), stopping early once ``seconds`` have passed."""
+    click = (rows // 2, cols // 2)
+    times, failures = [], 0
+    t_start = time.perf_counter()
+    for i in range(calls):
+        if times and time.perf_counter() - t_start > seconds:
+            break
+        t0 = time.perf_counter()
+        if peer == "fastmine":
+            from fastmine import Board
+
+            try:
+                Board.generate(rows, cols, mines, first_click=click, rule="no_guess", seed=seed + i)
+            except ValueError:
+                failures += 1
+        else:
+            import ms_toollib as ms
+
+            _, ok = ms.laymine_solvable(rows, cols, mines, click[0], click[1], max_times)
+            failures += not ok
+        times.append(time.perf_counter() - t0)
+    return {"us_per_call": statistics.median(times) * 1e6, "max_us": max(times) * 1e6,
+            "calls": len(times), "failures": failures}
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a win rate."""
+    if n == 0:
+        return (math.nan, math.nan)
+    p = wins / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return (max(0.0, mid - half), min(1.0, mid + half))
+
+
+def run(cfg, worker, progress) -> dict:
+    """The solver section of the results document."""
+    from .kernels import size
+    from .peers import unavailable
+
+    why = available()
+    ms_missing = unavailable("ms_toollib") if "ms_toollib" in cfg.peers else "not requested"
+    out: dict = {"notes": {k: v for k, v in why.items() if v}}
+    games = 10 if cfg.quick else 300
+    seconds = 1.0 if cfg.quick else 60.0
+
+    if why["probabilities"] is None:
+        out["probabilities"] = []
+        labels = QUICK_PROB_SIZES if cfg.quick else PROB_SIZES
+        npos = 10 if cfg.quick else 50
+        peers = ["fastmine"] + ([] if ms_missing else ["ms_toollib"])
+        progress.total += len(labels) * len(peers)
+        for lab in labels:
+            s = size(lab)
+            res = {}
+            for peer in peers:
+                progress.set_postfix_str(f"probabilities {lab} {peer}", refresh=False)
+                res[peer] = worker.call("bench.solver_bench:prob_task", {
+                    "peer": peer, "rows": s.rows, "cols": s.cols, "mines": s.mines,
+                    "positions_n": npos, "seed": cfg.seed, "min_time": cfg.min_time,
+                    "repeats": cfg.repeats, "budget": cfg.budget}, timeout=cfg.timeout)
+                progress.update()
+            out["probabilities"].append(_prob_row(lab, res))
+    if why["play"] is None:
+        out["play"] = []
+        rules = ("opening",) if cfg.quick else ("opening", "cell")
+        progress.total += len(STRATEGIES) * len(DIFFICULTIES) * len(rules)
+        for rule in rules:
+            for diff in DIFFICULTIES:
+                for strat in STRATEGIES:
+                    progress.set_postfix_str(f"play {strat} {diff} {rule}", refresh=False)
+                    res = worker.call("bench.solver_bench:play_task", {
+                        "strategy": strat, "difficulty": diff, "rule": rule, "games": games,
+                        "seconds": seconds, "seed": cfg.seed}, timeout=seconds * 3 + 60)
+                    row = {"strategy": strat, "difficulty": diff, "rule": rule,
+                           "status": res["status"]}
+                    if res["status"] == "ok":
+                        r = res["result"]
+                        lo, hi = wilson(r["wins"], r["games"])
+                        row.update(r, win_rate=r["wins"] / max(r["games"], 1), ci95=[lo, hi],
+                                   games_per_s=r["games"] / max(r["seconds"], 1e-9))
+                    else:
+                        row["error"] = res.get("error")
+                    out["play"].append(row)
+                    progress.update()
+    if why["no_guess"] is None:
+        out["no_guess"] = []
+        labels = NOGUESS_SIZES[:3] if cfg.quick else NOGUESS_SIZES
+        peers = ["fastmine"] + ([] if ms_missing else ["ms_toollib"])
+        progress.total += len(labels) * len(peers)
+        for lab in labels:
+            s = size(lab)
+            for peer in peers:
+                progress.set_postfix_str(f"no-guess {lab} {peer}", refresh=False)
+                res = worker.call("bench.solver_bench:noguess_task", {
+                    "peer": peer, "rows": s.rows, "cols": s.cols, "mines": s.mines,
+                    "calls": 3 if cfg.quick else 20, "seed": cfg.seed,
+                    "max_times": 100_000, "seconds": 5.0 if cfg.quick else 60.0},
+                    timeout=cfg.timeout)
+                row = {"size": lab, "peer": peer, "status": res["status"]}
+                row.update(res["result"] if res["status"] == "ok" else {"error": res.get("error")})
+                out["no_guess"].append(row)
+                progress.update()
+    return out
+
+
+def _prob_row(label: str, res: dict) -> dict:
+    row: dict = {"size": label}
+    probs = {}
+    for peer, r in res.items():
+        if r["status"] == "ok":
+            got = r["result"]
+            row[peer] = {k: got[k] for k in ("us_per_call", "samples_us", "repeats")}
+            row[peer]["status"] = "ok"
+            row.update(positions=got["positions"], hidden=got["hidden"], how=got["how"])
+            probs[peer] = [np.asarray(p, float) for p in got["probs"]]
+        else:
+            row[peer] = {"status": r["status"], "error": r.get("error")}
+    if len(probs) == 2:
+        a, b = probs.values()
+        row["max_abs_diff"] = max((float(np.nanmax(np.abs(x - y))) if np.isfinite(x).any()
+                                   else 0.0) for x, y in zip(a, b, strict=True))
+    return row

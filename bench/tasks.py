@@ -1,0 +1,145 @@
+"""The measurements themselves; they run inside a worker process (bench.worker)."""
+
+from __future__ import annotations
+
+import gc
+import resource
+import sys
+import time
+import tracemalloc
+
+import numpy as np
+
+from . import peers
+from .kernels import make_case
+from .timing import Sampler, measure, measure_group, use_clock
+
+
+def _peak_rss_mb(reset: bool = False) -> float:
+    """The process's peak resident set in MiB; ``reset`` starts a new peak (Linux).
+
+    On Linux, writing 5 to /proc/self/clear_refs resets VmHWM, so the peak of
+    one call can be read without an earlier allocation hiding it.  Elsewhere
+    this falls back to ru_maxrss (a lifetime peak).
+    """
+    try:
+        if reset:
+            with open("/proc/self/clear_refs", "w") as f:
+                f.write("5")
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB (bytes on macOS)
+    return peak / (1024 * 1024 if sys.platform == "darwin" else 1024)
+
+
+def _rss_now_mb() -> float:
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * resource.getpagesize() / 2**20
+    except OSError:
+        return _peak_rss_mb()
+
+
+def summarise(kernel: str, case, out) -> object:
+    """A small value for the cross-peer comparison of one output.
+
+    Generation: ``"ok"`` when the board has the right mine count, a safe click
+    (and safe neighbours for the opening rule) and correct counts; else what is
+    wrong.  Counts: the sum of the counts over the safe cells.  3BV: the 3BV.
+    Reveal: the number of cells revealed.
+    """
+    from .peers.numpy_peer import count
+
+    if kernel in ("gen_cell", "gen_opening"):
+        mines, counts = (np.asarray(a) for a in out)
+        mines = mines.astype(bool)
+        if mines.shape != (case.rows, case.cols):
+            return f"bad shape {mines.shape}"
+        if int(mines.sum()) != case.mines:
+            return f"{int(mines.sum())} mines, expected {case.mines}"
+        r, c = case.click
+        radius = 0 if kernel == "gen_cell" else 1
+        if mines[max(r - radius, 0):r + radius + 1, max(c - radius, 0):c + radius + 1].any():
+            return "a mine in the first-click area"
+        if not np.array_equal(np.where(mines, 0, counts), np.where(mines, 0, count(mines))):
+            return "wrong neighbour counts"
+        return "ok"
+    if kernel == "count":
+        return int(np.where(case.mask, 0, np.asarray(out)).sum())
+    return int(out)
+
+
+def time_kernel(peer: str, kernel: str, rows: int, cols: int, mines: int, seed: int,
+                min_time: float, repeats: int, budget: float, clock: str = "wall") -> dict:
+    """Time ``kernel`` of ``peer`` on its case; returns the timing and the check value."""
+    use_clock(clock)
+    case = make_case(kernel, rows, cols, mines, seed)
+    prep = peers.load(peer).prepare(kernel, case)
+    check = summarise(kernel, case, prep.check(prep.once()))
+    gc.collect()
+    timing = measure(prep.call, setup=prep.setup, min_time=min_time, repeats=repeats,
+                     budget=budget, max_batch=max(1, 4_000_000 // (rows * cols)))
+    return {**timing, "check": check}
+
+
+def time_group(peers_: list[str], kernel: str, rows: int, cols: int, mines: int, seed: int,
+               min_time: float, repeats: int, budget: float, clock: str = "wall") -> dict:
+    """Time ``kernel`` on several peers, their repeats taken in turn (round robin).
+
+    Interleaving makes a change in the machine's load hit every peer alike, so
+    the ratios hold even when the absolute figures drift.  A peer whose
+    preparation or check raises gets an ``error`` entry; a crash ends the whole
+    call (the caller then measures each peer alone).
+    """
+    use_clock(clock)
+    case = make_case(kernel, rows, cols, mines, seed)
+    out: dict[str, dict] = {}
+    samplers: dict[str, Sampler] = {}
+    checks: dict[str, object] = {}
+    for peer in peers_:
+        try:
+            prep = peers.load(peer).prepare(kernel, case)
+            checks[peer] = summarise(kernel, case, prep.check(prep.once()))
+            s = Sampler(prep.call, prep.setup, min_time, max(1, 4_000_000 // (rows * cols)))
+            gc.collect()
+            s.calibrate()
+            samplers[peer] = s
+        except Exception as exc:  # one peer's failure is a row, not the end of the group
+            out[peer] = {"status": "error", "error": f"{type(exc).__name__}: {exc}"}
+    for peer, res in measure_group(samplers, repeats, budget).items():
+        out[peer] = {"status": "ok", **res, "check": checks[peer]}
+    return out
+
+
+def memory_kernel(peer: str, kernel: str, rows: int, cols: int, mines: int, seed: int) -> dict:
+    """Peak memory of one call of ``kernel`` (run this in a fresh process).
+
+    ``rss_mb``: how far the process's resident set peaked above where it was
+    before the call; it sees every allocation, a compiled kernel's ``malloc``
+    included.  ``traced_mb``: tracemalloc's peak during a second, traced call
+    (Python objects and NumPy arrays only, not a compiled library's own
+    allocations).  The input board is built before either call and not counted.
+    """
+    case = make_case(kernel, rows, cols, mines, seed)
+    prep = peers.load(peer).prepare(kernel, case)
+    gc.collect()
+    state = prep.setup() if prep.setup else None
+    base = _rss_now_mb()
+    _peak_rss_mb(reset=True)
+    t0 = time.perf_counter()
+    out = prep.call() if state is None else prep.call(state)
+    seconds = time.perf_counter() - t0
+    rss = max(0.0, _peak_rss_mb() - base)
+    del out
+    gc.collect()
+    state = prep.setup() if prep.setup else None
+    tracemalloc.start()
+    out = prep.call() if state is None else prep.call(state)
+    _, traced = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    del out, state
+    return {"rss_mb": rss, "traced_mb": traced / 2**20, "seconds": seconds}
