@@ -29,7 +29,10 @@ extensions = [
         ".".join(path.relative_to("src").with_suffix("").parts),
         [str(path)],
         include_dirs=[numpy.get_include()],
-        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        define_macros=[
+            ("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION"),
+            ("FASTMINE_DEBUG_BUILD", "1" if DEBUG else "0"),
+        ],
         extra_compile_args=["-O0", "-g"] if DEBUG and os.name != "nt" else [],
     )
     for path in sorted(Path("src/fastmine").rglob("_*.pyx"))

@@ -2,6 +2,7 @@
 import numpy as np
 from numpy.typing import NDArray
 
+BOUNDS_CHECKED: bool
 STATE_HIDDEN: int
 STATE_REVEALED: int
 STATE_FLAG: int

@@ -12,6 +12,10 @@ from libc.stdint cimport int8_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memset
 
+cdef extern from *:
+    # Defined by setup.py: 1 in a FASTMINE_DEBUG build.
+    int FASTMINE_DEBUG_BUILD
+
 import numpy as np
 cimport numpy as cnp
 
@@ -33,6 +37,9 @@ cdef enum:
     V_MINE = -4
     V_EXPLODED = -5
     V_WRONG_FLAG = -6
+
+#: True when built with FASTMINE_DEBUG=1 (bounds and wraparound checks on).
+BOUNDS_CHECKED = bool(FASTMINE_DEBUG_BUILD)
 
 # Exported so the Python layer and tests share one definition.
 STATE_HIDDEN = ST_HIDDEN

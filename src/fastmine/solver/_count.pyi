@@ -1,0 +1,1 @@
+# _count has no Python-level names: its functions are cimported by _prob.

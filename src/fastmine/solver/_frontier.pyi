@@ -1,0 +1,1 @@
+# _frontier has no Python-level names: its functions are cimported by _prob and _count.
