@@ -81,21 +81,12 @@ def _local(solver: Logic, view: np.ndarray, mines: int) -> tuple[np.ndarray, np.
 def exact_safe(view: np.ndarray, mines: int) -> np.ndarray:
     """Padded indices of the cells the exact engine proves safe in ``view``.
 
-    ``view`` holds numbers and ``-1`` only.  Empty when the exact engine is not
-    available (then :func:`solves` is only as strong as the local rules).
+    ``view`` holds numbers and ``-1`` only.
     """
-    try:
-        from .probability import safe_cells
-    except ImportError:  # the exact engine is built separately; see solver/__init__
-        return np.empty(0, np.intp)
-    safe = np.asarray(safe_cells(view, mines))
-    rows, cols = view.shape
-    if safe.dtype == np.bool_:
-        r, c = np.nonzero(safe)
-    else:
-        safe = safe.reshape(-1, 2)
-        r, c = safe[:, 0], safe[:, 1]
-    return ((r + 1) * (cols + 2) + c + 1).astype(np.intp)
+    from .probability import analyze
+
+    r, c = np.nonzero(analyze(view, mines).safe)
+    return ((r + 1) * (view.shape[1] + 2) + c + 1).astype(np.intp)
 
 
 def run_to_end(solver: Logic, mines: int, complete: bool) -> bool:

@@ -470,13 +470,14 @@ def plot(run: Run, path: str) -> None:
               + (f"\n{r.config.strategy}" if len({x.config.strategy for x in run.results}) > 1
                  else "") for r in run.results]
     rates = [100 * r.win_rate for r in run.results]
-    lo = [100 * (r.win_rate - r.ci95[0]) for r in run.results]
-    hi = [100 * (r.ci95[1] - r.win_rate) for r in run.results]
+    lo = [max(0.0, 100 * (r.win_rate - r.ci95[0])) for r in run.results]
+    hi = [max(0.0, 100 * (r.ci95[1] - r.win_rate)) for r in run.results]
     fig, ax = plt.subplots(figsize=(max(5.0, 1.3 * len(labels)), 4.5))
     bars = ax.bar(range(len(labels)), rates, yerr=[lo, hi], capsize=4, color="#4c72b0")
     for b, rate in zip(bars, rates, strict=True):
-        ax.annotate(f"{rate:.1f}%", (b.get_x() + b.get_width() / 2, rate), ha="center",
-                    va="bottom", fontsize=8, xytext=(0, 3), textcoords="offset points")
+        ax.annotate(f"{rate:.1f}%", (b.get_x() + b.get_width() / 2, 0), ha="center",
+                    va="bottom", fontsize=8, color="white", xytext=(0, 4),
+                    textcoords="offset points")
     ax.set_xticks(range(len(labels)), labels, fontsize=8)
     ax.set_ylabel("win rate (%), 95% Wilson interval")
     ax.set_ylim(0, 105)

@@ -171,8 +171,7 @@ def _certain(game: Game, planner: Planner) -> tuple[np.ndarray, np.ndarray]:
     safe, mines = planner.local(game.view)
     if safe.any():
         return safe, mines
-    p = _exact.probabilities(game.view, game.mine_count)
-    return _exact.certain(p)
+    return _exact.certain(game.view, game.mine_count)
 
 
 def _inference(game: Game, planner: Planner) -> np.ndarray:

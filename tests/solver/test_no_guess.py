@@ -1,0 +1,143 @@
+"""No-guess boards: solvable from the first click by certain moves only."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import HAS_EXACT, needs_exact
+
+import fastmine
+from fastmine.solver import no_guess
+from fastmine.solver.logic import solves
+from fastmine.solver.strategies import play
+
+
+def win_by_certain_moves(board: fastmine.Board, first, certain) -> fastmine.GameState:
+    """Play the board revealing only cells ``certain(view, mines)`` proves safe."""
+    game = fastmine.Game.from_board(board)
+    game.reveal(*first)
+    while not game.state.is_over:
+        safe = np.argwhere(certain(np.array(game.view), board.mine_count) & (game.view < 0))
+        if len(safe) == 0:
+            break
+        for r, c in safe:
+            if game.state.is_over:
+                break
+            game.reveal(int(r), int(c))
+    return game.state
+
+
+def local_safe(view, mines):
+    from fastmine.solver.logic import local_deductions
+
+    return local_deductions(view, mines)[0]
+
+
+def exact_safe(view, mines):
+    from fastmine.solver.probability import safe_cells
+
+    safe = np.asarray(safe_cells(view, mines))
+    if safe.dtype != np.bool_:
+        mask = np.zeros(view.shape, bool)
+        mask[tuple(safe.reshape(-1, 2).T)] = True
+        safe = mask
+    return safe
+
+
+CASES = [
+    ("beginner", (4, 4)), ("beginner", (0, 0)), ("intermediate", (3, 3)),
+    ("expert", (7, 14)), ("expert", (0, 29)), ("hell", (12, 12)),
+]
+
+
+@pytest.mark.parametrize("name, first", CASES)
+@pytest.mark.parametrize("seed", range(3))
+def test_boards_are_won_by_certain_moves(name, first, seed):
+    d = fastmine.DIFFICULTIES[name]
+    board = no_guess.generate(d.rows, d.cols, d.mines, first, seed=seed)
+    assert board.mine_count == d.mines == int(board.mines.sum())
+    assert not board.mines[first]
+    if name != "hell":   # dense boards cannot always open at the first click
+        assert board.counts[first] == 0
+    if HAS_EXACT:
+        assert win_by_certain_moves(board, first, exact_safe) is fastmine.GameState.WON
+    assert solves(board, first)
+
+
+@pytest.mark.parametrize("method", ["rejection", "adjust"])
+def test_methods_give_solvable_boards(method):
+    for seed in range(5):
+        board = no_guess.generate(16, 30, 99, (8, 15), seed=seed, method=method)
+        assert solves(board, (8, 15), complete=False) or solves(board, (8, 15))
+
+
+def test_adjust_boards_are_won_by_local_rules_alone():
+    board = no_guess.generate(25, 25, 188, (12, 12), seed=3, method="adjust")
+    assert win_by_certain_moves(board, (12, 12), local_safe) is fastmine.GameState.WON
+
+
+def test_big_board():
+    board = no_guess.generate(50, 50, 500, (25, 25), seed=1)
+    assert solves(board, (25, 25))
+
+
+@needs_exact
+def test_best_strategy_never_guesses_on_a_no_guess_board():
+    for seed in range(5):
+        game = fastmine.Game(16, 30, 99, rule="no_guess", seed=seed)
+        assert play(game, "best", rng=seed) is fastmine.GameState.WON
+
+
+def test_same_seed_same_board():
+    a = no_guess.generate(16, 30, 99, (3, 3), seed=42)
+    b = fastmine.Board.generate(16, 30, 99, first_click=(3, 3), rule="no_guess", seed=42)
+    assert a == b
+    assert a != no_guess.generate(16, 30, 99, (3, 3), seed=43)
+
+
+def test_tiny_boards():
+    assert solves(no_guess.generate(1, 2, 1, (0, 0), seed=0), (0, 0))
+    board = no_guess.generate(3, 3, 8, (1, 1), seed=0)    # one safe cell: the click
+    assert board.mine_count == 8 and not board.mines[1, 1]
+
+
+def test_time_bound():
+    # 30x30 with 800 mines: no board can be cleared without guessing.
+    with pytest.raises(fastmine.NoGuessTimeoutError, match="time_limit"):
+        no_guess.generate(30, 30, 800, (15, 15), seed=0, time_limit=0.2)
+
+
+def test_timeout_error_is_a_runtime_error():
+    assert issubclass(fastmine.NoGuessTimeoutError, RuntimeError)
+
+
+@pytest.mark.parametrize("kwargs, exc", [
+    (dict(rows=0), ValueError),
+    (dict(mines=81), ValueError),
+    (dict(first_click=(9, 0)), ValueError),
+    (dict(first_click="a1"), TypeError),
+    (dict(seed=-1), ValueError),
+    (dict(seed="x"), TypeError),
+    (dict(time_limit=0), ValueError),
+    (dict(time_limit="1"), TypeError),
+    (dict(time_limit=float("nan")), ValueError),
+    (dict(method="magic"), ValueError),
+    (dict(method=3), TypeError),
+])
+def test_bad_arguments(kwargs, exc):
+    args = dict(rows=9, cols=9, mines=10, first_click=(4, 4))
+    args.update(kwargs)
+    with pytest.raises(exc):
+        no_guess.generate(**args)
+
+
+@needs_exact
+def test_rejection_is_complete():
+    # A board only the exact engine (global reasoning) can finish is still accepted:
+    # rejection sampling keeps every board `solves` accepts, never only the local ones.
+    found = 0
+    for seed in range(400):
+        board = fastmine.Board.generate(5, 5, 5, first_click=(0, 0), rule="opening", seed=seed)
+        if solves(board, (0, 0)) and not solves(board, (0, 0), complete=False):
+            found += 1
+    assert found > 0

@@ -1,0 +1,102 @@
+"""fastmine solve: reproducible runs, JSON, plot, CLI and the Dask backend."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fastmine.cli import main
+from fastmine.solver.runs import Config, game_seeds, run_configs, wilson
+
+BEGINNER = Config("beginner", 9, 9, 10, "opening", (2, 2), "deterministic")
+EXPERT = Config("expert", 16, 30, 99, "cell", (0, 0), "random")
+
+
+def outcome(run):
+    return [(r.config, r.games, r.won, r.lost, r.stuck) for r in run.results]
+
+
+def test_same_seed_same_results_any_chunking():
+    a = run_configs([BEGINNER, EXPERT], games=30, seed=7, jobs=1, chunk=30, progress=False)
+    b = run_configs([EXPERT, BEGINNER], games=30, seed=7, jobs=1, chunk=4, progress=False)
+    assert sorted(outcome(a), key=str) == sorted(outcome(b), key=str)
+    assert a.results[0].games == 30
+
+
+def test_process_pool_matches_in_process():
+    a = run_configs([BEGINNER], games=24, seed=3, jobs=1, progress=False)
+    b = run_configs([BEGINNER], games=24, seed=3, jobs=2, chunk=5, progress=False)
+    assert outcome(a) == outcome(b)
+
+
+def test_seeds_differ_per_game_and_config():
+    assert game_seeds(0, BEGINNER.key, 0) != game_seeds(0, BEGINNER.key, 1)
+    assert game_seeds(0, BEGINNER.key, 0) != game_seeds(0, EXPERT.key, 0)
+    assert game_seeds(0, BEGINNER.key, 0) == game_seeds(0, BEGINNER.key, 0)
+
+
+def test_wilson():
+    lo, hi = wilson(0, 10)
+    assert lo == 0 and 0.25 < hi < 0.35
+    lo, hi = wilson(10, 10)
+    assert hi == pytest.approx(1) and 0.65 < lo < 0.75
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_cli_json_and_plot(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    png = tmp_path / "r.png"
+    code = main(["solve", "-n", "12", "-d", "beginner", "5x5/3", "-r", "cell", "-p", "corner",
+                 "centre", "-s", "deterministic", "-j", "1", "-q", "--seed", "5", "--json", str(out),
+                 "--plot", str(png)])
+    assert code == 0
+    doc = json.loads(out.read_text())
+    assert doc["format"] == "fastmine-solve" and doc["seed"] == 5
+    assert len(doc["results"]) == 4
+    r = doc["results"][0]
+    assert r["games"] == 12 and r["won"] + r["lost"] + r["stuck"] == 12
+    assert r["ci95"][0] <= r["win_rate"] <= r["ci95"][1]
+    assert png.stat().st_size > 1000
+    text = capsys.readouterr().out
+    assert "95% interval" in text and "games/s" in text
+    # Same seed, same numbers.
+    main(["solve", "-n", "12", "-d", "beginner", "5x5/3", "-r", "cell", "-p", "corner",
+          "centre", "-s", "deterministic", "-j", "1", "-q", "--seed", "5", "--json", str(out)])
+    again = json.loads(out.read_text())
+    assert [x["won"] for x in again["results"]] == [x["won"] for x in doc["results"]]
+
+
+def test_cli_help(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["solve", "--help"])
+    assert exc.value.code == 0
+    text = capsys.readouterr().out
+    for opt in ("--games", "--difficulty", "--rule", "--position", "--strategy", "--seed",
+                "--jobs", "--scheduler", "--json", "--plot", "--no-endgame"):
+        assert opt in text
+
+
+@pytest.mark.parametrize("argv", [
+    ["-d", "giant"], ["-d", "3x3/9"], ["-p", "middle"], ["-n", "0"], ["-r", "sometimes"],
+    ["-s", "greedy"],
+])
+def test_cli_rejects_bad_options(argv):
+    with pytest.raises(SystemExit) as exc:
+        main(["solve", *argv])
+    assert exc.value.code == 2
+
+
+def test_cli_position_off_the_board(capsys):
+    assert main(["solve", "-d", "beginner", "-p", "12,12", "-q"]) == 2
+    assert "outside" in capsys.readouterr().err
+
+
+def test_dask_local_cluster():
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        a = run_configs([BEGINNER], games=20, seed=9, chunk=6, client=client, progress=False)
+    b = run_configs([BEGINNER], games=20, seed=9, jobs=1, progress=False)
+    assert outcome(a) == outcome(b)
