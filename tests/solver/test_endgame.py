@@ -6,7 +6,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-import reference
+import brute_force
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +16,7 @@ from fastmine.solver import endgame
 
 def brute_force_win(view: np.ndarray, mines: int) -> float:
     """Best chance to win, by plain recursion over the explicit list of layouts."""
-    lay = reference.layouts(view, mines)
+    lay = brute_force.layouts(view, mines)
     rows, cols = view.shape
     p = np.pad(lay, ((0, 0), (1, 1), (1, 1))).astype(int)
     counts = sum(p[:, 1 + dr:1 + dr + rows, 1 + dc:1 + dc + cols]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import reference
+import brute_force
 from conftest import HAS_EXACT
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -38,7 +38,7 @@ def positions(draw):
 def test_local_rules_are_sound(pos):
     view, mines = pos
     safe, mine = local_deductions(view, mines)
-    ref_safe, ref_mine = reference.certain(view, mines)
+    ref_safe, ref_mine = brute_force.certain(view, mines)
     assert not (safe & ~ref_safe).any()
     assert not (mine & ~ref_mine).any()
 
@@ -94,7 +94,7 @@ def test_bad_mine_count():
 def test_solves_agrees_with_brute_force(rows, cols, mines, seed):
     mines = min(mines, rows * cols - 1)
     board = fastmine.Board.generate(rows, cols, mines, first_click=(0, 0), rule="cell", seed=seed)
-    ref = reference.solvable(board.mines, (0, 0))
+    ref = brute_force.solvable(board.mines, (0, 0))
     if solves(board, (0, 0), complete=False):
         assert ref
     if HAS_EXACT:
