@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from functools import cache
 
+import brute_force
 import numpy as np
 import pytest
-import brute_force
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import brute_force
 import numpy as np
 import pytest
-import brute_force
 from conftest import HAS_EXACT
 from hypothesis import given, settings
 from hypothesis import strategies as st
