@@ -56,8 +56,13 @@ def _env(tmp: str) -> dict[str, str]:
     env.setdefault("SDL_VIDEODRIVER", "offscreen")
     env.update(KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_NO_FILELOG="1",
                KIVY_NO_CONFIG="1", KIVY_HOME=tmp)
-    src = str(ROOT / "src")
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), src, env.get("PYTHONPATH")) if p)
+    # The child must measure the fastmine this process measures: the source tree
+    # only when that is where ours comes from, never shadowing an installed build.
+    import fastmine
+    src = ROOT / "src"
+    here = Path(fastmine.__file__).resolve().parent.parent
+    extra = [str(ROOT)] + ([str(src)] if here == src.resolve() else [])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (*extra, env.get("PYTHONPATH")) if p)
     return env
 
 

@@ -89,6 +89,22 @@ cdef inline int buf_push(IdxBuf* b, Py_ssize_t v) except -1 nogil:
     return 0
 
 
+cdef int buf_reserve(IdxBuf* b, Py_ssize_t extra) except -1 nogil:
+    """Make room for ``extra`` more entries without a check per push."""
+    cdef Py_ssize_t cap = b.cap
+    cdef Py_ssize_t* grown
+    while b.size + extra > cap:
+        cap *= 2
+    if cap != b.cap:
+        grown = <Py_ssize_t*>realloc(b.data, cap * sizeof(Py_ssize_t))
+        if grown == NULL:
+            with gil:
+                raise MemoryError("fastmine: out of memory for the flood-fill stack")
+        b.data = grown
+        b.cap = cap
+    return 0
+
+
 cdef inline void buf_free(IdxBuf* b) noexcept nogil:
     free(b.data)
     b.data = NULL
@@ -169,25 +185,59 @@ cdef inline uint64_t rng_below(Rng* r, uint64_t n) noexcept nogil:
 
 cdef void count_into(const uint8_t[::1] pm, int8_t[::1] pc, Py_ssize_t rows,
                      Py_ssize_t cols) noexcept nogil:
-    """pc[p] = number of mines among the 8 neighbours of p (pc must be zero)."""
-    cdef Py_ssize_t W = cols + 2, r, p, end, k
-    cdef Py_ssize_t off[8]
-    neighbour_offsets(W, off)
+    """pc[p] = number of mines among the 8 neighbours of every real cell p.
+
+    A gather, not a scatter: each cell sums its eight neighbours, with no
+    branch on the (random) mine layout, so the loop vectorises.  Mines are 0/1
+    and the ring is never a mine.  The ring of ``pc`` is left as it was.
+    """
+    cdef Py_ssize_t W = cols + 2, r, c
+    cdef const uint8_t* up
+    cdef const uint8_t* mid
+    cdef const uint8_t* down
+    cdef int8_t* out
     for r in range(1, rows + 1):
-        p = r * W + 1
-        end = p + cols
-        while p < end:
-            if pm[p]:
-                for k in range(8):
-                    pc[p + off[k]] += 1
-            p += 1
+        mid = &pm[r * W]
+        up = mid - W
+        down = mid + W
+        out = &pc[r * W]
+        for c in range(1, cols + 1):
+            out[c] = <int8_t>(up[c - 1] + up[c] + up[c + 1] + mid[c - 1] + mid[c + 1]
+                              + down[c - 1] + down[c] + down[c + 1])
 
 
 def count_neighbours(const uint8_t[::1] pm, int8_t[::1] pc, Py_ssize_t rows,
                      Py_ssize_t cols):
-    """Fill the zeroed padded ``pc`` with neighbour mine counts of ``pm``."""
+    """Fill the padded ``pc`` with neighbour mine counts of ``pm`` (its ring untouched)."""
     with nogil:
         count_into(pm, pc, rows, cols)
+
+
+def from_mask(const uint8_t[:, ::1] mask):
+    """Pad a 0/1 mask (rows, cols) and count it: ``(pm, pc, mines)``.
+
+    The fast path of ``Board.from_mines`` for a C-contiguous bool array (viewed
+    as uint8 by the caller, which has checked the size).  Any non-zero byte is
+    a mine.  The arrays are new and read-only, as ``lay_mines`` returns them.
+    """
+    cdef Py_ssize_t rows = mask.shape[0], cols = mask.shape[1], W = cols + 2
+    cdef Py_ssize_t r, c, mines = 0
+    cdef cnp.npy_intp n = (rows + 2) * (cols + 2)
+    pm_arr = cnp.PyArray_ZEROS(1, &n, cnp.NPY_UINT8, 0)
+    pc_arr = cnp.PyArray_ZEROS(1, &n, cnp.NPY_INT8, 0)
+    cdef uint8_t[::1] pm = pm_arr
+    cdef int8_t[::1] pc = pc_arr
+    cdef uint8_t v
+    with nogil:
+        for r in range(rows):
+            for c in range(cols):
+                v = mask[r, c] != 0
+                pm[(r + 1) * W + c + 1] = v
+                mines += v
+        count_into(pm, pc, rows, cols)
+    cnp.PyArray_CLEARFLAGS(<cnp.ndarray>pm_arr, cnp.NPY_ARRAY_WRITEABLE)
+    cnp.PyArray_CLEARFLAGS(<cnp.ndarray>pc_arr, cnp.NPY_ARRAY_WRITEABLE)
+    return pm_arr, pc_arr, mines
 
 
 def lay_mines(Py_ssize_t rows, Py_ssize_t cols, Py_ssize_t mines, Py_ssize_t fr,
@@ -256,57 +306,58 @@ def bbbv_openings(const uint8_t[::1] pm, const int8_t[::1] pc, Py_ssize_t rows,
     """Return (3BV, number of openings) of a padded board.
 
     An opening is an 8-connected region of safe zero cells; one click clears it
-    and its border.  3BV = openings + safe cells outside every opening's
-    closure (each needs its own click).
+    and its border.  3BV = openings + safe numbered cells with no zero
+    neighbour (each needs its own click).  ``z`` marks the safe zero cells
+    (1 = not yet flooded, 2 = flooded); the flood visits zero cells only, and
+    the singles are counted by a branch-free pass over ``z``.
     """
     cdef Py_ssize_t W = cols + 2, n = (rows + 2) * (cols + 2)
-    cdef Py_ssize_t r, p, q, nb, k, end, head
+    cdef Py_ssize_t r, c, p, q, nb, k
     cdef Py_ssize_t openings = 0, singles = 0
     cdef Py_ssize_t off[8]
-    cdef uint8_t* seen
+    cdef uint8_t* z
+    cdef const uint8_t* m = &pm[0]
+    cdef const int8_t* cnt = &pc[0]
+    cdef uint8_t cover
     cdef IdxBuf stack
     neighbour_offsets(W, off)
-    seen = <uint8_t*>calloc(n, 1)
-    if seen == NULL:
+    z = <uint8_t*>calloc(n, 1)  # the ring stays 0: never a zero cell
+    if z == NULL:
         raise MemoryError("fastmine: out of memory computing 3BV")
     try:
         buf_init(&stack, 64)
         with nogil:
-            # The ring is pre-marked so a flood never leaves the board.
-            memset(seen, 1, W)
-            memset(seen + (rows + 1) * W, 1, W)
             for r in range(1, rows + 1):
-                seen[r * W] = 1
-                seen[r * W + W - 1] = 1
+                p = r * W
+                for c in range(1, cols + 1):
+                    z[p + c] = (m[p + c] == 0) & (cnt[p + c] == 0)
             for r in range(1, rows + 1):
-                p = r * W + 1
-                end = p + cols
-                while p < end:
-                    if not seen[p] and not pm[p] and pc[p] == 0:
-                        openings += 1
-                        seen[p] = 1
-                        stack.size = 0
-                        buf_push(&stack, p)
-                        while stack.size:
-                            stack.size -= 1
-                            q = stack.data[stack.size]
-                            for k in range(8):
-                                nb = q + off[k]
-                                if not seen[nb]:
-                                    seen[nb] = 1
-                                    if pc[nb] == 0:
-                                        buf_push(&stack, nb)
-                    p += 1
+                p = r * W
+                for c in range(1, cols + 1):
+                    q = p + c
+                    cover = (z[q - W - 1] | z[q - W] | z[q - W + 1] | z[q - 1] | z[q + 1]
+                             | z[q + W - 1] | z[q + W] | z[q + W + 1])
+                    singles += (m[q] == 0) & (z[q] == 0) & (cover == 0)
             for r in range(1, rows + 1):
-                p = r * W + 1
-                end = p + cols
-                while p < end:
-                    if not seen[p] and not pm[p]:
-                        singles += 1
-                    p += 1
+                p = r * W
+                for c in range(1, cols + 1):
+                    if z[p + c] != 1:
+                        continue
+                    openings += 1
+                    z[p + c] = 2
+                    stack.size = 0
+                    buf_push(&stack, p + c)
+                    while stack.size:
+                        stack.size -= 1
+                        q = stack.data[stack.size]
+                        for k in range(8):
+                            nb = q + off[k]
+                            if z[nb] == 1:
+                                z[nb] = 2
+                                buf_push(&stack, nb)
     finally:
         buf_free(&stack)
-        free(seen)
+        free(z)
     return openings + singles, openings
 
 
@@ -376,28 +427,45 @@ cdef class GameCore:
 
     cdef int _open_safe(self, Py_ssize_t p) except -1 nogil:
         """Reveal safe hidden cell p and flood its zero region (BFS queue)."""
-        cdef Py_ssize_t head, q, nb, k
+        # Local pointers and counters: the stores through uint8/int8 pointers
+        # below may alias anything, so fields read through ``self`` would be
+        # reloaded on every step of the loop.
+        cdef uint8_t* st = &self.st[0]
+        cdef int8_t* view = &self.view[0]
+        cdef const int8_t* pc = &self.pc[0]
+        cdef Py_ssize_t start = self.changes.size, head, size, q, nb, k
+        cdef Py_ssize_t* data
+        cdef Py_ssize_t off[8]
         cdef uint8_t s
-        head = self.changes.size
-        self.st[p] = ST_REVEALED
-        self.view[p] = self.pc[p]
-        self.revealed += 1
+        for k in range(8):
+            off[k] = self.off[k]
+        st[p] = ST_REVEALED
+        view[p] = pc[p]
         buf_push(&self.changes, p)
+        head = start
+        size = self.changes.size
+        data = self.changes.data
         # Cells are marked revealed when queued, so each enters the queue once
         # and the queue itself is the list of changed cells.
-        while head < self.changes.size:
-            q = self.changes.data[head]
+        while head < size:
+            q = data[head]
             head += 1
-            if self.pc[q] != 0:
+            if pc[q] != 0:
                 continue
+            if size + 8 > self.changes.cap:
+                self.changes.size = size
+                buf_reserve(&self.changes, 8)
+                data = self.changes.data
             for k in range(8):
-                nb = q + self.off[k]
-                s = self.st[nb]
+                nb = q + off[k]
+                s = st[nb]
                 if s == ST_HIDDEN or s == ST_QUESTION:
-                    self.st[nb] = ST_REVEALED
-                    self.view[nb] = self.pc[nb]
-                    self.revealed += 1
-                    buf_push(&self.changes, nb)
+                    st[nb] = ST_REVEALED
+                    view[nb] = pc[nb]
+                    data[size] = nb
+                    size += 1
+        self.changes.size = size
+        self.revealed += size - start
         return 0
 
     cdef int _open(self, Py_ssize_t p) except -1 nogil:
@@ -495,7 +563,8 @@ cdef class GameCore:
 
     def take_changes(self):
         """Return the cells changed since the last call as an (n, 2) array."""
-        cdef Py_ssize_t i, p, W = self.W
+        cdef Py_ssize_t i, p, q, W = self.W
+        cdef double inv = 1.0 / <double>W
         cdef Py_ssize_t* shrunk
         cdef cnp.npy_intp dims[2]
         dims[0] = self.changes.size
@@ -503,10 +572,17 @@ cdef class GameCore:
         out = cnp.PyArray_EMPTY(2, dims, cnp.NPY_INTP, 0)
         # Raw pointer: the array was just made C-contiguous with exactly this size.
         cdef Py_ssize_t* o = <Py_ssize_t*>cnp.PyArray_DATA(out)
+        # p // W by a floating reciprocal, corrected by one step: exact for any
+        # padded index (< 2**31), and several times cheaper than a 64-bit divide.
         for i in range(dims[0]):
             p = self.changes.data[i]
-            o[2 * i] = p // W - 1
-            o[2 * i + 1] = p % W - 1
+            q = <Py_ssize_t>(<double>p * inv)
+            if q * W > p:
+                q -= 1
+            elif (q + 1) * W <= p:
+                q += 1
+            o[2 * i] = q - 1
+            o[2 * i + 1] = p - q * W - 1
         self.changes.size = 0
         if self.changes.cap > SHRINK_ABOVE:
             # A huge flood must not pin its buffer for the rest of the game.

@@ -125,6 +125,13 @@ class Board:
 
         Accepts any 2-D array-like of bools or 0/1 integers.
         """
+        if (type(mask) is np.ndarray and mask.dtype == np.bool_ and mask.ndim == 2
+                and mask.flags.c_contiguous and mask.size):
+            # Fast path (the common case, e.g. a solver or a benchmark building
+            # boards in a loop): one kernel pads, counts and totals the mines.
+            rows, cols = check_size(*mask.shape)
+            pm, pc, mines = _kernels.from_mask(mask.view(np.uint8))
+            return cls._from_padded(pm, pc, rows, cols, check_mines(mines, rows, cols))
         if isinstance(mask, (str, bytes)):
             raise TypeError("mask must be a 2-D array of bools, not a string")
         try:
