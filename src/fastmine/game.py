@@ -36,7 +36,6 @@ _ST_QUESTION = _kernels.STATE_QUESTION
 _ST_CHARS = {_ST_HIDDEN: "h", _ST_REVEALED: "r", _ST_FLAG: "f", _ST_QUESTION: "q"}
 _CHAR_ST = {v: k for k, v in _ST_CHARS.items()}
 
-_OVER = frozenset((GameState.WON, GameState.LOST))
 _NO_CHANGES = np.empty((0, 2), np.intp)
 _NO_CHANGES.flags.writeable = False
 
@@ -221,8 +220,12 @@ class Game:
     # ------------------------------------------------------------------ moves
 
     def _begin_move(self, r: object, c: object) -> int:
-        r, c = check_cell(self.rows, self.cols, r, c)
-        if self._state in _OVER:
+        # Inline the common case (two in-range ints): this is on every move.
+        if not (type(r) is int and type(c) is int
+                and 0 <= r < self.rows and 0 <= c < self.cols):
+            r, c = check_cell(self.rows, self.cols, r, c)
+        state = self._state
+        if state is GameState.WON or state is GameState.LOST:
             raise GameOverError(f"the game is over ({self._state.value}); start a new game")
         if self._paused:
             raise GamePausedError("the game is paused; call resume() first")
