@@ -26,9 +26,15 @@ from bench.worker import Worker  # noqa: E402
 
 
 def _env() -> dict[str, str]:
+    """The child runs the fastmine under test: the installed one in CI (the source
+    tree there has no compiled kernels), the source tree when that is ours."""
+    import fastmine
+
+    src = ROOT / "src"
+    ours = Path(fastmine.__file__).resolve().parent.parent == src.resolve()
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(
-        p for p in (str(ROOT / "src"), str(ROOT), env.get("PYTHONPATH")) if p)
+        p for p in (str(src) if ours else None, str(ROOT), env.get("PYTHONPATH")) if p)
     return env
 
 
