@@ -14,12 +14,16 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 DEBUG = os.environ.get("FASTMINE_DEBUG", "") not in ("", "0")
-MODE = "debug" if DEBUG else "release"
+# Release: no debug symbols (Python's own CFLAGS often carry -g), which keeps each
+# module several times smaller in the wheel.
+CFLAGS = [] if os.name == "nt" else ["-O0", "-g"] if DEBUG else ["-g0"]
+# Any change of mode or flags forces a full rebuild (see BuildExt).
+MODE = ("debug " if DEBUG else "release ") + " ".join(CFLAGS)
 MODE_FILE = Path(__file__).resolve().parent / "build" / "fastmine-build-mode"
 
 
 class BuildExt(build_ext):
-    """build_ext that rebuilds everything when switching between debug and release.
+    """build_ext that rebuilds everything when the build mode or flags change.
 
     ``build_ext --inplace`` only compares timestamps, so without this a release
     build right after a debug build would keep the slow bounds-checked binary.
@@ -57,7 +61,7 @@ extensions = [
             ("FASTMINE_DEBUG", "1" if DEBUG else "0"),
             ("FASTMINE_DEBUG_BUILD", "1" if DEBUG else "0"),
         ],
-        extra_compile_args=["-O0", "-g"] if DEBUG and os.name != "nt" else [],
+        extra_compile_args=CFLAGS,
     )
     for path in sorted(Path("src/fastmine").rglob("_*.pyx"))
 ]
