@@ -90,12 +90,28 @@ class PtyScreen:
         test = (lambda: what in self.text) if isinstance(what, str) else what
         deadline = time.monotonic() + timeout
         while True:
+            # curses may send one frame in several writes: once the test holds,
+            # let the rest of the frame arrive, so that asserts made right after
+            # this call see a whole screen, not the top half of a redraw.
             if test():
-                return
+                self.settle()
+                if test():
+                    return
             if time.monotonic() > deadline:
                 raise AssertionError(f"timed out waiting for {what!r}; screen:\n{self.text}")
             if not self.pump() and not test():
                 raise AssertionError(f"program ended before {what!r}; screen:\n{self.text}")
+
+    def settle(self, quiet: float = 0.05, limit: float = 2.0) -> bool:
+        """Feed output until none has come for ``quiet`` s; False if the child closed the pty."""
+        end = time.monotonic() + limit
+        while time.monotonic() < end:
+            ready, _, _ = select.select([self.master], [], [], quiet)
+            if not ready:
+                return True
+            if not self.pump(0):
+                return False
+        return True
 
     def wait_exit(self, timeout: float = 15.0) -> int:
         """Wait for the program to end (draining its output); returns its status."""
