@@ -67,9 +67,15 @@ def test_search_matches_brute_force(case):
         return
     listed = endgame.solutions(view, mines)
     found = endgame.best_move(view, mines)
-    if listed is None or (view < 0).sum() > endgame.MAX_CELLS:
+    if listed is None:
         assert found is None
         return
+    # The layouts are exactly the brute-force ones.
+    lay = brute_force.layouts(view, mines)
+    cells, boards = listed
+    got = {tuple(b) for b in boards}
+    want = {tuple(layout.ravel()[cells]) for layout in lay}
+    assert got == want and len(boards) == len(lay)
     if len(listed[1]) > 60:
         return      # fine for the search, too slow for the brute-force reference
     assert found is not None
@@ -93,7 +99,72 @@ def test_solutions_lists_every_layout():
 
 def test_limits():
     view = np.full((6, 6), -1, np.int8)
-    assert endgame.best_move(view, 5) is None           # too many cells
+    assert endgame.best_move(view, 5) is None           # C(36, 5) layouts: too many
     view = np.full((4, 5), -1, np.int8)
     view[0, 0] = 0
     assert endgame.solutions(view, 8, limit=10) is None   # too many layouts
+    assert endgame.best_move(view, 8, limit=10) is None
+    # A tiny node budget gives up rather than answer wrongly.
+    view = np.array([[1, -1, -1, -1], [-1, -1, -1, -1]], np.int8)
+    assert endgame.best_move(view, 3, max_nodes=1) is None
+    assert endgame.best_move(view, 3) is not None
+
+
+def test_inconsistent_view_has_no_layouts():
+    view = np.array([[3, -1], [-1, 0]], np.int8)      # a 3 with two hidden neighbours
+    cells, boards = endgame.solutions(view, 2)
+    assert boards.shape == (0, len(cells))
+    assert endgame.best_move(view, 2) is None
+
+
+@settings(max_examples=100, deadline=None)
+@given(endgames())
+def test_known_mines_change_nothing(case):
+    """Fixing cells that are mines in every layout gives the same chance."""
+    view, mines, state = case
+    if state is not fastmine.GameState.PLAYING:
+        return
+    from fastmine.solver import analyze
+
+    a = analyze(view, mines)
+    plain = endgame.best_move(view, mines)
+    fixed = endgame.best_move(view, mines, known=a.mine)
+    if fixed is None:
+        assert plain is None        # fixing mines never adds layouts
+        return
+    assert not a.mine[fixed[0]]
+    if plain is not None:
+        assert fixed[1] == pytest.approx(plain[1], abs=1e-12)
+
+
+def test_known_mask_is_checked():
+    view = np.array([[1, -1], [1, -1]], np.int8)
+    with pytest.raises(TypeError, match="bool mask"):
+        endgame.best_move(view, 1, known=np.zeros((2, 2), int))
+    with pytest.raises(ValueError, match="shape"):
+        endgame.best_move(view, 1, known=np.zeros((3, 2), bool))
+
+
+def test_an_expert_endgame_with_many_known_mines():
+    """90+ mines decided, a few cells in doubt: small once the known mines are fixed."""
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        g = fastmine.Game(16, 30, 99, rule="opening", seed=int(rng.integers(1 << 30)))
+        g.reveal(3, 3)
+        from fastmine.solver.strategies import play
+
+        play(g, "inference")          # certain moves only: stops at the first guess
+        if g.state is not fastmine.GameState.PLAYING:
+            continue
+        from fastmine.solver import analyze
+
+        a = analyze(g.view, 99)
+        if a.log_solutions > np.log(endgame.MAX_SOLUTIONS):
+            continue
+        found = endgame.best_move(g.view, 99, known=a.mine)
+        assert found is not None
+        (r, c), w = found
+        assert not a.mine[r, c] and g.view[r, c] < 0
+        assert 0.0 < w <= 1.0 - a.probabilities[r, c] + 1e-12
+        return
+    pytest.skip("no small endgame reached in 20 games")

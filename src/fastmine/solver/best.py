@@ -6,45 +6,59 @@ Per position:
    of them in microseconds; only when they are stuck is the exact engine asked.
    Every cell proven safe is revealed.  Mines are never flagged: flags change
    nothing in the win rate.
-2. Endgame.  With at most :data:`~fastmine.solver.endgame.MAX_CELLS` unknown
-   cells, an exhaustive search over the remaining boards picks the move that
-   wins most often (:mod:`fastmine.solver.endgame`).
-3. Guess.  The candidates are the cells whose chance of being safe is within
-   :data:`TOLERANCE` of the safest (at most :data:`MAX_FRONTIER` frontier cells
-   and :data:`MAX_INTERIOR` interior cells -- off the frontier every cell has
-   the same chance, so only those with the fewest unknown neighbours, the
-   corners first, are candidates).  With one candidate it is played.  With
-   several, each is scored by the chance of surviving it *and* the next move:
-   ``P(safe) * sum_v P(shows v | safe) * S2(v)``, where ``S2(v)`` is 1 when the
-   position after it shows ``v`` has a certain-safe cell (progress) and
-   otherwise the safety of the best cell there.  Ties go to the cell with fewer
-   unknown neighbours.
+2. Endgame.  When at most :data:`~fastmine.solver.endgame.MAX_SOLUTIONS` mine
+   layouts agree with the view (cells proven to be mines are fixed, so this
+   counts the doubt that is left, not the mines), an exhaustive search over
+   them picks the move that wins most often (:mod:`fastmine.solver.endgame`).
+3. Guess.  The candidates are the frontier cells at least
+   :data:`CANDIDATE_RATIO` times as safe as the safest cell, and, when the
+   cells off the frontier are nearly as safe (:data:`INTERIOR_RATIO`), a few of
+   those: all of them when there are few, otherwise the ones two steps from a
+   number and the ones with two or three unknown neighbours (corners, edges).
+   Each candidate ``x`` is scored by its *secondary safety*: for every number
+   ``v`` it could show, the exact share of layouts where ``x`` is safe and
+   shows ``v`` (from the engine's layout counts) times how safe the next move
+   would then be -- a blend of the safest and second-safest cell there
+   (:data:`BLEND`), a certain-safe cell counting as 1.  A candidate that can
+   only ever show one number tells nothing and is played only when every
+   candidate is like that.  A candidate is dropped as soon as even a perfect
+   rest of its sum could not beat the best so far.
+
+The scoring is that of the strongest published solvers (D. Hill's
+JSMinesweeper "secondary safety"), on our exact engine.
 """
 
 from __future__ import annotations
 
+import math
 import threading
 
 import numpy as np
 
 from .. import codes
 from ..codes import GameState
-from . import _exact, endgame
+from . import endgame
 from ._logic import Logic
+from .probability import Analysis, InconsistentViewError, analyze
 
-__all__ = ["Planner", "planner_for", "TOLERANCE", "MAX_FRONTIER", "MAX_INTERIOR"]
+__all__ = ["Planner", "planner_for", "CANDIDATE_RATIO", "INTERIOR_RATIO", "BLEND",
+           "FEW_INTERIOR"]
 
-TOLERANCE = 0.03
-"""Guesses this much less safe than the safest cell are still scored."""
+CANDIDATE_RATIO = 0.9
+"""Frontier cells at least this fraction as safe as the safest cell are scored."""
 
-MAX_FRONTIER = 5
-"""Most frontier cells scored per guess (the safest first)."""
+INTERIOR_RATIO = 0.95
+"""Cells off the frontier are scored when they are at least this fraction as safe
+as the safest frontier cell."""
 
-MAX_INTERIOR = 2
-"""Most interior (off-frontier) cells scored per guess."""
+FEW_INTERIOR = 30
+"""With fewer cells off the frontier than this, all of them are candidates."""
 
-MAX_EXACT_CALLS = 16
-"""Budget of exact-engine calls spent on scoring one guess."""
+BLEND = 0.8
+"""Weight of the safest next cell in the blended safety (the second-safest gets
+the rest): a position with two good next moves is worth more than one with one."""
+
+_LOG_ENDGAME = math.log(endgame.MAX_SOLUTIONS + 0.5)
 
 _local = threading.local()
 
@@ -67,6 +81,7 @@ def planner_for(game, rng: np.random.Generator, endgame: bool = True) -> Planner
 
 
 def _nsum(mask: np.ndarray) -> np.ndarray:
+    """For each cell, how many of its 8 neighbours are set in ``mask``."""
     rows, cols = mask.shape
     p = np.zeros((rows + 2, cols + 2), np.int16)
     p[1:-1, 1:-1] = mask
@@ -74,14 +89,14 @@ def _nsum(mask: np.ndarray) -> np.ndarray:
             + p[2:, :-2] + p[2:, 1:-1] + p[2:, 2:])
 
 
-def _poisson_binomial(ps) -> np.ndarray:
-    """Distribution of the number of successes of independent Bernoulli(p_i)."""
-    dist = np.zeros(len(ps) + 1)
-    dist[0] = 1.0
-    for k, p in enumerate(ps):
-        dist[1:k + 2] = dist[1:k + 2] * (1 - p) + dist[:k + 1] * p
-        dist[0] *= 1 - p
-    return dist
+def _two_away(mask: np.ndarray) -> np.ndarray:
+    """Cells two steps up, down, left or right of a set cell."""
+    out = np.zeros_like(mask)
+    out[2:, :] |= mask[:-2, :]
+    out[:-2, :] |= mask[2:, :]
+    out[:, 2:] |= mask[:, :-2]
+    out[:, :-2] |= mask[:, 2:]
+    return out
 
 
 class Planner:
@@ -101,7 +116,10 @@ class Planner:
 
     def _cells(self, padded: np.ndarray) -> np.ndarray:
         r, c = np.divmod(padded, self.W)
-        return np.stack([r - 1, c - 1], axis=1)
+        out = np.empty((len(padded), 2), np.intp)
+        out[:, 0] = r - 1
+        out[:, 1] = c - 1
+        return out
 
     def local(self, view: np.ndarray, mines: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(safe, mine) masks proven by the local rules."""
@@ -122,92 +140,99 @@ class Planner:
         logic.run()
         return self._cells(logic.found()[0])
 
-    def _probabilities(self, view: np.ndarray, mines: int) -> np.ndarray:
+    def _analyze(self, view: np.ndarray, mines: int) -> Analysis:
         self.stats["exact"] += 1
-        return _exact.probabilities(view, mines)
+        return analyze(view, mines)
 
-    def certain_or_probabilities(self, view: np.ndarray, mines: int):
-        """Cells proven safe ((n, 2), maybe empty) and the probabilities if computed."""
+    def certain_or_analysis(self, view: np.ndarray, mines: int):
+        """Cells proven safe ((n, 2), maybe empty) and the exact analysis if it was needed."""
         cells = self._local_safe(view, mines)
         if len(cells):
             return cells, None
-        p = self._probabilities(view, mines)
-        safe = np.argwhere(p == 0.0)
-        return safe, p
+        a = self._analyze(view, mines)
+        return np.argwhere(a.safe), a
 
     # ------------------------------------------------------------ guesses
 
-    def guess(self, view: np.ndarray, mines: int, p: np.ndarray) -> tuple[int, int]:
-        """The cell to reveal when nothing is certain."""
+    def guess(self, view: np.ndarray, mines: int, a: Analysis) -> tuple[int, int]:
+        """The cell to reveal when nothing is certain (``a``: the view's analysis)."""
         self.stats["guesses"] += 1
-        unknown = view < 0
-        if self.endgame and unknown.sum() <= endgame.MAX_CELLS:
-            found = endgame.best_move(view, mines)
+        if self.endgame and a.log_solutions <= _LOG_ENDGAME:
+            found = endgame.best_move(view, mines, known=a.mine)
             if found is not None:
                 self.stats["endgame"] += 1
                 return found[0]
-        safety = np.where(unknown, 1.0 - p, -1.0)
-        best = safety.max()
-        frontier = unknown & (_nsum(view >= 0) > 0)
-        nunk = _nsum(unknown)
-        near = safety >= best - TOLERANCE
-        cands = []
-        f = np.flatnonzero(near & frontier)
-        if len(f):
-            f = f[np.argsort(-safety.ravel()[f], kind="stable")][:MAX_FRONTIER]
-            cands.extend(int(i) for i in f)
-        inner = np.flatnonzero(near & unknown & ~frontier)
-        if len(inner):
-            k = nunk.ravel()[inner]
-            inner = inner[k == k.min()]
-            pick = self.rng.permutation(len(inner))[:MAX_INTERIOR]
-            cands.extend(int(inner[i]) for i in pick)
+        cands = self._candidates(view, a)
         if len(cands) == 1:
-            return divmod(cands[0], self.cols)
-        budget = [MAX_EXACT_CALLS]
-        best_i, best_s = cands[0], -1.0
+            return divmod(int(cands[0]), self.cols)
+        safety = 1.0 - a.probabilities.ravel()
+        best_i, best_key = int(cands[0]), None
         for i in cands:
-            s = self._score(view, mines, p, i, budget)
-            s = (s, -int(nunk.ravel()[i]))
-            if best_s == -1.0 or s > best_s:
-                best_i, best_s = i, s
+            key = self._score(view, mines, int(i), float(safety[i]), a.log_solutions, best_key)
+            if key is not None and (best_key is None or key > best_key):
+                best_i, best_key = int(i), key
         return divmod(best_i, self.cols)
 
-    def _score(self, view, mines, p, i, budget) -> float:
-        """P(safe) * E[safety of the next move], for revealing flat cell ``i``."""
+    def _candidates(self, view: np.ndarray, a: Analysis) -> np.ndarray:
+        """Flat indices of the cells worth scoring, safest first."""
+        unknown = view < 0
+        safety = np.where(unknown & ~a.mine, 1.0 - a.probabilities, -1.0)
+        frontier = unknown & ~a.interior
+        interior = a.interior & ~a.mine
+        best = float(safety.max())
+        best_f = float(safety[frontier].max()) if frontier.any() else -1.0
+        pick = frontier & (safety >= CANDIDATE_RATIO * best)
+        if interior.any() and 1.0 - a.interior_probability >= INTERIOR_RATIO * best_f:
+            if interior.sum() < FEW_INTERIOR:
+                pick |= interior
+            else:
+                nunk = _nsum(unknown)
+                witnesses = (view >= 0) & (nunk > 0)
+                near = interior & (_two_away(witnesses) | ((nunk > 1) & (nunk < 4)))
+                if not near.any():   # nothing revealed yet: the cells with fewest neighbours
+                    near = interior & (nunk == nunk[interior].min())
+                pick |= near
+        cands = np.flatnonzero(pick)
+        if len(cands) == 0:
+            cands = np.flatnonzero(safety == best)
+        return cands[np.argsort(-safety.ravel()[cands], kind="stable")]
+
+    def _score(self, view, mines, i, safe, log_z, best_key):
+        """Sort key of revealing flat cell ``i``: (not dead, secondary safety), or
+        None once it cannot beat ``best_key``."""
         r, c = divmod(i, self.cols)
-        safe = 1.0 - p[r, c]
         r0, r1 = max(r - 1, 0), min(r + 2, self.rows)
         c0, c1 = max(c - 1, 0), min(c + 2, self.cols)
-        block = view[r0:r1, c0:c1]
-        pb = p[r0:r1, c0:c1]
-        nb = (block < 0)
-        nb[r - r0, c - c0] = False
-        dist = _poisson_binomial(pb[nb])
-        total = 0.0
-        after = view.copy()
-        for v in range(len(dist)):
-            w = dist[v]
-            if w < 1e-9:
-                continue
-            after[r, c] = v
-            total += w * self._next_safety(after, mines, budget)
-        return safe * total
+        top = int((view[r0:r1, c0:c1] < 0).sum()) - 1
+        child = view.copy()
+        score = 0.0
+        left = safe       # P(safe) not yet attributed to a number
+        values = 0
+        bound = best_key[1] if best_key is not None and best_key[0] == 0 else None
+        for v in range(top + 1):
+            if bound is not None and score + left < bound:
+                return None
+            child[r, c] = v
+            try:
+                b = self._analyze(child, mines)
+            except InconsistentViewError:
+                continue        # this number cannot show here
+            w = math.exp(b.log_solutions - log_z)
+            left -= w
+            values += 1
+            score += w * self._blended_safety(child, b)
+        return (0 if values > 1 else -1, score)
 
-    def _next_safety(self, view, mines, budget) -> float:
-        if len(self._local_safe(view, mines)):
+    @staticmethod
+    def _blended_safety(view: np.ndarray, b: Analysis) -> float:
+        """How good the next move is: the safest and second-safest cell, blended."""
+        q = b.probabilities[view < 0]
+        if len(q) == 0:
             return 1.0
-        if budget[0] <= 0:
-            return 0.0
-        budget[0] -= 1
-        try:
-            q = self._probabilities(view, mines)
-        except ValueError:   # this number cannot show here
-            return 0.0
-        unknown = view < 0
-        if not unknown.any():
-            return 1.0
-        return float(1.0 - np.nanmin(np.where(unknown, q, np.nan)))
+        if len(q) == 1:
+            return 1.0 - float(q[0])
+        two = np.partition(q, 1)
+        return BLEND * (1.0 - float(two[0])) + (1.0 - BLEND) * (1.0 - float(two[1]))
 
     # ------------------------------------------------------------ moves
 
@@ -215,11 +240,11 @@ class Planner:
         """One move of ``best`` on a game in progress."""
         self.mines = mines = game.mine_count
         view = game.view
-        cells, p = self.certain_or_probabilities(view, mines)
+        cells, a = self.certain_or_analysis(view, mines)
         if len(cells):
             r, c = (int(x) for x in cells[0])
         else:
-            r, c = self.guess(view, mines, p)
+            r, c = self.guess(view, mines, a)
         if view[r, c] == codes.FLAG:
             return game.toggle_mark(r, c)
         return game.reveal(r, c)
@@ -229,9 +254,9 @@ class Planner:
         self.mines = mines = game.mine_count
         while not game.state.is_over:
             view = game.view
-            cells, p = self.certain_or_probabilities(view, mines)
+            cells, a = self.certain_or_analysis(view, mines)
             if not len(cells):
-                cells = [self.guess(view, mines, p)]
+                cells = [self.guess(view, mines, a)]
             for r, c in cells:
                 r, c = int(r), int(c)
                 if view[r, c] >= 0:

@@ -1,0 +1,144 @@
+"""The ``best`` planner's guess scoring against brute force over explicit layouts."""
+
+from __future__ import annotations
+
+import brute_force
+import numpy as np
+import pytest
+from conftest import needs_exact
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import fastmine
+from fastmine.solver import analyze, endgame
+from fastmine.solver.best import BLEND, Planner
+
+
+def reference_key(view: np.ndarray, mines: int, cell: tuple[int, int]):
+    """(can show more than one number, secondary safety) from the list of layouts.
+
+    Secondary safety: over the numbers v the cell can show, the share of
+    layouts where it is safe and shows v, times the blended safety (BLEND of
+    the safest plus the rest of the second-safest unknown cell) of the position
+    where it shows v.
+    """
+    lay = brute_force.layouts(view, mines)
+    rows, cols = view.shape
+    p = np.pad(lay, ((0, 0), (1, 1), (1, 1))).astype(int)
+    counts = sum(p[:, 1 + dr:1 + dr + rows, 1 + dc:1 + dc + cols]
+                 for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+    r, c = cell
+    score, values = 0.0, 0
+    for v in range(9):
+        sel = ~lay[:, r, c] & (counts[:, r, c] == v)
+        if not sel.any():
+            continue
+        values += 1
+        child = view.copy()
+        child[r, c] = v
+        safeties = sorted(1.0 - lay[sel].mean(axis=0)[child < 0], reverse=True)
+        if not safeties:
+            blended = 1.0
+        elif len(safeties) == 1:
+            blended = safeties[0]
+        else:
+            blended = BLEND * safeties[0] + (1 - BLEND) * safeties[1]
+        score += sel.sum() / len(lay) * blended
+    return values > 1, score
+
+
+@st.composite
+def positions(draw):
+    """A small game in progress: a random board, some safe cells revealed."""
+    rows = draw(st.integers(2, 5))
+    cols = draw(st.integers(2, 5))
+    n = rows * cols
+    mines = draw(st.integers(1, min(5, n - 2)))
+    cells = draw(st.permutations(range(n)))
+    mask = np.zeros(n, bool)
+    mask[list(cells[:mines])] = True
+    game = fastmine.Game.from_board(fastmine.Board.from_mines(mask.reshape(rows, cols)))
+    for c in cells[mines:mines + draw(st.integers(1, n - mines - 1))]:
+        if game.state is not fastmine.GameState.PLAYING and game.state is not fastmine.GameState.READY:
+            break
+        game.reveal(*divmod(c, cols))
+    return np.array(game.view), mines, game.state
+
+
+@needs_exact
+@settings(max_examples=120, deadline=None)
+@given(positions())
+def test_score_matches_brute_force(case):
+    view, mines, state = case
+    assume(state is fastmine.GameState.PLAYING)
+    rows, cols = view.shape
+    a = analyze(view, mines)
+    planner = Planner(rows, cols)
+    for i in np.flatnonzero((view < 0) & ~a.mine):
+        r, c = divmod(int(i), cols)
+        living, score = reference_key(view, mines, (r, c))
+        key = planner._score(view, mines, int(i), 1.0 - a.probabilities[r, c],
+                             a.log_solutions, None)
+        assert key[0] == (0 if living else -1)
+        assert key[1] == pytest.approx(score, abs=1e-9)
+
+
+@needs_exact
+@settings(max_examples=80, deadline=None)
+@given(positions())
+def test_guess_takes_the_best_scored_candidate(case):
+    """Pruning never drops the winner: the guess has the top brute-force key."""
+    view, mines, state = case
+    assume(state is fastmine.GameState.PLAYING)
+    rows, cols = view.shape
+    a = analyze(view, mines)
+    assume(not a.safe.any())      # a guessing position
+    planner = Planner(rows, cols)
+    planner.endgame = False
+    cands = planner._candidates(view, a)
+    assert len(cands) and all(view.ravel()[i] < 0 and not a.mine.ravel()[i] for i in cands)
+    keys = {int(i): reference_key(view, mines, divmod(int(i), cols)) for i in cands}
+    r, c = planner.guess(view, mines, a)
+    living, score = keys[r * cols + c]
+    best_living = max(k[0] for k in keys.values())
+    assert living == best_living
+    assert score == pytest.approx(max(s for lv, s in keys.values() if lv == best_living),
+                                  abs=1e-9)
+
+
+@needs_exact
+def test_candidates_include_the_safest_cells_and_skip_mines():
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        g = fastmine.Game(16, 30, 99, rule="cell", seed=int(rng.integers(1 << 30)))
+        g.reveal(0, 0)
+        a = analyze(g.view, 99)
+        cands = Planner(16, 30)._candidates(g.view, a)
+        safety = np.where((g.view < 0) & ~a.mine, 1.0 - a.probabilities, -1.0).ravel()
+        assert safety[cands].min() >= 0.0
+        assert safety[cands[0]] == pytest.approx(safety.max())
+        assert list(safety[cands]) == sorted(safety[cands], reverse=True)
+
+
+@needs_exact
+def test_the_endgame_search_decides_small_endgames():
+    """With few layouts left, best plays the exhaustive search's move."""
+    rng = np.random.default_rng(11)
+    for _ in range(200):
+        g = fastmine.Game(9, 9, 10, rule="opening", seed=int(rng.integers(1 << 30)))
+        g.reveal(2, 2)
+        planner = Planner(9, 9)
+        while g.state is fastmine.GameState.PLAYING:
+            cells, a = planner.certain_or_analysis(g.view, 10)
+            if len(cells):
+                g.reveal(*(int(x) for x in cells[0]))
+                continue
+            if a.log_solutions > np.log(endgame.MAX_SOLUTIONS):
+                g.reveal(*planner.guess(g.view, 10, a))
+                continue
+            expected = endgame.best_move(g.view, 10, known=a.mine)
+            assert expected is not None
+            assert planner.guess(g.view, 10, a) == expected[0]
+            assert planner.stats["endgame"] == 1
+            return
+    pytest.fail("no endgame guess in 200 beginner games")
