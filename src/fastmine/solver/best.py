@@ -58,8 +58,6 @@ BLEND = 0.8
 """Weight of the safest next cell in the blended safety (the second-safest gets
 the rest): a position with two good next moves is worth more than one with one."""
 
-_LOG_ENDGAME = math.log(endgame.MAX_SOLUTIONS + 0.5)
-
 _local = threading.local()
 
 
@@ -157,7 +155,7 @@ class Planner:
     def guess(self, view: np.ndarray, mines: int, a: Analysis) -> tuple[int, int]:
         """The cell to reveal when nothing is certain (``a``: the view's analysis)."""
         self.stats["guesses"] += 1
-        if self.endgame and a.log_solutions <= _LOG_ENDGAME:
+        if self.endgame and a.log_solutions <= math.log(endgame.MAX_SOLUTIONS + 0.5):
             found = endgame.best_move(view, mines, known=a.mine)
             if found is not None:
                 self.stats["endgame"] += 1

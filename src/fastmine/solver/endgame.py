@@ -54,109 +54,124 @@ def _known_mask(known: object, shape: tuple[int, int]) -> np.ndarray | None:
     return mask
 
 
-def solutions(view, mines: int, limit: int = MAX_SOLUTIONS, known=None):
+def _neighbours(rows: int, cols: int, flat: np.ndarray) -> np.ndarray:
+    """(len(flat), 8) flat indices of the neighbours of each cell; -1 off the board."""
+    r, c = np.divmod(flat, cols)
+    out = np.full((len(flat), 8), -1, np.int64)
+    k = 0
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            if dr or dc:
+                rr, cc = r + dr, c + dc
+                ok = (rr >= 0) & (rr < rows) & (cc >= 0) & (cc < cols)
+                out[ok, k] = rr[ok] * cols + cc[ok]
+                k += 1
+    return out
+
+
+class _Listing:
+    """The undecided cells of a view and the constraints on them, as arrays."""
+
+    def __init__(self, view: np.ndarray, mines: int, known: np.ndarray | None) -> None:
+        rows, cols = view.shape
+        unknown = (view < 0).ravel()
+        # One spare slot at the end, False: where the -1 of "off the board" lands.
+        known_flat = np.zeros(rows * cols + 1, bool)
+        if known is not None:
+            known_flat[:-1] = known.ravel()
+        unknown &= ~known_flat[:-1]
+        self.mines = mines - int(known_flat.sum())
+        self.cells = cells = np.flatnonzero(unknown)
+        n = len(cells)
+        index = np.full(rows * cols + 1, -1, np.int64)    # the extra slot: "off the board"
+        index[cells] = np.arange(n)
+        numbers = np.flatnonzero(view.ravel() >= 0)
+        nbr = _neighbours(rows, cols, numbers)
+        members = index[nbr]                                 # -1: not a listed cell
+        known_near = known_flat[nbr].sum(axis=1) if known is not None else 0
+        need = view.ravel()[numbers].astype(np.int64) - known_near
+        has = (members >= 0).any(axis=1)
+        # A number with nothing undecided around it must already be satisfied.
+        self.consistent = self.mines >= 0 and not (need[~has] != 0).any()
+        self.members, self.need = members[has], need[has]
+        # What each listed cell would show: its known mines plus its listed mined neighbours.
+        cnbr = _neighbours(rows, cols, cells)
+        self.cell_known = known_flat[cnbr].sum(axis=1) if known is not None else np.zeros(n, int)
+        self.cell_nbr = index[cnbr]
+
+    def layouts(self, limit: int) -> np.ndarray | None:
+        """Bool (layouts, cells), or None when there are more than ``limit``."""
+        n = len(self.cells)
+        if not self.consistent:
+            return np.zeros((0, n), bool)
+        members = self.members
+        # Order cells so constraints close early: constrained cells first, by
+        # first appearance, then the unconstrained ones.
+        seq = members[members >= 0]
+        first, at = np.unique(seq, return_index=True)
+        constrained = first[np.argsort(at, kind="stable")]
+        rest = np.setdiff1d(np.arange(n), constrained, assume_unique=True)
+        order = np.concatenate([constrained, rest]).astype(np.int32)
+        pos = np.empty(n, np.int64)
+        pos[order] = np.arange(n)
+        # CSR: for each position, the constraints its cell is in.
+        j, k = np.nonzero(members >= 0)
+        p = pos[members[j, k]]
+        srt = np.argsort(p, kind="stable")
+        start = np.zeros(n + 1, np.int32)
+        np.cumsum(np.bincount(p, minlength=n), out=start[1:])
+        flat = j[srt].astype(np.int32)
+        need = self.need.astype(np.int32)
+        left = (members >= 0).sum(axis=1).astype(np.int32)
+        out = np.zeros((limit + 1, n), np.uint8)     # one spare row: "more than limit"
+        found = _endgame.layouts(order, start, flat, need, left, self.mines, out)
+        if found < 0 or found > limit:
+            return None
+        return out[:found].astype(bool)
+
+    def values(self, boards: np.ndarray) -> np.ndarray:
+        """int8 (layouts, cells): what each cell shows in each layout, -1 for a mine."""
+        ext = np.zeros((len(boards), len(self.cells) + 1), np.int8)
+        ext[:, :-1] = boards
+        shown = ext[:, self.cell_nbr].sum(axis=2, dtype=np.int8) + self.cell_known.astype(np.int8)
+        return np.ascontiguousarray(np.where(boards, np.int8(-1), shown), dtype=np.int8)
+
+
+def solutions(view, mines: int, limit: int | None = None, known=None):
     """All mine layouts of the undecided cells consistent with ``view``.
 
     Every code < 0 counts as unknown; cells set in the bool mask ``known`` are
     taken as mines and left out.  Returns ``(cells, boards)``: the flat indices
     of the cells listed and a bool array, one row per layout (True: a mine),
-    or None when there are more than ``limit`` layouts.  An inconsistent view
-    has no layouts (zero rows).
+    or None when there are more than ``limit`` (default :data:`MAX_SOLUTIONS`)
+    layouts.  An inconsistent view has no layouts (zero rows).
     """
     view, mines = _check(view, mines)
-    rows, cols = view.shape
-    known = _known_mask(known, view.shape)
-    unknown = view < 0
-    padded_known = np.zeros((rows + 2, cols + 2), np.int8)
-    if known is not None:
-        unknown &= ~known
-        mines -= int(known.sum())
-        padded_known[1:-1, 1:-1] = known
-    cells = np.flatnonzero(unknown)
-    n = len(cells)
-    if mines < 0:
-        return cells, np.zeros((0, n), bool)
-    index = np.full(rows * cols, -1, np.int64)
-    index[cells] = np.arange(n)
-    # Known mines around each number, so constraints count only undecided cells.
-    near_known = sum(padded_known[dr:dr + rows, dc:dc + cols]
-                     for dr in (0, 1, 2) for dc in (0, 1, 2) if dr != 1 or dc != 1)
-    cons: list[tuple[int, list[int]]] = []
-    for p in np.flatnonzero(view >= 0):
-        r, c = divmod(int(p), cols)
-        r0, r1, c0, c1 = max(r - 1, 0), min(r + 2, rows), max(c - 1, 0), min(c + 2, cols)
-        members = [int(index[rr * cols + cc]) for rr in range(r0, r1) for cc in range(c0, c1)
-                   if unknown[rr, cc]]
-        need = int(view[r, c]) - int(near_known[r, c])
-        if members:
-            cons.append((need, members))
-        elif need != 0:
-            return cells, np.zeros((0, n), bool)
-    # Order cells so constraints close early: constrained cells first, by
-    # first appearance, then the unconstrained ones.
-    order: list[int] = []
-    seen: set[int] = set()
-    for _, members in cons:
-        for i in members:
-            if i not in seen:
-                seen.add(i)
-                order.append(i)
-    order += [i for i in range(n) if i not in seen]
-    pos = np.empty(n, np.int64)
-    pos[order] = np.arange(n)
-    of_pos: list[list[int]] = [[] for _ in range(n)]
-    for j, (_, members) in enumerate(cons):
-        for i in members:
-            of_pos[pos[i]].append(j)
-    start = np.zeros(n + 1, np.int32)
-    start[1:] = np.cumsum([len(x) for x in of_pos])
-    flat = np.array([j for x in of_pos for j in x], np.int32)
-    need = np.array([v for v, _ in cons], np.int32)
-    left = np.array([len(m) for _, m in cons], np.int32)
-    out = np.zeros((limit + 1, n), np.uint8)     # one spare row: "more than limit"
-    found = _endgame.layouts(np.array(order, np.int32), start, flat, need, left, mines, out)
-    if found < 0 or found > limit:
-        return None
-    return cells, out[:found].astype(bool)
+    limit = MAX_SOLUTIONS if limit is None else int(limit)
+    listing = _Listing(view, mines, _known_mask(known, view.shape))
+    boards = listing.layouts(limit)
+    return None if boards is None else (listing.cells, boards)
 
 
-def best_move(view, mines: int, max_nodes: int = MAX_NODES, known=None,
-              limit: int = MAX_SOLUTIONS):
+def best_move(view, mines: int, max_nodes: int | None = None, known=None,
+              limit: int | None = None):
     """The winning-most move: ``((row, col), chance of winning)``, or None.
 
-    None when there are more than ``limit`` layouts, when the search budget
-    (``max_nodes`` layout sets) runs out, when no layout is consistent with the
+    None when there are more than ``limit`` layouts (default
+    :data:`MAX_SOLUTIONS`), when the search budget (``max_nodes`` layout sets,
+    default :data:`MAX_NODES`) runs out, when no layout is consistent with the
     view, or when no cell can be safe.  ``known``: a bool mask of cells known
     to be mines (see :func:`solutions`).
     """
     view, mines = _check(view, mines)
-    rows, cols = view.shape
-    found = solutions(view, mines, limit, known)
-    if found is None:
+    limit = MAX_SOLUTIONS if limit is None else int(limit)
+    listing = _Listing(view, mines, _known_mask(known, view.shape))
+    boards = listing.layouts(limit)
+    if boards is None or len(boards) == 0 or len(listing.cells) == 0:
         return None
-    cells, boards = found
-    nb = len(boards)
-    if nb == 0 or len(cells) == 0:
-        return None
-    # What each listed cell shows in each layout: its mined neighbours,
-    # the known mines included.
-    grid = np.zeros((nb, rows + 2, cols + 2), np.int8)
-    flat = grid.reshape(nb, -1)
-    pcells = (cells // cols + 1) * (cols + 2) + cells % cols + 1
-    flat[:, pcells] = boards
-    known = _known_mask(known, view.shape)
-    if known is not None and known.any():
-        kc = np.flatnonzero(known)
-        flat[:, (kc // cols + 1) * (cols + 2) + kc % cols + 1] = 1
-    counts = np.zeros((nb, rows, cols), np.int8)
-    for dr in (0, 1, 2):
-        for dc in (0, 1, 2):
-            if dr != 1 or dc != 1:
-                counts += grid[:, dr:dr + rows, dc:dc + cols]
-    values = np.ascontiguousarray(np.where(boards, -1, counts.reshape(nb, -1)[:, cells]),
-                                  dtype=np.int8)
-    best, chance = _endgame.search(values, int(max_nodes))
+    best, chance = _endgame.search(listing.values(boards),
+                                   MAX_NODES if max_nodes is None else int(max_nodes))
     if best < 0:
         return None
-    r, c = divmod(int(cells[best]), cols)
+    r, c = divmod(int(listing.cells[best]), view.shape[1])
     return (r, c), float(chance)
