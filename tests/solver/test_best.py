@@ -93,6 +93,9 @@ def test_guess_takes_the_best_scored_candidate(case):
     rows, cols = view.shape
     a = analyze(view, mines)
     assume(not a.safe.any())      # a guessing position
+    from fastmine.solver.best import unavoidable_pair
+
+    assume(unavoidable_pair(view, a.mine) is None)   # that is played before any scoring
     planner = Planner(rows, cols)
     planner.endgame = False
     cands = planner._candidates(view, a)
@@ -142,3 +145,63 @@ def test_the_endgame_search_decides_small_endgames():
             assert planner.stats["endgame"] == 1
             return
     pytest.fail("no endgame guess in 200 beginner games")
+
+
+def test_unavoidable_pairs():
+    from conftest import game_at
+
+    from fastmine.solver.best import unavoidable_pair
+
+    # A 2-wide column at the edge, one mine in it, everything else open.
+    game = game_at(["*..", "...", ], reveals=[(0, 2)])
+    assert game.view.tolist() == [[-1, 1, 0], [-1, 1, 0]]
+    assert unavoidable_pair(game.view, np.zeros((2, 3), bool)) == ((0, 0), (1, 0))
+    # Three rows: the hidden cell below sees only one of the pair, so revealing
+    # it could break the tie.
+    view = np.array([[-1, 1, 0], [-1, 1, 0], [-1, 1, 0]], np.int8)
+    assert unavoidable_pair(view, np.zeros((3, 3), bool)) is None
+    # ... unless every such cell is a known mine.
+    view = np.array([[-1, 1], [-1, 3], [-1, -1]], np.int8)
+    mine = np.zeros((3, 2), bool)
+    mine[2, :] = True
+    assert unavoidable_pair(view, mine) == ((0, 0), (1, 0))
+    mine[2, 1] = False          # (2, 1) hidden and undecided: it sees only (1, 0)
+    assert unavoidable_pair(view, mine) is None
+
+
+@needs_exact
+def test_an_unavoidable_pair_really_is_a_fifty_fifty():
+    """Every pair found in real positions is a symmetry of the layouts: swapping
+    the mine between the two cells gives another layout, and every other cell
+    shows the same number in both."""
+    from fastmine.solver.best import unavoidable_pair
+    from fastmine.solver.strategies import play
+
+    found = 0
+    for seed in range(400):
+        game = fastmine.Game(5, 6, 5, rule="cell", seed=seed)
+        game.reveal(0, 0)
+        play(game, "inference")            # certain moves only: stops at a guess
+        if game.state is not fastmine.GameState.PLAYING:
+            continue
+        view = np.array(game.view)
+        a = analyze(view, 5)
+        pair = unavoidable_pair(view, a.mine)
+        if pair is None:
+            continue
+        found += 1
+        lay = brute_force.layouts(view, 5)
+        (ar, ac), (br, bc) = pair
+        assert (lay[:, ar, ac] ^ lay[:, br, bc]).all()
+        p = np.pad(lay, ((0, 0), (1, 1), (1, 1))).astype(int)
+        counts = sum(p[:, 1 + dr:6 + dr, 1 + dc:7 + dc] for dr in (-1, 0, 1)
+                     for dc in (-1, 0, 1) if dr or dc)
+        keys = {lay[k].tobytes(): k for k in range(len(lay))}
+        for k in range(len(lay)):
+            swapped = lay[k].copy()
+            swapped[ar, ac], swapped[br, bc] = lay[k][br, bc], lay[k][ar, ac]
+            j = keys[swapped.tobytes()]                 # the swap is a layout too
+            other = ~(lay[k] | lay[j])
+            other[ar, ac] = other[br, bc] = False
+            assert (counts[k][other] == counts[j][other]).all()
+    assert found >= 3, f"only {found} unavoidable pairs in 400 games"

@@ -10,7 +10,12 @@ Per position:
    layouts agree with the view (cells proven to be mines are fixed, so this
    counts the doubt that is left, not the mines), an exhaustive search over
    them picks the move that wins most often (:mod:`fastmine.solver.endgame`).
-3. Guess.  The candidates are the frontier cells at least
+3. Unavoidable 50/50.  A number with one mine left among exactly two
+   undecided cells, where every other neighbour of either cell (that is not a
+   known mine) touches both, can never be resolved by any other move: the
+   guess will have to be made, so it is made now, and what it shows helps the
+   guesses that follow (:func:`unavoidable_pair`).
+4. Guess.  The candidates are the frontier cells at least
    :data:`CANDIDATE_RATIO` times as safe as the safest cell, and, when the
    cells off the frontier are nearly as safe (:data:`INTERIOR_RATIO`), a few of
    those: all of them when there are few, otherwise the ones two steps from a
@@ -41,8 +46,8 @@ from . import endgame
 from ._logic import Logic
 from .probability import Analysis, InconsistentViewError, analyze
 
-__all__ = ["Planner", "planner_for", "CANDIDATE_RATIO", "INTERIOR_RATIO", "BLEND",
-           "FEW_INTERIOR"]
+__all__ = ["Planner", "planner_for", "unavoidable_pair", "CANDIDATE_RATIO",
+           "INTERIOR_RATIO", "BLEND", "FEW_INTERIOR"]
 
 CANDIDATE_RATIO = 0.9
 """Frontier cells at least this fraction as safe as the safest cell are scored."""
@@ -97,6 +102,35 @@ def _two_away(mask: np.ndarray) -> np.ndarray:
     return out
 
 
+def unavoidable_pair(view: np.ndarray, mine: np.ndarray) -> tuple[tuple[int, int], ...] | None:
+    """Two cells forming a 50/50 that no other move can ever resolve, or None.
+
+    ``mine``: the cells known to be mines.  The pair is the two undecided
+    neighbours of a number with exactly one mine left to place, such that every
+    neighbour of either cell, other than the pair and known mines, is adjacent
+    to both -- so whatever it would show counts both alike.
+
+    >>> import numpy as np
+    >>> view = np.array([[1, -1], [1, -1]], np.int8)
+    >>> unavoidable_pair(view, np.zeros((2, 2), bool))
+    ((0, 1), (1, 1))
+    """
+    rows, cols = view.shape
+    undecided = (view < 0) & ~mine
+    need = view.astype(np.int16) - _nsum(mine)
+    for r, c in np.argwhere((view >= 0) & (need == 1) & (_nsum(undecided) == 2)):
+        r0, r1, c0, c1 = max(r - 1, 0), min(r + 2, rows), max(c - 1, 0), min(c + 2, cols)
+        pair = tuple((int(rr), int(cc)) for rr in range(r0, r1) for cc in range(c0, c1)
+                     if undecided[rr, cc])
+        if all(max(abs(rr - qr), abs(cc - qc)) <= 1
+               for (pr, pc), (qr, qc) in (pair, pair[::-1])
+               for rr in range(max(pr - 1, 0), min(pr + 2, rows))
+               for cc in range(max(pc - 1, 0), min(pc + 2, cols))
+               if (rr, cc) not in pair and not mine[rr, cc]):
+            return pair
+    return None
+
+
 class Planner:
     """Decides the ``best`` strategy's moves for boards of one size."""
 
@@ -108,7 +142,7 @@ class Planner:
         self.rng = np.random.default_rng()
         self.endgame = True
         self.mines = 1
-        self.stats = {"exact": 0, "guesses": 0, "endgame": 0}
+        self.stats = {"exact": 0, "guesses": 0, "endgame": 0, "fifty": 0}
 
     # ------------------------------------------------------------ certain cells
 
@@ -160,6 +194,10 @@ class Planner:
             if found is not None:
                 self.stats["endgame"] += 1
                 return found[0]
+        pair = unavoidable_pair(view, a.mine)
+        if pair is not None:
+            self.stats["fifty"] += 1
+            return pair[0]
         cands = self._candidates(view, a)
         if len(cands) == 1:
             return divmod(int(cands[0]), self.cols)
