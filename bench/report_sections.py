@@ -13,10 +13,6 @@ def solver_section(doc: dict) -> list[str]:
     out = ["## Solver", ""]
     if "skipped" in s:
         return out + [f"Skipped: {s['skipped']}.", ""]
-    for part, why in (s.get("notes") or {}).items():
-        out.append(f"- {part}: skipped — {why}.")
-    if s.get("notes"):
-        out.append("")
     if s.get("probabilities"):
         out += _probabilities(s["probabilities"])
     if s.get("play"):

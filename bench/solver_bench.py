@@ -1,13 +1,10 @@
 """Solver section: exact probabilities, whole games per strategy, no-guess generation.
 
-Skipped, with a note, while ``fastmine.solver`` lacks what a part needs
-(``probabilities``, ``play``, ``Board.generate(rule="no_guess")``).  The
-``*_task`` functions run in the worker process; :func:`run` drives them.
+The ``*_task`` functions run in the worker process; :func:`run` drives them.
 """
 
 from __future__ import annotations
 
-import math
 import statistics
 import time
 
@@ -23,78 +20,10 @@ NOGUESS_SIZES = ("9x9/10", "16x16/40", "16x30/99", "50x50/500")
 MS_HIDDEN = 10
 
 
-def available() -> dict[str, str | None]:
-    """Part -> why it cannot run (None when it can), probed in this process."""
-    try:
-        from fastmine import solver
-    except ImportError as exc:
-        why = f"fastmine.solver is not importable yet ({exc})"
-        return {"probabilities": why, "play": why, "no_guess": why}
-    out = {"probabilities": None if callable(getattr(solver, "probabilities", None))
-           else "fastmine.solver has no probabilities() yet",
-           "play": None if _play_function() else "fastmine.solver has no play() yet"}
-    try:
-        from fastmine.solver import no_guess  # noqa: F401
-        out["no_guess"] = None
-    except ImportError as exc:
-        out["no_guess"] = f"fastmine.solver.no_guess is not importable yet ({exc})"
-    return out
-
-
-def _play_function():
-    """``solver.play`` (the DESIGN contract), else ``solver.strategies.play``, else None."""
-    try:
-        from fastmine import solver
-    except ImportError:
-        return None
-    if callable(getattr(solver, "play", None)):
-        return solver.play
-    try:
-        from fastmine.solver import strategies
-    except ImportError:
-        return None
-    return getattr(strategies, "play", None)
-
-
-def midgame(rows: int, cols: int, mines: int, seed: int, frac: float = 0.35) -> np.ndarray:
-    """A mid-game view without a solver (fallback): open the first click, then
-    reveal safe cells next to the revealed region in random order until
-    ``frac`` of the safe cells are open."""
-    from fastmine import Board, Game
-
-    rng = np.random.default_rng(seed)
-    click = (rows // 2, cols // 2)
-    board = Board.generate(rows, cols, mines, first_click=click, rule="opening", seed=seed)
-    game = Game.from_board(board)
-    game.reveal(*click)
-    safe = rows * cols - mines
-    while game.revealed_count < frac * safe and not game.state.is_over:
-        open_ = game.view >= 0
-        p = np.pad(open_, 1)
-        near = np.zeros_like(open_)
-        for dr in range(3):
-            for dc in range(3):
-                near |= p[dr:dr + rows, dc:dc + cols]
-        cand = np.flatnonzero(near & ~open_ & ~board.mines)
-        if cand.size == 0:
-            break
-        r, c = divmod(int(rng.choice(cand)), cols)
-        game.reveal(r, c)
-    return np.array(game.view)
-
-
 def positions(rows: int, cols: int, mines: int, n: int, seed: int) -> tuple[list, str]:
-    """``n`` mid-game views and how they were made.
+    """``n`` mid-game views met while playing real games with exact probabilities."""
+    from .solver_probability import midgame_positions
 
-    Preferably the solver helper's ``bench/solver_probability.midgame_positions``:
-    views met while playing real games with exact probabilities, 15-75% of the
-    safe cells open.  Otherwise :func:`midgame`.
-    """
-    try:
-        from .solver_probability import midgame_positions
-    except ImportError:
-        return ([midgame(rows, cols, mines, seed + k) for k in range(n)],
-                "random growth of the open region to 35% of the safe cells")
     views, _ = midgame_positions(n, seed, rows, cols, mines)
     return views, "met while playing games with exact probabilities, 15-75% of safe cells open"
 
@@ -143,33 +72,23 @@ def play_task(strategy: str, difficulty: str, rule: str, games: int, seconds: fl
     best).  A strategy that runs out of certain moves stops with the game
     still in play: counted as *stuck*, not won.
     """
-    import inspect
-
     from fastmine import DIFFICULTIES as PRESETS
-    from fastmine import Game, GameState
+    from fastmine import Game, GameState, solver
 
-    play = _play_function()
     d = PRESETS[difficulty]
-    takes_rng = "rng" in inspect.signature(play).parameters
     won = lost = played = 0
     t_start = time.perf_counter()
     while played < games and time.perf_counter() - t_start < seconds:
         g = Game(d.rows, d.cols, d.mines, rule=rule, seed=seed + played)
-        if takes_rng:
-            state = play(g, strategy=strategy, rng=seed + played)
-        else:
-            state = play(g, strategy=strategy)
+        state = solver.play(g, strategy=strategy, rng=seed + played)
         won += state is GameState.WON
         lost += state is GameState.LOST
         played += 1
     total = time.perf_counter() - t_start
-    click = None
-    first = getattr(inspect.getmodule(play), "first_click_for", None)
-    if first is not None:
-        click = list(first(d.rows, d.cols, rule))
     return {"games": played, "wins": won, "losses": lost, "stuck": played - won - lost,
-            "seconds": total, "ms_per_game": 1e3 * total / max(played, 1), "click": click,
-            "function": f"{play.__module__}.{play.__qualname__}".replace("fastmine.", "", 1)}
+            "seconds": total, "ms_per_game": 1e3 * total / max(played, 1),
+            "click": list(solver.first_click_for(d.rows, d.cols, rule)),
+            "function": "solver.play"}
 
 
 def noguess_task(peer: str, rows: int, cols: int, mines: int, calls: int, seed: int,
@@ -200,85 +119,72 @@ def noguess_task(peer: str, rows: int, cols: int, mines: int, calls: int, seed: 
             "calls": len(times), "failures": failures}
 
 
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a win rate."""
-    if n == 0:
-        return (math.nan, math.nan)
-    p = wins / n
-    den = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return (max(0.0, mid - half), min(1.0, mid + half))
-
-
 def run(cfg, worker, progress) -> dict:
     """The solver section of the results document."""
+    from fastmine.solver.runs import wilson
+
     from .kernels import size
     from .peers import unavailable
 
-    why = available()
     ms_missing = unavailable("ms_toollib") if "ms_toollib" in cfg.peers else "not requested"
-    out: dict = {"notes": {k: v for k, v in why.items() if v}}
+    out: dict = {}
     games = 10 if cfg.quick else 300
     seconds = 1.0 if cfg.quick else 60.0
 
-    if why["probabilities"] is None:
-        out["probabilities"] = []
-        labels = QUICK_PROB_SIZES if cfg.quick else PROB_SIZES
-        npos = 10 if cfg.quick else 50
-        peers = ["fastmine"] + ([] if ms_missing else ["ms_toollib"])
-        progress.total += len(labels) * len(peers)
-        for lab in labels:
-            s = size(lab)
-            res = {}
-            for peer in peers:
-                progress.set_postfix_str(f"probabilities {lab} {peer}", refresh=False)
-                res[peer] = worker.call("bench.solver_bench:prob_task", {
-                    "peer": peer, "rows": s.rows, "cols": s.cols, "mines": s.mines,
-                    "positions_n": npos, "seed": cfg.seed, "min_time": cfg.min_time,
-                    "repeats": cfg.repeats, "budget": cfg.budget}, timeout=cfg.timeout)
+    out["probabilities"] = []
+    labels = QUICK_PROB_SIZES if cfg.quick else PROB_SIZES
+    npos = 10 if cfg.quick else 50
+    peers = ["fastmine"] + ([] if ms_missing else ["ms_toollib"])
+    progress.total += len(labels) * len(peers)
+    for lab in labels:
+        s = size(lab)
+        res = {}
+        for peer in peers:
+            progress.set_postfix_str(f"probabilities {lab} {peer}", refresh=False)
+            res[peer] = worker.call("bench.solver_bench:prob_task", {
+                "peer": peer, "rows": s.rows, "cols": s.cols, "mines": s.mines,
+                "positions_n": npos, "seed": cfg.seed, "min_time": cfg.min_time,
+                "repeats": cfg.repeats, "budget": cfg.budget}, timeout=cfg.timeout)
+            progress.update()
+        out["probabilities"].append(_prob_row(lab, res))
+    out["play"] = []
+    rules = ("opening",) if cfg.quick else ("opening", "cell")
+    progress.total += len(STRATEGIES) * len(DIFFICULTIES) * len(rules)
+    for rule in rules:
+        for diff in DIFFICULTIES:
+            for strat in STRATEGIES:
+                progress.set_postfix_str(f"play {strat} {diff} {rule}", refresh=False)
+                res = worker.call("bench.solver_bench:play_task", {
+                    "strategy": strat, "difficulty": diff, "rule": rule, "games": games,
+                    "seconds": seconds, "seed": cfg.seed}, timeout=seconds * 3 + 60)
+                row = {"strategy": strat, "difficulty": diff, "rule": rule,
+                       "status": res["status"]}
+                if res["status"] == "ok":
+                    r = res["result"]
+                    lo, hi = wilson(r["wins"], r["games"])
+                    row.update(r, win_rate=r["wins"] / max(r["games"], 1), ci95=[lo, hi],
+                               games_per_s=r["games"] / max(r["seconds"], 1e-9))
+                else:
+                    row["error"] = res.get("error")
+                out["play"].append(row)
                 progress.update()
-            out["probabilities"].append(_prob_row(lab, res))
-    if why["play"] is None:
-        out["play"] = []
-        rules = ("opening",) if cfg.quick else ("opening", "cell")
-        progress.total += len(STRATEGIES) * len(DIFFICULTIES) * len(rules)
-        for rule in rules:
-            for diff in DIFFICULTIES:
-                for strat in STRATEGIES:
-                    progress.set_postfix_str(f"play {strat} {diff} {rule}", refresh=False)
-                    res = worker.call("bench.solver_bench:play_task", {
-                        "strategy": strat, "difficulty": diff, "rule": rule, "games": games,
-                        "seconds": seconds, "seed": cfg.seed}, timeout=seconds * 3 + 60)
-                    row = {"strategy": strat, "difficulty": diff, "rule": rule,
-                           "status": res["status"]}
-                    if res["status"] == "ok":
-                        r = res["result"]
-                        lo, hi = wilson(r["wins"], r["games"])
-                        row.update(r, win_rate=r["wins"] / max(r["games"], 1), ci95=[lo, hi],
-                                   games_per_s=r["games"] / max(r["seconds"], 1e-9))
-                    else:
-                        row["error"] = res.get("error")
-                    out["play"].append(row)
-                    progress.update()
-    if why["no_guess"] is None:
-        out["no_guess"] = []
-        labels = NOGUESS_SIZES[:3] if cfg.quick else NOGUESS_SIZES
-        peers = ["fastmine"] + ([] if ms_missing else ["ms_toollib"])
-        progress.total += len(labels) * len(peers)
-        for lab in labels:
-            s = size(lab)
-            for peer in peers:
-                progress.set_postfix_str(f"no-guess {lab} {peer}", refresh=False)
-                res = worker.call("bench.solver_bench:noguess_task", {
-                    "peer": peer, "rows": s.rows, "cols": s.cols, "mines": s.mines,
-                    "calls": 3 if cfg.quick else 20, "seed": cfg.seed,
-                    "max_times": 100_000, "seconds": 5.0 if cfg.quick else 60.0},
-                    timeout=cfg.timeout)
-                row = {"size": lab, "peer": peer, "status": res["status"]}
-                row.update(res["result"] if res["status"] == "ok" else {"error": res.get("error")})
-                out["no_guess"].append(row)
-                progress.update()
+    out["no_guess"] = []
+    labels = NOGUESS_SIZES[:3] if cfg.quick else NOGUESS_SIZES
+    peers = ["fastmine"] + ([] if ms_missing else ["ms_toollib"])
+    progress.total += len(labels) * len(peers)
+    for lab in labels:
+        s = size(lab)
+        for peer in peers:
+            progress.set_postfix_str(f"no-guess {lab} {peer}", refresh=False)
+            res = worker.call("bench.solver_bench:noguess_task", {
+                "peer": peer, "rows": s.rows, "cols": s.cols, "mines": s.mines,
+                "calls": 3 if cfg.quick else 20, "seed": cfg.seed,
+                "max_times": 100_000, "seconds": 5.0 if cfg.quick else 60.0},
+                timeout=cfg.timeout)
+            row = {"size": lab, "peer": peer, "status": res["status"]}
+            row.update(res["result"] if res["status"] == "ok" else {"error": res.get("error")})
+            out["no_guess"].append(row)
+            progress.update()
     return out
 
 
