@@ -100,3 +100,25 @@ def test_dask_local_cluster():
         a = run_configs([BEGINNER], games=20, seed=9, chunk=6, client=client, progress=False)
     b = run_configs([BEGINNER], games=20, seed=9, jobs=1, progress=False)
     assert outcome(a) == outcome(b)
+
+
+def test_cli_output_into_a_closed_pipe_is_quiet():
+    """``fastmine solve | head -1``: no BrokenPipeError traceback."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import fastmine
+
+    src = str(Path(fastmine.__file__).resolve().parents[1])
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fastmine", "solve", "-n", "300", "-d", "beginner", "toy",
+         "-r", "cell", "opening", "-j", "1", "-q"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": src})
+    proc.stdout.readline()          # read one line, then hang up like `head -1`
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) in (0, 141)
+    assert "Traceback" not in err and "BrokenPipe" not in err
