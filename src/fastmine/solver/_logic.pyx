@@ -115,6 +115,7 @@ cdef class Logic:
     cdef uint8_t pshare[24]
     cdef int popp[24]
     cdef IdxBuf q1, q2, stack, found_safe, found_mine
+    cdef Py_ssize_t safe_taken     # found_safe[:safe_taken] were handed out by new_safe()
 
     def __cinit__(self, Py_ssize_t rows, Py_ssize_t cols):
         cdef int k, d, dr, dc, kr, kc
@@ -178,6 +179,7 @@ cdef class Logic:
         self.q2.size = 0
         self.found_safe.size = 0
         self.found_mine.size = 0
+        self.safe_taken = 0
 
     cdef void _masks(self) noexcept:
         cdef Py_ssize_t p, k
@@ -334,6 +336,66 @@ cdef class Logic:
         cdef Py_ssize_t i
         for i in range(cells.shape[0]):
             self._set_safe(cells[i])
+
+    def learn(self, const Py_ssize_t[:, :] cells, const int8_t[:, :] view):
+        """View mode: the game revealed ``cells`` ((n, 2) row, col); read their numbers.
+
+        Cells the solver knew were safe, and cells it knew nothing about (opened
+        by a flood fill), become numbers; only the numbers around them are
+        queued again, so the next :meth:`run` works on what changed.  Raises
+        ``ValueError`` for a cell it had proven to be a mine, or one outside
+        the board or not revealed in ``view``.
+        """
+        cdef Py_ssize_t i, r, c, p, k, nb, km
+        cdef int8_t v
+        cdef uint8_t m
+        if self.board_mode:
+            raise ValueError("learn needs view mode")
+        if cells.shape[0] and cells.shape[1] != 2:
+            raise ValueError(f"cells must be (n, 2), got {cells.shape[1]} columns")
+        if view.shape[0] != self.rows or view.shape[1] != self.cols:
+            raise ValueError("view does not match the solver's board size")
+        for i in range(cells.shape[0]):
+            r = cells[i, 0]
+            c = cells[i, 1]
+            if not (0 <= r < self.rows and 0 <= c < self.cols):
+                raise ValueError(f"cell ({r}, {c}) is off the board")
+            v = view[r, c]
+            if not 0 <= v <= 8:
+                raise ValueError(f"cell ({r}, {c}) is not revealed (code {v})")
+            p = (r + 1) * self.W + c + 1
+            if 0 <= self.kn[p] <= 8:
+                continue
+            if self.kn[p] == K_MINE:
+                raise ValueError(f"cell ({r}, {c}) was proven a mine but shows {v}")
+            if self.kn[p] == K_UNKNOWN:
+                self.unknown -= 1
+                for k in range(8):
+                    self.um[p + self.off[k]] &= <uint8_t>~(1 << (7 - k))
+            km = 0
+            m = 0
+            for k in range(8):
+                nb = p + self.off[k]
+                if self.kn[nb] == K_MINE:
+                    km += 1
+                elif self.kn[nb] == K_UNKNOWN:
+                    m |= <uint8_t>(1 << k)
+                elif 0 <= self.kn[nb] <= 8:
+                    self._touch(nb)
+            self.kn[p] = v
+            self.rem[p] = <int8_t>(v - km)
+            self.um[p] = m
+            self._touch(p)
+
+    def new_safe(self):
+        """View mode: padded indices of the cells proven safe since the last call."""
+        cdef Py_ssize_t i, n = self.found_safe.size - self.safe_taken
+        out = np.empty(n, np.intp)
+        cdef Py_ssize_t[::1] o = out
+        for i in range(n):
+            o[i] = self.found_safe.data[self.safe_taken + i]
+        self.safe_taken = self.found_safe.size
+        return out
 
     def mark_mines(self, Py_ssize_t[::1] cells):
         """Tell the solver these padded cells are mines (from the exact engine)."""

@@ -286,20 +286,46 @@ class Planner:
         return game.reveal(r, c)
 
     def play(self, game) -> GameState:
-        """Play a game in progress to the end."""
+        """Play a game in progress to the end.
+
+        The local rules run incrementally: the kernel is told what each reveal
+        showed (:meth:`~fastmine.solver._logic.Logic.learn`) and re-examines
+        only the numbers around it; the exact engine is asked only when they
+        are stuck.  The cells revealed before each guess are the same as with
+        a fresh analysis of every position, so the decisions are too.
+        """
         self.mines = mines = game.mine_count
+        view = game.view            # live: the game updates it in place
+        logic = self.logic
+        logic.load_view(view, mines)
+        W = self.W
         while not game.state.is_over:
-            view = game.view
-            cells, a = self.certain_or_analysis(view, mines)
-            if not len(cells):
-                cells = [self.guess(view, mines, a)]
-            for r, c in cells:
-                r, c = int(r), int(c)
+            logic.run()
+            todo = logic.new_safe()
+            if not len(todo):
+                a = self._analyze(view, mines)
+                logic.mark_mines(self._padded(a.mine))
+                if a.safe.any():
+                    logic.mark_safe(self._padded(a.safe))
+                    todo = logic.new_safe()
+                else:
+                    r, c = self.guess(view, mines, a)
+                    todo = np.array([(r + 1) * W + c + 1], np.intp)
+            for p in todo:
+                r, c = divmod(int(p), W)
+                r -= 1
+                c -= 1
                 if view[r, c] >= 0:
                     continue    # opened by an earlier cell's flood fill
                 while view[r, c] == codes.FLAG:
                     game.toggle_mark(r, c)
-                game.reveal(r, c)
+                changed = game.reveal(r, c)
                 if game.state.is_over:
                     break
+                logic.learn(changed, view)
         return game.state
+
+    def _padded(self, mask: np.ndarray) -> np.ndarray:
+        """Padded flat indices of the cells set in a (rows, cols) mask."""
+        r, c = np.nonzero(mask)
+        return ((r + 1) * self.W + c + 1).astype(np.intp)
