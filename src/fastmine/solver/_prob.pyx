@@ -271,14 +271,12 @@ cdef void _scatter(Workspace ws, int cols, double[::1] prob, uint8_t[::1] safe,
         mine[cell] = int_mine
 
 
-def analyze(Workspace ws, const int8_t[:, :] view, int64_t mines, double[::1] prob,
-            uint8_t[::1] safe, uint8_t[::1] mine, uint8_t[::1] interior, int64_t max_entries):
-    """Fill ``prob``/``safe``/``mine``/``interior`` (each rows*cols, row-major).
+cdef object _solve(Workspace ws, const int8_t[:, :] view, int64_t mines, double[::1] prob,
+                   uint8_t[::1] interior, int64_t max_entries):
+    """Everything up to the marginals (ws.vprob etc.).
 
-    Returns ``(exact, log_solutions, frontier_cells, variables, components,
-    blocks, interior_probability)``; on a contradiction, the message (a str);
-    on a view value outside -3..8, that value (an int).  Raises nothing itself:
-    the Python layer turns those into exceptions.
+    Returns ``(status, log_z, p_int, int_safe, int_mine)``; on a contradiction
+    the message (a str); on a view value outside -3..8, that value (an int).
     """
     cdef int rows = view.shape[0], cols = view.shape[1], r
     ws._board(<Py_ssize_t>(rows + 2) * (cols + 2))
@@ -316,5 +314,69 @@ def analyze(Workspace ws, const int8_t[:, :] view, int64_t mines, double[::1] pr
     ws._back(ws.max_layer)
     for r in range(ws.nblocks):
         backward(ws, r)
-    _scatter(ws, cols, prob, safe, mine, p_int, int_safe, int_mine)
+    return status, log_z, p_int, int_safe, int_mine
+
+
+def analyze(Workspace ws, const int8_t[:, :] view, int64_t mines, double[::1] prob,
+            uint8_t[::1] safe, uint8_t[::1] mine, uint8_t[::1] interior, int64_t max_entries):
+    """Fill ``prob``/``safe``/``mine``/``interior`` (each rows*cols, row-major).
+
+    Returns ``(exact, log_solutions, frontier_cells, variables, components,
+    blocks, interior_probability)``; on a contradiction, the message (a str);
+    on a view value outside -3..8, that value (an int).  Raises nothing itself:
+    the Python layer turns those into exceptions.
+    """
+    res = _solve(ws, view, mines, prob, interior, max_entries)
+    if type(res) is not tuple:
+        return res
+    status, log_z, p_int, int_safe, int_mine = res
+    _scatter(ws, view.shape[1], prob, safe, mine, p_int, int_safe, int_mine)
     return (status == 0, log_z, ws.nf, ws.nv, ws.ncomp, ws.nblocks, p_int)
+
+
+def summary(Workspace ws, const int8_t[:, :] view, int64_t mines, double[::1] prob,
+            uint8_t[::1] interior, int64_t max_entries):
+    """``(log_solutions, best safety, second-best safety, any certain-safe cell)``.
+
+    What the ``best`` strategy needs of a hypothetical position, without
+    writing a probability per cell: the safeties are 1 - P(mine) of the two
+    safest unknown cells (a group of m equal cells counts m times; with one
+    unknown cell both are its safety, with none both are 1).  ``prob`` and
+    ``interior`` are scratch.  Errors are returned as by :func:`analyze`.
+    """
+    cdef int v, m
+    cdef double q, b1 = 2.0, b2 = 2.0     # the two smallest P(mine)
+    cdef bint any_safe = False
+    cdef int32_t[::1] vmult
+    cdef double[::1] vprob
+    cdef uint8_t[::1] vsafe
+    res = _solve(ws, view, mines, prob, interior, max_entries)
+    if type(res) is not tuple:
+        return res
+    status, log_z, p_int, int_safe, int_mine = res
+    # bound only now: solving may have resized the workspace's arrays
+    vmult = ws.vmult
+    vprob = ws.vprob
+    vsafe = ws.vsafe
+    for v in range(ws.nv):
+        q = vprob[v]
+        m = vmult[v]
+        any_safe |= vsafe[v]
+        if q < b1:
+            b2 = b1 if m == 1 else q
+            b1 = q
+        elif q < b2:
+            b2 = q
+    if ws.ni > 0:
+        q = 0.0 if int_safe else (1.0 if int_mine else p_int)
+        any_safe |= int_safe
+        if q < b1:
+            b2 = b1 if ws.ni == 1 else q
+            b1 = q
+        elif q < b2:
+            b2 = q
+    if b1 > 1.0:            # nothing unknown
+        b1 = b2 = 0.0
+    elif b2 > 1.0:          # one unknown cell
+        b2 = b1
+    return log_z, 1.0 - b1, 1.0 - b2, any_safe

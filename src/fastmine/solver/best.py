@@ -42,9 +42,9 @@ import numpy as np
 
 from .. import codes
 from ..codes import GameState
-from . import endgame
+from . import _prob, _workspace, endgame
 from ._logic import Logic
-from .probability import Analysis, InconsistentViewError, analyze
+from .probability import DEFAULT_MAX_ENTRIES, Analysis, analyze
 
 __all__ = ["Planner", "planner_for", "unavoidable_pair", "CANDIDATE_RATIO",
            "INTERIOR_RATIO", "BLEND", "FEW_INTERIOR"]
@@ -143,6 +143,10 @@ class Planner:
         self.endgame = True
         self.mines = 1
         self.stats = {"exact": 0, "guesses": 0, "endgame": 0, "fifty": 0}
+        # Scratch for scoring hypothetical positions (the kernel's summary mode).
+        self._ws = _workspace.Workspace()
+        self._prob = np.empty(rows * cols, np.float64)
+        self._interior = np.empty(rows * cols, np.uint8)
 
     # ------------------------------------------------------------ certain cells
 
@@ -249,26 +253,17 @@ class Planner:
             if bound is not None and score + left < bound:
                 return None
             child[r, c] = v
-            try:
-                b = self._analyze(child, mines)
-            except InconsistentViewError:
+            self.stats["exact"] += 1
+            res = _prob.summary(self._ws, child, mines, self._prob, self._interior,
+                                DEFAULT_MAX_ENTRIES)
+            if type(res) is not tuple:
                 continue        # this number cannot show here
-            w = math.exp(b.log_solutions - log_z)
+            log_zv, s1, s2, _ = res
+            w = math.exp(log_zv - log_z)
             left -= w
             values += 1
-            score += w * self._blended_safety(child, b)
+            score += w * (BLEND * s1 + (1.0 - BLEND) * s2)
         return (0 if values > 1 else -1, score)
-
-    @staticmethod
-    def _blended_safety(view: np.ndarray, b: Analysis) -> float:
-        """How good the next move is: the safest and second-safest cell, blended."""
-        q = b.probabilities[view < 0]
-        if len(q) == 0:
-            return 1.0
-        if len(q) == 1:
-            return 1.0 - float(q[0])
-        two = np.partition(q, 1)
-        return BLEND * (1.0 - float(two[0])) + (1.0 - BLEND) * (1.0 - float(two[1]))
 
     # ------------------------------------------------------------ moves
 
