@@ -92,6 +92,16 @@ def _nsum(mask: np.ndarray) -> np.ndarray:
             + p[2:, :-2] + p[2:, 1:-1] + p[2:, 2:])
 
 
+def _poisson_binomial(ps: np.ndarray) -> np.ndarray:
+    """Distribution of the number of successes of independent Bernoulli(p_i)."""
+    dist = np.zeros(len(ps) + 1)
+    dist[0] = 1.0
+    for k, p in enumerate(ps):
+        dist[1:k + 2] = dist[1:k + 2] * (1 - p) + dist[:k + 1] * p
+        dist[0] *= 1 - p
+    return dist
+
+
 def _two_away(mask: np.ndarray) -> np.ndarray:
     """Cells two steps up, down, left or right of a set cell."""
     out = np.zeros_like(mask)
@@ -208,7 +218,8 @@ class Planner:
         safety = 1.0 - a.probabilities.ravel()
         best_i, best_key = int(cands[0]), None
         for i in cands:
-            key = self._score(view, mines, int(i), float(safety[i]), a.log_solutions, best_key)
+            key = self._score(view, mines, int(i), float(safety[i]), a.log_solutions, best_key,
+                              a.probabilities)
             if key is not None and (best_key is None or key > best_key):
                 best_i, best_key = int(i), key
         return divmod(best_i, self.cols)
@@ -237,19 +248,33 @@ class Planner:
             cands = np.flatnonzero(safety == best)
         return cands[np.argsort(-safety.ravel()[cands], kind="stable")]
 
-    def _score(self, view, mines, i, safe, log_z, best_key):
+    def _score(self, view, mines, i, safe, log_z, best_key, probs=None):
         """Sort key of revealing flat cell ``i``: (not dead, secondary safety), or
-        None once it cannot beat ``best_key``."""
+        None once it cannot beat ``best_key``.
+
+        ``probs`` (the position's probabilities) only orders the work: numbers
+        that are likely to show are scored first, so a hopeless candidate is
+        dropped sooner.  The result does not depend on it.
+        """
         r, c = divmod(i, self.cols)
         r0, r1 = max(r - 1, 0), min(r + 2, self.rows)
         c0, c1 = max(c - 1, 0), min(c + 2, self.cols)
-        top = int((view[r0:r1, c0:c1] < 0).sum()) - 1
+        block = view[r0:r1, c0:c1] < 0
+        block[r - r0, c - c0] = False
+        top = int(block.sum())
+        if probs is None:
+            order = range(top + 1)
+        else:
+            # The number's distribution if the neighbours were independent.
+            dist = _poisson_binomial(probs[r0:r1, c0:c1][block])
+            order = np.argsort(-dist, kind="stable").tolist()
         child = view.copy()
+        parts = [0.0] * (top + 1)
         score = 0.0
         left = safe       # P(safe) not yet attributed to a number
         values = 0
         bound = best_key[1] if best_key is not None and best_key[0] == 0 else None
-        for v in range(top + 1):
+        for v in order:
             if bound is not None and score + left < bound:
                 return None
             child[r, c] = v
@@ -262,8 +287,10 @@ class Planner:
             w = math.exp(log_zv - log_z)
             left -= w
             values += 1
-            score += w * (BLEND * s1 + (1.0 - BLEND) * s2)
-        return (0 if values > 1 else -1, score)
+            parts[v] = w * (BLEND * s1 + (1.0 - BLEND) * s2)
+            score += parts[v]
+        # Summed in a fixed order, so the score never depends on ``order``.
+        return (0 if values > 1 else -1, sum(parts))
 
     # ------------------------------------------------------------ moves
 
