@@ -92,16 +92,6 @@ def _nsum(mask: np.ndarray) -> np.ndarray:
             + p[2:, :-2] + p[2:, 1:-1] + p[2:, 2:])
 
 
-def _poisson_binomial(ps: np.ndarray) -> np.ndarray:
-    """Distribution of the number of successes of independent Bernoulli(p_i)."""
-    dist = np.zeros(len(ps) + 1)
-    dist[0] = 1.0
-    for k, p in enumerate(ps):
-        dist[1:k + 2] = dist[1:k + 2] * (1 - p) + dist[:k + 1] * p
-        dist[0] *= 1 - p
-    return dist
-
-
 def _two_away(mask: np.ndarray) -> np.ndarray:
     """Cells two steps up, down, left or right of a set cell."""
     out = np.zeros_like(mask)
@@ -112,13 +102,17 @@ def _two_away(mask: np.ndarray) -> np.ndarray:
     return out
 
 
-def unavoidable_pair(view: np.ndarray, mine: np.ndarray) -> tuple[tuple[int, int], ...] | None:
+def unavoidable_pair(view: np.ndarray, mine: np.ndarray,
+                     probabilities: np.ndarray | None = None) -> tuple[tuple[int, int], ...] | None:
     """Two cells forming a 50/50 that no other move can ever resolve, or None.
 
     ``mine``: the cells known to be mines.  The pair is the two undecided
     neighbours of a number with exactly one mine left to place, such that every
     neighbour of either cell, other than the pair and known mines, is adjacent
-    to both -- so whatever it would show counts both alike.
+    to both -- so whatever it would show counts both alike.  Swapping the mine
+    between the two cells then maps every layout to another, so both have
+    probability exactly 1/2: given the position's ``probabilities``, only such
+    cells are examined (a shortcut, same answer).
 
     >>> import numpy as np
     >>> view = np.array([[1, -1], [1, -1]], np.int8)
@@ -128,17 +122,30 @@ def unavoidable_pair(view: np.ndarray, mine: np.ndarray) -> tuple[tuple[int, int
     rows, cols = view.shape
     undecided = (view < 0) & ~mine
     need = view.astype(np.int16) - _nsum(mine)
-    for r, c in np.argwhere((view >= 0) & (need == 1) & (_nsum(undecided) == 2)):
+    pick = (view >= 0) & (need == 1) & (_nsum(undecided) == 2)
+    if probabilities is not None:
+        half = undecided & (np.abs(probabilities - 0.5) < 1e-9)
+        pick &= _nsum(half) == 2
+    for r, c in np.argwhere(pick).tolist():
         r0, r1, c0, c1 = max(r - 1, 0), min(r + 2, rows), max(c - 1, 0), min(c + 2, cols)
-        pair = tuple((int(rr), int(cc)) for rr in range(r0, r1) for cc in range(c0, c1)
-                     if undecided[rr, cc])
-        if all(max(abs(rr - qr), abs(cc - qc)) <= 1
-               for (pr, pc), (qr, qc) in (pair, pair[::-1])
-               for rr in range(max(pr - 1, 0), min(pr + 2, rows))
-               for cc in range(max(pc - 1, 0), min(pc + 2, cols))
-               if (rr, cc) not in pair and not mine[rr, cc]):
-            return pair
+        (ar, ac), (br, bc) = (divmod(int(k), c1 - c0)
+                              for k in np.flatnonzero(undecided[r0:r1, c0:c1]))
+        a, b = (ar + r0, ac + c0), (br + r0, bc + c0)
+        if _only_one_sees(a, b, rows, cols, mine) and _only_one_sees(b, a, rows, cols, mine):
+            return a, b
     return None
+
+
+def _only_one_sees(a, b, rows: int, cols: int, mine: np.ndarray) -> bool:
+    """Whether every neighbour of ``a`` that does not touch ``b`` is a known mine."""
+    (ar, ac), (br, bc) = a, b
+    rr, cc = [], []
+    for r in range(max(ar - 1, 0), min(ar + 2, rows)):
+        for c in range(max(ac - 1, 0), min(ac + 2, cols)):
+            if max(abs(r - br), abs(c - bc)) > 1 and (r, c) != a:
+                rr.append(r)
+                cc.append(c)
+    return not rr or bool(mine[rr, cc].all())
 
 
 class Planner:
@@ -208,7 +215,7 @@ class Planner:
             if found is not None:
                 self.stats["endgame"] += 1
                 return found[0]
-        pair = unavoidable_pair(view, a.mine)
+        pair = unavoidable_pair(view, a.mine, a.probabilities)
         if pair is not None:
             self.stats["fifty"] += 1
             return pair[0]
@@ -256,6 +263,9 @@ class Planner:
         that are likely to show are scored first, so a hopeless candidate is
         dropped sooner.  The result does not depend on it.
         """
+        bound = best_key[1] if best_key is not None and best_key[0] == 0 else None
+        if bound is not None and safe < bound:
+            return None     # even if every number led to a certain win
         r, c = divmod(i, self.cols)
         r0, r1 = max(r - 1, 0), min(r + 2, self.rows)
         c0, c1 = max(c - 1, 0), min(c + 2, self.cols)
@@ -265,15 +275,14 @@ class Planner:
         if probs is None:
             order = range(top + 1)
         else:
-            # The number's distribution if the neighbours were independent.
-            dist = _poisson_binomial(probs[r0:r1, c0:c1][block])
-            order = np.argsort(-dist, kind="stable").tolist()
+            # Numbers near the expected count first (the likely ones).
+            mean = float(probs[r0:r1, c0:c1][block].sum())
+            order = sorted(range(top + 1), key=lambda v: abs(v - mean))
         child = view.copy()
         parts = [0.0] * (top + 1)
         score = 0.0
         left = safe       # P(safe) not yet attributed to a number
         values = 0
-        bound = best_key[1] if best_key is not None and best_key[0] == 0 else None
         for v in order:
             if bound is not None and score + left < bound:
                 return None
@@ -321,7 +330,9 @@ class Planner:
         logic = self.logic
         logic.load_view(view, mines)
         W = self.W
-        while not game.state.is_over:
+        playing = GameState.PLAYING
+        flag = codes.FLAG
+        while game.state is playing:
             logic.run()
             todo = logic.new_safe()
             if not len(todo):
@@ -333,16 +344,16 @@ class Planner:
                 else:
                     r, c = self.guess(view, mines, a)
                     todo = np.array([(r + 1) * W + c + 1], np.intp)
-            for p in todo:
-                r, c = divmod(int(p), W)
-                r -= 1
-                c -= 1
-                if view[r, c] >= 0:
+            rs, cs = np.divmod(todo - W - 1, W)
+            for r, c in zip(rs.tolist(), cs.tolist(), strict=True):
+                v = view.item(r, c)
+                if v >= 0:
                     continue    # opened by an earlier cell's flood fill
-                while view[r, c] == codes.FLAG:
+                while v == flag:
                     game.toggle_mark(r, c)
+                    v = view.item(r, c)
                 changed = game.reveal(r, c)
-                if game.state.is_over:
+                if game.state is not playing:
                     break
                 logic.learn(changed, view)
         return game.state
