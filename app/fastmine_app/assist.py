@@ -35,10 +35,7 @@ def solver():
     if _solver is None and _solver_error is None:
         try:
             mod = importlib.import_module("fastmine.solver")
-            step = getattr(mod, "step", None)
-            if step is None:  # the package may not re-export it yet
-                step = importlib.import_module("fastmine.solver.strategies").step
-            _solver = SimpleNamespace(step=step, probabilities=mod.probabilities,
+            _solver = SimpleNamespace(step=mod.step, probabilities=mod.probabilities,
                                       safe_cells=mod.safe_cells)
         except (ImportError, AttributeError) as exc:
             _solver_error = f"the solver is not available ({exc})"
