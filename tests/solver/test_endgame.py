@@ -7,8 +7,8 @@ from functools import cache
 import brute_force
 import numpy as np
 import pytest
+from conftest import small_games
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import fastmine
 from fastmine.solver import endgame
@@ -42,25 +42,8 @@ def brute_force_win(view: np.ndarray, mines: int) -> float:
     return win(frozenset(range(len(lay))))
 
 
-@st.composite
-def endgames(draw):
-    rows = draw(st.integers(2, 4))
-    cols = draw(st.integers(2, 4))
-    n = rows * cols
-    mines = draw(st.integers(1, min(4, n - 1)))
-    cells = draw(st.permutations(range(n)))
-    mask = np.zeros(n, bool)
-    mask[list(cells[:mines])] = True
-    game = fastmine.Game.from_board(fastmine.Board.from_mines(mask.reshape(rows, cols)))
-    for c in cells[mines:mines + draw(st.integers(1, n - mines))]:
-        if game.state.is_over:
-            break
-        game.reveal(*divmod(c, cols))
-    return np.array(game.view), mines, game.state
-
-
 @settings(max_examples=150, deadline=None)
-@given(endgames())
+@given(small_games(max_side=4, max_mines=4))
 def test_search_matches_brute_force(case):
     view, mines, state = case
     if state is not fastmine.GameState.PLAYING:
@@ -118,7 +101,7 @@ def test_inconsistent_view_has_no_layouts():
 
 
 @settings(max_examples=100, deadline=None)
-@given(endgames())
+@given(small_games(max_side=4, max_mines=4))
 def test_known_mines_change_nothing(case):
     """Fixing cells that are mines in every layout gives the same chance."""
     view, mines, state = case

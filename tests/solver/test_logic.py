@@ -5,7 +5,7 @@ from __future__ import annotations
 import brute_force
 import numpy as np
 import pytest
-from conftest import HAS_EXACT
+from conftest import HAS_EXACT, small_games
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,24 +13,9 @@ import fastmine
 from fastmine.solver.logic import local_deductions, solves
 
 
-@st.composite
-def positions(draw):
-    """A small board and a view of it after a few safe reveals."""
-    rows = draw(st.integers(2, 5))
-    cols = draw(st.integers(2, 5))
-    n = rows * cols
-    mines = draw(st.integers(1, min(6, n - 1)))
-    cells = draw(st.permutations(range(n)))
-    mask = np.zeros(n, bool)
-    mask[list(cells[:mines])] = True
-    mask = mask.reshape(rows, cols)
-    game = fastmine.Game.from_board(fastmine.Board.from_mines(mask))
-    safe = [divmod(c, cols) for c in cells[mines:]]
-    for r, c in safe[:draw(st.integers(1, max(1, len(safe) - 1)))]:
-        if game.state.is_over:
-            break
-        game.reveal(r, c)
-    return np.array(game.view), mines
+def positions():
+    """A small board and a view of it after a few safe reveals: (view, mines)."""
+    return small_games(max_side=5, max_mines=6).map(lambda g: g[:2])
 
 
 @settings(max_examples=300, deadline=None)
