@@ -60,8 +60,15 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = path.stat().st_mode & 0o777      # a rewrite keeps the file's permissions
+    except OSError:
+        mode = _new_file_mode()
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        # mkstemp makes the file private (0600); give it what a plain open() would.
+        with contextlib.suppress(OSError):
+            os.chmod(tmp, mode)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
@@ -73,6 +80,13 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
         raise
     _fsync_dir(path.parent)
     return path
+
+
+def _new_file_mode() -> int:
+    """The mode ``open(path, "w")`` would give a new file under the current umask."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:

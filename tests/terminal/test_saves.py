@@ -168,3 +168,21 @@ def test_atomic_write_failure_keeps_the_old_file(tmp_path, monkeypatch):
         storage.atomic_write_text(path, "new")
     assert path.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["f.txt"]
+
+
+def test_atomic_write_gives_normal_permissions_and_keeps_existing_ones(tmp_path):
+    """A new file gets what open() would give (umask), not mkstemp's private 0600;
+    a rewrite keeps the mode the file already had."""
+    import os
+    import stat
+
+    old = os.umask(0o022)
+    try:
+        path = tmp_path / "results.json"
+        storage.atomic_write_text(path, "{}")
+        assert stat.S_IMODE(path.stat().st_mode) == 0o644
+        os.chmod(path, 0o600)
+        storage.atomic_write_text(path, "{}")
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    finally:
+        os.umask(old)

@@ -31,7 +31,6 @@ import json
 import math
 import os
 import sys
-import tempfile
 import time
 import zlib
 from collections.abc import Sequence
@@ -42,6 +41,7 @@ import numpy as np
 
 from ..board import RULES
 from ..difficulty import DIFFICULTIES
+from ..storage import atomic_write_text
 from .strategies import STRATEGIES, first_click_for
 
 __all__ = ["Config", "Result", "Run", "wilson", "play_chunk", "run_configs", "configure", "run"]
@@ -443,20 +443,7 @@ def write_json(run: Run, path: str, argv: list[str] | None = None) -> None:
         "command": argv,
         "results": [r.to_dict() for r in run.results],
     }
-    _atomic_write(path, json.dumps(doc, indent=2) + "\n")
-
-
-def _atomic_write(path: str, text: str) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".fastmine-", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    atomic_write_text(path, json.dumps(doc, indent=2) + "\n")
 
 
 def plot(run: Run, path: str) -> None:
