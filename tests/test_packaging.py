@@ -1,6 +1,5 @@
 """The installed package: metadata, public names, the command line, the build mode."""
 
-import os
 import subprocess
 import sys
 
@@ -27,9 +26,18 @@ def test_public_contract_names():
 
 
 def test_typing_files_are_shipped():
-    pkg = os.path.dirname(fastmine.__file__)
-    assert os.path.exists(os.path.join(pkg, "py.typed"))
-    assert os.path.exists(os.path.join(pkg, "_kernels.pyi"))
+    """py.typed, and a .pyi stub beside every compiled module."""
+    import importlib.machinery
+    from pathlib import Path
+
+    pkg = Path(fastmine.__file__).parent
+    assert (pkg / "py.typed").exists()
+    compiled = [p for suffix in importlib.machinery.EXTENSION_SUFFIXES
+                for p in pkg.rglob(f"*{suffix}")]
+    assert len(compiled) >= 7, compiled      # _kernels and the solver's kernels
+    for ext in compiled:
+        name = ext.name.split(".")[0]
+        assert (ext.parent / f"{name}.pyi").exists(), f"no stub for {ext.parent.name}/{name}"
 
 
 def test_cli_help_lists_every_command(capsys):
