@@ -116,7 +116,9 @@ def _solver_lines(doc: dict) -> list[str]:
             f"{r['difficulty']} {r['rule']}"
             + (f" at ({r['click'][0]}, {r['click'][1]})" if r.get("click") else "")
             + f" {100 * r['win_rate']:.1f}% of {r['games']}, {r['ms_per_game']:.1f} ms"
-            for r in best) + "."]
+            for r in best) + ". A few hundred games each, so a check that it plays, not a "
+            "measurement of strength (the 95% interval is several points wide): the "
+            "100,000-game win rates are in [solver.md](solver.md)."]
     ng = [r for r in s.get("no_guess") or [] if r["status"] == "ok"]
     if ng:
         lines += ["", "No-guess generation, median per board: " + "; ".join(
