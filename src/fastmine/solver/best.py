@@ -66,7 +66,7 @@ the rest): a position with two good next moves is worth more than one with one."
 _local = threading.local()
 
 
-def planner_for(game, rng: np.random.Generator, endgame: bool = True) -> Planner:
+def planner_for(game, endgame: bool = True) -> Planner:
     """The calling thread's planner for the game's size (planners are reused)."""
     cache = getattr(_local, "planners", None)
     if cache is None:
@@ -77,7 +77,6 @@ def planner_for(game, rng: np.random.Generator, endgame: bool = True) -> Planner
         if len(cache) > 8:
             cache.clear()
         planner = cache[key] = Planner(game.rows, game.cols)
-    planner.rng = rng
     planner.endgame = endgame
     planner.mines = game.mine_count
     return planner
@@ -156,7 +155,6 @@ class Planner:
         self.cols = cols
         self.W = cols + 2
         self.logic = Logic(rows, cols)
-        self.rng = np.random.default_rng()
         self.endgame = True
         self.mines = 1
         self.stats = {"exact": 0, "guesses": 0, "endgame": 0, "fifty": 0}

@@ -22,10 +22,10 @@ kept as that seed describes them -- as baselines and as assist buttons:
     Deterministic, else inference, else random.
 
 ``"best"`` plays to win: every certain-safe cell first (no flags: flagging
-costs nothing in win rate, it is never needed); otherwise the safest guess,
-near-ties broken by progress and second-move safety, corners first off the
-frontier, and an exhaustive search in the endgame (see
-:mod:`fastmine.solver.best`).
+costs nothing in win rate, it is never needed); an exhaustive search once few
+mine layouts remain; an unavoidable 50/50 at once; otherwise the guess with the
+best exact secondary safety -- the chance of surviving it times how safe the
+next move will be (see :mod:`fastmine.solver.best`).  It uses no randomness.
 
 The first move of a fresh game goes where the game's first-click rule makes it
 best (:func:`first_click_for`): a corner for ``cell`` and ``none``, (3, 3) --
@@ -236,7 +236,7 @@ def step(game: Game, strategy: str = "best", *, rng: object = None) -> np.ndarra
     game.assisted = True
     if game.state.name == "READY":
         return game.reveal(*first_click_for(game.rows, game.cols, game.rule))
-    planner = planner_for(game, gen)
+    planner = planner_for(game)
     if strategy == "best":
         return planner.step(game)
     if strategy == "random":
@@ -276,7 +276,7 @@ def play(
             raise TypeError(f"first_click must be a (row, col) tuple, got {first_click!r}")
         game.reveal(*first_click)
     if strategy == "best":
-        planner = planner_for(game, gen, endgame=endgame)
+        planner = planner_for(game, endgame=endgame)
         return planner.play(game)
     while not game.state.is_over:
         if len(step(game, strategy, rng=gen)) == 0:
