@@ -336,7 +336,7 @@ def analyze(Workspace ws, const int8_t[:, :] view, int64_t mines, double[::1] pr
 
 def summary(Workspace ws, const int8_t[:, :] view, int64_t mines, double[::1] prob,
             uint8_t[::1] interior, int64_t max_entries):
-    """``(log_solutions, best safety, second-best safety, any certain-safe cell)``.
+    """``(log_solutions, best safety, second-best safety)``.
 
     What the ``best`` strategy needs of a hypothetical position, without
     writing a probability per cell: the safeties are 1 - P(mine) of the two
@@ -346,10 +346,8 @@ def summary(Workspace ws, const int8_t[:, :] view, int64_t mines, double[::1] pr
     """
     cdef int v, m
     cdef double q, b1 = 2.0, b2 = 2.0     # the two smallest P(mine)
-    cdef bint any_safe = False
     cdef int32_t[::1] vmult
     cdef double[::1] vprob
-    cdef uint8_t[::1] vsafe
     res = _solve(ws, view, mines, prob, interior, max_entries)
     if type(res) is not tuple:
         return res
@@ -357,11 +355,9 @@ def summary(Workspace ws, const int8_t[:, :] view, int64_t mines, double[::1] pr
     # bound only now: solving may have resized the workspace's arrays
     vmult = ws.vmult
     vprob = ws.vprob
-    vsafe = ws.vsafe
     for v in range(ws.nv):
         q = vprob[v]
         m = vmult[v]
-        any_safe |= vsafe[v]
         if q < b1:
             b2 = b1 if m == 1 else q
             b1 = q
@@ -369,7 +365,6 @@ def summary(Workspace ws, const int8_t[:, :] view, int64_t mines, double[::1] pr
             b2 = q
     if ws.ni > 0:
         q = 0.0 if int_safe else (1.0 if int_mine else p_int)
-        any_safe |= int_safe
         if q < b1:
             b2 = b1 if ws.ni == 1 else q
             b1 = q
@@ -379,4 +374,4 @@ def summary(Workspace ws, const int8_t[:, :] view, int64_t mines, double[::1] pr
         b1 = b2 = 0.0
     elif b2 > 1.0:          # one unknown cell
         b2 = b1
-    return log_z, 1.0 - b1, 1.0 - b2, any_safe
+    return log_z, 1.0 - b1, 1.0 - b2

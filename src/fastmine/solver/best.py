@@ -290,7 +290,7 @@ class Planner:
                                 DEFAULT_MAX_ENTRIES)
             if type(res) is not tuple:
                 continue        # this number cannot show here
-            log_zv, s1, s2, _ = res
+            log_zv, s1, s2 = res
             w = math.exp(log_zv - log_z)
             left -= w
             values += 1
