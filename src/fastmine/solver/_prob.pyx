@@ -334,27 +334,15 @@ def analyze(Workspace ws, const int8_t[:, :] view, int64_t mines, double[::1] pr
     return (status == 0, log_z, ws.nf, ws.nv, ws.ncomp, ws.nblocks, p_int)
 
 
-def summary(Workspace ws, const int8_t[:, :] view, int64_t mines, double[::1] prob,
-            uint8_t[::1] interior, int64_t max_entries):
-    """``(log_solutions, best safety, second-best safety)``.
-
-    What the ``best`` strategy needs of a hypothetical position, without
-    writing a probability per cell: the safeties are 1 - P(mine) of the two
-    safest unknown cells (a group of m equal cells counts m times; with one
-    unknown cell both are its safety, with none both are 1).  ``prob`` and
-    ``interior`` are scratch.  Errors are returned as by :func:`analyze`.
-    """
+cdef void _two_safest(Workspace ws, double p_int, bint int_safe, bint int_mine,
+                      double *s1, double *s2) noexcept:
+    """The safeties (1 - P(mine)) of the two safest unknown cells of the last
+    position solved: a group of m equal cells counts m times; with one unknown
+    cell both are its safety, with none both are 1."""
     cdef int v, m
     cdef double q, b1 = 2.0, b2 = 2.0     # the two smallest P(mine)
-    cdef int32_t[::1] vmult
-    cdef double[::1] vprob
-    res = _solve(ws, view, mines, prob, interior, max_entries)
-    if type(res) is not tuple:
-        return res
-    status, log_z, p_int, int_safe, int_mine = res
-    # bound only now: solving may have resized the workspace's arrays
-    vmult = ws.vmult
-    vprob = ws.vprob
+    cdef int32_t[::1] vmult = ws.vmult
+    cdef double[::1] vprob = ws.vprob
     for v in range(ws.nv):
         q = vprob[v]
         m = vmult[v]
@@ -374,4 +362,87 @@ def summary(Workspace ws, const int8_t[:, :] view, int64_t mines, double[::1] pr
         b1 = b2 = 0.0
     elif b2 > 1.0:          # one unknown cell
         b2 = b1
-    return log_z, 1.0 - b1, 1.0 - b2
+    s1[0] = 1.0 - b1
+    s2[0] = 1.0 - b2
+
+
+def summary(Workspace ws, const int8_t[:, :] view, int64_t mines, double[::1] prob,
+            uint8_t[::1] interior, int64_t max_entries):
+    """``(log_solutions, best safety, second-best safety)``.
+
+    What the ``best`` strategy needs of a hypothetical position, without
+    writing a probability per cell: the safeties are 1 - P(mine) of the two
+    safest unknown cells (a group of m equal cells counts m times; with one
+    unknown cell both are its safety, with none both are 1).  ``prob`` and
+    ``interior`` are scratch.  Errors are returned as by :func:`analyze`.
+    """
+    cdef double s1, s2
+    res = _solve(ws, view, mines, prob, interior, max_entries)
+    if type(res) is not tuple:
+        return res
+    status, log_z, p_int, int_safe, int_mine = res
+    _two_safest(ws, p_int, int_safe, int_mine, &s1, &s2)
+    return log_z, s1, s2
+
+
+def score(Workspace ws, int8_t[:, :] child, int64_t mines, double[::1] prob,
+          uint8_t[::1] interior, int64_t max_entries, const double[:, :] probs,
+          int r, int c, double log_z, double safe, bint has_bound, double bound,
+          double blend, double[::1] parts):
+    """Secondary safety of revealing (r, c): ``(values, score, positions solved)``.
+
+    ``child`` is the position (r, c) is in; for each number v the cell could
+    show, (r, c) is set to v and the position solved (summary mode), and the
+    cell's original value is put back at the end.  A number that cannot show
+    (no layout) is skipped.  ``score`` is the sum over the numbers that can of
+    P(safe and shows v) * (blend * best safety + (1 - blend) * second-best),
+    summed in the order of v so that it does not depend on the work order.
+
+    Numbers near the expected count (from ``probs``, the position's P(mine))
+    are tried first, so that with ``has_bound`` the cell is given up sooner:
+    once even a perfect rest could not reach ``bound``, ``values`` is -1.
+    ``values`` otherwise counts the numbers that can show.  ``parts`` is
+    scratch of at least 9 entries.  The Python layer checks every argument.
+    """
+    cdef int rows = child.shape[0], cols = child.shape[1]
+    cdef int r0 = max(r - 1, 0), r1 = min(r + 2, rows), c0 = max(c - 1, 0), c1 = min(c + 2, cols)
+    cdef int top = 0, rr, cc, i, j, v, values = 0, calls = 0
+    cdef int order[9]
+    cdef double mean = 0.0, total = 0.0, left = safe, w, s1, s2, rest = 1.0 - blend
+    cdef int8_t original = child[r, c]
+    for rr in range(r0, r1):
+        for cc in range(c0, c1):
+            if (rr != r or cc != c) and child[rr, cc] < 0:
+                top += 1
+                mean += probs[rr, cc]
+    # Likely numbers first: by distance from the mean, ties to the smaller
+    # (a stable insertion sort of 0..top).
+    for i in range(top + 1):
+        parts[i] = 0.0
+        j = i
+        while j > 0 and abs(order[j - 1] - mean) > abs(i - mean):
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+    for i in range(top + 1):
+        if has_bound and total + left < bound:
+            child[r, c] = original
+            return -1, 0.0, calls
+        v = order[i]
+        child[r, c] = <int8_t>v
+        calls += 1
+        res = _solve(ws, child, mines, prob, interior, max_entries)
+        if type(res) is not tuple:
+            continue            # this number cannot show here
+        status, log_zv, p_int, int_safe, int_mine = res
+        _two_safest(ws, p_int, int_safe, int_mine, &s1, &s2)
+        w = exp(<double>log_zv - log_z)
+        left -= w
+        values += 1
+        parts[v] = w * (blend * s1 + rest * s2)
+        total += parts[v]
+    child[r, c] = original
+    total = 0.0
+    for v in range(top + 1):
+        total += parts[v]
+    return values, total, calls

@@ -120,12 +120,31 @@ def unavoidable_pair(view: np.ndarray, mine: np.ndarray,
     """
     rows, cols = view.shape
     undecided = (view < 0) & ~mine
-    need = view.astype(np.int16) - _nsum(mine)
-    pick = (view >= 0) & (need == 1) & (_nsum(undecided) == 2)
-    if probabilities is not None:
+    if probabilities is None:
+        need = view.astype(np.int16) - _nsum(mine)
+        pick = (view >= 0) & (need == 1) & (_nsum(undecided) == 2)
+        numbers = np.argwhere(pick).tolist()
+    else:
+        # Only numbers next to a cell at exactly 1/2 can qualify: usually a
+        # handful, so they are found from those cells (same order, row-major).
         half = undecided & (np.abs(probabilities - 0.5) < 1e-9)
-        pick &= _nsum(half) == 2
-    for r, c in np.argwhere(pick).tolist():
+        halves = np.argwhere(half).tolist()
+        if len(halves) < 2:
+            return None
+        seen = set()
+        for hr, hc in halves:
+            for r in range(max(hr - 1, 0), min(hr + 2, rows)):
+                for c in range(max(hc - 1, 0), min(hc + 2, cols)):
+                    if view[r, c] >= 0:
+                        seen.add((r, c))
+        numbers = []
+        for r, c in sorted(seen):
+            r0, r1, c0, c1 = max(r - 1, 0), min(r + 2, rows), max(c - 1, 0), min(c + 2, cols)
+            if (np.count_nonzero(half[r0:r1, c0:c1]) == 2
+                    and np.count_nonzero(undecided[r0:r1, c0:c1]) == 2
+                    and view[r, c] - np.count_nonzero(mine[r0:r1, c0:c1]) == 1):
+                numbers.append((r, c))
+    for r, c in numbers:
         r0, r1, c0, c1 = max(r - 1, 0), min(r + 2, rows), max(c - 1, 0), min(c + 2, cols)
         (ar, ac), (br, bc) = (divmod(int(k), c1 - c0)
                               for k in np.flatnonzero(undecided[r0:r1, c0:c1]))
@@ -162,6 +181,8 @@ class Planner:
         self._ws = _workspace.Workspace()
         self._prob = np.empty(rows * cols, np.float64)
         self._interior = np.empty(rows * cols, np.uint8)
+        self._parts = np.empty(9, np.float64)
+        self._no_probs = np.zeros((rows, cols), np.float64)
 
     # ------------------------------------------------------------ certain cells
 
@@ -222,9 +243,10 @@ class Planner:
             return divmod(int(cands[0]), self.cols)
         safety = 1.0 - a.probabilities.ravel()
         best_i, best_key = int(cands[0]), None
+        child = view.copy()
         for i in cands:
             key = self._score(view, mines, int(i), float(safety[i]), a.log_solutions, best_key,
-                              a.probabilities)
+                              a.probabilities, child)
             if key is not None and (best_key is None or key > best_key):
                 best_i, best_key = int(i), key
         return divmod(best_i, self.cols)
@@ -253,51 +275,32 @@ class Planner:
             cands = np.flatnonzero(safety == best)
         return cands[np.argsort(-safety.ravel()[cands], kind="stable")]
 
-    def _score(self, view, mines, i, safe, log_z, best_key, probs=None):
+    def _score(self, view, mines, i, safe, log_z, best_key, probs=None, child=None):
         """Sort key of revealing flat cell ``i``: (not dead, secondary safety), or
         None once it cannot beat ``best_key``.
 
         ``probs`` (the position's probabilities) only orders the work: numbers
         that are likely to show are scored first, so a hopeless candidate is
-        dropped sooner.  The result does not depend on it.
+        dropped sooner.  The result does not depend on it.  ``child``: a
+        writable copy of ``view`` to work in (left as it was).  The loop over
+        the numbers runs in the kernel (:func:`fastmine.solver._prob.score`).
         """
         bound = best_key[1] if best_key is not None and best_key[0] == 0 else None
         if bound is not None and safe < bound:
             return None     # even if every number led to a certain win
         r, c = divmod(i, self.cols)
-        r0, r1 = max(r - 1, 0), min(r + 2, self.rows)
-        c0, c1 = max(c - 1, 0), min(c + 2, self.cols)
-        block = view[r0:r1, c0:c1] < 0
-        block[r - r0, c - c0] = False
-        top = int(block.sum())
+        if child is None:
+            child = view.copy()
         if probs is None:
-            order = range(top + 1)
-        else:
-            # Numbers near the expected count first (the likely ones).
-            mean = float(probs[r0:r1, c0:c1][block].sum())
-            order = sorted(range(top + 1), key=lambda v: abs(v - mean))
-        child = view.copy()
-        parts = [0.0] * (top + 1)
-        score = 0.0
-        left = safe       # P(safe) not yet attributed to a number
-        values = 0
-        for v in order:
-            if bound is not None and score + left < bound:
-                return None
-            child[r, c] = v
-            self.stats["exact"] += 1
-            res = _prob.summary(self._ws, child, mines, self._prob, self._interior,
-                                DEFAULT_MAX_ENTRIES)
-            if type(res) is not tuple:
-                continue        # this number cannot show here
-            log_zv, s1, s2 = res
-            w = math.exp(log_zv - log_z)
-            left -= w
-            values += 1
-            parts[v] = w * (BLEND * s1 + (1.0 - BLEND) * s2)
-            score += parts[v]
-        # Summed in a fixed order, so the score never depends on ``order``.
-        return (0 if values > 1 else -1, sum(parts))
+            probs = self._no_probs      # zeros: the numbers in order 0, 1, 2, ...
+        values, score, calls = _prob.score(
+            self._ws, child, mines, self._prob, self._interior, DEFAULT_MAX_ENTRIES, probs,
+            r, c, log_z, safe, bound is not None, 0.0 if bound is None else bound,
+            BLEND, self._parts)
+        self.stats["exact"] += calls
+        if values < 0:
+            return None
+        return (0 if values > 1 else -1, score)
 
     # ------------------------------------------------------------ moves
 
