@@ -192,3 +192,19 @@ def test_an_unavoidable_pair_really_is_a_fifty_fifty():
             other[ar, ac] = other[br, bc] = False
             assert (counts[k][other] == counts[j][other]).all()
     assert found >= 3, f"only {found} unavoidable pairs in 400 games"
+
+
+def test_unavoidable_pair_rejects_bad_input():
+    from fastmine.solver.best import unavoidable_pair
+
+    view = np.array([[1, -1], [1, -1]], np.int8)
+    with pytest.raises(TypeError):
+        unavoidable_pair(view, np.zeros((2, 2), np.int8))         # not a bool mask
+    with pytest.raises(TypeError):
+        unavoidable_pair(view.astype(float), np.zeros((2, 2), bool))
+    with pytest.raises(ValueError):
+        unavoidable_pair(view, np.zeros((3, 2), bool))            # shapes differ
+    with pytest.raises(ValueError):
+        unavoidable_pair(view, np.zeros((2, 2), bool), np.zeros((2, 3)))
+    assert unavoidable_pair(view, np.zeros((2, 2), bool), np.full((2, 2), 0.5)) == ((0, 1), (1, 1))
+    assert unavoidable_pair(view, np.zeros((2, 2), bool), np.full((2, 2), 0.4)) is None

@@ -576,3 +576,63 @@ cdef class Logic:
         for i in range(self.found_mine.size):
             mine[i] = self.found_mine.data[i]
         return safe, mine
+
+
+# ------------------------------------------------------------------ 50/50 pairs
+
+cdef bint _only_one_sees(const uint8_t[:, :] mine, Py_ssize_t rows, Py_ssize_t cols,
+                         Py_ssize_t ar, Py_ssize_t ac, Py_ssize_t br, Py_ssize_t bc) noexcept:
+    """Whether every neighbour of a that does not touch b is a known mine."""
+    cdef Py_ssize_t r, c
+    for r in range(max(ar - 1, 0), min(ar + 2, rows)):
+        for c in range(max(ac - 1, 0), min(ac + 2, cols)):
+            if (r != ar or c != ac) and max(abs(r - br), abs(c - bc)) > 1 and not mine[r, c]:
+                return False
+    return True
+
+
+def fifty_pair(const int8_t[:, :] view, const uint8_t[:, :] mine, const double[:, :] probs,
+               bint use_probs, Py_ssize_t[::1] out):
+    """The first unavoidable 50/50 pair in row-major order of its number.
+
+    A number with one mine left to place among exactly two undecided
+    neighbours (unknown, not in ``mine``), where every other neighbour of
+    either cell is a known mine or touches both.  With ``use_probs`` the two
+    cells must also be at P(mine) = 1/2 in ``probs`` (always true of a real
+    pair; a shortcut).  Writes (ar, ac, br, bc) to ``out`` and returns True,
+    or returns False.  The Python layer (best.unavoidable_pair) checks shapes.
+    """
+    cdef Py_ssize_t rows = view.shape[0], cols = view.shape[1], r, c, rr, cc
+    cdef Py_ssize_t n, k
+    cdef Py_ssize_t cells[4]
+    cdef int need
+    for r in range(rows):
+        for c in range(cols):
+            if view[r, c] < 0:
+                continue
+            need = view[r, c]
+            n = 0
+            for rr in range(max(r - 1, 0), min(r + 2, rows)):
+                for cc in range(max(c - 1, 0), min(c + 2, cols)):
+                    if mine[rr, cc]:
+                        need -= 1
+                    elif view[rr, cc] < 0:
+                        if n < 2:
+                            cells[2 * n] = rr
+                            cells[2 * n + 1] = cc
+                        n += 1
+            if n != 2 or need != 1:
+                continue
+            if use_probs:
+                k = 0
+                for n in range(2):
+                    if abs(probs[cells[2 * n], cells[2 * n + 1]] - 0.5) < 1e-9:
+                        k += 1
+                if k != 2:
+                    continue
+            if (_only_one_sees(mine, rows, cols, cells[0], cells[1], cells[2], cells[3])
+                    and _only_one_sees(mine, rows, cols, cells[2], cells[3], cells[0], cells[1])):
+                for k in range(4):
+                    out[k] = cells[k]
+                return True
+    return False

@@ -42,7 +42,7 @@ import numpy as np
 
 from .. import codes
 from ..codes import GameState
-from . import _prob, _workspace, endgame
+from . import _logic, _prob, _workspace, endgame
 from ._logic import Logic
 from .probability import DEFAULT_MAX_ENTRIES, Analysis, analyze
 
@@ -64,6 +64,8 @@ BLEND = 0.8
 the rest): a position with two good next moves is worth more than one with one."""
 
 _local = threading.local()
+
+_NO_PROBS = np.zeros((1, 1), np.float64)   # stands for "no probabilities given"
 
 
 def planner_for(game, endgame: bool = True) -> Planner:
@@ -118,52 +120,25 @@ def unavoidable_pair(view: np.ndarray, mine: np.ndarray,
     >>> unavoidable_pair(view, np.zeros((2, 2), bool))
     ((0, 1), (1, 1))
     """
-    rows, cols = view.shape
-    undecided = (view < 0) & ~mine
-    if probabilities is None:
-        need = view.astype(np.int16) - _nsum(mine)
-        pick = (view >= 0) & (need == 1) & (_nsum(undecided) == 2)
-        numbers = np.argwhere(pick).tolist()
+    view = np.asarray(view)
+    mine = np.asarray(mine)
+    if view.dtype.kind not in "iu" or mine.dtype != np.bool_:
+        raise TypeError(f"view must be integers and mine a bool mask, got {view.dtype} and {mine.dtype}")
+    if view.ndim != 2 or mine.shape != view.shape:
+        raise ValueError(f"view must be 2-D and mine the same shape, got {view.shape} and {mine.shape}")
+    use = probabilities is not None
+    if use:
+        probabilities = np.asarray(probabilities, np.float64)
+        if probabilities.shape != view.shape:
+            raise ValueError("probabilities must have the view's shape")
     else:
-        # Only numbers next to a cell at exactly 1/2 can qualify: usually a
-        # handful, so they are found from those cells (same order, row-major).
-        half = undecided & (np.abs(probabilities - 0.5) < 1e-9)
-        halves = np.argwhere(half).tolist()
-        if len(halves) < 2:
-            return None
-        seen = set()
-        for hr, hc in halves:
-            for r in range(max(hr - 1, 0), min(hr + 2, rows)):
-                for c in range(max(hc - 1, 0), min(hc + 2, cols)):
-                    if view[r, c] >= 0:
-                        seen.add((r, c))
-        numbers = []
-        for r, c in sorted(seen):
-            r0, r1, c0, c1 = max(r - 1, 0), min(r + 2, rows), max(c - 1, 0), min(c + 2, cols)
-            if (np.count_nonzero(half[r0:r1, c0:c1]) == 2
-                    and np.count_nonzero(undecided[r0:r1, c0:c1]) == 2
-                    and view[r, c] - np.count_nonzero(mine[r0:r1, c0:c1]) == 1):
-                numbers.append((r, c))
-    for r, c in numbers:
-        r0, r1, c0, c1 = max(r - 1, 0), min(r + 2, rows), max(c - 1, 0), min(c + 2, cols)
-        (ar, ac), (br, bc) = (divmod(int(k), c1 - c0)
-                              for k in np.flatnonzero(undecided[r0:r1, c0:c1]))
-        a, b = (ar + r0, ac + c0), (br + r0, bc + c0)
-        if _only_one_sees(a, b, rows, cols, mine) and _only_one_sees(b, a, rows, cols, mine):
-            return a, b
-    return None
-
-
-def _only_one_sees(a, b, rows: int, cols: int, mine: np.ndarray) -> bool:
-    """Whether every neighbour of ``a`` that does not touch ``b`` is a known mine."""
-    (ar, ac), (br, bc) = a, b
-    rr, cc = [], []
-    for r in range(max(ar - 1, 0), min(ar + 2, rows)):
-        for c in range(max(ac - 1, 0), min(ac + 2, cols)):
-            if max(abs(r - br), abs(c - bc)) > 1 and (r, c) != a:
-                rr.append(r)
-                cc.append(c)
-    return not rr or bool(mine[rr, cc].all())
+        probabilities = _NO_PROBS
+    out = np.empty(4, np.intp)
+    if not _logic.fifty_pair(view.astype(np.int8, copy=False), mine.view(np.uint8),
+                             probabilities, use, out):
+        return None
+    ar, ac, br, bc = out.tolist()
+    return (ar, ac), (br, bc)
 
 
 class Planner:
