@@ -485,6 +485,23 @@ cdef class GameCore:
             with nogil:
                 self._open(p)
 
+    def reveal_many(self, const Py_ssize_t[::1] ps, Py_ssize_t win_at):
+        """Reveal padded cells ``ps`` in order, as :meth:`reveal` does, stopping
+        after a mine or once ``win_at`` safe cells are revealed; returns how
+        many of ``ps`` were tried."""
+        cdef Py_ssize_t i, p, n = ps.shape[0], tried = n
+        cdef uint8_t s
+        with nogil:
+            for i in range(n):
+                p = ps[i]
+                s = self.st[p]
+                if s == ST_HIDDEN or s == ST_QUESTION:
+                    self._open(p)
+                    if self.exploded or self.revealed >= win_at:
+                        tried = i + 1
+                        break
+        return tried
+
     def chord(self, Py_ssize_t p):
         """Chord on p: if its flag count equals its number, open the rest."""
         cdef Py_ssize_t k, nb, nflags = 0

@@ -255,6 +255,55 @@ class Game:
         self._core.reveal(p)
         return self._settle()
 
+    def reveal_cells(self, cells) -> np.ndarray:
+        """Reveal several cells in order, each as :meth:`reveal` would.
+
+        ``cells``: an ``(n, 2)`` array-like of ``(row, col)`` integer pairs.
+        Stops as soon as the game ends (a mine revealed, or the last safe cell);
+        the cells after that are not touched.  Returns every changed cell as
+        ``(row, col)`` pairs, in the order they changed.  Each cell counts as
+        one left click.  The whole list is checked before anything changes.
+
+        >>> g = Game(2, 3, 1, seed=1)
+        >>> g.reveal_cells([(0, 0), (1, 0)]).shape[1]
+        2
+        """
+        if isinstance(cells, np.ndarray) and cells.dtype.kind in "iu":
+            arr = cells
+        else:
+            arr = np.asarray(cells)
+            if arr.size == 0:
+                arr = arr.reshape(0, 2).astype(np.intp)
+            elif arr.dtype.kind not in "iu":
+                raise TypeError(f"cells must be (row, col) integer pairs, got {arr.dtype} values")
+        if arr.ndim != 2 or arr.shape[1] != 2:
+            raise ValueError(f"cells must be an (n, 2) array of (row, col) pairs, got shape {arr.shape}")
+        n = arr.shape[0]
+        if n == 0:
+            self._begin_move(0, 0)      # a finished or paused game still says so
+            return _NO_CHANGES
+        rows, cols = arr[:, 0], arr[:, 1]
+        bad = (rows < 0) | (rows >= self.rows) | (cols < 0) | (cols >= self.cols)
+        if bad.any():
+            r, c = (int(x) for x in arr[int(np.argmax(bad))])
+            check_cell(self.rows, self.cols, r, c)     # raises the usual message
+        self._begin_move(int(rows[0]), int(cols[0]))
+        changed = []
+        k = 0
+        while self._state is GameState.READY and k < n:
+            # Until the game starts (the first reveal lays the mines and may
+            # fail, changing nothing; a flagged cell does not start it).
+            changed.append(self.reveal(int(rows[k]), int(cols[k])))
+            k += 1
+        if k == n or self._state is not GameState.PLAYING:
+            return changed[0] if len(changed) == 1 else np.concatenate(changed)
+        rows, cols = rows[k:], cols[k:]
+        padded = ((rows.astype(np.intp) + 1) * self._W + cols + 1).astype(np.intp, copy=False)
+        tried = self._core.reveal_many(np.ascontiguousarray(padded), self._safe)
+        self.left_clicks += tried
+        changed.append(self._settle())
+        return changed[0] if len(changed) == 1 else np.concatenate(changed)
+
     def chord(self, r: int, c: int) -> np.ndarray:
         """Chord on a revealed number whose adjacent flags equal it.
 

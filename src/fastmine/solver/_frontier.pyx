@@ -40,23 +40,34 @@ cdef int scan(Workspace ws, const int8_t[:, :] view, double[::1] prob,
     cdef int32_t[::1] cid = ws.cid, fid = ws.fid, icell = ws.icell
     cdef int32_t[::1] ctarget, ccell, fcons, fn, fcell     # bound once sized, below
     _offsets(W, off)
-    for p in range(N):
-        pv[p] = OUTSIDE
-        cid[p] = -1
-        fid[p] = -1
+    # Only the ring is set up front: every other cell is written by the passes
+    # below before anything reads it (this runs for every hypothetical
+    # position the best strategy scores, so whole-board passes count).
+    for p in range(W):
+        pv[p] = OUTSIDE; cid[p] = -1; fid[p] = -1
+        pv[N - W + p] = OUTSIDE; cid[N - W + p] = -1; fid[N - W + p] = -1
+    for r in range(1, rows + 1):
+        p = r * W
+        pv[p] = OUTSIDE; cid[p] = -1; fid[p] = -1
+        pv[p + W - 1] = OUTSIDE; cid[p + W - 1] = -1; fid[p + W - 1] = -1
     for r in range(rows):
+        p = (r + 1) * W + 1
         for c in range(cols):
             v = view[r, c]
             if v < -3 or v > 8:
                 ws.bad = v
                 return -3
-            pv[(r + 1) * W + c + 1] = v if v >= 0 else -1
+            pv[p + c] = v if v >= 0 else -1
+    # Constraints, numbered in row-major order; their cells are kept in icell
+    # for now (it is free until the interior is listed below).
     for r in range(1, rows + 1):
         for c in range(1, cols + 1):
             p = r * W + c
             v = pv[p]
+            cid[p] = -1
             if v < 0:
                 continue
+            fid[p] = -1
             cell = (r - 1) * cols + c - 1
             prob[cell] = NAN
             interior[cell] = 0
@@ -70,15 +81,15 @@ cdef int scan(Workspace ws, const int8_t[:, :] view, double[::1] prob,
                 return -1
             if n > 0:
                 cid[p] = nc
+                icell[nc] = <int32_t>p
                 nc += 1
     # each frontier cell is next to a constraint: at most 8 per constraint
     ws._frontier(min(<Py_ssize_t>rows * cols, 8 * <Py_ssize_t>nc), nc)
     ctarget = ws.ctarget; ccell = ws.ccell
     fcons = ws.fcons; fn = ws.fn; fcell = ws.fcell
-    for p in range(N):
-        if cid[p] >= 0:
-            ctarget[cid[p]] = pv[p]
-            ccell[cid[p]] = <int32_t>p
+    for k in range(nc):
+        ccell[k] = icell[k]
+        ctarget[k] = pv[icell[k]]
     for r in range(1, rows + 1):
         for c in range(1, cols + 1):
             p = r * W + c
@@ -93,6 +104,7 @@ cdef int scan(Workspace ws, const int8_t[:, :] view, double[::1] prob,
             interior[(r - 1) * cols + c - 1] = n == 0
             if n == 0:
                 icell[ni] = <int32_t>p
+                fid[p] = -1
                 ni += 1
             else:
                 fn[nf] = n

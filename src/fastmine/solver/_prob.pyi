@@ -42,4 +42,5 @@ def score(
     bound: float,
     blend: float,
     parts: NDArray[np.float64],
+    use_bounds: bool = ...,
 ) -> tuple[int, float, int]: ...

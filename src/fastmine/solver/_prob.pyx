@@ -388,7 +388,7 @@ def summary(Workspace ws, const int8_t[:, :] view, int64_t mines, double[::1] pr
 def score(Workspace ws, int8_t[:, :] child, int64_t mines, double[::1] prob,
           uint8_t[::1] interior, int64_t max_entries, const double[:, :] probs,
           int r, int c, double log_z, double safe, bint has_bound, double bound,
-          double blend, double[::1] parts):
+          double blend, double[::1] parts, bint use_bounds=False):
     """Secondary safety of revealing (r, c): ``(values, score, positions solved)``.
 
     ``child`` is the position (r, c) is in; for each number v the cell could
@@ -402,11 +402,15 @@ def score(Workspace ws, int8_t[:, :] child, int64_t mines, double[::1] prob,
     are tried first, so that with ``has_bound`` the cell is given up sooner:
     once even a perfect rest could not reach ``bound``, ``values`` is -1.
     ``values`` otherwise counts the numbers that can show.  ``parts`` is
-    scratch of at least 9 entries.  The Python layer checks every argument.
+    scratch of at least 9 entries.  With ``use_bounds`` (``probs`` are the
+    position's exact probabilities), numbers below the count of certain mines
+    around the cell (P exactly 1) or above its neighbours that may be mines
+    (P above 0) are skipped without solving: no layout has them.  The Python
+    layer checks every argument.
     """
     cdef int rows = child.shape[0], cols = child.shape[1]
     cdef int r0 = max(r - 1, 0), r1 = min(r + 2, rows), c0 = max(c - 1, 0), c1 = min(c + 2, cols)
-    cdef int top = 0, rr, cc, i, j, v, values = 0, calls = 0
+    cdef int top = 0, rr, cc, i, j, v, values = 0, calls = 0, lo = 0, hi = 0
     cdef int order[9]
     cdef double mean = 0.0, total = 0.0, left = safe, w, s1, s2, rest = 1.0 - blend
     cdef int8_t original = child[r, c]
@@ -415,6 +419,13 @@ def score(Workspace ws, int8_t[:, :] child, int64_t mines, double[::1] prob,
             if (rr != r or cc != c) and child[rr, cc] < 0:
                 top += 1
                 mean += probs[rr, cc]
+                if probs[rr, cc] == 1.0:
+                    lo += 1
+                if probs[rr, cc] > 0.0:
+                    hi += 1
+    if not use_bounds:
+        lo = 0
+        hi = top
     # Likely numbers first: by distance from the mean, ties to the smaller
     # (a stable insertion sort of 0..top).
     for i in range(top + 1):
@@ -429,6 +440,8 @@ def score(Workspace ws, int8_t[:, :] child, int64_t mines, double[::1] prob,
             child[r, c] = original
             return -1, 0.0, calls
         v = order[i]
+        if v < lo or v > hi:
+            continue            # no layout can show it: nothing to solve
         child[r, c] = <int8_t>v
         calls += 1
         res = _solve(ws, child, mines, prob, interior, max_entries)

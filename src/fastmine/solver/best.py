@@ -254,9 +254,11 @@ class Planner:
         """Sort key of revealing flat cell ``i``: (not dead, secondary safety), or
         None once it cannot beat ``best_key``.
 
-        ``probs`` (the position's probabilities) only orders the work: numbers
+        ``probs`` (the position's exact probabilities) only saves work: numbers
         that are likely to show are scored first, so a hopeless candidate is
-        dropped sooner.  The result does not depend on it.  ``child``: a
+        dropped sooner, and numbers no layout allows (below the certain mines
+        around the cell, or above its possible ones) are not solved at all.
+        The result does not depend on it.  ``child``: a
         writable copy of ``view`` to work in (left as it was).  The loop over
         the numbers runs in the kernel (:func:`fastmine.solver._prob.score`).
         """
@@ -266,12 +268,13 @@ class Planner:
         r, c = divmod(i, self.cols)
         if child is None:
             child = view.copy()
-        if probs is None:
+        exact = probs is not None
+        if not exact:
             probs = self._no_probs      # zeros: the numbers in order 0, 1, 2, ...
         values, score, calls = _prob.score(
             self._ws, child, mines, self._prob, self._interior, DEFAULT_MAX_ENTRIES, probs,
             r, c, log_z, safe, bound is not None, 0.0 if bound is None else bound,
-            BLEND, self._parts)
+            BLEND, self._parts, exact)
         self.stats["exact"] += calls
         if values < 0:
             return None
@@ -308,6 +311,7 @@ class Planner:
         W = self.W
         playing = GameState.PLAYING
         flag = codes.FLAG
+        has_flags = bool((view == flag).any())     # only a player's game has any
         while game.state is playing:
             logic.run()
             todo = logic.new_safe()
@@ -320,17 +324,14 @@ class Planner:
                 else:
                     r, c = self.guess(view, mines, a)
                     todo = np.array([(r + 1) * W + c + 1], np.intp)
-            rs, cs = np.divmod(todo - W - 1, W)
-            for r, c in zip(rs.tolist(), cs.tolist(), strict=True):
-                v = view.item(r, c)
-                if v >= 0:
-                    continue    # opened by an earlier cell's flood fill
-                while v == flag:
-                    game.toggle_mark(r, c)
-                    v = view.item(r, c)
-                changed = game.reveal(r, c)
-                if game.state is not playing:
-                    break
+            cells = np.empty((len(todo), 2), np.intp)
+            np.divmod(todo - W - 1, W, out=(cells[:, 0], cells[:, 1]))
+            if has_flags and (view[cells[:, 0], cells[:, 1]] == flag).any():
+                for r, c in cells.tolist():     # the player's flags: lift them first
+                    while view.item(r, c) == flag:
+                        game.toggle_mark(r, c)
+            changed = game.reveal_cells(cells)   # in order; stops if the game ends
+            if game.state is playing:
                 logic.learn(changed, view)
         return game.state
 
