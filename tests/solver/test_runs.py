@@ -100,6 +100,7 @@ def test_dask_local_cluster():
         a = run_configs([BEGINNER], games=20, seed=9, chunk=6, client=client, progress=False)
     b = run_configs([BEGINNER], games=20, seed=9, jobs=1, progress=False)
     assert outcome(a) == outcome(b)
+    assert a.results[0].outcomes.tolist() == b.results[0].outcomes.tolist()
 
 
 def test_cli_output_into_a_closed_pipe_is_quiet():

@@ -42,6 +42,7 @@ import numpy as np
 from ..board import RULES
 from ..difficulty import DIFFICULTIES
 from ..storage import atomic_write_text
+from .paired import LOST, STUCK, WON
 from .strategies import STRATEGIES, first_click_for
 
 __all__ = ["Config", "Result", "Run", "wilson", "play_chunk", "run_configs", "configure", "run"]
@@ -79,6 +80,12 @@ class Config:
         r, c = self.first_click
         return f"{self.difficulty} {self.rule} ({r},{c})"
 
+    def to_dict(self) -> dict:
+        """JSON-ready fields."""
+        d = asdict(self)
+        d["first_click"] = list(self.first_click)
+        return d
+
 
 @dataclass
 class Result:
@@ -90,6 +97,9 @@ class Result:
     lost: int = 0
     stuck: int = 0
     cpu_seconds: float = 0.0
+    outcomes: np.ndarray | None = None
+    """Game i's outcome (:data:`fastmine.solver.paired.WON` / ``LOST`` / ``STUCK``,
+    -1 while not played), when the run keeps them."""
 
     @property
     def win_rate(self) -> float:
@@ -114,8 +124,7 @@ class Result:
     def to_dict(self) -> dict:
         """JSON-ready summary."""
         lo, hi = self.ci95
-        d = asdict(self.config)
-        d["first_click"] = list(self.config.first_click)
+        d = self.config.to_dict()
         d.update(games=self.games, won=self.won, lost=self.lost, stuck=self.stuck,
                  win_rate=self.win_rate, ci95=[lo, hi], cpu_seconds=self.cpu_seconds,
                  games_per_second_per_core=self.games_per_second,
@@ -167,16 +176,20 @@ def game_seeds(seed: int, key: int, index: int) -> tuple[int, int]:
     return int(a), int(b)
 
 
-def play_chunk(config: Config, start: int, count: int, seed: int) -> tuple[int, int, int, float]:
-    """Play games ``start .. start+count-1`` of ``config``: (won, lost, stuck, cpu seconds).
+def play_chunk(config: Config, start: int, count: int,
+               seed: int) -> tuple[int, int, int, float, bytes]:
+    """Play games ``start .. start+count-1`` of ``config``.
 
-    Runs in a worker process (or Dask worker); everything it needs is in its
-    arguments.
+    Returns (won, lost, stuck, cpu seconds, outcomes): the last is one byte per
+    game (:mod:`fastmine.solver.paired` codes), small enough to send back from
+    any worker.  Runs in a worker process (or Dask worker); everything it
+    needs is in its arguments.
     """
     from ..game import Game
     from .strategies import play
 
     won = lost = stuck = 0
+    outcomes = bytearray(count)
     t0 = time.process_time()
     for i in range(start, start + count):
         board_seed, strategy_seed = game_seeds(seed, config.key, i)
@@ -185,11 +198,14 @@ def play_chunk(config: Config, start: int, count: int, seed: int) -> tuple[int, 
                      rng=strategy_seed, endgame=config.endgame)
         if state.name == "WON":
             won += 1
+            outcomes[i - start] = WON
         elif state.name == "LOST":
             lost += 1
+            outcomes[i - start] = LOST
         else:
             stuck += 1
-    return won, lost, stuck, time.process_time() - t0
+            outcomes[i - start] = STUCK
+    return won, lost, stuck, time.process_time() - t0, bytes(outcomes)
 
 
 def _chunks(games: int, chunk: int):
@@ -216,12 +232,13 @@ def run_configs(
     if chunk is None:
         chunk = max(1, min(250, games // (4 * workers) or 1))
     tasks = [(k, start, count) for k, _ in enumerate(configs) for start, count in _chunks(games, chunk)]
-    results = [Result(c) for c in configs]
+    results = [Result(c, outcomes=np.full(games, -1, np.int8)) for c in configs]
     bar = _bar(len(configs) * games, progress)
 
-    def record(k: int, out) -> None:
-        won, lost, stuck, cpu = out
+    def record(k: int, start: int, out) -> None:
+        won, lost, stuck, cpu, outcomes = out
         r = results[k]
+        r.outcomes[start:start + len(outcomes)] = np.frombuffer(outcomes, np.int8)
         r.won += won
         r.lost += lost
         r.stuck += stuck
@@ -237,18 +254,18 @@ def run_configs(
             futures = {}
             for k, start, count in tasks:
                 f = client.submit(play_chunk, configs[k], start, count, seed, pure=False)
-                futures[f] = k
+                futures[f] = (k, start)
             for f in dask_completed(futures):
-                record(futures[f], f.result())
+                record(*futures[f], f.result())
         elif jobs == 1:
             for k, start, count in tasks:
-                record(k, play_chunk(configs[k], start, count, seed))
+                record(k, start, play_chunk(configs[k], start, count, seed))
         else:
             with ProcessPoolExecutor(max_workers=jobs) as pool:
-                futures = {pool.submit(play_chunk, configs[k], start, count, seed): k
+                futures = {pool.submit(play_chunk, configs[k], start, count, seed): (k, start)
                            for k, start, count in tasks}
                 for f in as_completed(futures):
-                    record(futures[f], f.result())
+                    record(*futures[f], f.result())
     finally:
         bar.close()
     return Run(results, seed, workers, time.perf_counter() - t0)
@@ -353,7 +370,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "  fastmine solve -d expert -r cell -p corner -n 100000 --json expert.json\n"
         "  fastmine solve -s deterministic inference auto -d beginner -n 2000 --plot wr.png\n"
         "  fastmine solve --scheduler local -n 100000    # on a local Dask cluster\n"
-        "  fastmine solve --scheduler tcp://host:8786    # on a running Dask scheduler")
+        "  fastmine solve --scheduler tcp://host:8786    # on a running Dask scheduler\n"
+        "  fastmine solve -d expert -n 20000 --outcomes a.npz   # then change the solver,\n"
+        "  fastmine solve -d expert -n 20000 --outcomes b.npz   # run again, and compare\n"
+        "  fastmine solve --compare a.npz b.npz          # the same games, paired")
     parser.add_argument("-n", "--games", type=_pos_int, default=1000,
                         help="games per configuration (default 1000)")
     parser.add_argument("-d", "--difficulty", nargs="+", type=parse_difficulty,
@@ -387,6 +407,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--plot", default=None, metavar="PATH",
                         help="also draw win-rate bars with 95%% intervals to PATH "
                              "(png/svg/pdf; needs matplotlib)")
+    parser.add_argument("--outcomes", default=None, metavar="PATH",
+                        help="also write every game's outcome to PATH (.npz), for --compare")
+    parser.add_argument("--compare", nargs=2, default=None, metavar=("A", "B"),
+                        help="play nothing: compare two --outcomes files of runs with the same "
+                             "seed game by game (paired), and print B - A per configuration "
+                             "with its standard error")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="no progress bar")
 
@@ -487,8 +513,22 @@ def _client(address: str, jobs: int | None):
     return Client(address), None
 
 
+def _compare(a: str, b: str) -> int:
+    from . import paired
+
+    try:
+        rows = paired.compare(a, b)
+    except (OSError, ValueError) as exc:   # SaveFormatError is a ValueError
+        print(f"fastmine solve: {exc}", file=sys.stderr)
+        return 2
+    print(paired.format_comparison(rows, a, b))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``fastmine solve``; returns the exit status."""
+    if getattr(args, "compare", None):
+        return _compare(*args.compare)
     try:
         configs = build_configs(args)
     except ValueError as exc:
@@ -519,4 +559,9 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         plot(result, args.plot)
         print(f"plot written to {args.plot}")
+    if getattr(args, "outcomes", None):
+        from . import paired
+
+        paired.save(result, args.outcomes)
+        print(f"outcomes written to {args.outcomes}")
     return 0

@@ -1,0 +1,157 @@
+"""Paired comparisons of two ``fastmine solve`` runs, game by game.
+
+Two runs with the same ``--seed`` and the same configuration play the same
+boards (game *i* is seeded from the seed, the configuration and *i*), so a
+change to a solver can be judged on the games where the two runs disagree:
+the difference of win rates has a standard error of about
+``sqrt(share of games that differ / games)``, often ten times smaller than two
+independent win rates would give.  That is how changes of the ``best`` strategy
+are measured (see docs/solver.md).
+
+``fastmine solve --outcomes a.npz`` saves every game's outcome; after a change,
+``fastmine solve --outcomes b.npz`` (same options), then
+``fastmine solve --compare a.npz b.npz`` prints the difference per
+configuration with its standard error and 95 % interval.
+
+>>> import numpy as np
+>>> a = np.array([1, 0, 1, 0, 1], np.int8)
+>>> b = np.array([1, 1, 1, 0, 1], np.int8)
+>>> d = difference(a, b)
+>>> round(d.diff, 3), d.differ
+(0.2, 1)
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import FutureVersionError, SaveFormatError
+from ..storage import atomic_write_bytes
+
+__all__ = ["WON", "LOST", "STUCK", "Difference", "difference", "save", "load", "compare",
+           "format_comparison"]
+
+WON, LOST, STUCK = 1, 0, 2
+"""Outcome codes of one game (int8)."""
+
+FORMAT = "fastmine-outcomes"
+VERSION = 1
+
+
+@dataclass(frozen=True)
+class Difference:
+    """Win rate of run B minus run A over the same games."""
+
+    games: int
+    """Games paired (played in both runs)."""
+    rate_a: float
+    rate_b: float
+    diff: float
+    """``rate_b - rate_a``."""
+    se: float
+    """Standard error of ``diff`` (paired)."""
+    differ: int
+    """Games won in one run and not in the other."""
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """Normal 95 % interval of ``diff``."""
+        return (self.diff - 1.959963984540054 * self.se, self.diff + 1.959963984540054 * self.se)
+
+
+def difference(a: np.ndarray, b: np.ndarray) -> Difference:
+    """Paired difference of two outcome arrays of the same games (codes above)."""
+    a = np.asarray(a)
+    b = np.asarray(b)
+    if a.shape != b.shape or a.ndim != 1:
+        raise ValueError(f"outcomes must be 1-D and the same length, got {a.shape} and {b.shape}")
+    n = len(a)
+    if n == 0:
+        raise ValueError("no games to compare")
+    wa = (a == WON).astype(np.float64)
+    wb = (b == WON).astype(np.float64)
+    d = wb - wa
+    se = float(d.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
+    return Difference(n, float(wa.mean()), float(wb.mean()), float(d.mean()), se,
+                      int(np.count_nonzero(d)))
+
+
+def save(run, path: str) -> None:
+    """Write every game's outcome of ``run`` (a :class:`~fastmine.solver.runs.Run`)
+    to ``path`` (``.npz``), atomically."""
+    from .. import __version__
+
+    meta = {"format": FORMAT, "version": VERSION, "fastmine": __version__, "seed": run.seed,
+            "configs": [r.config.to_dict() for r in run.results]}
+    arrays = {f"c{k}": r.outcomes for k, r in enumerate(run.results)}
+    buf = io.BytesIO()
+    np.savez_compressed(buf, meta=np.array(json.dumps(meta)), **arrays)
+    atomic_write_bytes(path, buf.getvalue())
+
+
+def load(path: str) -> tuple[dict, list[np.ndarray]]:
+    """``(metadata, outcome arrays)`` of a file written by :func:`save`.
+
+    Raises :class:`~fastmine.SaveFormatError` for a file that is not one, and
+    :class:`~fastmine.FutureVersionError` for one from a newer fastmine.
+    """
+    try:
+        with np.load(path, allow_pickle=False) as f:
+            meta = json.loads(str(f["meta"]))
+            if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+                raise SaveFormatError(f"{path} is not a fastmine outcomes file")
+            if not isinstance(meta.get("version"), int) or meta["version"] > VERSION:
+                raise FutureVersionError(f"{path} was written by a newer fastmine "
+                                         f"(format version {meta.get('version')!r})")
+            arrays = [np.asarray(f[f"c{k}"], np.int8) for k in range(len(meta["configs"]))]
+    except (SaveFormatError, FutureVersionError):
+        raise
+    except (OSError, ValueError, KeyError, TypeError, EOFError) as exc:
+        if isinstance(exc, FileNotFoundError):
+            raise
+        raise SaveFormatError(f"{path} is not a readable fastmine outcomes file ({exc})") from exc
+    return meta, arrays
+
+
+def compare(path_a: str, path_b: str) -> list[tuple[dict, Difference]]:
+    """The paired difference (B - A) of every configuration the two files share.
+
+    Both runs must have the same seed (else the games differ and pairing means
+    nothing: ``ValueError``); games played in both are paired (the first
+    ``min(n_a, n_b)``).
+    """
+    meta_a, out_a = load(path_a)
+    meta_b, out_b = load(path_b)
+    if meta_a["seed"] != meta_b["seed"]:
+        raise ValueError(f"the runs have different seeds ({meta_a['seed']} and "
+                         f"{meta_b['seed']}), so they played different games")
+    found = []
+    for ca, xa in zip(meta_a["configs"], out_a, strict=True):
+        for cb, xb in zip(meta_b["configs"], out_b, strict=True):
+            if ca == cb:
+                n = min(len(xa), len(xb))
+                found.append((ca, difference(xa[:n], xb[:n])))
+    if not found:
+        raise ValueError("the two runs have no configuration in common")
+    return found
+
+
+def format_comparison(rows: list[tuple[dict, Difference]], name_a: str, name_b: str) -> str:
+    """A text table of :func:`compare`'s result."""
+    head = (f"{'strategy':<13} {'difficulty':<13} {'rule':<8} {'click':<8} {'games':>8} "
+            f"{'A':>8} {'B':>8} {'B - A':>9} {'se':>7} {'95% interval':>19} {'differ':>7}")
+    lines = [f"A = {name_a}", f"B = {name_b}", head, "-" * len(head)]
+    for c, d in rows:
+        lo, hi = d.ci95
+        click = f"{c['first_click'][0]},{c['first_click'][1]}"
+        lines.append(
+            f"{c['strategy']:<13} {c['difficulty']:<13} {c['rule']:<8} {click:<8} "
+            f"{d.games:>8} {100 * d.rate_a:>7.2f}% {100 * d.rate_b:>7.2f}% "
+            f"{100 * d.diff:>+8.2f}pp {100 * d.se:>6.2f} {100 * lo:>+8.2f} to {100 * hi:>+6.2f}"
+            f" {d.differ:>7}")
+    return "\n".join(lines)
