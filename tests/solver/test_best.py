@@ -58,10 +58,26 @@ def test_score_matches_brute_force(case):
     for i in np.flatnonzero((view < 0) & ~a.mine):
         r, c = divmod(int(i), cols)
         living, score = reference_key(view, mines, (r, c))
-        key = planner._score(view, mines, int(i), 1.0 - a.probabilities[r, c],
-                             a.log_solutions, None)
+        safe = 1.0 - a.probabilities[r, c]
+        key = planner._score(view, mines, int(i), safe, a.log_solutions, None)
         assert key[0] == (0 if living else -1)
         assert key[1] == pytest.approx(score, abs=1e-9)
+        # With the position's probabilities the numbers are ordered and the
+        # impossible ones skipped: the same key to the last bit.
+        child = view.copy()
+        assert planner._score(view, mines, int(i), safe, a.log_solutions, None,
+                              a.probabilities, child) == key
+        assert np.array_equal(child, view)           # the work copy is restored
+        if key[0] == 0:
+            # A bound only cuts the work short: above the score the cell may be
+            # given up (None), below it never is, and a key is always the same.
+            assert planner._score(view, mines, int(i), safe, a.log_solutions,
+                                  (0, key[1] + 1e-6), a.probabilities) in (None, key)
+            assert planner._score(view, mines, int(i), safe, a.log_solutions,
+                                  (0, key[1] - 1e-6), a.probabilities) == key
+            if safe < key[1] + 1e-6:     # even a perfect rest cannot reach it
+                assert planner._score(view, mines, int(i), safe, a.log_solutions,
+                                      (0, key[1] + 1e-6), a.probabilities) is None
 
 
 @needs_exact
