@@ -59,9 +59,17 @@ as the safest frontier cell."""
 FEW_INTERIOR = 30
 """With fewer cells off the frontier than this, all of them are candidates."""
 
-BLEND = 0.8
+BLEND = 0.4
 """Weight of the safest next cell in the blended safety (the second-safest gets
-the rest): a position with two good next moves is worth more than one with one."""
+the rest): a position with two good next moves is worth more than one with one.
+
+JSMinesweeper uses 0.8.  Measured here, paired on the same games: 0.4 wins
++0.48 pp (se 0.20) of Expert games with a safe corner start (40,000 games, half
+of them a fresh sample after the value was chosen) and changes nothing that
+shows on the five other target settings (within +/-0.05 pp); 0.5 to 0.7 gain
+less.  Below 0.5 the second-safest next cell outweighs the safest: after a
+corner showing 1, for instance, the next guess goes to another corner rather
+than two cells along the edge."""
 
 _local = threading.local()
 
