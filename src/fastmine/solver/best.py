@@ -64,10 +64,10 @@ BLEND = 0.4
 the rest): a position with two good next moves is worth more than one with one.
 
 JSMinesweeper uses 0.8.  Measured here, paired on the same games: 0.4 wins
-+0.48 pp (se 0.20) of Expert games with a safe corner start (40,000 games, half
-of them a fresh sample after the value was chosen) and changes nothing that
-shows on the five other target settings (within +/-0.05 pp); 0.5 to 0.7 gain
-less.  Below 0.5 the second-safest next cell outweighs the safest: after a
++0.34 pp (se 0.12) of Expert games with a safe corner start on 100,000 games of
+a seed never used to choose it (+0.22 pp over all 160,000 such games), and
+changes nothing that shows on the five other target settings (within
++/-0.05 pp); 0.5 to 0.7 gain less (docs/solver.md).  Below 0.5 the second-safest next cell outweighs the safest: after a
 corner showing 1, for instance, the next guess goes to another corner rather
 than two cells along the edge."""
 
