@@ -81,6 +81,16 @@ def test_bad_outcome_files_raise_clear_errors_and_stay_untouched(tmp_path):
     with pytest.raises(SaveFormatError):
         paired.load(junk)
     assert junk.read_bytes() == b"not a zip file"
+    truncated = tmp_path / "truncated.npz"
+    truncated.write_bytes(b"PK\x03\x04garbage")      # a zip's magic, then nothing
+    with pytest.raises(SaveFormatError):
+        paired.load(truncated)
+    assert truncated.read_bytes() == b"PK\x03\x04garbage"
+    partial = tmp_path / "partial.npz"                 # metadata promises an array it lacks
+    np.savez(partial, meta=np.array(json.dumps({"format": paired.FORMAT, "version": 1,
+                                                "seed": 0, "configs": [{}]})))
+    with pytest.raises(SaveFormatError, match="incomplete"):
+        paired.load(partial)
     other = tmp_path / "other.npz"
     np.savez(other, meta=np.array(json.dumps({"format": "something else"})))
     with pytest.raises(SaveFormatError):

@@ -26,6 +26,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import zipfile
 from dataclasses import dataclass
 
 import numpy as np
@@ -97,25 +98,30 @@ def save(run, path: str) -> None:
 def load(path: str) -> tuple[dict, list[np.ndarray]]:
     """``(metadata, outcome arrays)`` of a file written by :func:`save`.
 
-    Raises :class:`~fastmine.SaveFormatError` for a file that is not one, and
-    :class:`~fastmine.FutureVersionError` for one from a newer fastmine.
+    Raises :class:`~fastmine.SaveFormatError` for a file that is not one (or is
+    damaged), :class:`~fastmine.FutureVersionError` for one from a newer
+    fastmine, and ``FileNotFoundError`` when there is no file.
     """
     try:
         with np.load(path, allow_pickle=False) as f:
-            meta = json.loads(str(f["meta"]))
-            if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-                raise SaveFormatError(f"{path} is not a fastmine outcomes file")
-            if not isinstance(meta.get("version"), int) or meta["version"] > VERSION:
-                raise FutureVersionError(f"{path} was written by a newer fastmine "
-                                         f"(format version {meta.get('version')!r})")
-            arrays = [np.asarray(f[f"c{k}"], np.int8) for k in range(len(meta["configs"]))]
-    except (SaveFormatError, FutureVersionError):
+            data = {name: f[name] for name in f.files}
+        meta = json.loads(str(data.pop("meta")))
+    except FileNotFoundError:
         raise
-    except (OSError, ValueError, KeyError, TypeError, EOFError) as exc:
-        if isinstance(exc, FileNotFoundError):
-            raise
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
         raise SaveFormatError(f"{path} is not a readable fastmine outcomes file ({exc})") from exc
-    return meta, arrays
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise SaveFormatError(f"{path} is not a fastmine outcomes file")
+    version = meta.get("version")
+    if not isinstance(version, int):
+        raise SaveFormatError(f"{path} has no valid format version")
+    if version > VERSION:
+        raise FutureVersionError(f"{path} was written by a newer fastmine (format version {version})")
+    configs = meta.get("configs")
+    if (not isinstance(configs, list) or not isinstance(meta.get("seed"), int)
+            or any(f"c{k}" not in data for k in range(len(configs)))):
+        raise SaveFormatError(f"{path} is incomplete: its configurations or outcomes are missing")
+    return meta, [np.asarray(data[f"c{k}"], np.int8) for k in range(len(configs))]
 
 
 def compare(path_a: str, path_b: str) -> list[tuple[dict, Difference]]:
