@@ -623,13 +623,9 @@ def fifty_pair(const int8_t[:, :] view, const uint8_t[:, :] mine, const double[:
                         n += 1
             if n != 2 or need != 1:
                 continue
-            if use_probs:
-                k = 0
-                for n in range(2):
-                    if abs(probs[cells[2 * n], cells[2 * n + 1]] - 0.5) < 1e-9:
-                        k += 1
-                if k != 2:
-                    continue
+            if use_probs and not (abs(probs[cells[0], cells[1]] - 0.5) < 1e-9
+                                  and abs(probs[cells[2], cells[3]] - 0.5) < 1e-9):
+                continue
             if (_only_one_sees(mine, rows, cols, cells[0], cells[1], cells[2], cells[3])
                     and _only_one_sees(mine, rows, cols, cells[2], cells[3], cells[0], cells[1])):
                 for k in range(4):

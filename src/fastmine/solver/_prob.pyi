@@ -17,15 +17,6 @@ def analyze(
     max_entries: int,
 ) -> tuple[bool, float, int, int, int, int, float] | str | int: ...
 
-def summary(
-    ws: Workspace,
-    view: NDArray[np.int8],
-    mines: int,
-    prob: NDArray[np.float64],
-    interior: NDArray[np.uint8],
-    max_entries: int,
-) -> tuple[float, float, float] | str | int: ...
-
 def score(
     ws: Workspace,
     child: NDArray[np.int8],
@@ -42,5 +33,5 @@ def score(
     bound: float,
     blend: float,
     parts: NDArray[np.float64],
-    use_bounds: bool = ...,
+    use_probs: bool,
 ) -> tuple[int, float, int]: ...

@@ -366,47 +366,28 @@ cdef void _two_safest(Workspace ws, double p_int, bint int_safe, bint int_mine,
     s2[0] = 1.0 - b2
 
 
-def summary(Workspace ws, const int8_t[:, :] view, int64_t mines, double[::1] prob,
-            uint8_t[::1] interior, int64_t max_entries):
-    """``(log_solutions, best safety, second-best safety)``.
-
-    What the ``best`` strategy needs of a hypothetical position, without
-    writing a probability per cell: the safeties are 1 - P(mine) of the two
-    safest unknown cells (a group of m equal cells counts m times; with one
-    unknown cell both are its safety, with none both are 1).  ``prob`` and
-    ``interior`` are scratch.  Errors are returned as by :func:`analyze`.
-    """
-    cdef double s1, s2
-    res = _solve(ws, view, mines, prob, interior, max_entries)
-    if type(res) is not tuple:
-        return res
-    status, log_z, p_int, int_safe, int_mine = res
-    _two_safest(ws, p_int, int_safe, int_mine, &s1, &s2)
-    return log_z, s1, s2
-
-
 def score(Workspace ws, int8_t[:, :] child, int64_t mines, double[::1] prob,
           uint8_t[::1] interior, int64_t max_entries, const double[:, :] probs,
           int r, int c, double log_z, double safe, bint has_bound, double bound,
-          double blend, double[::1] parts, bint use_bounds=False):
+          double blend, double[::1] parts, bint use_probs):
     """Secondary safety of revealing (r, c): ``(values, score, positions solved)``.
 
     ``child`` is the position (r, c) is in; for each number v the cell could
-    show, (r, c) is set to v and the position solved (summary mode), and the
+    show, (r, c) is set to v and the position solved (no per-cell output), and the
     cell's original value is put back at the end.  A number that cannot show
     (no layout) is skipped.  ``score`` is the sum over the numbers that can of
     P(safe and shows v) * (blend * best safety + (1 - blend) * second-best),
     summed in the order of v so that it does not depend on the work order.
 
-    Numbers near the expected count (from ``probs``, the position's P(mine))
-    are tried first, so that with ``has_bound`` the cell is given up sooner:
-    once even a perfect rest could not reach ``bound``, ``values`` is -1.
-    ``values`` otherwise counts the numbers that can show.  ``parts`` is
-    scratch of at least 9 entries.  With ``use_bounds`` (``probs`` are the
-    position's exact probabilities), numbers below the count of certain mines
-    around the cell (P exactly 1) or above its neighbours that may be mines
-    (P above 0) are skipped without solving: no layout has them.  The Python
-    layer checks every argument.
+    With ``use_probs`` (``probs`` are the position's exact probabilities) the
+    numbers near the expected count are tried first, so that with
+    ``has_bound`` the cell is given up sooner, and numbers below the count of
+    certain mines around the cell (P exactly 1) or above its neighbours that
+    may be mines (P above 0) are skipped without solving: no layout has them.
+    Without it ``probs`` is not read and the numbers go 0, 1, 2, ...  Once even
+    a perfect rest could not reach ``bound``, ``values`` is -1; otherwise it
+    counts the numbers that can show.  ``parts`` is scratch of at least 9
+    entries.  The Python layer checks every argument.
     """
     cdef int rows = child.shape[0], cols = child.shape[1]
     cdef int r0 = max(r - 1, 0), r1 = min(r + 2, rows), c0 = max(c - 1, 0), c1 = min(c + 2, cols)
@@ -418,13 +399,13 @@ def score(Workspace ws, int8_t[:, :] child, int64_t mines, double[::1] prob,
         for cc in range(c0, c1):
             if (rr != r or cc != c) and child[rr, cc] < 0:
                 top += 1
-                mean += probs[rr, cc]
-                if probs[rr, cc] == 1.0:
-                    lo += 1
-                if probs[rr, cc] > 0.0:
-                    hi += 1
-    if not use_bounds:
-        lo = 0
+                if use_probs:
+                    mean += probs[rr, cc]
+                    if probs[rr, cc] == 1.0:
+                        lo += 1
+                    if probs[rr, cc] > 0.0:
+                        hi += 1
+    if not use_probs:
         hi = top
     # Likely numbers first: by distance from the mean, ties to the smaller
     # (a stable insertion sort of 0..top).

@@ -67,13 +67,14 @@ JSMinesweeper uses 0.8.  Measured here, paired on the same games: 0.4 wins
 +0.34 pp (se 0.12) of Expert games with a safe corner start on 100,000 games of
 a seed never used to choose it (+0.22 pp over all 160,000 such games), and
 changes nothing that shows on the five other target settings (within
-+/-0.05 pp); 0.5 to 0.7 gain less (docs/solver.md).  Below 0.5 the second-safest next cell outweighs the safest: after a
-corner showing 1, for instance, the next guess goes to another corner rather
-than two cells along the edge."""
++/-0.05 pp); 0.5 to 0.7 gain less (docs/solver.md).  Below 0.5 the
+second-safest next cell outweighs the safest: after a corner showing 1, for
+instance, the next guess goes to another corner rather than two cells along
+the edge."""
 
 _local = threading.local()
 
-_NO_PROBS = np.zeros((1, 1), np.float64)   # stands for "no probabilities given"
+_NO_PROBS = np.zeros((1, 1), np.float64)   # "no probabilities": the kernels do not read it
 
 
 def planner_for(game, endgame: bool = True) -> Planner:
@@ -160,12 +161,11 @@ class Planner:
         self.endgame = True
         self.mines = 1
         self.stats = {"exact": 0, "guesses": 0, "endgame": 0, "fifty": 0}
-        # Scratch for scoring hypothetical positions (the kernel's summary mode).
+        # Scratch for scoring hypothetical positions (_prob.score).
         self._ws = _workspace.Workspace()
         self._prob = np.empty(rows * cols, np.float64)
         self._interior = np.empty(rows * cols, np.uint8)
         self._parts = np.empty(9, np.float64)
-        self._no_probs = np.zeros((rows, cols), np.float64)
 
     # ------------------------------------------------------------ certain cells
 
@@ -276,13 +276,11 @@ class Planner:
         r, c = divmod(i, self.cols)
         if child is None:
             child = view.copy()
-        exact = probs is not None
-        if not exact:
-            probs = self._no_probs      # zeros: the numbers in order 0, 1, 2, ...
         values, score, calls = _prob.score(
-            self._ws, child, mines, self._prob, self._interior, DEFAULT_MAX_ENTRIES, probs,
-            r, c, log_z, safe, bound is not None, 0.0 if bound is None else bound,
-            BLEND, self._parts, exact)
+            self._ws, child, mines, self._prob, self._interior, DEFAULT_MAX_ENTRIES,
+            _NO_PROBS if probs is None else probs, r, c, log_z, safe,
+            bound is not None, 0.0 if bound is None else bound, BLEND, self._parts,
+            probs is not None)
         self.stats["exact"] += calls
         if values < 0:
             return None
