@@ -88,7 +88,11 @@ def test_assist_buttons_each_make_a_solver_move(drv, data_dir):
 
 
 @needs_solver
-def test_hint_and_odds_overlay(drv):
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_hint_and_odds_overlay(drv, seed):
+    # A fixed seed: with a random one, a position whose only certainly-safe cell
+    # was the hinted one made no move, so the hint (rightly) stayed on screen.
+    drv.ctrl.seed = seed
     drv.app.start_game(Difficulty(16, 16, 40))
     drv.tap_cell(8, 8)
     drv.press(drv.ids("hint"))
@@ -109,13 +113,18 @@ def test_hint_and_odds_overlay(drv):
     assert ((levels >= 0) & (levels < T.PROB_LEVELS)).all()
     assert np.array_equal(levels, T.prob_level(p[hidden]))
     assert (drv.board.tiles[~hidden] < T.PROB_T).all()
-    # it follows the moves
-    safe = np.argwhere(drv.board.tiles == T.PROB_T)  # certainly safe cells
-    if len(safe):
-        drv.tap_cell(*safe[0])
-        hidden = drv.game.view == HIDDEN
-        assert np.array_equal(drv.board.tiles[hidden] - T.PROB_T,
-                              T.prob_level(assist.probabilities(drv.game)[hidden]))
+    # turning the overlay off keeps the hint: no move was made yet
+    drv.press(drv.ids("odds"))
+    assert drv.board.tiles[r, c] == T.HINT_T
+    assert (drv.board.tiles[hidden] == T.HIDDEN_T).all()
+    # the overlay follows the moves, and a move clears the hint
+    drv.press(drv.ids("odds"))
+    safe = np.argwhere((drv.game.view == HIDDEN) & (p == 0))  # the hinted cell too
+    assert len(safe), "pick seeds whose position has a certainly-safe cell"
+    drv.tap_cell(*safe[-1])
+    hidden = drv.game.view == HIDDEN
+    assert np.array_equal(drv.board.tiles[hidden] - T.PROB_T,
+                          T.prob_level(assist.probabilities(drv.game)[hidden]))
     drv.press(drv.ids("odds"))
     assert not drv.ctrl.overlay
     assert (drv.board.tiles[drv.game.view == HIDDEN] == T.HIDDEN_T).all()
