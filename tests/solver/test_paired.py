@@ -75,6 +75,40 @@ def test_save_load_compare(tmp_path):
         paired.compare(pa, tmp_path / "c.npz")
 
 
+def test_compare_pairs_the_games_both_runs_played(tmp_path):
+    a = run_configs([RANDOM], games=30, seed=6, jobs=1, progress=False)
+    b = run_configs([RANDOM], games=30, seed=6, jobs=1, first=20, progress=False)
+    c = run_configs([RANDOM], games=5, seed=6, jobs=1, first=30, progress=False)
+    for name, run in (("a", a), ("b", b), ("c", c)):
+        paired.save(run, tmp_path / f"{name}.npz")
+    assert paired.load(tmp_path / "b.npz")[0]["first_game"] == 20
+    [(_, d)] = paired.compare(tmp_path / "a.npz", tmp_path / "b.npz")
+    assert d.games == 10 and d.differ == 0        # games 20..29, played alike
+    assert d.rate_a == float((a.results[0].outcomes[20:] == paired.WON).mean())
+    [(_, d)] = paired.compare(tmp_path / "b.npz", tmp_path / "c.npz")
+    assert d.games == 5                           # games 30..34
+    with pytest.raises(ValueError, match="share no game"):
+        paired.compare(tmp_path / "a.npz", tmp_path / "c.npz")
+
+
+def test_files_from_before_first_game_start_at_game_0(tmp_path):
+    old = tmp_path / "old.npz"
+    config = RANDOM.to_dict()
+    np.savez(old, meta=np.array(json.dumps({"format": paired.FORMAT, "version": 1, "seed": 0,
+                                            "configs": [config]})),
+             c0=np.array([1, 0, 1], np.int8))
+    meta, [x] = paired.load(old)
+    assert meta["first_game"] == 0 and x.tolist() == [1, 0, 1]
+    for bad in (-3, "1", 2.0, None):
+        broken = tmp_path / "broken.npz"
+        np.savez(broken, meta=np.array(json.dumps({"format": paired.FORMAT, "version": 1,
+                                                   "seed": 0, "first_game": bad,
+                                                   "configs": [config]})),
+                 c0=np.array([1], np.int8))
+        with pytest.raises(SaveFormatError, match="first game"):
+            paired.load(broken)
+
+
 def test_bad_outcome_files_raise_clear_errors_and_stay_untouched(tmp_path):
     junk = tmp_path / "junk.npz"
     junk.write_bytes(b"not a zip file")

@@ -30,6 +30,35 @@ def test_process_pool_matches_in_process():
     assert outcome(a) == outcome(b)
 
 
+def test_first_game_plays_the_same_games_as_a_longer_run():
+    full = run_configs([BEGINNER, EXPERT], games=30, seed=4, jobs=1, progress=False)
+    part = run_configs([BEGINNER, EXPERT], games=12, seed=4, jobs=2, chunk=5, first=18,
+                       progress=False)
+    assert part.first == 18
+    for rf, rp in zip(full.results, part.results, strict=True):
+        assert rp.games == 12
+        assert rp.outcomes.tolist() == rf.outcomes[18:].tolist()
+        assert rp.won == int((rf.outcomes[18:] == 1).sum())
+
+
+@pytest.mark.parametrize("first", [-1, 1.5, True, "3"])
+def test_first_game_must_be_a_non_negative_integer(first):
+    with pytest.raises(ValueError, match="first game"):
+        run_configs([BEGINNER], games=2, jobs=1, first=first, progress=False)
+
+
+def test_cli_first_game(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    args = ["solve", "-n", "6", "-d", "beginner", "-r", "cell", "-s", "random", "-j", "1", "-q"]
+    assert main(args + ["--first-game", "4", "--json", str(out)]) == 0
+    assert "games 4-9" in capsys.readouterr().out
+    doc = json.loads(out.read_text())
+    assert doc["first_game"] == 4
+    expect = run_configs([Config("beginner", 9, 9, 10, "cell", (0, 0), "random")], games=10,
+                         jobs=1, progress=False).results[0]
+    assert doc["results"][0]["won"] == int((expect.outcomes[4:] == 1).sum())
+
+
 def test_seeds_differ_per_game_and_config():
     assert game_seeds(0, BEGINNER.key, 0) != game_seeds(0, BEGINNER.key, 1)
     assert game_seeds(0, BEGINNER.key, 0) != game_seeds(0, EXPERT.key, 0)
@@ -73,13 +102,13 @@ def test_cli_help(capsys):
     assert exc.value.code == 0
     text = capsys.readouterr().out
     for opt in ("--games", "--difficulty", "--rule", "--position", "--strategy", "--seed",
-                "--jobs", "--scheduler", "--json", "--plot", "--no-endgame"):
+                "--jobs", "--scheduler", "--json", "--plot", "--no-endgame", "--first-game"):
         assert opt in text
 
 
 @pytest.mark.parametrize("argv", [
     ["-d", "giant"], ["-d", "3x3/9"], ["-p", "middle"], ["-n", "0"], ["-r", "sometimes"],
-    ["-s", "greedy"],
+    ["-s", "greedy"], ["--first-game", "-1"], ["--first-game", "x"],
 ])
 def test_cli_rejects_bad_options(argv):
     with pytest.raises(SystemExit) as exc:

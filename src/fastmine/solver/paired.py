@@ -11,7 +11,8 @@ are measured (see docs/solver.md).
 ``fastmine solve --outcomes a.npz`` saves every game's outcome; after a change,
 ``fastmine solve --outcomes b.npz`` (same options), then
 ``fastmine solve --compare a.npz b.npz`` prints the difference per
-configuration with its standard error and 95 % interval.
+configuration with its standard error and 95 % interval.  Runs over other
+game ranges (``--first-game``) are compared on the games both played.
 
 >>> import numpy as np
 >>> a = np.array([1, 0, 1, 0, 1], np.int8)
@@ -88,7 +89,7 @@ def save(run, path: str) -> None:
     from .. import __version__
 
     meta = {"format": FORMAT, "version": VERSION, "fastmine": __version__, "seed": run.seed,
-            "configs": [r.config.to_dict() for r in run.results]}
+            "first_game": run.first, "configs": [r.config.to_dict() for r in run.results]}
     arrays = {f"c{k}": r.outcomes for k, r in enumerate(run.results)}
     buf = io.BytesIO()
     np.savez_compressed(buf, meta=np.array(json.dumps(meta)), **arrays)
@@ -118,6 +119,9 @@ def load(path: str) -> tuple[dict, list[np.ndarray]]:
     if version > VERSION:
         raise FutureVersionError(f"{path} was written by a newer fastmine (format version {version})")
     configs = meta.get("configs")
+    first = meta.setdefault("first_game", 0)     # files written before --first-game: 0
+    if type(first) is not int or first < 0:
+        raise SaveFormatError(f"{path} has no valid first game number")
     if (not isinstance(configs, list) or not isinstance(meta.get("seed"), int)
             or any(f"c{k}" not in data for k in range(len(configs)))):
         raise SaveFormatError(f"{path} is incomplete: its configurations or outcomes are missing")
@@ -128,22 +132,30 @@ def compare(path_a: str, path_b: str) -> list[tuple[dict, Difference]]:
     """The paired difference (B - A) of every configuration the two files share.
 
     Both runs must have the same seed (else the games differ and pairing means
-    nothing: ``ValueError``); games played in both are paired (the first
-    ``min(n_a, n_b)``).
+    nothing: ``ValueError``); the games played in both are paired (game
+    numbers are the runs' ``--first-game`` onwards), and runs that share no
+    game are a ``ValueError`` too.
     """
     meta_a, out_a = load(path_a)
     meta_b, out_b = load(path_b)
     if meta_a["seed"] != meta_b["seed"]:
         raise ValueError(f"the runs have different seeds ({meta_a['seed']} and "
                          f"{meta_b['seed']}), so they played different games")
+    fa, fb = meta_a["first_game"], meta_b["first_game"]
     found = []
+    shared = False
     for ca, xa in zip(meta_a["configs"], out_a, strict=True):
         for cb, xb in zip(meta_b["configs"], out_b, strict=True):
             if ca == cb:
-                n = min(len(xa), len(xb))
-                found.append((ca, difference(xa[:n], xb[:n])))
-    if not found:
+                shared = True
+                lo, hi = max(fa, fb), min(fa + len(xa), fb + len(xb))
+                if lo < hi:
+                    found.append((ca, difference(xa[lo - fa:hi - fa], xb[lo - fb:hi - fb])))
+    if not shared:
         raise ValueError("the two runs have no configuration in common")
+    if not found:
+        raise ValueError("the two runs share no game: their game numbers do not overlap "
+                         "(see --first-game)")
     return found
 
 

@@ -98,8 +98,9 @@ class Result:
     stuck: int = 0
     cpu_seconds: float = 0.0
     outcomes: np.ndarray | None = None
-    """Game i's outcome (:data:`fastmine.solver.paired.WON` / ``LOST`` / ``STUCK``,
-    -1 while not played), when the run keeps them."""
+    """Outcome of the run's game ``first + i`` at ``i``
+    (:data:`fastmine.solver.paired.WON` / ``LOST`` / ``STUCK``, -1 while not
+    played), when the run keeps them."""
 
     @property
     def win_rate(self) -> float:
@@ -140,6 +141,8 @@ class Run:
     seed: int
     workers: int
     wall_seconds: float = 0.0
+    first: int = 0
+    """Index of the first game played (games ``first .. first + n - 1``)."""
 
     @property
     def games(self) -> int:
@@ -208,9 +211,9 @@ def play_chunk(config: Config, start: int, count: int,
     return won, lost, stuck, time.process_time() - t0, bytes(outcomes)
 
 
-def _chunks(games: int, chunk: int):
-    for start in range(0, games, chunk):
-        yield start, min(chunk, games - start)
+def _chunks(games: int, chunk: int, first: int = 0):
+    for start in range(first, first + games, chunk):
+        yield start, min(chunk, first + games - start)
 
 
 def run_configs(
@@ -221,24 +224,32 @@ def run_configs(
     chunk: int | None = None,
     client=None,
     progress: bool = True,
+    first: int = 0,
 ) -> Run:
     """Play ``games`` games of every configuration; one Result each in a :class:`Run`.
 
     ``client``: a ``dask.distributed.Client`` to run on (else a process pool
-    of ``jobs`` workers; ``jobs=1`` plays in this process).
+    of ``jobs`` workers; ``jobs=1`` plays in this process).  ``first``: index
+    of the first game, so that games ``first .. first + games - 1`` are played:
+    a big study can be split over runs (or machines), and a fresh sample drawn
+    without changing the seed.
     """
+    if isinstance(first, bool) or not isinstance(first, (int, np.integer)) or first < 0:
+        raise ValueError(f"the first game must be a non-negative integer, got {first!r}")
+    first = int(first)
     jobs = jobs or os.cpu_count() or 1
     workers = jobs if client is None else max(1, len(client.scheduler_info().get("workers", {})))
     if chunk is None:
         chunk = max(1, min(250, games // (4 * workers) or 1))
-    tasks = [(k, start, count) for k, _ in enumerate(configs) for start, count in _chunks(games, chunk)]
+    tasks = [(k, start, count) for k, _ in enumerate(configs)
+             for start, count in _chunks(games, chunk, first)]
     results = [Result(c, outcomes=np.full(games, -1, np.int8)) for c in configs]
     bar = _bar(len(configs) * games, progress)
 
     def record(k: int, start: int, out) -> None:
         won, lost, stuck, cpu, outcomes = out
         r = results[k]
-        r.outcomes[start:start + len(outcomes)] = np.frombuffer(outcomes, np.int8)
+        r.outcomes[start - first:start - first + len(outcomes)] = np.frombuffer(outcomes, np.int8)
         r.won += won
         r.lost += lost
         r.stuck += stuck
@@ -268,7 +279,7 @@ def run_configs(
                     record(*futures[f], f.result())
     finally:
         bar.close()
-    return Run(results, seed, workers, time.perf_counter() - t0)
+    return Run(results, seed, workers, time.perf_counter() - t0, first)
 
 
 def _bar(total: int, enabled: bool):
@@ -373,7 +384,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "  fastmine solve --scheduler tcp://host:8786    # on a running Dask scheduler\n"
         "  fastmine solve -d expert -n 20000 --outcomes a.npz   # then change the solver,\n"
         "  fastmine solve -d expert -n 20000 --outcomes b.npz   # run again, and compare\n"
-        "  fastmine solve --compare a.npz b.npz          # the same games, paired")
+        "  fastmine solve --compare a.npz b.npz          # the same games, paired\n"
+        "  fastmine solve -d expert -n 50000 --first-game 50000   # games 50000..99999")
     parser.add_argument("-n", "--games", type=_pos_int, default=1000,
                         help="games per configuration (default 1000)")
     parser.add_argument("-d", "--difficulty", nargs="+", type=parse_difficulty,
@@ -394,6 +406,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="turn off the exhaustive endgame search of 'best'")
     parser.add_argument("--seed", type=_nonneg_int, default=0,
                         help="base seed of the run (default 0)")
+    parser.add_argument("--first-game", type=_nonneg_int, default=0, metavar="K",
+                        help="play games K .. K+N-1 of each configuration (default 0): "
+                             "split a study over runs, or draw fresh games with the same seed")
     parser.add_argument("-j", "--jobs", type=_pos_int, default=None,
                         help="worker processes (default: all cores; 1 plays in-process)")
     parser.add_argument("--chunk", type=_pos_int, default=None,
@@ -449,8 +464,10 @@ def format_table(run: Run) -> str:
             f"{c.strategy:<13} {c.difficulty:<13} {c.rule:<8} {click:<8} {r.games:>8} "
             f"{r.won:>8} {100 * r.win_rate:>8.2f}% {100 * lo:>7.2f}-{100 * hi:>6.2f} %"
             f" {r.games_per_second:>13.1f} {r.ms_per_game:>8.3f}")
+    n = max((r.games for r in run.results), default=0)
+    games = f"; games {run.first}-{run.first + n - 1}" if run.first else ""
     lines.append(f"{run.games} games in {run.wall_seconds:.1f} s on {run.workers} worker(s): "
-                 f"{run.games_per_second:.1f} games/s; seed {run.seed}")
+                 f"{run.games_per_second:.1f} games/s; seed {run.seed}{games}")
     return "\n".join(lines)
 
 
@@ -463,6 +480,7 @@ def write_json(run: Run, path: str, argv: list[str] | None = None) -> None:
         "version": 1,
         "fastmine": __version__,
         "seed": run.seed,
+        "first_game": run.first,
         "workers": run.workers,
         "wall_seconds": run.wall_seconds,
         "games_per_second": run.games_per_second,
@@ -543,7 +561,8 @@ def run(args: argparse.Namespace) -> int:
             return 2
     try:
         result = run_configs(configs, args.games, seed=args.seed, jobs=args.jobs,
-                             chunk=args.chunk, client=client, progress=not args.quiet)
+                             chunk=args.chunk, client=client, progress=not args.quiet,
+                             first=args.first_game)
     except KeyboardInterrupt:
         print("fastmine solve: interrupted", file=sys.stderr)
         return 130
