@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, assume, given, settings
 
 import fastmine
 from fastmine.solver import analyze, endgame
-from fastmine.solver.best import BLEND, Planner
+from fastmine.solver.best import BLEND, LOOKAHEAD_CANDIDATES, LOOKAHEAD_MARGIN, Planner
 
 
 def reference_key(view: np.ndarray, mines: int, cell: tuple[int, int]):
@@ -44,6 +44,35 @@ def reference_key(view: np.ndarray, mines: int, cell: tuple[int, int]):
             blended = BLEND * safeties[0] + (1 - BLEND) * safeties[1]
         score += sel.sum() / len(lay) * blended
     return values > 1, score
+
+
+def reference_deep(view: np.ndarray, mines: int, cell: tuple[int, int], planner: Planner):
+    """Planner.deep_value from the list of layouts: over the numbers v the cell
+    can show, the share of layouts where it is safe and shows v, times 1 if the
+    position where it shows v has a certain move (or nothing left to find), else
+    the best brute-force key of that position's safest candidates."""
+    lay = brute_force.layouts(view, mines)
+    rows, cols = view.shape
+    p = np.pad(lay, ((0, 0), (1, 1), (1, 1))).astype(int)
+    counts = sum(p[:, 1 + dr:1 + dr + rows, 1 + dc:1 + dc + cols]
+                 for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+    r, c = cell
+    total = 0.0
+    for v in range(9):
+        sel = ~lay[:, r, c] & (counts[:, r, c] == v)
+        if not sel.any():
+            continue
+        child = view.copy()
+        child[r, c] = v
+        p_mine = lay[sel].mean(axis=0)
+        hidden = child < 0
+        w = sel.sum() / len(lay)
+        if (hidden & (p_mine == 0)).any() or not (hidden & (p_mine < 1)).any():
+            total += w
+            continue
+        cands = planner._candidates(child, analyze(child, mines))[:LOOKAHEAD_CANDIDATES]
+        total += w * max(reference_key(child, mines, divmod(int(j), cols)) for j in cands)[1]
+    return total
 
 
 @needs_exact
@@ -96,6 +125,7 @@ def test_guess_takes_the_best_scored_candidate(case):
 
     planner = Planner(rows, cols)
     planner.endgame = False
+    planner.lookahead = False
     pair = unavoidable_pair(view, a.mine)
     if pair is not None:          # played before any scoring
         assert planner.guess(view, mines, a) == pair[0]
@@ -109,6 +139,57 @@ def test_guess_takes_the_best_scored_candidate(case):
     assert living == best_living
     assert score == pytest.approx(max(s for lv, s in keys.values() if lv == best_living),
                                   abs=1e-9)
+
+
+@needs_exact
+@settings(max_examples=60, deadline=None)
+@given(small_games(max_mines=6))
+def test_deep_value_matches_brute_force(case):
+    view, mines, state = case
+    assume(state is fastmine.GameState.PLAYING)
+    rows, cols = view.shape
+    a = analyze(view, mines)
+    planner = Planner(rows, cols)
+    before = view.copy()
+    for i in np.flatnonzero((view < 0) & ~a.mine):
+        expect = reference_deep(view, mines, divmod(int(i), cols), planner)
+        assert planner.deep_value(view, mines, int(i), a) == pytest.approx(expect, abs=1e-9)
+    assert np.array_equal(view, before)
+
+
+@needs_exact
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(small_games(max_mines=6, to_guess=True))
+def test_lookahead_decides_close_calls_one_move_deeper(case):
+    """The two best-scored candidates, when within the margin, are played by
+    their brute-force value one move deeper; otherwise the best-scored one."""
+    view, mines, state = case
+    assume(state is fastmine.GameState.PLAYING)
+    rows, cols = view.shape
+    a = analyze(view, mines)
+    from fastmine.solver.best import unavoidable_pair
+
+    assume(unavoidable_pair(view, a.mine) is None)
+    planner = Planner(rows, cols)
+    planner.endgame = False
+    cands = planner._candidates(view, a)
+    assume(len(cands) > 1)
+    keys = {int(i): reference_key(view, mines, divmod(int(i), cols)) for i in cands}
+    ranked = sorted(keys.values(), reverse=True)
+    (live1, s1), (live2, s2) = ranked[0], ranked[1]
+    r, c = planner.guess(view, mines, a)
+    g = r * cols + c
+    live, score = keys[g]
+    close = live1 and live2 and s2 >= (1 - LOOKAHEAD_MARGIN) * s1 + 1e-9
+    if not (live1 and live2 and s2 >= (1 - LOOKAHEAD_MARGIN) * s1 - 1e-9):
+        assert live == live1 and score == pytest.approx(s1, abs=1e-9)
+        return
+    assert live and score >= s2 - 1e-9           # one of the top two
+    top = [i for i, k in keys.items() if k[0] and k[1] >= s2 - 1e-9]
+    if close and len(top) == 2:                  # the top two are unambiguous
+        other = top[0] if top[1] == g else top[1]
+        assert (reference_deep(view, mines, divmod(g, cols), planner)
+                >= reference_deep(view, mines, divmod(other, cols), planner) - 1e-9)
 
 
 @needs_exact

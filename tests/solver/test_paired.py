@@ -99,6 +99,11 @@ def test_files_from_before_first_game_start_at_game_0(tmp_path):
              c0=np.array([1, 0, 1], np.int8))
     meta, [x] = paired.load(old)
     assert meta["first_game"] == 0 and x.tolist() == [1, 0, 1]
+    del config["lookahead"]                       # and before the lookahead: it was on
+    np.savez(old, meta=np.array(json.dumps({"format": paired.FORMAT, "version": 1, "seed": 0,
+                                            "configs": [config]})),
+             c0=np.array([1, 0, 1], np.int8))
+    assert paired.load(old)[0]["configs"] == [RANDOM.to_dict()]
     for bad in (-3, "1", 2.0, None):
         broken = tmp_path / "broken.npz"
         np.savez(broken, meta=np.array(json.dumps({"format": paired.FORMAT, "version": 1,

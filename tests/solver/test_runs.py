@@ -59,6 +59,21 @@ def test_cli_first_game(tmp_path, capsys):
     assert doc["results"][0]["won"] == int((expect.outcomes[4:] == 1).sum())
 
 
+def test_lookahead_off_is_its_own_configuration_and_the_rest_keep_their_games(tmp_path):
+    import zlib
+
+    on = Config("expert", 16, 30, 99, "cell", (0, 0))
+    # the key (so every game's seed) is what it was before the lookahead existed
+    assert on.key == zlib.crc32(b"16x30/99/cell/(0, 0)/best/True")
+    off = Config("expert", 16, 30, 99, "cell", (0, 0), lookahead=False)
+    assert off.key != on.key
+    out = tmp_path / "r.json"
+    assert main(["solve", "-n", "3", "-d", "beginner", "-r", "cell", "-j", "1", "-q",
+                 "--no-lookahead", "--json", str(out)]) == 0
+    [r] = json.loads(out.read_text())["results"]
+    assert r["lookahead"] is False and r["endgame"] is True and r["games"] == 3
+
+
 def test_seeds_differ_per_game_and_config():
     assert game_seeds(0, BEGINNER.key, 0) != game_seeds(0, BEGINNER.key, 1)
     assert game_seeds(0, BEGINNER.key, 0) != game_seeds(0, EXPERT.key, 0)
@@ -102,7 +117,8 @@ def test_cli_help(capsys):
     assert exc.value.code == 0
     text = capsys.readouterr().out
     for opt in ("--games", "--difficulty", "--rule", "--position", "--strategy", "--seed",
-                "--jobs", "--scheduler", "--json", "--plot", "--no-endgame", "--first-game"):
+                "--jobs", "--scheduler", "--json", "--plot", "--no-endgame", "--first-game",
+                "--no-lookahead"):
         assert opt in text
 
 

@@ -123,8 +123,11 @@ def load(path: str) -> tuple[dict, list[np.ndarray]]:
     if type(first) is not int or first < 0:
         raise SaveFormatError(f"{path} has no valid first game number")
     if (not isinstance(configs, list) or not isinstance(meta.get("seed"), int)
-            or any(f"c{k}" not in data for k in range(len(configs)))):
+            or any(f"c{k}" not in data for k in range(len(configs)))
+            or not all(isinstance(c, dict) for c in configs)):
         raise SaveFormatError(f"{path} is incomplete: its configurations or outcomes are missing")
+    for c in configs:               # files from before the lookahead had it on
+        c.setdefault("lookahead", True)
     return meta, [np.asarray(data[f"c{k}"], np.int8) for k in range(len(configs))]
 
 

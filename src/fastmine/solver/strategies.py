@@ -257,6 +257,7 @@ def play(
     first_click: tuple[int, int] | None = None,
     rng: object = None,
     endgame: bool = True,
+    lookahead: bool = True,
 ):
     """Play ``game`` with ``strategy`` until it is won or lost; return its GameState.
 
@@ -264,7 +265,8 @@ def play(
     :func:`first_click_for` the game's rule).  A strategy that runs out of
     moves (``deterministic`` or ``inference`` when nothing is certain) stops
     there and the state is still ``PLAYING``.  ``endgame=False`` turns off the
-    exhaustive endgame search of ``best`` (faster, slightly weaker).
+    exhaustive endgame search of ``best``, ``lookahead=False`` its one-move
+    lookahead on close calls (each faster, slightly weaker).
     """
     _check(game, strategy)
     gen = _rng(rng)
@@ -276,7 +278,7 @@ def play(
             raise TypeError(f"first_click must be a (row, col) tuple, got {first_click!r}")
         game.reveal(*first_click)
     if strategy == "best":
-        planner = planner_for(game, endgame=endgame)
+        planner = planner_for(game, endgame=endgame, lookahead=lookahead)
         return planner.play(game)
     while not game.state.is_over:
         if len(step(game, strategy, rng=gen)) == 0:
