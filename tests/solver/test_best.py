@@ -153,7 +153,14 @@ def test_deep_value_matches_brute_force(case):
     before = view.copy()
     for i in np.flatnonzero((view < 0) & ~a.mine):
         expect = reference_deep(view, mines, divmod(int(i), cols), planner)
-        assert planner.deep_value(view, mines, int(i), a) == pytest.approx(expect, abs=1e-9)
+        value = planner.deep_value(view, mines, int(i), a)
+        assert value == pytest.approx(expect, abs=1e-9)
+        # A bound only cuts the work short: below the value the same value,
+        # above it maybe None, and beyond even all-certain wins always None.
+        assert planner.deep_value(view, mines, int(i), a, bound=value - 1e-6) == value
+        assert planner.deep_value(view, mines, int(i), a, bound=value + 1e-6) in (None, value)
+        safe = 1.0 - a.probabilities.flat[i]
+        assert planner.deep_value(view, mines, int(i), a, bound=safe + 1e-6) is None
     assert np.array_equal(view, before)
 
 
