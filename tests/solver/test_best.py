@@ -13,6 +13,17 @@ from fastmine.solver import analyze, endgame
 from fastmine.solver.best import BLEND, LOOKAHEAD_CANDIDATES, LOOKAHEAD_MARGIN, Planner
 
 
+def layouts_and_numbers(view: np.ndarray, mines: int):
+    """Every layout that agrees with the view (n, rows, cols), and the number
+    each cell would show in each."""
+    lay = brute_force.layouts(view, mines)
+    rows, cols = view.shape
+    p = np.pad(lay, ((0, 0), (1, 1), (1, 1))).astype(int)
+    counts = sum(p[:, 1 + dr:1 + dr + rows, 1 + dc:1 + dc + cols]
+                 for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+    return lay, counts
+
+
 def reference_key(view: np.ndarray, mines: int, cell: tuple[int, int]):
     """(can show more than one number, secondary safety) from the list of layouts.
 
@@ -21,11 +32,7 @@ def reference_key(view: np.ndarray, mines: int, cell: tuple[int, int]):
     the safest plus the rest of the second-safest unknown cell) of the position
     where it shows v.
     """
-    lay = brute_force.layouts(view, mines)
-    rows, cols = view.shape
-    p = np.pad(lay, ((0, 0), (1, 1), (1, 1))).astype(int)
-    counts = sum(p[:, 1 + dr:1 + dr + rows, 1 + dc:1 + dc + cols]
-                 for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+    lay, counts = layouts_and_numbers(view, mines)
     r, c = cell
     score, values = 0.0, 0
     for v in range(9):
@@ -51,11 +58,8 @@ def reference_deep(view: np.ndarray, mines: int, cell: tuple[int, int], planner:
     can show, the share of layouts where it is safe and shows v, times 1 if the
     position where it shows v has a certain move (or nothing left to find), else
     the best brute-force key of that position's safest candidates."""
-    lay = brute_force.layouts(view, mines)
-    rows, cols = view.shape
-    p = np.pad(lay, ((0, 0), (1, 1), (1, 1))).astype(int)
-    counts = sum(p[:, 1 + dr:1 + dr + rows, 1 + dc:1 + dc + cols]
-                 for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+    lay, counts = layouts_and_numbers(view, mines)
+    cols = view.shape[1]
     r, c = cell
     total = 0.0
     for v in range(9):
@@ -75,15 +79,19 @@ def reference_deep(view: np.ndarray, mines: int, cell: tuple[int, int], planner:
     return total
 
 
+def playing(case):
+    """(view, mines, exact analysis, fresh planner) of a drawn game still in play."""
+    view, mines, state = case
+    assume(state is fastmine.GameState.PLAYING)
+    return view, mines, analyze(view, mines), Planner(*view.shape)
+
+
 @needs_exact
 @settings(max_examples=120, deadline=None)
 @given(small_games())
 def test_score_matches_brute_force(case):
-    view, mines, state = case
-    assume(state is fastmine.GameState.PLAYING)
-    rows, cols = view.shape
-    a = analyze(view, mines)
-    planner = Planner(rows, cols)
+    view, mines, a, planner = playing(case)
+    cols = view.shape[1]
     for i in np.flatnonzero((view < 0) & ~a.mine):
         r, c = divmod(int(i), cols)
         living, score = reference_key(view, mines, (r, c))
@@ -145,11 +153,8 @@ def test_guess_takes_the_best_scored_candidate(case):
 @settings(max_examples=60, deadline=None)
 @given(small_games(max_mines=6))
 def test_deep_value_matches_brute_force(case):
-    view, mines, state = case
-    assume(state is fastmine.GameState.PLAYING)
-    rows, cols = view.shape
-    a = analyze(view, mines)
-    planner = Planner(rows, cols)
+    view, mines, a, planner = playing(case)
+    cols = view.shape[1]
     before = view.copy()
     for i in np.flatnonzero((view < 0) & ~a.mine):
         expect = reference_deep(view, mines, divmod(int(i), cols), planner)
