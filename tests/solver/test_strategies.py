@@ -51,6 +51,15 @@ def test_bad_rng_and_first_click():
         play(fastmine.Game(9, 9, 10), "random", first_click=[0, 0])
 
 
+@pytest.mark.parametrize("option", ["endgame", "lookahead"])
+def test_search_switches_must_be_booleans(option):
+    game = fastmine.Game(9, 9, 10, seed=1)
+    with pytest.raises(TypeError, match=f"{option} must be True or False"):
+        play(game, "best", **{option: "no"})   # a truthy string would have meant "on"
+    assert game.state is fastmine.GameState.READY       # nothing was played
+    assert play(game, "best", rng=1, **{option: False}).is_over
+
+
 def test_finished_and_paused_games():
     game = game_at(["*."], reveals=[(0, 1)])
     assert game.state is GameState.WON

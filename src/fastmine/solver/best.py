@@ -62,7 +62,8 @@ LOOKAHEAD_MARGIN = 0.02
 are valued one move deeper (:meth:`Planner.deep_value`) and the better is
 played.  That is about half the guesses on Expert and twice the time of a
 game; on Expert with a safe corner start it wins +0.16 points (se 0.08, paired
-over 200,000 games not used to design it; docs/solver.md).
+over 200,000 games not used before; +0.11 on the 100,000 of them looked at
+only after it was kept; docs/solver.md).
 ``Planner.lookahead = False`` (``fastmine solve --no-lookahead``) turns it
 off."""
 

@@ -269,6 +269,9 @@ def play(
     lookahead on close calls (each faster, slightly weaker).
     """
     _check(game, strategy)
+    for name, flag in (("endgame", endgame), ("lookahead", lookahead)):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise TypeError(f"{name} must be True or False, got {flag!r}")
     gen = _rng(rng)
     game.assisted = True
     if game.state.name == "READY":
