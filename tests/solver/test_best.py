@@ -7,10 +7,22 @@ import numpy as np
 import pytest
 from conftest import needs_exact, small_games
 from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import fastmine
 from fastmine.solver import analyze, endgame
-from fastmine.solver.best import BLEND, LOOKAHEAD_CANDIDATES, LOOKAHEAD_MARGIN, Planner
+from fastmine.solver.best import (
+    BLEND,
+    CANDIDATE_RATIO,
+    FEW_INTERIOR,
+    INTERIOR_RATIO,
+    LOOKAHEAD_CANDIDATES,
+    LOOKAHEAD_MARGIN,
+    Planner,
+    _nsum,
+)
+from fastmine.solver.probability import Analysis
 
 
 def layouts_and_numbers(view: np.ndarray, mines: int):
@@ -202,6 +214,106 @@ def test_lookahead_decides_close_calls_one_move_deeper(case):
         other = top[0] if top[1] == g else top[1]
         assert (reference_deep(view, mines, divmod(g, cols), planner)
                 >= reference_deep(view, mines, divmod(other, cols), planner) - 1e-9)
+
+
+def reference_candidates(view, probs, mine, interior, p_int, ratio=CANDIDATE_RATIO,
+                         interior_ratio=INTERIOR_RATIO, few=FEW_INTERIOR) -> np.ndarray:
+    """Planner._candidates in NumPy, written from its rule (the kernel's spec)."""
+    unknown = view < 0
+    safety = np.where(unknown & ~mine, 1.0 - probs, -1.0)
+    frontier = unknown & ~interior
+    inner = interior & unknown & ~mine
+    best = float(safety.max())
+    best_f = float(safety[frontier].max()) if frontier.any() else -1.0
+    pick = frontier & (safety >= ratio * best)
+    if inner.any() and 1.0 - p_int >= interior_ratio * best_f:
+        if inner.sum() < few:
+            pick |= inner
+        else:
+            nunk = _nsum(unknown)
+            witness = (view >= 0) & (nunk > 0)
+            two_away = np.zeros_like(witness)       # two steps up, down, left or right
+            two_away[2:, :] |= witness[:-2, :]
+            two_away[:-2, :] |= witness[2:, :]
+            two_away[:, 2:] |= witness[:, :-2]
+            two_away[:, :-2] |= witness[:, 2:]
+            near = inner & (two_away | ((nunk > 1) & (nunk < 4)))
+            if not near.any():
+                near = inner & (nunk == nunk[inner].min())
+            pick |= near
+    cands = np.flatnonzero(pick)
+    if len(cands) == 0:
+        cands = np.flatnonzero(safety == best)
+    return cands[np.argsort(-safety.ravel()[cands], kind="stable")]
+
+
+def _fake_analysis(view, probs, mine, interior, p_int) -> Analysis:
+    return Analysis(probabilities=probs, safe=np.zeros_like(mine), mine=mine,
+                    interior=interior, mines=0, exact=True, log_solutions=0.0,
+                    interior_probability=p_int, frontier_cells=0, variables=0,
+                    components=0, blocks=0)
+
+
+@st.composite
+def candidate_inputs(draw):
+    """Arbitrary views, probabilities (few distinct values: ties and exact
+    ratio boundaries) and masks, some with many off-frontier cells."""
+    rows = draw(st.integers(1, 12))
+    cols = draw(st.integers(1, 12))
+    shape = (rows, cols)
+    view = draw(hnp.arrays(np.int8, shape, elements=st.sampled_from([-3, -2, -1, -1, -1, 0, 1, 2])))
+    levels = st.sampled_from([0.0, 0.05, 0.1, 0.15, 0.2, 0.5, 0.95, 1.0])
+    probs = draw(hnp.arrays(np.float64, shape, elements=levels))
+    mine = draw(hnp.arrays(np.bool_, shape, elements=st.booleans())) & (probs == 1.0)
+    interior = draw(hnp.arrays(np.bool_, shape, elements=st.booleans())) & (view < 0)
+    p_int = draw(levels)
+    few = draw(st.sampled_from([0, 3, FEW_INTERIOR]))
+    ratio = draw(st.sampled_from([CANDIDATE_RATIO, 0.5, 1.0]))
+    return view, probs, mine, interior, p_int, ratio, few
+
+
+@settings(max_examples=400, deadline=None)
+@given(candidate_inputs())
+def test_candidates_kernel_matches_the_reference(case):
+    import fastmine.solver.best as best
+
+    view, probs, mine, interior, p_int, ratio, few = case
+    planner = Planner(*view.shape)
+    a = _fake_analysis(view, probs, mine, interior, p_int)
+    old = best.CANDIDATE_RATIO, best.FEW_INTERIOR
+    best.CANDIDATE_RATIO, best.FEW_INTERIOR = ratio, few
+    try:
+        got = planner._candidates(view, a)
+    finally:
+        best.CANDIDATE_RATIO, best.FEW_INTERIOR = old
+    want = reference_candidates(view, probs, mine, interior, p_int, ratio=ratio, few=few)
+    assert got.tolist() == want.tolist()
+
+
+@needs_exact
+def test_candidates_match_the_reference_in_real_games():
+    """Expert positions from fresh to late, with many off-frontier cells
+    (the two-steps-from-a-number and fewest-neighbours rules)."""
+    rng = np.random.default_rng(8)
+    planner = Planner(16, 30)
+    seen_near = 0
+    for _ in range(12):
+        g = fastmine.Game(16, 30, 99, rule="cell", seed=int(rng.integers(1 << 30)))
+        a = analyze(g.view, 99)             # nothing revealed: the fewest-neighbours rule
+        ref = reference_candidates(g.view, a.probabilities, a.mine, a.interior,
+                                   a.interior_probability)
+        assert planner._candidates(g.view, a).tolist() == ref.tolist()
+        g.reveal(0, 0)
+        while g.state is fastmine.GameState.PLAYING:
+            a = analyze(g.view, 99)
+            ref = reference_candidates(g.view, a.probabilities, a.mine, a.interior,
+                                       a.interior_probability)
+            assert planner._candidates(g.view, a).tolist() == ref.tolist()
+            seen_near += int(a.interior.sum() >= FEW_INTERIOR)
+            safe = np.argwhere(a.safe)
+            r, c = safe[0] if len(safe) else divmod(int(ref[0]), 30)
+            g.reveal(int(r), int(c))
+    assert seen_near > 20
 
 
 @needs_exact

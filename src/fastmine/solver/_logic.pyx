@@ -632,3 +632,115 @@ def fifty_pair(const int8_t[:, :] view, const uint8_t[:, :] mine, const double[:
                     out[k] = cells[k]
                 return True
     return False
+
+
+cdef inline int _unknown_around(const int8_t[:, :] view, Py_ssize_t rows, Py_ssize_t cols,
+                                Py_ssize_t r, Py_ssize_t c) noexcept:
+    """How many of the 8 neighbours of (r, c) are not revealed (view < 0)."""
+    cdef Py_ssize_t rr, cc
+    cdef int n = 0
+    for rr in range(max(r - 1, 0), min(r + 2, rows)):
+        for cc in range(max(c - 1, 0), min(c + 2, cols)):
+            if (rr != r or cc != c) and view[rr, cc] < 0:
+                n += 1
+    return n
+
+
+cdef inline bint _witness(const int8_t[:, :] view, Py_ssize_t rows, Py_ssize_t cols,
+                          Py_ssize_t r, Py_ssize_t c) noexcept:
+    """(r, c) is on the board, revealed, and has a neighbour that is not."""
+    if r < 0 or r >= rows or c < 0 or c >= cols or view[r, c] < 0:
+        return False
+    return _unknown_around(view, rows, cols, r, c) > 0
+
+
+cdef inline bint _near(const int8_t[:, :] view, Py_ssize_t rows, Py_ssize_t cols,
+                       Py_ssize_t r, Py_ssize_t c, int u) noexcept:
+    """An off-frontier cell with ``u`` unknown neighbours worth a guess: two or
+    three of them (a corner or an edge), or two steps up, down, left or right
+    of a revealed number that still has unknown neighbours."""
+    return (1 < u < 4 or _witness(view, rows, cols, r - 2, c)
+            or _witness(view, rows, cols, r + 2, c)
+            or _witness(view, rows, cols, r, c - 2)
+            or _witness(view, rows, cols, r, c + 2))
+
+
+def candidates(const int8_t[:, :] view, const double[:, :] probs, const uint8_t[:, :] mine,
+               const uint8_t[:, :] interior, double p_int, double ratio, double interior_ratio,
+               Py_ssize_t few, Py_ssize_t[::1] out, double[::1] key):
+    """The cells ``best`` scores when it must guess, in row-major order.
+
+    Writes their flat indices to ``out`` and minus their safety to ``key``
+    (for a stable sort, safest first) and returns how many.  ``probs``,
+    ``mine``, ``interior`` and ``p_int`` are the position's exact analysis.
+    The rule (best.Planner._candidates; tests/solver/ keeps a NumPy
+    reference): the frontier cells at least ``ratio`` as safe as the safest
+    cell; when the cells off the frontier (not known mines) are at least
+    ``interior_ratio`` as safe as the safest frontier cell, also all of them
+    when fewer than ``few``, otherwise those two steps up, down, left or right
+    of a revealed number with unknown neighbours or with two or three unknown
+    neighbours -- or, when there are none of those, the ones with the fewest
+    unknown neighbours; when that picks nothing, every cell as safe as the
+    safest.  The Python layer gives arrays of one shape and room for every cell.
+    """
+    cdef Py_ssize_t rows = view.shape[0], cols = view.shape[1], r, c, n = 0
+    cdef double best = -1.0, best_f = -1.0, s, floor
+    cdef bint any_interior = False, near_any = False, near
+    cdef Py_ssize_t n_interior = 0
+    cdef int u, fewest = 9
+    for r in range(rows):
+        for c in range(cols):
+            if view[r, c] >= 0:
+                continue
+            s = -1.0 if mine[r, c] else 1.0 - probs[r, c]
+            if s > best:
+                best = s
+            if interior[r, c]:
+                if not mine[r, c]:
+                    any_interior = True
+                    n_interior += 1
+            elif s > best_f:
+                best_f = s
+    floor = ratio * best
+    cdef bint take_interior = any_interior and 1.0 - p_int >= interior_ratio * best_f
+    cdef bint all_interior = take_interior and n_interior < few
+    if take_interior and not all_interior:
+        # is any off-frontier cell "near"?  If not, the fewest unknown neighbours decide
+        for r in range(rows):
+            for c in range(cols):
+                if view[r, c] < 0 and interior[r, c] and not mine[r, c]:
+                    u = _unknown_around(view, rows, cols, r, c)
+                    if u < fewest:
+                        fewest = u
+                    if _near(view, rows, cols, r, c, u):
+                        near_any = True
+    for r in range(rows):
+        for c in range(cols):
+            if view[r, c] >= 0:
+                continue
+            s = -1.0 if mine[r, c] else 1.0 - probs[r, c]
+            if not interior[r, c]:
+                if s < floor:
+                    continue
+            elif mine[r, c] or not take_interior:
+                continue
+            elif not all_interior:
+                u = _unknown_around(view, rows, cols, r, c)
+                if near_any:
+                    near = _near(view, rows, cols, r, c, u)
+                else:
+                    near = u == fewest
+                if not near:
+                    continue
+            out[n] = r * cols + c
+            key[n] = -s
+            n += 1
+    if n == 0:
+        for r in range(rows):
+            for c in range(cols):
+                s = -1.0 if view[r, c] >= 0 or mine[r, c] else 1.0 - probs[r, c]
+                if s == best:
+                    out[n] = r * cols + c
+                    key[n] = -s
+                    n += 1
+    return n

@@ -117,16 +117,6 @@ def _nsum(mask: np.ndarray) -> np.ndarray:
             + p[2:, :-2] + p[2:, 1:-1] + p[2:, 2:])
 
 
-def _two_away(mask: np.ndarray) -> np.ndarray:
-    """Cells two steps up, down, left or right of a set cell."""
-    out = np.zeros_like(mask)
-    out[2:, :] |= mask[:-2, :]
-    out[:-2, :] |= mask[2:, :]
-    out[:, 2:] |= mask[:, :-2]
-    out[:, :-2] |= mask[:, 2:]
-    return out
-
-
 def unavoidable_pair(view: np.ndarray, mine: np.ndarray,
                      probabilities: np.ndarray | None = None) -> tuple[tuple[int, int], ...] | None:
     """Two cells forming a 50/50 that no other move can ever resolve, or None.
@@ -182,6 +172,8 @@ class Planner:
         self._prob = np.empty(rows * cols, np.float64)
         self._interior = np.empty(rows * cols, np.uint8)
         self._parts = np.empty(9, np.float64)
+        self._cands = np.empty(rows * cols, np.intp)    # scratch of _candidates
+        self._keys = np.empty(rows * cols, np.float64)
 
     # ------------------------------------------------------------ certain cells
 
@@ -318,28 +310,14 @@ class Planner:
         return total
 
     def _candidates(self, view: np.ndarray, a: Analysis) -> np.ndarray:
-        """Flat indices of the cells worth scoring, safest first."""
-        unknown = view < 0
-        safety = np.where(unknown & ~a.mine, 1.0 - a.probabilities, -1.0)
-        frontier = unknown & ~a.interior
-        interior = a.interior & ~a.mine
-        best = float(safety.max())
-        best_f = float(safety[frontier].max()) if frontier.any() else -1.0
-        pick = frontier & (safety >= CANDIDATE_RATIO * best)
-        if interior.any() and 1.0 - a.interior_probability >= INTERIOR_RATIO * best_f:
-            if interior.sum() < FEW_INTERIOR:
-                pick |= interior
-            else:
-                nunk = _nsum(unknown)
-                witnesses = (view >= 0) & (nunk > 0)
-                near = interior & (_two_away(witnesses) | ((nunk > 1) & (nunk < 4)))
-                if not near.any():   # nothing revealed yet: the cells with fewest neighbours
-                    near = interior & (nunk == nunk[interior].min())
-                pick |= near
-        cands = np.flatnonzero(pick)
-        if len(cands) == 0:
-            cands = np.flatnonzero(safety == best)
-        return cands[np.argsort(-safety.ravel()[cands], kind="stable")]
+        """Flat indices of the cells worth scoring, safest first (step 4 of the
+        module docstring; the rule itself is in the kernel, _logic.candidates)."""
+        n = _logic.candidates(view.astype(np.int8, copy=False), a.probabilities,
+                              a.mine.view(np.uint8), a.interior.view(np.uint8),
+                              a.interior_probability, CANDIDATE_RATIO, INTERIOR_RATIO,
+                              FEW_INTERIOR, self._cands, self._keys)
+        cands = self._cands[:n]
+        return cands[np.argsort(self._keys[:n], kind="stable")]    # a copy: nested calls reuse the buffers
 
     def _score(self, view, mines, i, safe, log_z, best_key, probs=None, child=None):
         """Sort key of revealing flat cell ``i``: (not dead, secondary safety), or
