@@ -331,6 +331,49 @@ def test_candidates_include_the_safest_cells_and_skip_mines():
 
 
 @needs_exact
+def test_the_guess_book_recalls_exactly_what_a_fresh_guess_would_do(monkeypatch):
+    """Replaying games with one planner recalls every guess; the moves and the
+    outcomes are those of a planner that never saw them, and a changed setting
+    or a full book never recalls a stale guess."""
+    import fastmine.solver.best as best
+
+    def games(planner):
+        moves = []
+        guess = Planner.guess.__get__(planner)
+
+        def spy(view, mines, a):
+            moves.append(guess(view, mines, a))
+            return moves[-1]
+
+        planner.guess = spy
+        outcomes = []
+        for seed in range(6):
+            g = fastmine.Game(16, 30, 99, rule="cell", seed=seed)
+            g.reveal(0, 0)
+            outcomes.append(planner.play(g))
+        return moves, outcomes
+
+    planner = Planner(16, 30)
+    first = games(planner)
+    fresh = planner.stats["guesses"] - planner.stats["recalled"]
+    assert games(planner) == first == games(Planner(16, 30))
+    assert planner.stats["guesses"] - planner.stats["recalled"] == fresh > 0
+
+    # another lookahead margin: nothing recalled, every guess made afresh
+    monkeypatch.setattr(best, "LOOKAHEAD_MARGIN", 0.5)
+    recalled = planner.stats["recalled"]
+    games(planner)
+    assert planner.stats["recalled"] - recalled <= fresh // 2    # only its own repeats
+    monkeypatch.undo()
+
+    # a book of a few positions stays that small and plays the same
+    monkeypatch.setattr(best, "BOOK_BYTES", 3 * (16 * 30 + 200))
+    small = Planner(16, 30)
+    assert games(small) == first
+    assert len(small._book) <= 3
+
+
+@needs_exact
 def test_the_endgame_search_decides_small_endgames():
     """With few layouts left, best plays the exhaustive search's move."""
     rng = np.random.default_rng(11)

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import math
 import threading
+from collections import OrderedDict
 
 import numpy as np
 
@@ -48,7 +49,7 @@ from .probability import DEFAULT_MAX_ENTRIES, Analysis, InconsistentViewError, a
 
 __all__ = ["Planner", "planner_for", "unavoidable_pair", "CANDIDATE_RATIO",
            "INTERIOR_RATIO", "BLEND", "FEW_INTERIOR", "LOOKAHEAD_MARGIN",
-           "LOOKAHEAD_CANDIDATES"]
+           "LOOKAHEAD_CANDIDATES", "BOOK_BYTES"]
 
 CANDIDATE_RATIO = 0.9
 """Frontier cells at least this fraction as safe as the safest cell are scored."""
@@ -85,6 +86,18 @@ changes nothing that shows on the five other target settings (within
 second-safest next cell outweighs the safest: after a corner showing 1, for
 instance, the next guess goes to another corner rather than two cells along
 the edge."""
+
+BOOK_BYTES = 4 << 20
+"""About how much memory a planner may use to remember its recent guesses
+(least recently used first out): some 7,000 Expert positions."""
+
+
+def _settings() -> tuple:
+    """Every tunable a guess depends on (part of the guess book's key, so that
+    changing one at run time never recalls a guess made under another)."""
+    return (CANDIDATE_RATIO, INTERIOR_RATIO, BLEND, FEW_INTERIOR, LOOKAHEAD_MARGIN,
+            LOOKAHEAD_CANDIDATES, endgame.MAX_SOLUTIONS, endgame.MAX_NODES)
+
 
 _local = threading.local()
 
@@ -166,7 +179,9 @@ class Planner:
         self.endgame = True
         self.lookahead = True
         self.mines = 1
-        self.stats = {"exact": 0, "guesses": 0, "endgame": 0, "fifty": 0, "lookahead": 0}
+        self.stats = {"exact": 0, "guesses": 0, "endgame": 0, "fifty": 0, "lookahead": 0,
+                      "recalled": 0}
+        self._book: OrderedDict = OrderedDict()     # guess(): position -> cell
         # Scratch for scoring hypothetical positions (_prob.score).
         self._ws = _workspace.Workspace()
         self._prob = np.empty(rows * cols, np.float64)
@@ -218,8 +233,28 @@ class Planner:
     # ------------------------------------------------------------ guesses
 
     def guess(self, view: np.ndarray, mines: int, a: Analysis) -> tuple[int, int]:
-        """The cell to reveal when nothing is certain (``a``: the view's analysis)."""
+        """The cell to reveal when nothing is certain (``a``: the view's analysis).
+
+        A pure function of the position and the settings, so the planner
+        remembers its recent answers (:data:`BOOK_BYTES`): the first guesses
+        of games that start alike are the same positions again (after a safe
+        corner start, a third of all guesses on Expert), and those are the
+        dearest, with the most candidates and usually a lookahead.
+        """
         self.stats["guesses"] += 1
+        key = (view.tobytes(), view.dtype.char, mines, self.endgame, self.lookahead, _settings())
+        book = self._book
+        cell = book.get(key)
+        if cell is not None:
+            book.move_to_end(key)
+            self.stats["recalled"] += 1
+            return cell
+        cell = book[key] = self._guess(view, mines, a)
+        if len(book) * (len(key[0]) + 200) > BOOK_BYTES:
+            book.popitem(last=False)        # the least recently used
+        return cell
+
+    def _guess(self, view: np.ndarray, mines: int, a: Analysis) -> tuple[int, int]:
         if self.endgame and a.log_solutions <= math.log(endgame.MAX_SOLUTIONS + 0.5):
             found = endgame.best_move(view, mines, known=a.mine)
             if found is not None:
