@@ -88,6 +88,33 @@ def test_bad_cells_change_nothing(cells, error):
     assert np.array_equal(g.view, before) and g.state is GameState.READY and g.left_clicks == 0
 
 
+def _representable(dtype, cell):
+    info = np.iinfo(dtype)
+    return all(info.min <= v <= info.max for v in cell)
+
+
+@pytest.mark.parametrize("dtype, bad", [
+    (dtype, bad)
+    for dtype in (np.intp, np.int8, np.int32, np.uint8, np.uint64)
+    for bad in ((3, 0), (0, 3), (-1, 0), (0, -1), (2**63 + 1, 0), (0, 2**64 - 1), (2**32 + 1, 1))
+    if _representable(dtype, bad)
+])
+def test_off_board_cells_of_any_integer_type_change_nothing(dtype, bad):
+    """Values that do not fit the board are refused in their own type: a huge
+    unsigned value never wraps round onto the board; the message names it."""
+    mask = np.zeros((3, 3), bool)
+    mask[2, 2] = True
+    ready = Game.from_board(Board.from_mines(mask))
+    playing = Game.from_board(Board.from_mines(mask))
+    playing.reveal(1, 1)                    # shows 1: the game goes on
+    for game in (ready, playing):
+        state, before, clicks = game.state, game.view.copy(), game.left_clicks
+        with pytest.raises(ValueError, match=str(max(bad, key=abs))):
+            game.reveal_cells(np.array([(0, 1), (1, 0), bad], dtype))
+        assert game.state is state and game.left_clicks == clicks
+        assert np.array_equal(game.view, before)
+
+
 def test_over_or_paused_games_refuse_a_batch():
     mask = np.zeros((3, 3), bool)
     mask[2, 2] = True

@@ -485,20 +485,32 @@ cdef class GameCore:
             with nogil:
                 self._open(p)
 
-    def reveal_many(self, const Py_ssize_t[::1] ps, Py_ssize_t win_at):
-        """Reveal padded cells ``ps`` in order, as :meth:`reveal` does, stopping
-        after a mine or once ``win_at`` safe cells are revealed; returns how
-        many of ``ps`` were tried."""
-        cdef Py_ssize_t i, p, n = ps.shape[0], tried = n
+    def first_outside(self, const Py_ssize_t[:, :] cells):
+        """Index of the first (row, col) pair of ``cells`` ((n, 2)) that is off
+        the board, or -1 when every one is on it."""
+        cdef Py_ssize_t i, r, c
+        for i in range(cells.shape[0]):
+            r = cells[i, 0]
+            c = cells[i, 1]
+            if r < 0 or r >= self.rows or c < 0 or c >= self.cols:
+                return i
+        return -1
+
+    def reveal_many(self, const Py_ssize_t[:, :] cells, Py_ssize_t start, Py_ssize_t win_at):
+        """Reveal the (row, col) pairs ``cells[start:]`` (all on the board:
+        :meth:`first_outside`) in order, as :meth:`reveal` does, stopping after
+        a mine or once ``win_at`` safe cells are revealed; returns how many of
+        them were tried."""
+        cdef Py_ssize_t i, p, n = cells.shape[0], tried = n - start, W = self.W
         cdef uint8_t s
         with nogil:
-            for i in range(n):
-                p = ps[i]
+            for i in range(start, n):
+                p = (cells[i, 0] + 1) * W + cells[i, 1] + 1
                 s = self.st[p]
                 if s == ST_HIDDEN or s == ST_QUESTION:
                     self._open(p)
                     if self.exploded or self.revealed >= win_at:
-                        tried = i + 1
+                        tried = i + 1 - start
                         break
         return tried
 

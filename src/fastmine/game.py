@@ -268,39 +268,39 @@ class Game:
         >>> g.reveal_cells([(0, 0), (1, 0)]).shape[1]
         2
         """
-        if isinstance(cells, np.ndarray) and cells.dtype.kind in "iu":
-            arr = cells
-        else:
-            arr = np.asarray(cells)
-            if arr.size == 0:
-                arr = arr.reshape(0, 2).astype(np.intp)
-            elif arr.dtype.kind not in "iu":
-                raise TypeError(f"cells must be (row, col) integer pairs, got {arr.dtype} values")
+        arr = cells if isinstance(cells, np.ndarray) else np.asarray(cells)
+        if arr.size == 0:
+            arr = arr.reshape(0, 2)
+        elif arr.dtype.kind not in "iu":
+            raise TypeError(f"cells must be (row, col) integer pairs, got {arr.dtype} values")
         if arr.ndim != 2 or arr.shape[1] != 2:
             raise ValueError(f"cells must be an (n, 2) array of (row, col) pairs, got shape {arr.shape}")
         n = arr.shape[0]
         if n == 0:
             self._begin_move(0, 0)      # a finished or paused game still says so
             return _NO_CHANGES
-        rows, cols = arr[:, 0], arr[:, 1]
-        bad = (rows < 0) | (rows >= self.rows) | (cols < 0) | (cols >= self.cols)
-        if bad.any():
-            r, c = (int(x) for x in arr[int(np.argmax(bad))])
+        core = self._core
+        if arr.dtype == np.intp:        # the common case: checked in the kernel
+            bad = core.first_outside(arr)
+        else:                           # checked in its own type, so nothing wraps
+            off = ((arr[:, 0] < 0) | (arr[:, 0] >= self.rows)
+                   | (arr[:, 1] < 0) | (arr[:, 1] >= self.cols))
+            bad = int(np.argmax(off)) if off.any() else -1
+        if bad >= 0:
+            r, c = (int(x) for x in arr[bad])
             check_cell(self.rows, self.cols, r, c)     # raises the usual message
-        self._begin_move(int(rows[0]), int(cols[0]))
+        arr = arr.astype(np.intp, copy=False)
+        self._begin_move(int(arr[0, 0]), int(arr[0, 1]))
         changed = []
         k = 0
         while self._state is GameState.READY and k < n:
             # Until the game starts (the first reveal lays the mines and may
             # fail, changing nothing; a flagged cell does not start it).
-            changed.append(self.reveal(int(rows[k]), int(cols[k])))
+            changed.append(self.reveal(int(arr[k, 0]), int(arr[k, 1])))
             k += 1
         if k == n or self._state is not GameState.PLAYING:
             return changed[0] if len(changed) == 1 else np.concatenate(changed)
-        rows, cols = rows[k:], cols[k:]
-        padded = ((rows.astype(np.intp) + 1) * self._W + cols + 1).astype(np.intp, copy=False)
-        tried = self._core.reveal_many(np.ascontiguousarray(padded), self._safe)
-        self.left_clicks += tried
+        self.left_clicks += core.reveal_many(arr, k, self._safe)
         changed.append(self._settle())
         return changed[0] if len(changed) == 1 else np.concatenate(changed)
 
