@@ -23,6 +23,7 @@
 # approximate) reported as exact=False.
 
 from libc.math cimport INFINITY, NAN, exp, lgamma, log
+from libc.stdlib cimport free, malloc
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t
 
 import numpy as np
@@ -271,26 +272,38 @@ cdef void _scatter(Workspace ws, int cols, double[::1] prob, uint8_t[::1] safe,
         mine[cell] = int_mine
 
 
-cdef object _solve(Workspace ws, const int8_t[:, :] view, int64_t mines, double[::1] prob,
-                   uint8_t[::1] interior, int64_t max_entries):
-    """Everything up to the marginals (ws.vprob etc.).
-
-    Returns ``(status, log_z, p_int, int_safe, int_mine)``; on a contradiction
-    the message (a str); on a view value outside -3..8, that value (an int).
-    """
-    cdef int rows = view.shape[0], cols = view.shape[1], r
+cdef object _prepare(Workspace ws, const int8_t[:, :] view, double[::1] prob,
+                     uint8_t[::1] interior):
+    """Steps 1 and the first half of 2 (scan, group): None, or on a
+    contradiction the message (a str), on a view value outside -3..8 that
+    value (an int).  Nothing here depends on the mine count or on the numbers'
+    values beyond which cells are numbers, so a position that differs from
+    another only in one number's value shares this part (see ``score``)."""
+    cdef int rows = view.shape[0], cols = view.shape[1]
     ws._board(<Py_ssize_t>(rows + 2) * (cols + 2))
     ws.cols = cols
     ws.err = None
-    ws.max_entries = max_entries
-    ws.max_work = 16 * max_entries
-    ws.work = 0
     cdef int status = scan(ws, view, prob, interior)
     if status == -3:
         return ws.bad
     if status < 0:
         return ws.err
     group(ws, cols + 2)
+    return None
+
+
+cdef object _finish(Workspace ws, int64_t mines, int64_t max_entries):
+    """Everything after ``_prepare`` up to the marginals (ws.vprob etc.).
+
+    Returns ``(status, log_z, p_int, int_safe, int_mine)``, or on a
+    contradiction the message (a str).  Changes the constraints' targets
+    and lists (``ctarget``, ``cvstart``, ``cvlist``), nothing else ``_prepare`` made.
+    """
+    cdef int r
+    ws.err = None
+    ws.max_entries = max_entries
+    ws.max_work = 16 * max_entries
+    ws.work = 0
     cdef int fixed = reduce_fixed(ws)
     if fixed < 0 or tidy(ws) < 0:
         return ws.err
@@ -304,7 +317,7 @@ cdef object _solve(Workspace ws, const int8_t[:, :] view, int64_t mines, double[
     ws.theta = log(p / (1.0 - p))
     for r in range(9):
         ws.eth[r] = exp(ws.theta * r)
-    status = count_all(ws)
+    cdef int status = count_all(ws)
     if status < 0:
         return ws.err
     res = _combine(ws, mines, fixed)
@@ -315,6 +328,19 @@ cdef object _solve(Workspace ws, const int8_t[:, :] view, int64_t mines, double[
     for r in range(ws.nblocks):
         backward(ws, r)
     return status, log_z, p_int, int_safe, int_mine
+
+
+cdef object _solve(Workspace ws, const int8_t[:, :] view, int64_t mines, double[::1] prob,
+                   uint8_t[::1] interior, int64_t max_entries):
+    """Everything up to the marginals (ws.vprob etc.).
+
+    Returns ``(status, log_z, p_int, int_safe, int_mine)``; on a contradiction
+    the message (a str); on a view value outside -3..8, that value (an int).
+    """
+    res = _prepare(ws, view, prob, interior)
+    if res is not None:
+        return res
+    return _finish(ws, mines, max_entries)
 
 
 def analyze(Workspace ws, const int8_t[:, :] view, int64_t mines, double[::1] prob,
@@ -416,26 +442,62 @@ def score(Workspace ws, int8_t[:, :] child, int64_t mines, double[::1] prob,
             order[j] = order[j - 1]
             j -= 1
         order[j] = i
-    for i in range(top + 1):
-        if has_bound and total + left < bound:
-            child[r, c] = original
-            return -1, 0.0, calls
-        v = order[i]
-        if v < lo or v > hi:
-            continue            # no layout can show it: nothing to solve
-        child[r, c] = <int8_t>v
-        calls += 1
-        res = _solve(ws, child, mines, prob, interior, max_entries)
-        if type(res) is not tuple:
-            continue            # this number cannot show here
-        status, log_zv, p_int, int_safe, int_mine = res
-        _two_safest(ws, p_int, int_safe, int_mine, &s1, &s2)
-        w = exp(<double>log_zv - log_z)
-        left -= w
-        values += 1
-        parts[v] = w * (blend * s1 + rest * s2)
-        total += parts[v]
+    # The positions for the different v differ only in the target of (r, c)'s
+    # constraint: scan and group them once (with v = 0 there), keep the
+    # constraints' targets and lists, and put them back before each v.
+    child[r, c] = 0
+    shared = _prepare(ws, child, prob, interior)
     child[r, c] = original
+    cdef int nc = 0, ne = 0, j0 = -1
+    cdef int32_t *saved = NULL
+    cdef int32_t[::1] ctarget, cvstart, cvlist
+    if shared is None:
+        nc = ws.nc
+        ctarget = ws.ctarget
+        cvstart = ws.cvstart
+        cvlist = ws.cvlist
+        ne = cvstart[nc]
+        j0 = ws.cid[(r + 1) * (cols + 2) + c + 1]     # -1: no unknown neighbours
+        saved = <int32_t *>malloc((2 * nc + 1 + ne + 1) * sizeof(int32_t))
+        if saved == NULL:
+            raise MemoryError()
+        for j in range(nc):
+            saved[j] = ctarget[j]
+        for j in range(nc + 1):
+            saved[nc + j] = cvstart[j]
+        for j in range(ne):
+            saved[2 * nc + 1 + j] = cvlist[j]
+    try:
+        for i in range(top + 1):
+            if has_bound and total + left < bound:
+                return -1, 0.0, calls
+            v = order[i]
+            if v < lo or v > hi:
+                continue            # no layout can show it: nothing to solve
+            calls += 1
+            if shared is not None:
+                continue            # the rest of the position has no layout
+            if calls > 1:
+                for j in range(nc):
+                    ctarget[j] = saved[j]
+                for j in range(nc + 1):
+                    cvstart[j] = saved[nc + j]
+                for j in range(ne):
+                    cvlist[j] = saved[2 * nc + 1 + j]
+            if j0 >= 0:
+                ctarget[j0] = v
+            res = _finish(ws, mines, max_entries)
+            if type(res) is not tuple:
+                continue            # this number cannot show here
+            status, log_zv, p_int, int_safe, int_mine = res
+            _two_safest(ws, p_int, int_safe, int_mine, &s1, &s2)
+            w = exp(<double>log_zv - log_z)
+            left -= w
+            values += 1
+            parts[v] = w * (blend * s1 + rest * s2)
+            total += parts[v]
+    finally:
+        free(saved)
     total = 0.0
     for v in range(top + 1):
         total += parts[v]
