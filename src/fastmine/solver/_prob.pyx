@@ -399,8 +399,8 @@ def score(Workspace ws, int8_t[:, :] child, int64_t mines, double[::1] prob,
     """Secondary safety of revealing (r, c): ``(values, score, positions solved)``.
 
     ``child`` is the position (r, c) is in; for each number v the cell could
-    show, (r, c) is set to v and the position solved (no per-cell output), and the
-    cell's original value is put back at the end.  A number that cannot show
+    show, the position with v at (r, c) is solved (no per-cell output): scanned
+    and grouped once, the rest per v.  ``child`` is left as it was.  A number that cannot show
     (no layout) is skipped.  ``score`` is the sum over the numbers that can of
     P(safe and shows v) * (blend * best safety + (1 - blend) * second-best),
     summed in the order of v so that it does not depend on the work order.
