@@ -89,7 +89,7 @@ the edge."""
 
 BOOK_BYTES = 4 << 20
 """About how much memory a planner may use to remember its recent guesses
-(least recently used first out): some 7,000 Expert positions."""
+(least recently used first out): some 6,000 Expert positions."""
 
 
 def _settings() -> tuple:
