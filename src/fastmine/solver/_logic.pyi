@@ -39,16 +39,3 @@ def fifty_pair(
     use_probs: bool,
     out: NDArray[np.intp],
 ) -> bool: ...
-
-def candidates(
-    view: NDArray[np.int8],
-    probs: NDArray[np.float64],
-    mine: NDArray[np.uint8],
-    interior: NDArray[np.uint8],
-    p_int: float,
-    ratio: float,
-    interior_ratio: float,
-    few: int,
-    out: NDArray[np.intp],
-    key: NDArray[np.float64],
-) -> int: ...

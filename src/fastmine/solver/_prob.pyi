@@ -16,22 +16,3 @@ def analyze(
     interior: NDArray[np.uint8],
     max_entries: int,
 ) -> tuple[bool, float, int, int, int, int, float] | str | int: ...
-
-def score(
-    ws: Workspace,
-    child: NDArray[np.int8],
-    mines: int,
-    prob: NDArray[np.float64],
-    interior: NDArray[np.uint8],
-    max_entries: int,
-    probs: NDArray[np.float64],
-    r: int,
-    c: int,
-    log_z: float,
-    safe: float,
-    has_bound: bool,
-    bound: float,
-    blend: float,
-    parts: NDArray[np.float64],
-    use_probs: bool,
-) -> tuple[int, float, int]: ...

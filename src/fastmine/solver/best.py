@@ -43,9 +43,9 @@ import numpy as np
 
 from .. import codes
 from ..codes import GameState
-from . import _logic, _prob, _workspace, endgame
+from . import _guess, _logic, _workspace, endgame
 from ._logic import Logic
-from .probability import DEFAULT_MAX_ENTRIES, Analysis, InconsistentViewError, analyze
+from .probability import DEFAULT_MAX_ENTRIES, Analysis, analyze
 
 __all__ = ["Planner", "planner_for", "unavoidable_pair", "CANDIDATE_RATIO",
            "INTERIOR_RATIO", "BLEND", "FEW_INTERIOR", "LOOKAHEAD_MARGIN",
@@ -182,13 +182,14 @@ class Planner:
         self.stats = {"exact": 0, "guesses": 0, "endgame": 0, "fifty": 0, "lookahead": 0,
                       "recalled": 0}
         self._book: OrderedDict = OrderedDict()     # guess(): position -> cell
-        # Scratch for scoring hypothetical positions (_prob.score).
+        # Scratch for scoring hypothetical positions (_guess.score, _guess.deep_value).
         self._ws = _workspace.Workspace()
         self._prob = np.empty(rows * cols, np.float64)
         self._interior = np.empty(rows * cols, np.uint8)
         self._parts = np.empty(9, np.float64)
         self._cands = np.empty(rows * cols, np.intp)    # scratch of _candidates
         self._keys = np.empty(rows * cols, np.float64)
+        self._scratch = _guess.Scratch(rows, cols)
 
     # ------------------------------------------------------------ certain cells
 
@@ -308,46 +309,18 @@ class Planner:
         yet solved counted as certain wins); otherwise the same value.
         """
         r, c = divmod(int(i), self.cols)
-        r0, r1 = max(r - 1, 0), min(r + 2, self.rows)
-        c0, c1 = max(c - 1, 0), min(c + 2, self.cols)
-        hidden = view[r0:r1, c0:c1] < 0
-        hidden[r - r0, c - c0] = False          # the cell itself
-        around = a.probabilities[r0:r1, c0:c1][hidden]
-        # numbers below the certain mines around or above the possible ones
-        # have no layout (the probabilities are exact): not solved at all
-        lo = int(np.count_nonzero(around == 1.0))
-        hi = int(np.count_nonzero(around > 0.0))
-        child = view.copy()
-        work = view.copy()
-        total = 0.0
-        left = 1.0 - float(a.probabilities[r, c])     # the share not yet counted
-        for v in range(lo, hi + 1):
-            if bound is not None and total + left < bound - 1e-12:
-                return None
-            child[r, c] = v
-            try:
-                b = self._analyze(child, mines)
-            except InconsistentViewError:
-                continue            # no layout shows v here
-            w = math.exp(b.log_solutions - a.log_solutions)
-            left -= w
-            if b.safe.any() or not ((child < 0) & ~b.mine).any():
-                total += w
-                continue
-            top = None
-            work[:] = child
-            for j in self._candidates(child, b)[:LOOKAHEAD_CANDIDATES]:
-                key = self._score(child, mines, int(j), float(1.0 - b.probabilities.flat[j]),
-                                  b.log_solutions, top, b.probabilities, work)
-                if key is not None and (top is None or key > top):
-                    top = key
-            total += w * top[1]
-        return total
+        value, calls = _guess.deep_value(
+            self._ws, self._scratch, view.astype(np.int8, copy=False), mines, r, c,
+            a.probabilities, a.log_solutions, bound is not None,
+            0.0 if bound is None else bound, DEFAULT_MAX_ENTRIES, CANDIDATE_RATIO,
+            INTERIOR_RATIO, FEW_INTERIOR, LOOKAHEAD_CANDIDATES, BLEND)
+        self.stats["exact"] += calls
+        return None if math.isnan(value) else value
 
     def _candidates(self, view: np.ndarray, a: Analysis) -> np.ndarray:
         """Flat indices of the cells worth scoring, safest first (step 4 of the
-        module docstring; the rule itself is in the kernel, _logic.candidates)."""
-        n = _logic.candidates(view.astype(np.int8, copy=False), a.probabilities,
+        module docstring; the rule itself is in the kernel, _guess.candidates)."""
+        n = _guess.candidates(view.astype(np.int8, copy=False), a.probabilities,
                               a.mine.view(np.uint8), a.interior.view(np.uint8),
                               a.interior_probability, CANDIDATE_RATIO, INTERIOR_RATIO,
                               FEW_INTERIOR, self._cands, self._keys)
@@ -364,7 +337,7 @@ class Planner:
         around the cell, or above its possible ones) are not solved at all.
         The result does not depend on it.  ``child``: a
         writable copy of ``view`` to work in (left as it was).  The loop over
-        the numbers runs in the kernel (:func:`fastmine.solver._prob.score`).
+        the numbers runs in the kernel (:func:`fastmine.solver._guess.score`).
         """
         bound = best_key[1] if best_key is not None and best_key[0] == 0 else None
         if bound is not None and safe < bound:
@@ -372,7 +345,7 @@ class Planner:
         r, c = divmod(i, self.cols)
         if child is None:
             child = view.copy()
-        values, score, calls = _prob.score(
+        values, score, calls = _guess.score(
             self._ws, child, mines, self._prob, self._interior, DEFAULT_MAX_ENTRIES,
             _NO_PROBS if probs is None else probs, r, c, log_z, safe,
             bound is not None, 0.0 if bound is None else bound, BLEND, self._parts,
