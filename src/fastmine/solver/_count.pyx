@@ -141,6 +141,7 @@ cdef int _forward(Workspace ws, int b0, int b1, bint force) except -2:
     cdef uint64_t[::1] skey = ws.skey, hkey = ws.hkey
     cdef double[::1] F = ws.F
     cdef uint8_t[::1] Fnz = ws.Fnz
+    cdef int64_t grown = ws.grown
     # layer 0: nothing assigned, one empty state
     lstate[L] = <int32_t>ws.ns
     s = ws.ns
@@ -169,8 +170,11 @@ cdef int _forward(Workspace ws, int b0, int b1, bint force) except -2:
         ws._trans(tb + nprev * stride)
         ws._states(s1 + nprev * stride)
         ws._hash(nprev * stride)
-        lstate = ws.lstate; slo = ws.slo; shi = ws.shi; trans = ws.trans; hval = ws.hval
-        soff = ws.soff; hstamp = ws.hstamp; skey = ws.skey; hkey = ws.hkey
+        if ws.grown != grown:
+            lstate = ws.lstate; slo = ws.slo; shi = ws.shi; trans = ws.trans; hval = ws.hval
+            soff = ws.soff; hstamp = ws.hstamp; skey = ws.skey; hkey = ws.hkey
+            F = ws.F; Fnz = ws.Fnz; ltrans = ws.ltrans
+            grown = ws.grown
         hmask = (<uint64_t>1 << ws.hbits) - 1
         hshift = 64 - ws.hbits
         ws.stamp += 1
@@ -234,8 +238,10 @@ cdef int _forward(Workspace ws, int b0, int b1, bint force) except -2:
         if not force and (cur > ws.max_entries or ws.work > ws.max_work):
             return 1
         ws._entries(cur)
-        F = ws.F
-        Fnz = ws.Fnz
+        if ws.grown != grown:
+            F = ws.F
+            Fnz = ws.Fnz
+            grown = ws.grown
         for a in range(ws.ne, cur):
             F[a] = 0.0
             Fnz[a] = 0

@@ -22,6 +22,9 @@ cdef class Workspace:
     cdef uint8_t[::1] Fnz, B0nz, B1nz
     cdef int hbits
     cdef int64_t stamp
+    # bumped whenever a DP buffer above is replaced by a bigger one, so a
+    # kernel refreshes its local views only then (each refresh costs)
+    cdef int64_t grown
     # blocks (components, or pieces of a split component)
     cdef int32_t[::1] bb0, bb1, blayer, bscale
     cdef int nblocks

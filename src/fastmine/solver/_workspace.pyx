@@ -20,6 +20,7 @@ cdef class Workspace:
         self.plan_cap = -1
         self.hbits = 0
         self.stamp = 0
+        self.grown = 0
         self.nblocks = 0
         z32 = np.zeros(0, np.int32)
         self.lstate = self.slo = self.shi = self.trans = self.hval = z32
@@ -104,6 +105,7 @@ cdef class Workspace:
             n = max(n + 1, 2 * self.lstate.shape[0], 64)
             self.lstate = _grow32(self.lstate, n)
             self.ltrans = _grow64(self.ltrans, n)
+            self.grown += 1
 
     cdef void _states(self, Py_ssize_t n):
         if n > self.skey.shape[0]:
@@ -112,16 +114,19 @@ cdef class Workspace:
             self.slo = _grow32(self.slo, n)
             self.shi = _grow32(self.shi, n)
             self.soff = _grow64(self.soff, n)
+            self.grown += 1
 
     cdef void _trans(self, Py_ssize_t n):
         if n > self.trans.shape[0]:
             self.trans = _grow32(self.trans, max(n, 2 * self.trans.shape[0], 1024))
+            self.grown += 1
 
     cdef void _entries(self, Py_ssize_t n):
         if n > self.F.shape[0]:
             n = max(n, 2 * self.F.shape[0], 1024)
             self.F = _growf(self.F, n)
             self.Fnz = _grow8(self.Fnz, n)
+            self.grown += 1
 
     cdef void _hash(self, Py_ssize_t n):
         # a table with at least 2n slots (load <= 1/2)
@@ -133,6 +138,7 @@ cdef class Workspace:
             self.hval = np.empty(1 << bits, np.int32)
             self.hstamp = np.zeros(1 << bits, np.int64)
             self.hbits = bits
+            self.grown += 1
 
     cdef void _back(self, Py_ssize_t n):
         if n > self.B0.shape[0]:
