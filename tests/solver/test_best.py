@@ -181,6 +181,21 @@ def test_deep_value_matches_brute_force(case):
     assert np.array_equal(view, before)
 
 
+def test_deep_value_refuses_a_view_of_another_size():
+    """The kernel's buffers are the planner's size: any other view is refused
+    with a clear error (never read or written out of bounds)."""
+    planner = Planner(9, 9)
+    view = np.full((10, 9), -1, np.int8)
+    view[0, 0] = 1
+    a = analyze(view, 10)
+    with pytest.raises(ValueError, match="10x9 view.*9x9 buffers"):
+        planner.deep_value(view, 10, 5, a)
+    small = np.full((9, 9), -1, np.int8)
+    small[0, 0] = 1
+    with pytest.raises(ValueError, match="10x9 probabilities"):
+        planner.deep_value(small, 10, 5, a)
+
+
 @needs_exact
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(small_games(max_mines=6, to_guess=True))

@@ -375,6 +375,10 @@ def deep_value(Workspace ws, Scratch sc, const int8_t[:, :] view, int64_t mines,
     cdef double[::1] cprob = sc.cprob, keys = sc.keys
     cdef uint8_t[::1] csafe = sc.csafe, cmine = sc.cmine
     cdef Py_ssize_t[::1] cands = sc.cands
+    if (rows != sc.rows or cols != sc.cols or probs.shape[0] != rows
+            or probs.shape[1] != cols or not (0 <= r < rows and 0 <= c < cols)):
+        raise ValueError(f"deep_value: a {rows}x{cols} view, {probs.shape[0]}x{probs.shape[1]} "
+                         f"probabilities and cell ({r}, {c}) for {sc.rows}x{sc.cols} buffers")
     for rr in range(rows):
         for cc in range(cols):
             child[rr, cc] = view[rr, cc]

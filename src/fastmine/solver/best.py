@@ -306,7 +306,8 @@ class Planner:
         where it does -- or times 1 when that position has a certain move or
         nothing left to find.  ``a`` is the analysis of ``view``.  With
         ``bound``, None as soon as the value cannot reach it (the numbers not
-        yet solved counted as certain wins); otherwise the same value.
+        yet solved counted as certain wins); otherwise the same value.  The
+        loop runs in the kernel (:func:`fastmine.solver._guess.deep_value`).
         """
         r, c = divmod(int(i), self.cols)
         value, calls = _guess.deep_value(
