@@ -181,7 +181,7 @@ def test_deep_value_matches_brute_force(case):
     assert np.array_equal(view, before)
 
 
-def test_deep_value_refuses_a_view_of_another_size():
+def test_guesses_refuse_a_view_of_another_size():
     """The kernel's buffers are the planner's size: any other view is refused
     with a clear error (never read or written out of bounds)."""
     planner = Planner(9, 9)
@@ -194,6 +194,20 @@ def test_deep_value_refuses_a_view_of_another_size():
     small[0, 0] = 1
     with pytest.raises(ValueError, match="10x9 probabilities"):
         planner.deep_value(small, 10, 5, a)
+    with pytest.raises(ValueError, match="9x9 planner was given a view of shape"):
+        planner.guess(view, 10, a)
+    # the kernels behind guess() check their buffers too
+    from fastmine.solver import _guess
+
+    n = 81
+    with pytest.raises(ValueError, match="do not fit a 10x9 view"):
+        _guess.score(planner._ws, view, 10, np.empty(n), np.empty(n, np.uint8), 1000,
+                     a.probabilities, 0, 1, a.log_solutions, 0.5, False, 0.0, 0.4,
+                     np.empty(9), True)
+    with pytest.raises(ValueError, match="do not fit a 10x9 view"):
+        _guess.candidates(view, a.probabilities, a.mine.view(np.uint8),
+                          a.interior.view(np.uint8), a.interior_probability, 0.9, 0.95, 30,
+                          np.empty(n, np.intp), np.empty(n))
 
 
 @needs_exact

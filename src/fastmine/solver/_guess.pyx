@@ -137,6 +137,11 @@ def candidates(const int8_t[:, :] view, const double[:, :] probs, const uint8_t[
     unknown neighbours; when that picks nothing, every cell as safe as the
     safest.  The Python layer gives arrays of one shape and room for every cell.
     """
+    cdef Py_ssize_t rows = view.shape[0], cols = view.shape[1]
+    if (probs.shape[0] != rows or probs.shape[1] != cols or mine.shape[0] != rows
+            or mine.shape[1] != cols or interior.shape[0] != rows or interior.shape[1] != cols
+            or out.shape[0] < rows * cols or key.shape[0] < rows * cols):
+        raise ValueError(f"candidates: the arrays do not fit a {rows}x{cols} view")
     return _candidates(view, probs, mine, interior, p_int, ratio, interior_ratio, few, out, key)
 
 
@@ -307,8 +312,12 @@ def score(Workspace ws, int8_t[:, :] child, int64_t mines, double[::1] prob,
     counts the numbers that can show.  ``parts`` is scratch of at least 9
     entries.  The Python layer checks every argument.
     """
-    cdef int values = 0
+    cdef int values = 0, rows = child.shape[0], cols = child.shape[1]
     cdef double total = 0.0
+    if (prob.shape[0] < <Py_ssize_t>rows * cols or interior.shape[0] < <Py_ssize_t>rows * cols
+            or parts.shape[0] < 9 or not (0 <= r < rows and 0 <= c < cols)
+            or (use_probs and (probs.shape[0] != rows or probs.shape[1] != cols))):
+        raise ValueError(f"score: the buffers or cell ({r}, {c}) do not fit a {rows}x{cols} view")
     cdef int calls = _score(ws, child, mines, prob, interior, max_entries, probs, r, c, log_z,
                             safe, has_bound, bound, blend, parts, use_probs, &values, &total)
     return values, total, calls

@@ -242,6 +242,9 @@ class Planner:
         corner start, a third of all guesses on Expert), and those are the
         dearest, with the most candidates and usually a lookahead.
         """
+        if view.shape != (self.rows, self.cols):
+            raise ValueError(f"a {self.rows}x{self.cols} planner was given a view of shape "
+                             f"{view.shape}")
         self.stats["guesses"] += 1
         key = (view.tobytes(), view.dtype.char, mines, self.endgame, self.lookahead, _settings())
         book = self._book
