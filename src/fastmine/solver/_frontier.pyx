@@ -55,8 +55,9 @@ cdef int scan(Workspace ws, const int8_t[:, :] view, double[::1] prob,
         for c in range(cols):
             v = view[r, c]
             if v < -3 or v > 8:
-                ws.bad = v
-                return -3
+                if not (ws.known_ok and v == OUTSIDE):
+                    ws.bad = v
+                    return -3
             pv[p + c] = v if v >= 0 else -1
     # Constraints, numbered in row-major order; their cells are kept in icell
     # for now (it is free until the interior is listed below).
@@ -71,6 +72,8 @@ cdef int scan(Workspace ws, const int8_t[:, :] view, double[::1] prob,
             cell = (r - 1) * cols + c - 1
             prob[cell] = NAN
             interior[cell] = 0
+            if v == OUTSIDE:
+                continue
             n = 0
             for k in range(8):
                 if pv[p + off[k]] < 0:

@@ -43,8 +43,9 @@ import numpy as np
 
 from .. import codes
 from ..codes import GameState
-from . import _guess, _logic, _workspace, endgame
+from . import _guess, _logic, _workspace, endgame, fifty
 from ._logic import Logic
+from .fifty import FiftyRisk
 from .probability import DEFAULT_MAX_ENTRIES, Analysis, analyze
 
 __all__ = ["Planner", "planner_for", "unavoidable_pair", "CANDIDATE_RATIO",
@@ -96,7 +97,7 @@ def _settings() -> tuple:
     """Every tunable a guess depends on (part of the guess book's key, so that
     changing one at run time never recalls a guess made under another)."""
     return (CANDIDATE_RATIO, INTERIOR_RATIO, BLEND, FEW_INTERIOR, LOOKAHEAD_MARGIN,
-            LOOKAHEAD_CANDIDATES, endgame.MAX_SOLUTIONS, endgame.MAX_NODES)
+            LOOKAHEAD_CANDIDATES, endgame.MAX_SOLUTIONS, endgame.MAX_NODES, fifty.WEIGHT)
 
 
 _local = threading.local()
@@ -104,7 +105,8 @@ _local = threading.local()
 _NO_PROBS = np.zeros((1, 1), np.float64)   # "no probabilities": the kernels do not read it
 
 
-def planner_for(game, endgame: bool = True, lookahead: bool = True) -> Planner:
+def planner_for(game, endgame: bool = True, lookahead: bool = True,
+                long_term: bool = False) -> Planner:
     """The calling thread's planner for the game's size (planners are reused)."""
     cache = getattr(_local, "planners", None)
     if cache is None:
@@ -117,6 +119,7 @@ def planner_for(game, endgame: bool = True, lookahead: bool = True) -> Planner:
         planner = cache[key] = Planner(game.rows, game.cols)
     planner.endgame = endgame
     planner.lookahead = lookahead
+    planner.long_term = long_term
     planner.mines = game.mine_count
     return planner
 
@@ -178,9 +181,10 @@ class Planner:
         self.logic = Logic(rows, cols)
         self.endgame = True
         self.lookahead = True
+        self.long_term = False      # the long-term 50/50 risk (fifty.py): off by default
         self.mines = 1
         self.stats = {"exact": 0, "guesses": 0, "endgame": 0, "fifty": 0, "lookahead": 0,
-                      "recalled": 0}
+                      "recalled": 0, "pseudo": 0}
         self._book: OrderedDict = OrderedDict()     # guess(): position -> cell
         # Scratch for scoring hypothetical positions (_guess.score, _guess.deep_value).
         self._ws = _workspace.Workspace()
@@ -246,7 +250,8 @@ class Planner:
             raise ValueError(f"a {self.rows}x{self.cols} planner was given a view of shape "
                              f"{view.shape}")
         self.stats["guesses"] += 1
-        key = (view.tobytes(), view.dtype.char, mines, self.endgame, self.lookahead, _settings())
+        key = (view.tobytes(), view.dtype.char, mines, self.endgame, self.lookahead,
+               self.long_term, _settings())
         book = self._book
         cell = book.get(key)
         if cell is not None:
@@ -268,6 +273,17 @@ class Planner:
         if pair is not None:
             self.stats["fifty"] += 1
             return pair[0]
+        risk = None
+        if self.long_term:
+            risk = FiftyRisk(self._ws, view, mines, a)
+            cell = risk.pseudo()
+            if cell is not None:
+                key = self._score(view, mines, cell[0] * self.cols + cell[1],
+                                  1.0 - float(a.probabilities[cell]), a.log_solutions, None,
+                                  a.probabilities, view.copy())
+                if key is not None and key[0] == 0:     # not a dead cell
+                    self.stats["pseudo"] += 1
+                    return cell
         cands = self._candidates(view, a)
         if len(cands) == 1:
             return divmod(int(cands[0]), self.cols)
@@ -276,14 +292,21 @@ class Planner:
         second_i, second_key = -1, None
         keep = 1.0 - LOOKAHEAD_MARGIN if self.lookahead else 1.0
         child = view.copy()
+        factors = {}
         for i in cands:
             # With the lookahead a runner-up within the margin must survive the
             # pruning too, so the bound is the margin below the best so far.
-            bound = None if best_key is None else (best_key[0], best_key[1] * keep)
+            if risk is None:
+                bound = None if best_key is None else (best_key[0], best_key[1] * keep)
+            else:       # the score will be multiplied by the cell's factor
+                f = factors[int(i)] = risk.factor(*divmod(int(i), self.cols))
+                bound = None if best_key is None else (best_key[0], best_key[1] * keep / f)
             key = self._score(view, mines, int(i), float(safety[i]), a.log_solutions, bound,
                               a.probabilities, child)
             if key is None:
                 continue
+            if risk is not None:
+                key = (key[0], key[1] * factors[int(i)])
             if best_key is None or key > best_key:
                 if best_key is not None:
                     second_i, second_key = best_i, best_key
@@ -293,10 +316,17 @@ class Planner:
         if (self.lookahead and second_key is not None and best_key[0] == second_key[0] == 0
                 and second_key[1] >= keep * best_key[1]):
             self.stats["lookahead"] += 1
-            first = self.deep_value(view, mines, best_i, a)
-            other = self.deep_value(view, mines, second_i, a, bound=first)
-            if other is not None and other > first:
-                best_i = second_i
+            if risk is None:
+                first = self.deep_value(view, mines, best_i, a)
+                other = self.deep_value(view, mines, second_i, a, bound=first)
+                if other is not None and other > first:
+                    best_i = second_i
+            else:
+                first = self.deep_value(view, mines, best_i, a) * factors[best_i]
+                f = factors[second_i]
+                other = self.deep_value(view, mines, second_i, a, bound=first / f)
+                if other is not None and other * f > first:
+                    best_i = second_i
         return divmod(best_i, self.cols)
 
     def deep_value(self, view: np.ndarray, mines: int, i: int, a: Analysis,

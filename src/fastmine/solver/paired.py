@@ -126,9 +126,16 @@ def load(path: str) -> tuple[dict, list[np.ndarray]]:
             or any(f"c{k}" not in data for k in range(len(configs)))
             or not all(isinstance(c, dict) for c in configs)):
         raise SaveFormatError(f"{path} is incomplete: its configurations or outcomes are missing")
-    for c in configs:               # files from before the lookahead had it on
+    for c in configs:               # files from before these options had them so
         c.setdefault("lookahead", True)
+        c.setdefault("long_term", False)
     return meta, [np.asarray(data[f"c{k}"], np.int8) for k in range(len(configs))]
+
+
+def _games(config: dict) -> dict:
+    """What decides the games a configuration plays: all but the player options
+    that do not change them (``long_term``), so runs with and without one pair up."""
+    return {k: v for k, v in config.items() if k != "long_term"}
 
 
 def compare(path_a: str, path_b: str) -> list[tuple[dict, Difference]]:
@@ -149,7 +156,7 @@ def compare(path_a: str, path_b: str) -> list[tuple[dict, Difference]]:
     shared = False
     for ca, xa in zip(meta_a["configs"], out_a, strict=True):
         for cb, xb in zip(meta_b["configs"], out_b, strict=True):
-            if ca == cb:
+            if _games(ca) == _games(cb):
                 shared = True
                 lo, hi = max(fa, fb), min(fa + len(xa), fb + len(xb))
                 if lo < hi:

@@ -258,6 +258,7 @@ def play(
     rng: object = None,
     endgame: bool = True,
     lookahead: bool = True,
+    long_term: bool = False,
 ):
     """Play ``game`` with ``strategy`` until it is won or lost; return its GameState.
 
@@ -266,10 +267,12 @@ def play(
     moves (``deterministic`` or ``inference`` when nothing is certain) stops
     there and the state is still ``PLAYING``.  ``endgame=False`` turns off the
     exhaustive endgame search of ``best``, ``lookahead=False`` its one-move
-    lookahead on close calls (each faster, slightly weaker).
+    lookahead on close calls (each faster, slightly weaker); ``long_term=True``
+    weighs the long-term 50/50 risk into its guesses
+    (:mod:`fastmine.solver.fifty`: slower, measured a little stronger).
     """
     _check(game, strategy)
-    for name, flag in (("endgame", endgame), ("lookahead", lookahead)):
+    for name, flag in (("endgame", endgame), ("lookahead", lookahead), ("long_term", long_term)):
         if not isinstance(flag, (bool, np.bool_)):
             raise TypeError(f"{name} must be True or False, got {flag!r}")
     gen = _rng(rng)
@@ -281,7 +284,7 @@ def play(
             raise TypeError(f"first_click must be a (row, col) tuple, got {first_click!r}")
         game.reveal(*first_click)
     if strategy == "best":
-        planner = planner_for(game, endgame=endgame, lookahead=lookahead)
+        planner = planner_for(game, endgame=endgame, lookahead=lookahead, long_term=long_term)
         return planner.play(game)
     while not game.state.is_over:
         if len(step(game, strategy, rng=gen)) == 0:
