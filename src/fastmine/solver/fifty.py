@@ -135,20 +135,50 @@ class FiftyRisk:
         probs = self.a.probabilities
         shapes = (lambda r, c: self._pair(r, c, 0, 1, 2), lambda r, c: self._pair(r, c, 1, 0, 2),
                   lambda r, c: self._box(r, c, 2))
-        for shape in shapes:
-            for r in range(self.rows):
-                for c in range(self.cols):
-                    found = shape(r, c)
-                    if found is None:
-                        continue
-                    share, missing, cells = found
-                    for m in missing:
-                        self._enablers[m] = self._enablers.get(m, 0.0) + share
-                    for x in cells:
-                        p = float(probs[x])
-                        if share > 0.0 and abs(share - p) <= 1e-9 * p:
-                            return x
+        for shape, spots in zip(shapes, self._spots(2), strict=True):
+            for r, c in spots:
+                found = shape(r, c)
+                if found is None:
+                    continue
+                share, missing, cells = found
+                for m in missing:
+                    self._enablers[m] = self._enablers.get(m, 0.0) + share
+                for x in cells:
+                    p = float(probs[x])
+                    if share > 0.0 and abs(share - p) <= 1e-9 * p:
+                        return x
         return None
+
+    def _spots(self, most: int) -> tuple[list, list, list]:
+        """Where a side-by-side pair, an upright pair and a block may close with
+        at most ``most`` more mines (row-major): the same test as :meth:`_pair`
+        and :meth:`_box` before counting, on the whole board at once, so that
+        only those places are looked at one by one."""
+        rows, cols = self.rows, self.cols
+        hidden = np.zeros((rows + 4, cols + 4), bool)     # two cells of margin
+        shown = np.zeros((rows + 4, cols + 4), bool)
+        hidden[2:-2, 2:-2] = (self.view < 0) & ~self.a.mine
+        shown[2:-2, 2:-2] = self.view >= 0
+
+        def at(a, dr, dc):          # a[r + dr, c + dc] for every board cell (r, c)
+            return a[2 + dr:2 + dr + rows, 2 + dc:2 + dc + cols]
+
+        limit = min(most, self.left)
+        out = []
+        for ends, cells, need in (
+                ([(k, -1) for k in (-1, 0, 1)] + [(k, 2) for k in (-1, 0, 1)], [(0, 0), (0, 1)], 1),
+                ([(-1, k) for k in (-1, 0, 1)] + [(2, k) for k in (-1, 0, 1)], [(0, 0), (1, 0)], 1),
+                ([(-1, -1), (-1, 2), (2, -1), (2, 2)], [(0, 0), (1, 0), (0, 1), (1, 1)], 2)):
+            ok = np.ones((rows, cols), bool)
+            for dr, dc in cells:
+                ok &= at(hidden, dr, dc)
+            missing = np.zeros((rows, cols), np.int8)
+            for dr, dc in ends:
+                ok &= ~at(shown, dr, dc)
+                missing += at(hidden, dr, dc)
+            ok &= missing + need <= limit
+            out.append([(int(r), int(c)) for r, c in np.argwhere(ok)])
+        return out[0], out[1], out[2]
 
     def factor(self, r: int, c: int) -> float:
         """How much guessing (r, c) now is worth over its score (>= 1)."""
