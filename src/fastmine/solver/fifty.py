@@ -51,6 +51,7 @@ class FiftyRisk:
         self.left = mines - int(np.count_nonzero(a.mine))
         self._cache: dict = {}
         self._enablers: dict = {}
+        self._near: tuple | None = None
         self._prob = np.empty(view.size, np.float64)
         self._interior = np.empty(view.size, np.uint8)
 
@@ -135,7 +136,7 @@ class FiftyRisk:
         probs = self.a.probabilities
         shapes = (lambda r, c: self._pair(r, c, 0, 1, 2), lambda r, c: self._pair(r, c, 1, 0, 2),
                   lambda r, c: self._box(r, c, 2))
-        for shape, spots in zip(shapes, self._spots(2), strict=True):
+        for shape, spots in zip(shapes, self._spots(2, 2), strict=True):
             for r, c in spots:
                 found = shape(r, c)
                 if found is None:
@@ -149,9 +150,9 @@ class FiftyRisk:
                         return x
         return None
 
-    def _spots(self, most: int) -> tuple[list, list, list]:
-        """Where a side-by-side pair, an upright pair and a block may close with
-        at most ``most`` more mines (row-major): the same test as :meth:`_pair`
+    def _spots(self, most: int, most_block: int) -> tuple[list, list, list]:
+        """Where a side-by-side pair, an upright pair (``most``) and a block
+        (``most_block``) may close (row-major): the same test as :meth:`_pair`
         and :meth:`_box` before counting, on the whole board at once, so that
         only those places are looked at one by one."""
         rows, cols = self.rows, self.cols
@@ -163,12 +164,14 @@ class FiftyRisk:
         def at(a, dr, dc):          # a[r + dr, c + dc] for every board cell (r, c)
             return a[2 + dr:2 + dr + rows, 2 + dc:2 + dc + cols]
 
-        limit = min(most, self.left)
         out = []
-        for ends, cells, need in (
-                ([(k, -1) for k in (-1, 0, 1)] + [(k, 2) for k in (-1, 0, 1)], [(0, 0), (0, 1)], 1),
-                ([(-1, k) for k in (-1, 0, 1)] + [(2, k) for k in (-1, 0, 1)], [(0, 0), (1, 0)], 1),
-                ([(-1, -1), (-1, 2), (2, -1), (2, 2)], [(0, 0), (1, 0), (0, 1), (1, 1)], 2)):
+        for ends, cells, need, limit in (
+                ([(k, -1) for k in (-1, 0, 1)] + [(k, 2) for k in (-1, 0, 1)], [(0, 0), (0, 1)],
+                 1, min(most, self.left)),
+                ([(-1, k) for k in (-1, 0, 1)] + [(2, k) for k in (-1, 0, 1)], [(0, 0), (1, 0)],
+                 1, min(most, self.left)),
+                ([(-1, -1), (-1, 2), (2, -1), (2, 2)], [(0, 0), (1, 0), (0, 1), (1, 1)],
+                 2, min(most_block, self.left))):
             ok = np.ones((rows, cols), bool)
             for dr, dc in cells:
                 ok &= at(hidden, dr, dc)
@@ -182,16 +185,18 @@ class FiftyRisk:
 
     def factor(self, r: int, c: int) -> float:
         """How much guessing (r, c) now is worth over its score (>= 1)."""
+        if self._near is None:      # where shapes may close with up to 3 more mines
+            self._near = tuple(set(spots) for spots in self._spots(4, 5))
+        across, upright, blocks = self._near
         share = 0.0
-        for found in (self._pair(r, c, 0, 1, 4), self._pair(r, c - 1, 0, 1, 4),
-                      self._pair(r, c, 1, 0, 4), self._pair(r - 1, c, 1, 0, 4)):
-            if found is not None:
-                share += found[0]
+        for spots, (rr, cc, dr, dc) in ((across, (r, c, 0, 1)), (across, (r, c - 1, 0, 1)),
+                                        (upright, (r, c, 1, 0)), (upright, (r - 1, c, 1, 0))):
+            if (rr, cc) in spots:
+                share += self._pair(rr, cc, dr, dc, 4)[0]
         block = 0.0
         for rr, cc in ((r, c), (r, c - 1), (r - 1, c), (r - 1, c - 1)):
-            found = self._box(rr, cc, 5)
-            if found is not None:
-                block = max(block, found[0])
+            if (rr, cc) in blocks:
+                block = max(block, self._box(rr, cc, 5)[0])
         share += block + self._enablers.get((r, c), 0.0)
         p = float(self.a.probabilities[r, c])
         share = min(share, p, 1.0 - p)     # a share of the cell's own mine layouts
