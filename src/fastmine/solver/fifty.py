@@ -137,7 +137,7 @@ class FiftyRisk:
         shapes = (lambda r, c: self._pair(r, c, 0, 1, 2), lambda r, c: self._pair(r, c, 1, 0, 2),
                   lambda r, c: self._box(r, c, 2))
         for shape, spots in zip(shapes, self._spots(2, 2), strict=True):
-            for r, c in spots:
+            for r, c in np.argwhere(spots).tolist():
                 found = shape(r, c)
                 if found is None:
                     continue
@@ -150,11 +150,11 @@ class FiftyRisk:
                         return x
         return None
 
-    def _spots(self, most: int, most_block: int) -> tuple[list, list, list]:
+    def _spots(self, most: int, most_block: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Where a side-by-side pair, an upright pair (``most``) and a block
-        (``most_block``) may close (row-major): the same test as :meth:`_pair`
-        and :meth:`_box` before counting, on the whole board at once, so that
-        only those places are looked at one by one."""
+        (``most_block``) may close, as (rows, cols) masks of their top-left
+        cells: the same test as :meth:`_pair` and :meth:`_box` before counting,
+        on the whole board at once, so that only those places are counted."""
         rows, cols = self.rows, self.cols
         hidden = np.zeros((rows + 4, cols + 4), bool)     # two cells of margin
         shown = np.zeros((rows + 4, cols + 4), bool)
@@ -180,22 +180,22 @@ class FiftyRisk:
                 ok &= ~at(shown, dr, dc)
                 missing += at(hidden, dr, dc)
             ok &= missing + need <= limit
-            out.append([(int(r), int(c)) for r, c in np.argwhere(ok)])
+            out.append(ok)
         return out[0], out[1], out[2]
 
     def factor(self, r: int, c: int) -> float:
         """How much guessing (r, c) now is worth over its score (>= 1)."""
         if self._near is None:      # where shapes may close with up to 3 more mines
-            self._near = tuple(set(spots) for spots in self._spots(4, 5))
+            self._near = self._spots(4, 5)
         across, upright, blocks = self._near
         share = 0.0
         for spots, (rr, cc, dr, dc) in ((across, (r, c, 0, 1)), (across, (r, c - 1, 0, 1)),
                                         (upright, (r, c, 1, 0)), (upright, (r - 1, c, 1, 0))):
-            if (rr, cc) in spots:
+            if rr >= 0 and cc >= 0 and spots[rr, cc]:
                 share += self._pair(rr, cc, dr, dc, 4)[0]
         block = 0.0
         for rr, cc in ((r, c), (r, c - 1), (r - 1, c), (r - 1, c - 1)):
-            if (rr, cc) in blocks:
+            if rr >= 0 and cc >= 0 and blocks[rr, cc]:
                 block = max(block, self._box(rr, cc, 5)[0])
         share += block + self._enablers.get((r, c), 0.0)
         p = float(self.a.probabilities[r, c])
