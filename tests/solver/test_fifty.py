@@ -6,11 +6,12 @@ import brute_force
 import numpy as np
 import pytest
 from conftest import needs_exact, small_games
+from fifty_reference import ReferenceRisk
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import fastmine
-from fastmine.solver import _workspace, analyze, paired
+from fastmine.solver import _workspace, analyze, paired, safe_cells
 from fastmine.solver.fifty import WEIGHT, FiftyRisk
 from fastmine.solver.runs import Config, run_configs
 
@@ -125,3 +126,74 @@ def test_known_cells_stay_private_to_the_counting():
     bad[0, 0] = 9
     with pytest.raises(ValueError):
         analyze(bad, 2)
+
+
+def agrees_with_reference(view, mines):
+    """The kernel's shapes, pseudo 50/50, enabler shares, factors and ceilings
+    against the slow reference (tests/solver/fifty_reference.py)."""
+    fast = risk_of(view, mines)
+    slow = ReferenceRisk(risk_of(view, mines))
+    rows, cols = view.shape
+    miss = fast._args()[3]
+    left, slow.left = slow.left, 10**9       # the kernel's shapes: whatever they need
+    for r in range(rows):
+        for c in range(cols):
+            for k, found in enumerate((slow.pair(r, c, 0, 1, 99), slow.pair(r, c, 1, 0, 99),
+                                       slow.box(r, c, 99))):
+                assert miss[k, r, c] == (-1 if found is None else len(found[1])), (k, r, c)
+    slow.left = left
+    assert fast.pseudo() == slow.pseudo()
+    got = {(int(r), int(c)): float(fast._enablers[r, c]) for r, c in np.argwhere(fast._enablers)}
+    assert got.keys() <= slow.enablers.keys()
+    for x, share in slow.enablers.items():
+        assert got.get(x, 0.0) == pytest.approx(share, rel=1e-12, abs=1e-300)
+    a = fast.a
+    checked = 0
+    for r, c in np.argwhere((view < 0) & ~a.mine & (a.probabilities < 1.0)).tolist():
+        f = fast.factor(r, c)
+        assert f == pytest.approx(slow.factor(r, c), rel=1e-12)
+        ceiling = fast.ceiling(r, c)
+        assert ceiling >= f * (1 - 1e-12)
+        assert (ceiling > 1.0) == (slow.near(r, c) or slow.enablers.get((r, c), 0.0) > 0.0)
+        checked += f > 1.0
+    return checked
+
+
+@needs_exact
+@settings(max_examples=60, deadline=None)
+@given(small_games(max_side=7, max_mines=12, to_guess=True))
+def test_the_kernel_matches_the_reference_on_small_positions(case):
+    view, mines, state = case
+    assume(state is fastmine.GameState.PLAYING)
+    agrees_with_reference(view, mines)
+
+
+@needs_exact
+@pytest.mark.parametrize("rows, cols, mines, seeds", [(16, 30, 99, range(4)),
+                                                      (16, 16, 40, range(4, 8))])
+def test_the_kernel_matches_the_reference_in_real_games(rows, cols, mines, seeds):
+    """Positions of real games: certain moves made, then the safest cell guessed."""
+    raised = 0
+    for seed in seeds:
+        g = fastmine.Game(rows, cols, mines, seed=seed)
+        g.reveal(0, 0)
+        rng = np.random.default_rng(seed)
+        for _ in range(6):
+            while g.state is fastmine.GameState.PLAYING and len(cells := safe_cells(g.view, mines)):
+                for r, c in cells:
+                    if g.view[r, c] < 0:
+                        g.reveal(int(r), int(c))
+            if g.state is not fastmine.GameState.PLAYING:
+                break
+            raised += agrees_with_reference(g.view, mines)
+            a = analyze(g.view, mines)
+            p = np.where((g.view < 0) & ~a.mine, a.probabilities, 2.0)
+            best = np.argwhere(p <= p.min() + 1e-9)
+            g.reveal(*(int(x) for x in best[rng.integers(len(best))]))
+    assert raised > 0       # the positions did have shapes that raise a factor
+
+
+def test_an_analysis_of_another_board_is_refused():
+    view = np.full((4, 4), -1, np.int8)
+    with pytest.raises(ValueError, match="not of this view"):
+        FiftyRisk(_workspace.Workspace(), view, 3, analyze(np.full((4, 5), -1, np.int8), 3))

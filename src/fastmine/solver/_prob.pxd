@@ -6,8 +6,8 @@ from ._workspace cimport Workspace
 
 cdef object _prepare(Workspace ws, const int8_t[:, :] view, double[::1] prob,
                      uint8_t[::1] interior)
-cdef object _finish(Workspace ws, int64_t mines, int64_t max_entries)
+cdef object _finish(Workspace ws, int64_t mines, int64_t max_entries, bint marginals=*)
 cdef object _solve(Workspace ws, const int8_t[:, :] view, int64_t mines, double[::1] prob,
-                   uint8_t[::1] interior, int64_t max_entries)
+                   uint8_t[::1] interior, int64_t max_entries, bint marginals=*)
 cdef void _scatter(Workspace ws, int cols, double[::1] prob, uint8_t[::1] safe,
                    uint8_t[::1] mine, double p_int, bint int_safe, bint int_mine) noexcept

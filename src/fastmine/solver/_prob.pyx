@@ -289,8 +289,10 @@ cdef object _prepare(Workspace ws, const int8_t[:, :] view, double[::1] prob,
     return None
 
 
-cdef object _finish(Workspace ws, int64_t mines, int64_t max_entries):
-    """Everything after ``_prepare`` up to the marginals (ws.vprob etc.).
+cdef object _finish(Workspace ws, int64_t mines, int64_t max_entries, bint marginals=True):
+    """Everything after ``_prepare`` up to the marginals (ws.vprob etc.);
+    without ``marginals`` only the count (log_z and the interior's share):
+    the backward passes, about half the work, are skipped.
 
     Returns ``(status, log_z, p_int, int_safe, int_mine)``, or on a
     contradiction the message (a str).  Changes the constraints' targets
@@ -321,15 +323,16 @@ cdef object _finish(Workspace ws, int64_t mines, int64_t max_entries):
     if res is None:
         return ws.err
     log_z, p_int, int_safe, int_mine = res
-    ws._back(ws.max_layer)
-    for r in range(ws.nblocks):
-        backward(ws, r)
+    if marginals:
+        ws._back(ws.max_layer)
+        for r in range(ws.nblocks):
+            backward(ws, r)
     return status, log_z, p_int, int_safe, int_mine
 
 
 cdef object _solve(Workspace ws, const int8_t[:, :] view, int64_t mines, double[::1] prob,
-                   uint8_t[::1] interior, int64_t max_entries):
-    """Everything up to the marginals (ws.vprob etc.).
+                   uint8_t[::1] interior, int64_t max_entries, bint marginals=True):
+    """Everything up to the marginals (ws.vprob etc.; see ``_finish``).
 
     Returns ``(status, log_z, p_int, int_safe, int_mine)``; on a contradiction
     the message (a str); on a view value outside -3..8, that value (an int).
@@ -337,7 +340,7 @@ cdef object _solve(Workspace ws, const int8_t[:, :] view, int64_t mines, double[
     res = _prepare(ws, view, prob, interior)
     if res is not None:
         return res
-    return _finish(ws, mines, max_entries)
+    return _finish(ws, mines, max_entries, marginals)
 
 
 def analyze(Workspace ws, const int8_t[:, :] view, int64_t mines, double[::1] prob,
@@ -368,7 +371,7 @@ def count_known(Workspace ws, const int8_t[:, :] view, int64_t mines, double[::1
     hypotheses (fifty.py), and the caller checks the arguments."""
     ws.known_ok = True
     try:
-        res = _solve(ws, view, mines, prob, interior, max_entries)
+        res = _solve(ws, view, mines, prob, interior, max_entries, False)
     finally:
         ws.known_ok = False
     if type(res) is not tuple:

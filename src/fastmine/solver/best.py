@@ -296,17 +296,23 @@ class Planner:
         for i in cands:
             # With the lookahead a runner-up within the margin must survive the
             # pruning too, so the bound is the margin below the best so far.
-            if risk is None:
-                bound = None if best_key is None else (best_key[0], best_key[1] * keep)
-            else:       # the score will be multiplied by the cell's factor
-                f = factors[int(i)] = risk.factor(*divmod(int(i), self.cols))
-                bound = None if best_key is None else (best_key[0], best_key[1] * keep / f)
+            # The score will be multiplied by the cell's factor.  A score is
+            # at most the cell's safety, so a cell that cannot win even at the
+            # factor's ceiling is dropped before its shapes are counted.
+            f = 1.0
+            if risk is not None:
+                r, c = divmod(int(i), self.cols)
+                f = risk.ceiling(r, c)
+                if (f > 1.0 and best_key is not None and best_key[0] == 0
+                        and safety[i] * f < best_key[1] * keep):
+                    continue
+                f = factors[int(i)] = risk.factor(r, c) if f > 1.0 else 1.0
+            bound = None if best_key is None else (best_key[0], best_key[1] * keep / f)
             key = self._score(view, mines, int(i), float(safety[i]), a.log_solutions, bound,
                               a.probabilities, child)
             if key is None:
                 continue
-            if risk is not None:
-                key = (key[0], key[1] * factors[int(i)])
+            key = (key[0], key[1] * f)
             if best_key is None or key > best_key:
                 if best_key is not None:
                     second_i, second_key = best_i, best_key

@@ -28,7 +28,7 @@ import math
 
 import numpy as np
 
-from . import _prob
+from . import _fifty, _prob
 from .probability import DEFAULT_MAX_ENTRIES
 
 __all__ = ["WEIGHT", "FiftyRisk"]
@@ -45,6 +45,9 @@ class FiftyRisk:
     """
 
     def __init__(self, ws, view: np.ndarray, mines: int, a) -> None:
+        if view.ndim != 2 or a.mine.shape != view.shape or a.probabilities.shape != view.shape:
+            raise ValueError(f"the analysis ({a.mine.shape}) is not of this view "
+                             f"({view.shape})")
         self.ws = ws
         self.view = view
         self.rows, self.cols = view.shape
@@ -52,29 +55,10 @@ class FiftyRisk:
         self.a = a
         self.left = mines - int(np.count_nonzero(a.mine))
         self._cache: dict = {}
-        self._enablers: dict = {}
-        self._near: tuple | None = None
+        self._enablers = np.zeros(view.shape)
+        self._miss: np.ndarray | None = None
         self._prob = np.empty(view.size, np.float64)
         self._interior = np.empty(view.size, np.uint8)
-
-    def _on(self, r: int, c: int) -> bool:
-        return 0 <= r < self.rows and 0 <= c < self.cols
-
-    def _hidden(self, r: int, c: int) -> bool:
-        """On the board, not revealed, not a known mine."""
-        return self._on(r, c) and self.view[r, c] < 0 and not self.a.mine[r, c]
-
-    def _missing(self, cells) -> list | None:
-        """The cells of a shape's ends that would still have to be mines, or
-        None when one is revealed (the shape cannot form)."""
-        out = []
-        for r, c in cells:
-            if not self._on(r, c) or self.a.mine[r, c]:
-                continue
-            if self.view[r, c] >= 0:
-                return None
-            out.append((r, c))
-        return out
 
     def layouts_with(self, mines, safes) -> float:
         """The share of the position's layouts in which every cell of
@@ -102,106 +86,49 @@ class FiftyRisk:
         self._cache[key] = share
         return share
 
-    # The shapes, each by its top-left cell; the first cell listed is its mine.
-    def _pair(self, r: int, c: int, dr: int, dc: int, most: int):
-        """Two cells (r, c), (r + dr, c + dc) (dr + dc == 1) whose short ends,
-        the three cells beyond each, would all have to be mines."""
-        r2, c2 = r + dr, c + dc
-        if not (self._hidden(r, c) and self._hidden(r2, c2)):
-            return None
-        if dc:
-            ends = [(r + k, c - 1) for k in (-1, 0, 1)] + [(r + k, c + 2) for k in (-1, 0, 1)]
-        else:
-            ends = [(r - 1, c + k) for k in (-1, 0, 1)] + [(r + 2, c + k) for k in (-1, 0, 1)]
-        missing = self._missing(ends)
-        if missing is None or len(missing) + 1 > min(most, self.left):
-            return None
-        return (self.layouts_with(missing + [(r, c)], [(r2, c2)]), missing,
-                [(r, c), (r2, c2)])
+    # The shapes are counted in the kernel (_fifty), each by its top-left cell.
+    def _args(self):
+        """The kernel's view of the position, and its buffers (made once)."""
+        if self._miss is None:
+            self._view8 = np.ascontiguousarray(self.view, np.int8)
+            self._mine8 = np.ascontiguousarray(self.a.mine).view(np.uint8)
+            self._miss = np.empty((3, self.rows, self.cols), np.int8)
+            _fifty.shapes(self._view8, self._mine8, self._miss)
+            self._shares = np.full((3, self.rows, self.cols), -1.0)
+            self._work = np.empty((self.rows, self.cols), np.int8)
+        return (self.ws, self._view8, self._mine8, self._miss, self._shares, self._work)
 
-    def _box(self, r: int, c: int, most: int):
-        """A 2x2 block whose four corner cells would all have to be mines."""
-        cells = [(r, c), (r + 1, c), (r, c + 1), (r + 1, c + 1)]
-        if not all(self._hidden(*x) for x in cells):
-            return None
-        missing = self._missing([(r - 1, c - 1), (r - 1, c + 2), (r + 2, c - 1), (r + 2, c + 2)])
-        if missing is None or len(missing) + 2 > min(most, self.left):
-            return None
-        return (self.layouts_with(missing + [(r, c), (r + 1, c + 1)], [(r + 1, c), (r, c + 1)]),
-                missing, cells)
+    def _count(self):
+        return (self.a.log_solutions, self._prob, self._interior, DEFAULT_MAX_ENTRIES)
 
     def pseudo(self) -> tuple[int, int] | None:
         """Scan the board for the shapes that need at most one more mine (two
         for a block's pair): their hidden end cells ("enablers") get the shapes'
         chance, and the first cell that is a mine only inside such a shape is
         returned (a 50/50 or safe), else None.  Call it before :meth:`factor`."""
-        probs = self.a.probabilities
-        shapes = (lambda r, c: self._pair(r, c, 0, 1, 2), lambda r, c: self._pair(r, c, 1, 0, 2),
-                  lambda r, c: self._box(r, c, 2))
-        for shape, spots in zip(shapes, self._spots(2, 2), strict=True):
-            for r, c in np.argwhere(spots).tolist():
-                found = shape(r, c)
-                if found is None:
-                    continue
-                share, missing, cells = found
-                for m in missing:
-                    self._enablers[m] = self._enablers.get(m, 0.0) + share
-                for x in cells:
-                    p = float(probs[x])
-                    if share > 0.0 and abs(share - p) <= 1e-9 * p:
-                        return x
-        return None
+        ws, view, mine, miss, shares, work = self._args()
+        i = _fifty.pseudo(ws, view, mine, miss, shares, work, self._enablers,
+                          self.a.probabilities, self.mines, self.left, *self._count())
+        return None if i < 0 else divmod(i, self.cols)
 
-    def _spots(self, most: int, most_block: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Where a side-by-side pair, an upright pair (``most``) and a block
-        (``most_block``) may close, as (rows, cols) masks of their top-left
-        cells: the same test as :meth:`_pair` and :meth:`_box` before counting,
-        on the whole board at once, so that only those places are counted."""
-        rows, cols = self.rows, self.cols
-        hidden = np.zeros((rows + 4, cols + 4), bool)     # two cells of margin
-        shown = np.zeros((rows + 4, cols + 4), bool)
-        hidden[2:-2, 2:-2] = (self.view < 0) & ~self.a.mine
-        shown[2:-2, 2:-2] = self.view >= 0
-
-        def at(a, dr, dc):          # a[r + dr, c + dc] for every board cell (r, c)
-            return a[2 + dr:2 + dr + rows, 2 + dc:2 + dc + cols]
-
-        out = []
-        for ends, cells, need, limit in (
-                ([(k, -1) for k in (-1, 0, 1)] + [(k, 2) for k in (-1, 0, 1)], [(0, 0), (0, 1)],
-                 1, min(most, self.left)),
-                ([(-1, k) for k in (-1, 0, 1)] + [(2, k) for k in (-1, 0, 1)], [(0, 0), (1, 0)],
-                 1, min(most, self.left)),
-                ([(-1, -1), (-1, 2), (2, -1), (2, 2)], [(0, 0), (1, 0), (0, 1), (1, 1)],
-                 2, min(most_block, self.left))):
-            ok = np.ones((rows, cols), bool)
-            for dr, dc in cells:
-                ok &= at(hidden, dr, dc)
-            missing = np.zeros((rows, cols), np.int8)
-            for dr, dc in ends:
-                ok &= ~at(shown, dr, dc)
-                missing += at(hidden, dr, dc)
-            ok &= missing + need <= limit
-            out.append(ok)
-        return out[0], out[1], out[2]
+    def ceiling(self, r: int, c: int) -> float:
+        """A bound on :meth:`factor` that counts nothing: 1 when no shape
+        can close around (r, c), else the factor of the largest share."""
+        self._args()
+        if not _fifty.near(self._miss, self.left, r, c) and self._enablers[r, c] <= 0.0:
+            return 1.0
+        p = float(self.a.probabilities[r, c])
+        return 1.0 + min(p, 1.0 - p) / (1.0 - p) * WEIGHT if p < 1.0 else 1.0
 
     def factor(self, r: int, c: int) -> float:
-        """How much guessing (r, c) now is worth over its score (>= 1)."""
-        if self._near is None:      # where shapes may close with up to 3 more mines
-            self._near = self._spots(4, 5)
-        across, upright, blocks = self._near
-        share = 0.0
-        for spots, (rr, cc, dr, dc) in ((across, (r, c, 0, 1)), (across, (r, c - 1, 0, 1)),
-                                        (upright, (r, c, 1, 0)), (upright, (r - 1, c, 1, 0))):
-            if rr >= 0 and cc >= 0 and spots[rr, cc]:
-                share += self._pair(rr, cc, dr, dc, 4)[0]
-        block = 0.0
-        for rr, cc in ((r, c), (r, c - 1), (r - 1, c), (r - 1, c - 1)):
-            if rr >= 0 and cc >= 0 and blocks[rr, cc]:
-                block = max(block, self._box(rr, cc, 5)[0])
-        share += block + self._enablers.get((r, c), 0.0)
+        """How much guessing (r, c) now is worth over its score (>= 1): the
+        shares of the shapes with (r, c) in them that may close with up to 3
+        more mines (of overlapping blocks only the largest), and of the shapes
+        it is an end of (:meth:`pseudo`), as a part of its safety."""
+        pairs, block = _fifty.factor_share(*self._args(), self.mines, self.left, r, c,
+                                           *self._count())
         p = float(self.a.probabilities[r, c])
-        share = min(share, p, 1.0 - p)     # a share of the cell's own mine layouts
+        share = min(pairs + (block + float(self._enablers[r, c])), p, 1.0 - p)
         if share <= 0.0:
             return 1.0
         return 1.0 + share / (1.0 - p) * WEIGHT
