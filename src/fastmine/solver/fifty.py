@@ -56,9 +56,17 @@ class FiftyRisk:
         self.left = mines - int(np.count_nonzero(a.mine))
         self._cache: dict = {}
         self._enablers = np.zeros(view.shape)
-        self._miss: np.ndarray | None = None
         self._prob = np.empty(view.size, np.float64)
         self._interior = np.empty(view.size, np.uint8)
+        # The kernel's view of the position and its buffers (see _fifty.pyx):
+        # which shapes may still close, and each one's share once counted.
+        view8 = np.ascontiguousarray(view, np.int8)
+        mine8 = np.ascontiguousarray(a.mine).view(np.uint8)
+        self._miss = np.empty((3, self.rows, self.cols), np.int8)
+        _fifty.shapes(view8, mine8, self._miss)
+        shares = np.full((3, self.rows, self.cols), -1.0)
+        self._args = (ws, view8, mine8, self._miss, shares, np.empty(view.shape, np.int8))
+        self._count = (a.log_solutions, self._prob, self._interior, DEFAULT_MAX_ENTRIES)
 
     def layouts_with(self, mines, safes) -> float:
         """The share of the position's layouts in which every cell of
@@ -86,35 +94,18 @@ class FiftyRisk:
         self._cache[key] = share
         return share
 
-    # The shapes are counted in the kernel (_fifty), each by its top-left cell.
-    def _args(self):
-        """The kernel's view of the position, and its buffers (made once)."""
-        if self._miss is None:
-            self._view8 = np.ascontiguousarray(self.view, np.int8)
-            self._mine8 = np.ascontiguousarray(self.a.mine).view(np.uint8)
-            self._miss = np.empty((3, self.rows, self.cols), np.int8)
-            _fifty.shapes(self._view8, self._mine8, self._miss)
-            self._shares = np.full((3, self.rows, self.cols), -1.0)
-            self._work = np.empty((self.rows, self.cols), np.int8)
-        return (self.ws, self._view8, self._mine8, self._miss, self._shares, self._work)
-
-    def _count(self):
-        return (self.a.log_solutions, self._prob, self._interior, DEFAULT_MAX_ENTRIES)
-
     def pseudo(self) -> tuple[int, int] | None:
         """Scan the board for the shapes that need at most one more mine (two
         for a block's pair): their hidden end cells ("enablers") get the shapes'
         chance, and the first cell that is a mine only inside such a shape is
         returned (a 50/50 or safe), else None.  Call it before :meth:`factor`."""
-        ws, view, mine, miss, shares, work = self._args()
-        i = _fifty.pseudo(ws, view, mine, miss, shares, work, self._enablers,
-                          self.a.probabilities, self.mines, self.left, *self._count())
+        i = _fifty.pseudo(*self._args, self._enablers, self.a.probabilities, self.mines,
+                          self.left, *self._count)
         return None if i < 0 else divmod(i, self.cols)
 
     def ceiling(self, r: int, c: int) -> float:
         """A bound on :meth:`factor` that counts nothing: 1 when no shape
         can close around (r, c), else the factor of the largest share."""
-        self._args()
         if not _fifty.near(self._miss, self.left, r, c) and self._enablers[r, c] <= 0.0:
             return 1.0
         p = float(self.a.probabilities[r, c])
@@ -125,8 +116,8 @@ class FiftyRisk:
         shares of the shapes with (r, c) in them that may close with up to 3
         more mines (of overlapping blocks only the largest), and of the shapes
         it is an end of (:meth:`pseudo`), as a part of its safety."""
-        pairs, block = _fifty.factor_share(*self._args(), self.mines, self.left, r, c,
-                                           *self._count())
+        pairs, block = _fifty.factor_share(*self._args, self.mines, self.left, r, c,
+                                           *self._count)
         p = float(self.a.probabilities[r, c])
         share = min(pairs + (block + float(self._enablers[r, c])), p, 1.0 - p)
         if share <= 0.0:
