@@ -93,29 +93,39 @@ def shapes(const int8_t[:, :] view, const uint8_t[:, :] mine, int8_t[:, :, ::1] 
 # (r, c + 1) as safe; an upright pair the same with (r + 1, c); a block fixes
 # (r, c), (r + 1, c + 1) and its hidden corners as mines, the other two safe.
 
-cdef int _cells(int kind, Py_ssize_t r, Py_ssize_t c, Py_ssize_t* mr, Py_ssize_t* mc,
-                Py_ssize_t* sr, Py_ssize_t* sc, Py_ssize_t* er, Py_ssize_t* ec) noexcept:
-    """The shape's own mine cells (first 1 or 2 of mr/mc), safe cells and end
-    cells (6 or 4 of er/ec, some maybe off the board); returns how many ends."""
+cdef struct Shape:
+    int own                 # its own mine cells: mr/mc[:own]
+    int ends                # its end cells (some maybe off the board): er/ec[:ends]
+    Py_ssize_t mr[8]        # room for the hidden ends after its own mines
+    Py_ssize_t mc[8]
+    Py_ssize_t sr[2]        # its safe cells (as many as its own mines)
+    Py_ssize_t sc[2]
+    Py_ssize_t er[6]
+    Py_ssize_t ec[6]
+
+
+cdef void _cells(int kind, Py_ssize_t r, Py_ssize_t c, Shape* sh) noexcept:
+    """The cells of the shape (kind, r, c)."""
     cdef int k
     if kind == 2:
-        mr[0], mc[0], mr[1], mc[1] = r, c, r + 1, c + 1
-        sr[0], sc[0], sr[1], sc[1] = r + 1, c, r, c + 1
+        sh.own, sh.ends = 2, 4
+        sh.mr[0], sh.mc[0], sh.mr[1], sh.mc[1] = r, c, r + 1, c + 1
+        sh.sr[0], sh.sc[0], sh.sr[1], sh.sc[1] = r + 1, c, r, c + 1
         for k in range(4):
-            er[k] = r - 1 + 3 * (k // 2)
-            ec[k] = c - 1 + 3 * (k % 2)
-        return 4
-    mr[0], mc[0] = r, c
+            sh.er[k] = r - 1 + 3 * (k // 2)
+            sh.ec[k] = c - 1 + 3 * (k % 2)
+        return
+    sh.own, sh.ends = 1, 6
+    sh.mr[0], sh.mc[0] = r, c
     for k in range(3):
         if kind == 0:
-            er[k], ec[k], er[k + 3], ec[k + 3] = r + k - 1, c - 1, r + k - 1, c + 2
+            sh.er[k], sh.ec[k], sh.er[k + 3], sh.ec[k + 3] = r + k - 1, c - 1, r + k - 1, c + 2
         else:
-            er[k], ec[k], er[k + 3], ec[k + 3] = r - 1, c + k - 1, r + 2, c + k - 1
+            sh.er[k], sh.ec[k], sh.er[k + 3], sh.ec[k + 3] = r - 1, c + k - 1, r + 2, c + k - 1
     if kind == 0:
-        sr[0], sc[0] = r, c + 1
+        sh.sr[0], sh.sc[0] = r, c + 1
     else:
-        sr[0], sc[0] = r + 1, c
-    return 6
+        sh.sr[0], sh.sc[0] = r + 1, c
 
 
 cdef double _share(Workspace ws, const int8_t[:, :] view, const uint8_t[:, :] mine,
@@ -123,35 +133,29 @@ cdef double _share(Workspace ws, const int8_t[:, :] view, const uint8_t[:, :] mi
                    double log_z, double[::1] prob, uint8_t[::1] interior,
                    int64_t max_entries) except? -1.0:
     cdef Py_ssize_t rows = view.shape[0], cols = view.shape[1]
-    cdef Py_ssize_t mr[8]
-    cdef Py_ssize_t mc[8]
-    cdef Py_ssize_t sr[2]
-    cdef Py_ssize_t sc[2]
-    cdef Py_ssize_t er[6]
-    cdef Py_ssize_t ec[6]
+    cdef Shape sh
     cdef Py_ssize_t i, j, rr, cc, x, y
-    cdef int own = 2 if kind == 2 else 1
-    cdef int ends = _cells(kind, r, c, mr, mc, sr, sc, er, ec)
-    cdef int n = own
-    for i in range(ends):       # the hidden ends join the mines
-        x, y = er[i], ec[i]
+    _cells(kind, r, c, &sh)
+    cdef int n = sh.own
+    for i in range(sh.ends):    # the hidden ends join the mines
+        x, y = sh.er[i], sh.ec[i]
         if 0 <= x < rows and 0 <= y < cols and not mine[x, y]:
-            mr[n], mc[n] = x, y
+            sh.mr[n], sh.mc[n] = x, y
             n += 1
     for i in range(rows):
         for j in range(cols):
             work[i, j] = view[i, j]
     for i in range(n):          # a known mine: off every number around it
-        for rr in range(max(mr[i] - 1, 0), min(mr[i] + 2, rows)):
-            for cc in range(max(mc[i] - 1, 0), min(mc[i] + 2, cols)):
+        for rr in range(max(sh.mr[i] - 1, 0), min(sh.mr[i] + 2, rows)):
+            for cc in range(max(sh.mc[i] - 1, 0), min(sh.mc[i] + 2, cols)):
                 if view[rr, cc] >= 0:
                     work[rr, cc] -= 1
                     if work[rr, cc] < 0:
                         return 0.0      # a number would have too many mines
     for i in range(n):
-        work[mr[i], mc[i]] = 9
-    for i in range(own):
-        work[sr[i], sc[i]] = 9
+        work[sh.mr[i], sh.mc[i]] = 9
+    for i in range(sh.own):
+        work[sh.sr[i], sh.sc[i]] = 9
     ws.known_ok = True
     try:
         res = _solve(ws, work, mines - n, prob, interior, max_entries, False)    # a count only
@@ -236,14 +240,9 @@ def pseudo(Workspace ws, const int8_t[:, :] view, const uint8_t[:, :] mine,
     is all that share (a cell that is a mine only inside the shape: a 50/50
     or safe) as a flat index, else -1."""
     cdef Py_ssize_t rows = view.shape[0], cols = view.shape[1]
-    cdef Py_ssize_t mr[8]
-    cdef Py_ssize_t mc[8]
-    cdef Py_ssize_t sr[2]
-    cdef Py_ssize_t sc[2]
-    cdef Py_ssize_t er[6]
-    cdef Py_ssize_t ec[6]
+    cdef Shape sh
     cdef Py_ssize_t r, c, x, y, i
-    cdef int kind, ends
+    cdef int kind
     cdef double s, p
     for kind in range(3):
         for r in range(rows):
@@ -252,9 +251,9 @@ def pseudo(Workspace ws, const int8_t[:, :] view, const uint8_t[:, :] mine,
                     continue
                 s = _cached(ws, view, mine, work, cache, mines, kind, r, c, log_z, prob,
                             interior, max_entries)
-                ends = _cells(kind, r, c, mr, mc, sr, sc, er, ec)
-                for i in range(ends):
-                    x, y = er[i], ec[i]
+                _cells(kind, r, c, &sh)
+                for i in range(sh.ends):
+                    x, y = sh.er[i], sh.ec[i]
                     if 0 <= x < rows and 0 <= y < cols and not mine[x, y]:
                         enablers[x, y] += s
                 if s <= 0.0:
@@ -266,7 +265,7 @@ def pseudo(Workspace ws, const int8_t[:, :] view, const uint8_t[:, :] mine,
                     elif i == 0:
                         x, y = r, c
                     else:
-                        x, y = sr[0], sc[0]
+                        x, y = sh.sr[0], sh.sc[0]
                     p = probs[x, y]
                     if fabs(s - p) <= 1e-9 * p:
                         return x * cols + y
