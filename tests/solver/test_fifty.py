@@ -197,3 +197,21 @@ def test_an_analysis_of_another_board_is_refused():
     view = np.full((4, 4), -1, np.int8)
     with pytest.raises(ValueError, match="not of this view"):
         FiftyRisk(_workspace.Workspace(), view, 3, analyze(np.full((4, 5), -1, np.int8), 3))
+
+
+@needs_exact
+def test_layouts_with_refuses_cells_it_cannot_fix():
+    g = fastmine.Game(9, 9, 10, seed=1)
+    g.reveal(4, 4)
+    risk = risk_of(g.view, 10)
+    shown = tuple(int(x) for x in np.argwhere(g.view >= 0)[0])
+    hidden = tuple(int(x) for x in np.argwhere(g.view < 0)[0])
+    for mines, safes in (([(9, 0)], []), ([(-1, 2)], []), ([], [shown]),
+                         ([hidden], [hidden]), ([(1, 2, 3), (4, 5, 6)], [])):
+        with pytest.raises(ValueError):
+            risk.layouts_with(mines, safes)
+    probs = risk.a.probabilities
+    for x in [tuple(int(v) for v in rc) for rc in np.argwhere(g.view < 0)[:20]]:
+        assert risk.layouts_with([x], []) == pytest.approx(probs[x], abs=1e-12)
+        assert risk.layouts_with([], [x]) == pytest.approx(1.0 - probs[x], abs=1e-12)
+    assert risk.layouts_with([], []) == pytest.approx(1.0)

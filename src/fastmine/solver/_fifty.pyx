@@ -88,7 +88,8 @@ def shapes(const int8_t[:, :] view, const uint8_t[:, :] mine, int8_t[:, :, ::1] 
 # A shape's share: the part of the position's layouts in which it closes with
 # its first cell a mine, counted exactly by the probability engine (_solve)
 # on a copy of the view where the shape's mines are taken off the numbers
-# around them and every cell it fixes shows 9 (known, see _prob.count_known).
+# around them and every cell it fixes shows 9 (known: _frontier.scan takes it
+# only while ws.known_ok).
 # A side-by-side pair at (r, c) fixes (r, c) and its hidden ends as mines and
 # (r, c + 1) as safe; an upright pair the same with (r + 1, c); a block fixes
 # (r, c), (r + 1, c + 1) and its hidden corners as mines, the other two safe.
@@ -128,34 +129,28 @@ cdef void _cells(int kind, Py_ssize_t r, Py_ssize_t c, Shape* sh) noexcept:
         sh.sr[0], sh.sc[0] = r + 1, c
 
 
-cdef double _share(Workspace ws, const int8_t[:, :] view, const uint8_t[:, :] mine,
-                   int8_t[:, ::1] work, int64_t mines, int kind, Py_ssize_t r, Py_ssize_t c,
-                   double log_z, double[::1] prob, uint8_t[::1] interior,
-                   int64_t max_entries) except? -1.0:
+cdef double _with(Workspace ws, const int8_t[:, :] view, int8_t[:, ::1] work, int64_t mines,
+                  const Py_ssize_t* mr, const Py_ssize_t* mc, int n, const Py_ssize_t* sr,
+                  const Py_ssize_t* sc, int ns, double log_z, double[::1] prob,
+                  uint8_t[::1] interior, int64_t max_entries) except? -1.0:
+    """The share of the layouts in which the n cells (mr, mc) are mines and
+    the ns cells (sr, sc) are safe (hidden cells on the board: the caller's)."""
     cdef Py_ssize_t rows = view.shape[0], cols = view.shape[1]
-    cdef Shape sh
-    cdef Py_ssize_t i, j, rr, cc, x, y
-    _cells(kind, r, c, &sh)
-    cdef int n = sh.own
-    for i in range(sh.ends):    # the hidden ends join the mines
-        x, y = sh.er[i], sh.ec[i]
-        if 0 <= x < rows and 0 <= y < cols and not mine[x, y]:
-            sh.mr[n], sh.mc[n] = x, y
-            n += 1
+    cdef Py_ssize_t i, j, rr, cc
     for i in range(rows):
         for j in range(cols):
             work[i, j] = view[i, j]
     for i in range(n):          # a known mine: off every number around it
-        for rr in range(max(sh.mr[i] - 1, 0), min(sh.mr[i] + 2, rows)):
-            for cc in range(max(sh.mc[i] - 1, 0), min(sh.mc[i] + 2, cols)):
+        for rr in range(max(mr[i] - 1, 0), min(mr[i] + 2, rows)):
+            for cc in range(max(mc[i] - 1, 0), min(mc[i] + 2, cols)):
                 if view[rr, cc] >= 0:
                     work[rr, cc] -= 1
                     if work[rr, cc] < 0:
                         return 0.0      # a number would have too many mines
     for i in range(n):
-        work[sh.mr[i], sh.mc[i]] = 9
-    for i in range(sh.own):
-        work[sh.sr[i], sh.sc[i]] = 9
+        work[mr[i], mc[i]] = 9
+    for i in range(ns):
+        work[sr[i], sc[i]] = 9
     ws.known_ok = True
     try:
         res = _solve(ws, work, mines - n, prob, interior, max_entries, False)    # a count only
@@ -164,6 +159,36 @@ cdef double _share(Workspace ws, const int8_t[:, :] view, const uint8_t[:, :] mi
     if type(res) is not tuple or res[1] == -INFINITY:
         return 0.0
     return exp(<double>res[1] - log_z)
+
+
+def layouts_with(Workspace ws, const int8_t[:, :] view, int8_t[:, ::1] work, int64_t mines,
+                 const Py_ssize_t[:, ::1] known_mines, const Py_ssize_t[:, ::1] known_safe,
+                 double log_z, double[::1] prob, uint8_t[::1] interior, int64_t max_entries):
+    """:func:`_with` for cells given as (2, n) arrays of rows and columns."""
+    cdef Py_ssize_t n = known_mines.shape[1], ns = known_safe.shape[1]
+    return _with(ws, view, work, mines, &known_mines[0, 0] if n else NULL,
+                 &known_mines[1, 0] if n else NULL, n, &known_safe[0, 0] if ns else NULL,
+                 &known_safe[1, 0] if ns else NULL, ns, log_z, prob, interior, max_entries)
+
+
+cdef double _share(Workspace ws, const int8_t[:, :] view, const uint8_t[:, :] mine,
+                   int8_t[:, ::1] work, int64_t mines, int kind, Py_ssize_t r, Py_ssize_t c,
+                   double log_z, double[::1] prob, uint8_t[::1] interior,
+                   int64_t max_entries) except? -1.0:
+    """The share of the shape (kind, r, c): its own mines and hidden ends
+    mines, its other cells safe."""
+    cdef Py_ssize_t rows = view.shape[0], cols = view.shape[1]
+    cdef Shape sh
+    cdef Py_ssize_t i, x, y
+    _cells(kind, r, c, &sh)
+    cdef int n = sh.own
+    for i in range(sh.ends):    # the hidden ends join the mines
+        x, y = sh.er[i], sh.ec[i]
+        if 0 <= x < rows and 0 <= y < cols and not mine[x, y]:
+            sh.mr[n], sh.mc[n] = x, y
+            n += 1
+    return _with(ws, view, work, mines, sh.mr, sh.mc, n, sh.sr, sh.sc, sh.own, log_z, prob,
+                 interior, max_entries)
 
 
 cdef inline double _cached(Workspace ws, const int8_t[:, :] view, const uint8_t[:, :] mine,

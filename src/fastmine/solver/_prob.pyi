@@ -16,12 +16,3 @@ def analyze(
     interior: NDArray[np.uint8],
     max_entries: int,
 ) -> tuple[bool, float, int, int, int, int, float] | str | int: ...
-
-def count_known(
-    ws: Workspace,
-    view: NDArray[np.int8],
-    mines: int,
-    prob: NDArray[np.float64],
-    interior: NDArray[np.uint8],
-    max_entries: int,
-) -> float: ...

@@ -359,21 +359,3 @@ def analyze(Workspace ws, const int8_t[:, :] view, int64_t mines, double[::1] pr
     _scatter(ws, view.shape[1], prob, safe, mine, p_int, int_safe, int_mine)
     return (status == 0, log_z, ws.nf, ws.nv, ws.ncomp, ws.nblocks, p_int)
 
-
-
-def count_known(Workspace ws, const int8_t[:, :] view, int64_t mines, double[::1] prob,
-                uint8_t[::1] interior, int64_t max_entries):
-    """Log of the number of layouts of ``view`` with ``mines`` mines, where a
-    cell showing 9 is known: neither unknown nor a number (a known-safe cell
-    as it is; for a known mine the caller has already taken one off each
-    number around it and off ``mines``).  -inf when no layout fits.  The
-    public views never show 9 (``analyze`` refuses it); this is for
-    hypotheses (fifty.py), and the caller checks the arguments."""
-    ws.known_ok = True
-    try:
-        res = _solve(ws, view, mines, prob, interior, max_entries, False)
-    finally:
-        ws.known_ok = False
-    if type(res) is not tuple:
-        return -INFINITY
-    return res[1]

@@ -322,17 +322,11 @@ class Planner:
         if (self.lookahead and second_key is not None and best_key[0] == second_key[0] == 0
                 and second_key[1] >= keep * best_key[1]):
             self.stats["lookahead"] += 1
-            if risk is None:
-                first = self.deep_value(view, mines, best_i, a)
-                other = self.deep_value(view, mines, second_i, a, bound=first)
-                if other is not None and other > first:
-                    best_i = second_i
-            else:
-                first = self.deep_value(view, mines, best_i, a) * factors[best_i]
-                f = factors[second_i]
-                other = self.deep_value(view, mines, second_i, a, bound=first / f)
-                if other is not None and other * f > first:
-                    best_i = second_i
+            first = self.deep_value(view, mines, best_i, a) * factors.get(best_i, 1.0)
+            f = factors.get(second_i, 1.0)
+            other = self.deep_value(view, mines, second_i, a, bound=first / f)
+            if other is not None and other * f > first:
+                best_i = second_i
         return divmod(best_i, self.cols)
 
     def deep_value(self, view: np.ndarray, mines: int, i: int, a: Analysis,

@@ -27,11 +27,9 @@ Intermediate opening +0.01 (0.01).  See docs/solver.md.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from . import _fifty, _prob
+from . import _fifty
 from .probability import DEFAULT_MAX_ENTRIES
 
 __all__ = ["WEIGHT", "FiftyRisk"]
@@ -44,7 +42,7 @@ class FiftyRisk:
     """The 50/50 shapes of one position (``a``: its exact analysis).
 
     ``ws`` is a probability workspace the caller lends (it is overwritten).
-    Every count is cached, so scoring many candidates shares the work.
+    Each shape is counted once, so scoring many candidates shares the work.
     """
 
     def __init__(self, ws, view: np.ndarray, mines: int, a) -> None:
@@ -57,7 +55,6 @@ class FiftyRisk:
         self.mines = mines
         self.a = a
         self.left = mines - int(np.count_nonzero(a.mine))
-        self._cache: dict = {}
         self._enablers = np.zeros(view.shape)
         self._prob = np.empty(view.size, np.float64)
         self._interior = np.empty(view.size, np.uint8)
@@ -73,29 +70,23 @@ class FiftyRisk:
 
     def layouts_with(self, mines, safes) -> float:
         """The share of the position's layouts in which every cell of
-        ``mines`` is a mine and every cell of ``safes`` is safe (exact)."""
-        key = (tuple(sorted(mines)), tuple(sorted(safes)))
-        share = self._cache.get(key)
-        if share is not None:
-            return share
-        view = self.view.astype(np.int8)            # a copy
-        fits = True
-        for r, c in mines:                          # a known mine: off every number around it
-            for rr in range(max(r - 1, 0), min(r + 2, self.rows)):
-                for cc in range(max(c - 1, 0), min(c + 2, self.cols)):
-                    if self.view[rr, cc] >= 0:
-                        view[rr, cc] -= 1
-                        fits &= bool(view[rr, cc] >= 0)
-        share = 0.0
-        if fits:
-            for r, c in list(mines) + list(safes):
-                view[r, c] = 9                      # known: see _prob.count_known
-            log_n = _prob.count_known(self.ws, view, self.mines - len(mines), self._prob,
-                                      self._interior, DEFAULT_MAX_ENTRIES)
-            if log_n > -math.inf:
-                share = math.exp(log_n - self.a.log_solutions)
-        self._cache[key] = share
-        return share
+        ``mines`` is a mine and every cell of ``safes`` is safe (exact).
+        The cells are hidden (row, col) cells, none in both lists."""
+        cells = []
+        for name, group in (("mines", mines), ("safes", safes)):
+            at = np.array(list(group), np.intp)
+            at = at.reshape(0, 2) if at.size == 0 else at
+            if (at.ndim != 2 or at.shape[1] != 2
+                    or not ((at >= 0).all() and (at < (self.rows, self.cols)).all())
+                    or (self.view[tuple(at.T)] >= 0).any()):
+                raise ValueError(f"{name} must be hidden cells of the {self.rows}x{self.cols} "
+                                 f"board, got {list(group)!r}")
+            cells.append(at)
+        if len({tuple(x) for x in np.concatenate(cells).tolist()}) < sum(map(len, cells)):
+            raise ValueError("a cell is given twice in mines and safes")
+        return _fifty.layouts_with(*self._args[:2], self._args[5], self.mines,
+                                   np.ascontiguousarray(cells[0].T), np.ascontiguousarray(cells[1].T),
+                                   *self._count)
 
     def pseudo(self) -> tuple[int, int] | None:
         """Scan the board for the shapes that need at most one more mine (two

@@ -416,7 +416,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "(about half the time on Expert, slightly weaker)")
     parser.add_argument("--long-term-risk", action="store_true",
                         help="'best' also weighs the long-term 50/50 risk of its guesses "
-                             "(about +0.1 pp on Expert, 1.3 times slower; the same games, "
+                             "(about +0.1 pp on Expert, about a tenth slower; the same games, "
                              "for --compare)")
     parser.add_argument("--seed", type=_nonneg_int, default=0,
                         help="base seed of the run (default 0)")
