@@ -7,13 +7,16 @@
 # can still close when its own cells are hidden and none of its end cells is
 # revealed; the ends that are not known mines would still have to become
 # mines.  ``shapes`` finds all of them in one pass over the board, which
-# FiftyRisk did with a dozen NumPy passes (about 250 us on Expert); the
-# Python layer (fifty.FiftyRisk) checks the arguments and does the counting.
+# FiftyRisk did with a dozen NumPy passes (about 250 us on Expert); Counter
+# counts their layouts.  The Python layer (fifty.FiftyRisk) checks the
+# arguments and keeps the buffers and the factor.
+
+import numpy as np
 
 from libc.math cimport INFINITY, exp, fabs
-from libc.stdint cimport int8_t, int64_t, uint8_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t
 
-from ._prob cimport _solve
+from ._prob cimport _finish, _prepare
 from ._workspace cimport Workspace
 
 
@@ -86,10 +89,13 @@ def shapes(const int8_t[:, :] view, const uint8_t[:, :] mine, int8_t[:, :, ::1] 
 # ----------------------------------------------------------------- counting
 #
 # A shape's share: the part of the position's layouts in which it closes with
-# its first cell a mine, counted exactly by the probability engine (_solve)
-# on a copy of the view where the shape's mines are taken off the numbers
-# around them and every cell it fixes shows 9 (known: _frontier.scan takes it
-# only while ws.known_ok).
+# its first cell a mine, counted exactly by the probability engine.  The
+# position is scanned and grouped once (Counter); each count then fixes the
+# shape's cells on that prepared structure -- a fixed cell leaves its
+# variable (one cell fewer) or the interior, a fixed mine also lowers the
+# numbers around it -- and runs only the rest of the engine (_finish, without
+# the marginals).  That is what rescanning a copy of the view with those
+# cells taken off the board would count, without the copy, scan and grouping.
 # A side-by-side pair at (r, c) fixes (r, c) and its hidden ends as mines and
 # (r, c + 1) as safe; an upright pair the same with (r + 1, c); a block fixes
 # (r, c), (r + 1, c + 1) and its hidden corners as mines, the other two safe.
@@ -129,55 +135,98 @@ cdef void _cells(int kind, Py_ssize_t r, Py_ssize_t c, Shape* sh) noexcept:
         sh.sr[0], sh.sc[0] = r + 1, c
 
 
-cdef double _with(Workspace ws, const int8_t[:, :] view, int8_t[:, ::1] work, int64_t mines,
-                  const Py_ssize_t* mr, const Py_ssize_t* mc, int n, const Py_ssize_t* sr,
-                  const Py_ssize_t* sc, int ns, double log_z, double[::1] prob,
-                  uint8_t[::1] interior, int64_t max_entries) except? -1.0:
-    """The share of the layouts in which the n cells (mr, mc) are mines and
-    the ns cells (sr, sc) are safe (hidden cells on the board: the caller's)."""
-    cdef Py_ssize_t rows = view.shape[0], cols = view.shape[1]
-    cdef Py_ssize_t i, j, rr, cc
-    for i in range(rows):
-        for j in range(cols):
-            work[i, j] = view[i, j]
-    for i in range(n):          # a known mine: off every number around it
-        for rr in range(max(mr[i] - 1, 0), min(mr[i] + 2, rows)):
-            for cc in range(max(mc[i] - 1, 0), min(mc[i] + 2, cols)):
-                if view[rr, cc] >= 0:
-                    work[rr, cc] -= 1
-                    if work[rr, cc] < 0:
-                        return 0.0      # a number would have too many mines
-    for i in range(n):
-        work[mr[i], mc[i]] = 9
-    for i in range(ns):
-        work[sr[i], sc[i]] = 9
-    ws.known_ok = True
-    try:
-        res = _solve(ws, work, mines - n, prob, interior, max_entries, False)    # a count only
-    finally:
-        ws.known_ok = False
-    if type(res) is not tuple or res[1] == -INFINITY:
-        return 0.0
-    return exp(<double>res[1] - log_z)
+cdef class Counter:
+    """One position, scanned and grouped once, for counting its layouts with
+    some hidden cells fixed as mines or safe (:meth:`share`).
+
+    ``ws`` is the Counter's own from then on: every count works in it.
+    ``log_z`` is the log of the position's number of layouts (its analysis).
+    """
+
+    cdef Workspace ws
+    cdef int32_t[::1] target, cvstart, cvlist, vmult      # as _prepare left them
+    cdef int nc, nv, nf, ni, W
+    cdef int64_t mines, max_entries
+    cdef double log_z
+    cdef bint ok
+
+    def __init__(self, Workspace ws, const int8_t[:, :] view, int64_t mines, double log_z,
+                 double[::1] prob, uint8_t[::1] interior, int64_t max_entries):
+        self.ws = ws
+        self.mines = mines
+        self.log_z = log_z
+        self.max_entries = max_entries
+        self.W = view.shape[1] + 2
+        self.ok = _prepare(ws, view, prob, interior) is None
+        self.nc, self.nv, self.nf, self.ni = ws.nc, ws.nv, ws.nf, ws.ni
+        # _finish changes the targets and lists, and a count the multiplicities
+        self.target = np.array(ws.ctarget[:ws.nc])
+        self.cvstart = np.array(ws.cvstart[:ws.nc + 1])
+        self.cvlist = np.array(ws.cvlist[:ws.cvstart[ws.nc]])
+        self.vmult = np.array(ws.vmult[:ws.nv])
+
+    cdef double share(self, const Py_ssize_t* mr, const Py_ssize_t* mc, int n,
+                      const Py_ssize_t* sr, const Py_ssize_t* sc, int ns) except? -1.0:
+        """The share of the layouts in which the n cells (mr, mc) are mines and
+        the ns cells (sr, sc) are safe: hidden cells on the board, none given
+        twice (the caller's)."""
+        cdef Workspace ws = self.ws
+        if not self.ok:
+            return 0.0
+        cdef int32_t[::1] ctarget = ws.ctarget, cvstart = ws.cvstart, cvlist = ws.cvlist
+        cdef int32_t[::1] vmult = ws.vmult, fid = ws.fid, fvar = ws.fvar, fn = ws.fn
+        cdef int32_t[::1] fcons = ws.fcons
+        cdef int i, t, f, nf = self.nf, ni = self.ni
+        cdef Py_ssize_t p
+        for i in range(self.nc):
+            ctarget[i] = self.target[i]
+        for i in range(self.nc + 1):
+            cvstart[i] = self.cvstart[i]
+        for i in range(self.cvstart[self.nc]):
+            cvlist[i] = self.cvlist[i]
+        for i in range(self.nv):
+            vmult[i] = self.vmult[i]
+        for i in range(n + ns):
+            if i < n:
+                p = (mr[i] + 1) * self.W + mc[i] + 1
+            else:
+                p = (sr[i - n] + 1) * self.W + sc[i - n] + 1
+            f = fid[p]
+            if f < 0:               # off the frontier
+                ni -= 1
+                continue
+            # A variable is cells with the same numbers around: one cell fewer
+            # (none left: reduce_fixed takes it as fixed), and a mine is off
+            # each of those numbers.
+            vmult[fvar[f]] -= 1
+            nf -= 1
+            if i < n:
+                for t in range(fn[f]):
+                    ctarget[fcons[8 * f + t]] -= 1
+        ws.nf, ws.ni = nf, ni       # the unknown cells (_finish's tilt and its check)
+        try:
+            res = _finish(ws, self.mines - n, self.max_entries, False)     # a count only
+        finally:
+            ws.nf, ws.ni = self.nf, self.ni
+        if type(res) is not tuple or res[1] == -INFINITY:
+            return 0.0              # no layout: a number would get too many mines, say
+        return exp(<double>res[1] - self.log_z)
 
 
-def layouts_with(Workspace ws, const int8_t[:, :] view, int8_t[:, ::1] work, int64_t mines,
-                 const Py_ssize_t[:, ::1] known_mines, const Py_ssize_t[:, ::1] known_safe,
-                 double log_z, double[::1] prob, uint8_t[::1] interior, int64_t max_entries):
-    """:func:`_with` for cells given as (2, n) arrays of rows and columns."""
+def layouts_with(Counter counter, const Py_ssize_t[:, ::1] known_mines,
+                 const Py_ssize_t[:, ::1] known_safe):
+    """:meth:`Counter.share` for cells given as (2, n) arrays of rows and columns."""
     cdef Py_ssize_t n = known_mines.shape[1], ns = known_safe.shape[1]
-    return _with(ws, view, work, mines, &known_mines[0, 0] if n else NULL,
-                 &known_mines[1, 0] if n else NULL, n, &known_safe[0, 0] if ns else NULL,
-                 &known_safe[1, 0] if ns else NULL, ns, log_z, prob, interior, max_entries)
+    return counter.share(&known_mines[0, 0] if n else NULL, &known_mines[1, 0] if n else NULL,
+                         n, &known_safe[0, 0] if ns else NULL,
+                         &known_safe[1, 0] if ns else NULL, ns)
 
 
-cdef double _share(Workspace ws, const int8_t[:, :] view, const uint8_t[:, :] mine,
-                   int8_t[:, ::1] work, int64_t mines, int kind, Py_ssize_t r, Py_ssize_t c,
-                   double log_z, double[::1] prob, uint8_t[::1] interior,
-                   int64_t max_entries) except? -1.0:
+cdef double _share(Counter counter, const uint8_t[:, :] mine, int kind, Py_ssize_t r,
+                   Py_ssize_t c) except? -1.0:
     """The share of the shape (kind, r, c): its own mines and hidden ends
     mines, its other cells safe."""
-    cdef Py_ssize_t rows = view.shape[0], cols = view.shape[1]
+    cdef Py_ssize_t rows = mine.shape[0], cols = mine.shape[1]
     cdef Shape sh
     cdef Py_ssize_t i, x, y
     _cells(kind, r, c, &sh)
@@ -187,19 +236,15 @@ cdef double _share(Workspace ws, const int8_t[:, :] view, const uint8_t[:, :] mi
         if 0 <= x < rows and 0 <= y < cols and not mine[x, y]:
             sh.mr[n], sh.mc[n] = x, y
             n += 1
-    return _with(ws, view, work, mines, sh.mr, sh.mc, n, sh.sr, sh.sc, sh.own, log_z, prob,
-                 interior, max_entries)
+    return counter.share(sh.mr, sh.mc, n, sh.sr, sh.sc, sh.own)
 
 
-cdef inline double _cached(Workspace ws, const int8_t[:, :] view, const uint8_t[:, :] mine,
-                           int8_t[:, ::1] work, double[:, :, ::1] cache, int64_t mines,
-                           int kind, Py_ssize_t r, Py_ssize_t c, double log_z,
-                           double[::1] prob, uint8_t[::1] interior,
-                           int64_t max_entries) except? -1.0:
+cdef inline double _cached(Counter counter, const uint8_t[:, :] mine,
+                           double[:, :, ::1] cache, int kind, Py_ssize_t r,
+                           Py_ssize_t c) except? -1.0:
     """:func:`_share`, remembered in ``cache`` (negative: not counted yet)."""
     if cache[kind, r, c] < 0.0:
-        cache[kind, r, c] = _share(ws, view, mine, work, mines, kind, r, c, log_z, prob,
-                                   interior, max_entries)
+        cache[kind, r, c] = _share(counter, mine, kind, r, c)
     return cache[kind, r, c]
 
 
@@ -232,10 +277,8 @@ def near(const int8_t[:, :, ::1] miss, int64_t left, Py_ssize_t r, Py_ssize_t c)
     return False
 
 
-def factor_share(Workspace ws, const int8_t[:, :] view, const uint8_t[:, :] mine,
-                 const int8_t[:, :, ::1] miss, double[:, :, ::1] cache, int8_t[:, ::1] work,
-                 int64_t mines, int64_t left, Py_ssize_t r, Py_ssize_t c, double log_z,
-                 double[::1] prob, uint8_t[::1] interior, int64_t max_entries):
+def factor_share(Counter counter, const uint8_t[:, :] mine, const int8_t[:, :, ::1] miss,
+                 double[:, :, ::1] cache, int64_t left, Py_ssize_t r, Py_ssize_t c):
     """The 50/50 risk guessing (r, c) now removes: the shares of the pairs it
     is in that may close (see :func:`near`), plus the largest of its blocks'
     (they overlap).  Returns (pairs, block)."""
@@ -246,8 +289,7 @@ def factor_share(Workspace ws, const int8_t[:, :] view, const uint8_t[:, :] mine
         kind, rr, cc = _KIND[k], r + _DR[k], c + _DC[k]
         if not _open(miss, kind, rr, cc, min(5 if kind == 2 else 4, left)):
             continue
-        s = _cached(ws, view, mine, work, cache, mines, kind, rr, cc, log_z, prob, interior,
-                    max_entries)
+        s = _cached(counter, mine, cache, kind, rr, cc)
         if kind == 2:
             block = max(block, s)
         else:
@@ -255,16 +297,15 @@ def factor_share(Workspace ws, const int8_t[:, :] view, const uint8_t[:, :] mine
     return pairs, block
 
 
-def pseudo(Workspace ws, const int8_t[:, :] view, const uint8_t[:, :] mine,
-           const int8_t[:, :, ::1] miss, double[:, :, ::1] cache, int8_t[:, ::1] work,
-           double[:, ::1] enablers, const double[:, :] probs, int64_t mines, int64_t left,
-           double log_z, double[::1] prob, uint8_t[::1] interior, int64_t max_entries):
+def pseudo(Counter counter, const uint8_t[:, :] mine, const int8_t[:, :, ::1] miss,
+           double[:, :, ::1] cache, double[:, ::1] enablers, const double[:, :] probs,
+           int64_t left):
     """Scan the shapes that need at most two mines (their own included), by
     kind then row-major: add each one's share to its hidden end cells
     (``enablers``) and return the first of its cells whose mine probability
     is all that share (a cell that is a mine only inside the shape: a 50/50
     or safe) as a flat index, else -1."""
-    cdef Py_ssize_t rows = view.shape[0], cols = view.shape[1]
+    cdef Py_ssize_t rows = mine.shape[0], cols = mine.shape[1]
     cdef Shape sh
     cdef Py_ssize_t r, c, x, y, i
     cdef int kind
@@ -274,8 +315,7 @@ def pseudo(Workspace ws, const int8_t[:, :] view, const uint8_t[:, :] mine,
             for c in range(cols):
                 if not _open(miss, kind, r, c, min(2, left)):
                     continue
-                s = _cached(ws, view, mine, work, cache, mines, kind, r, c, log_z, prob,
-                            interior, max_entries)
+                s = _cached(counter, mine, cache, kind, r, c)
                 _cells(kind, r, c, &sh)
                 for i in range(sh.ends):
                     x, y = sh.er[i], sh.ec[i]

@@ -55,9 +55,8 @@ cdef int scan(Workspace ws, const int8_t[:, :] view, double[::1] prob,
         for c in range(cols):
             v = view[r, c]
             if v < -3 or v > 8:
-                if not (ws.known_ok and v == OUTSIDE):
-                    ws.bad = v
-                    return -3
+                ws.bad = v
+                return -3
             pv[p + c] = v if v >= 0 else -1
     # Constraints, numbered in row-major order; their cells are kept in icell
     # for now (it is free until the interior is listed below).
@@ -72,8 +71,6 @@ cdef int scan(Workspace ws, const int8_t[:, :] view, double[::1] prob,
             cell = (r - 1) * cols + c - 1
             prob[cell] = NAN
             interior[cell] = 0
-            if v == OUTSIDE:
-                continue
             n = 0
             for k in range(8):
                 if pv[p + off[k]] < 0:
@@ -192,8 +189,10 @@ cdef int reduce_fixed(Workspace ws) except -2:
     cdef int nc = ws.nc, j, j2, e, u, x, f, t, head = 0, count = 0, w, rd, end
     cdef int fixed = 0
     for u in range(ws.nv):
-        vfix[u] = -1
-        cmark[u] = -1
+        # A variable with no cell left (fifty.Counter fixed them all) is fixed
+        # safe; in a scanned position every variable has a cell.
+        vfix[u] = -1 if vmult[u] > 0 else 0
+        cmark[u] = -1 if vmult[u] > 0 else -2
     for j in range(nc):
         t = 0
         for e in range(cvstart[j], cvstart[j + 1]):

@@ -25,8 +25,6 @@ cdef class Workspace:
     # bumped whenever a DP buffer above is replaced by a bigger one, so a
     # kernel refreshes its local views only then (each refresh costs)
     cdef int64_t grown
-    # scan() takes 9 for a known cell (count_known only)
-    cdef bint known_ok
     # blocks (components, or pieces of a split component)
     cdef int32_t[::1] bb0, bb1, blayer, bscale
     cdef int nblocks

@@ -188,6 +188,7 @@ class Planner:
         self._book: OrderedDict = OrderedDict()     # guess(): position -> cell
         # Scratch for scoring hypothetical positions (_guess.score, _guess.deep_value).
         self._ws = _workspace.Workspace()
+        self._fifty_ws = _workspace.Workspace()     # FiftyRisk's own (it keeps a position there)
         self._prob = np.empty(rows * cols, np.float64)
         self._interior = np.empty(rows * cols, np.uint8)
         self._parts = np.empty(9, np.float64)
@@ -275,7 +276,7 @@ class Planner:
             return pair[0]
         risk = None
         if self.long_term:
-            risk = FiftyRisk(self._ws, view, mines, a)
+            risk = FiftyRisk(self._fifty_ws, view, mines, a)
             cell = risk.pseudo()
             if cell is not None:
                 key = self._score(view, mines, cell[0] * self.cols + cell[1],

@@ -41,32 +41,33 @@ WEIGHT = 0.9
 class FiftyRisk:
     """The 50/50 shapes of one position (``a``: its exact analysis).
 
-    ``ws`` is a probability workspace the caller lends (it is overwritten).
-    Each shape is counted once, so scoring many candidates shares the work.
+    ``ws`` is a probability workspace for this object's counts alone: the
+    position is prepared in it once, so the caller must not use it for
+    anything else while the object is in use.  Each shape is counted once, so
+    scoring many candidates shares the work.
     """
 
     def __init__(self, ws, view: np.ndarray, mines: int, a) -> None:
         if view.ndim != 2 or a.mine.shape != view.shape or a.probabilities.shape != view.shape:
             raise ValueError(f"the analysis ({a.mine.shape}) is not of this view "
                              f"({view.shape})")
-        self.ws = ws
         self.view = view
         self.rows, self.cols = view.shape
         self.mines = mines
         self.a = a
         self.left = mines - int(np.count_nonzero(a.mine))
         self._enablers = np.zeros(view.shape)
-        self._prob = np.empty(view.size, np.float64)
-        self._interior = np.empty(view.size, np.uint8)
-        # The kernel's view of the position and its buffers (see _fifty.pyx):
-        # which shapes may still close, and each one's share once counted.
+        # The kernel's view of the position: which shapes may still close, the
+        # position prepared once for counting them (_fifty.Counter, which works
+        # in ``ws`` from now on), and each shape's share once counted.
         view8 = np.ascontiguousarray(view, np.int8)
-        mine8 = np.ascontiguousarray(a.mine).view(np.uint8)
+        self._mine8 = np.ascontiguousarray(a.mine).view(np.uint8)
         self._miss = np.empty((3, self.rows, self.cols), np.int8)
-        _fifty.shapes(view8, mine8, self._miss)
-        shares = np.full((3, self.rows, self.cols), -1.0)
-        self._args = (ws, view8, mine8, self._miss, shares, np.empty(view.shape, np.int8))
-        self._count = (a.log_solutions, self._prob, self._interior, DEFAULT_MAX_ENTRIES)
+        _fifty.shapes(view8, self._mine8, self._miss)
+        self._counter = _fifty.Counter(ws, view8, mines, a.log_solutions,
+                                       np.empty(view.size, np.float64),
+                                       np.empty(view.size, np.uint8), DEFAULT_MAX_ENTRIES)
+        self._shares = np.full((3, self.rows, self.cols), -1.0)
 
     def layouts_with(self, mines, safes) -> float:
         """The share of the position's layouts in which every cell of
@@ -84,17 +85,16 @@ class FiftyRisk:
             cells.append(at)
         if len({tuple(x) for x in np.concatenate(cells).tolist()}) < sum(map(len, cells)):
             raise ValueError("a cell is given twice in mines and safes")
-        return _fifty.layouts_with(*self._args[:2], self._args[5], self.mines,
-                                   np.ascontiguousarray(cells[0].T), np.ascontiguousarray(cells[1].T),
-                                   *self._count)
+        return _fifty.layouts_with(self._counter, np.ascontiguousarray(cells[0].T),
+                                   np.ascontiguousarray(cells[1].T))
 
     def pseudo(self) -> tuple[int, int] | None:
         """Scan the board for the shapes that need at most one more mine (two
         for a block's pair): their hidden end cells ("enablers") get the shapes'
         chance, and the first cell that is a mine only inside such a shape is
         returned (a 50/50 or safe), else None.  Call it before :meth:`factor`."""
-        i = _fifty.pseudo(*self._args, self._enablers, self.a.probabilities, self.mines,
-                          self.left, *self._count)
+        i = _fifty.pseudo(self._counter, self._mine8, self._miss, self._shares, self._enablers,
+                          self.a.probabilities, self.left)
         return None if i < 0 else divmod(i, self.cols)
 
     def ceiling(self, r: int, c: int) -> float:
@@ -110,8 +110,8 @@ class FiftyRisk:
         shares of the shapes with (r, c) in them that may close with up to 3
         more mines (of overlapping blocks only the largest), and of the shapes
         it is an end of (:meth:`pseudo`), as a part of its safety."""
-        pairs, block = _fifty.factor_share(*self._args, self.mines, self.left, r, c,
-                                           *self._count)
+        pairs, block = _fifty.factor_share(self._counter, self._mine8, self._miss,
+                                           self._shares, self.left, r, c)
         p = float(self.a.probabilities[r, c])
         share = min(pairs + (block + float(self._enablers[r, c])), p, 1.0 - p)
         if share <= 0.0:
