@@ -344,8 +344,11 @@ cdef void backward(Workspace ws, int b) noexcept:
     cdef int64_t[::1] ltrans = ws.ltrans, soff = ws.soff, btw = ws.btw
     cdef double[::1] F = ws.F, TW = ws.TW, vprob = ws.vprob
     cdef uint8_t[::1] Fnz = ws.Fnz, TWnz = ws.TWnz, vsafe = ws.vsafe, vmine = ws.vmine
-    cdef double[::1] Bc = ws.B0, Bp = ws.B1, Btmp
-    cdef uint8_t[::1] Bcnz = ws.B0nz, Bpnz = ws.B1nz, Bnztmp
+    # The current layer's weights are B[bc:], the previous one's B[bp:] (halves
+    # of one buffer, swapped by offset: swapping memoryviews costs atomics).
+    cdef double[::1] B = ws.B
+    cdef uint8_t[::1] Bnz = ws.Bnz
+    cdef Py_ssize_t bc = 0, bp = ws.B.shape[0] // 2, btmp
     cdef int b0 = ws.bb0[b], n = ws.bb1[b] - b0, L0 = ws.blayer[b]
     cdef int i, L, v, m, x, stride, ex, nfeas
     cdef Py_ssize_t s, s0, s1, sf, t, a, ln, fo, Fo, to, base, nbase, cnt, tb
@@ -356,8 +359,8 @@ cdef void backward(Workspace ws, int b) noexcept:
     sf = lstate[L0 + n]
     ln = shi[sf] - slo[sf] + 1
     for a in range(ln):
-        Bc[a] = TW[btw[b] + a]
-        Bcnz[a] = TWnz[btw[b] + a]
+        B[bc + a] = TW[btw[b] + a]
+        Bnz[bc + a] = TWnz[btw[b] + a]
     for i in range(n - 1, -1, -1):
         L = L0 + i
         v = order[b0 + i]
@@ -372,8 +375,8 @@ cdef void backward(Workspace ws, int b) noexcept:
         nbase = soff[s1]
         cnt = nbase - base
         for a in range(cnt):
-            Bp[a] = 0.0
-            Bpnz[a] = 0
+            B[bp + a] = 0.0
+            Bnz[bp + a] = 0
         num = 0.0
         den = 0.0
         tb = ltrans[L]
@@ -389,12 +392,12 @@ cdef void backward(Workspace ws, int b) noexcept:
                 to = soff[t] - nbase + slo[s] + x - slo[t]
                 wx = w[x]
                 for a in range(ln):
-                    if not Bcnz[to + a]:
+                    if not Bnz[bc + to + a]:
                         continue
-                    bv = Bc[to + a]
+                    bv = B[bc + to + a]
                     wb = wx * bv
-                    Bp[fo + a] += wb
-                    Bpnz[fo + a] = 1
+                    B[bp + fo + a] += wb
+                    Bnz[bp + fo + a] = 1
                     fb = F[Fo + a] * wb
                     den += fb
                     num += x * fb
@@ -429,12 +432,11 @@ cdef void backward(Workspace ws, int b) noexcept:
         vmine[v] = mine
         mx = 0.0
         for a in range(cnt):
-            if Bp[a] > mx:
-                mx = Bp[a]
+            if B[bp + a] > mx:
+                mx = B[bp + a]
         if mx > 0.0:
             frexp(mx, &ex)
             sc = ldexp(1.0, -ex)
             for a in range(cnt):
-                Bp[a] *= sc
-        Btmp = Bc; Bc = Bp; Bp = Btmp
-        Bnztmp = Bcnz; Bcnz = Bpnz; Bpnz = Bnztmp
+                B[bp + a] *= sc
+        btmp = bc; bc = bp; bp = btmp

@@ -18,8 +18,8 @@ cdef class Workspace:
     cdef int32_t[::1] lstate, slo, shi, trans, hval
     cdef int64_t[::1] ltrans, soff, hstamp
     cdef uint64_t[::1] skey, hkey
-    cdef double[::1] F, B0, B1
-    cdef uint8_t[::1] Fnz, B0nz, B1nz
+    cdef double[::1] F, B       # B: two halves, see _back
+    cdef uint8_t[::1] Fnz, Bnz
     cdef int hbits
     cdef int64_t stamp
     # bumped whenever a DP buffer above is replaced by a bigger one, so a

@@ -28,15 +28,15 @@ cdef class Workspace:
         z64 = np.zeros(0, np.int64)
         self.ltrans = self.soff = self.hstamp = z64
         self.skey = self.hkey = np.zeros(0, np.uint64)
-        self.F = self.B0 = self.B1 = np.zeros(0, np.float64)
-        self.Fnz = self.B0nz = self.B1nz = np.zeros(0, np.uint8)
+        self.F = self.B = np.zeros(0, np.float64)
+        self.Fnz = self.Bnz = np.zeros(0, np.uint8)
         self.ci = np.zeros(0, np.int64)
         self.cf = np.zeros(0, np.float64)
         self.cu = np.zeros(0, np.uint8)
 
     def nbytes(self):
         """Bytes held by the growable DP buffers (the cache drops big workspaces)."""
-        return (self.F.shape[0] + self.B0.shape[0] + self.B1.shape[0] + self.cf.shape[0]) * 9 + \
+        return (self.F.shape[0] + self.B.shape[0] + self.cf.shape[0]) * 9 + \
             (self.skey.shape[0] + self.hkey.shape[0]) * 24 + self.trans.shape[0] * 4 + \
             self.board_cap * 13 + self.front_cap * 150 + self.cons_cap * 50 + self.plan_cap * 200
 
@@ -141,10 +141,12 @@ cdef class Workspace:
             self.grown += 1
 
     cdef void _back(self, Py_ssize_t n):
-        if n > self.B0.shape[0]:
-            n = max(n, 2 * self.B0.shape[0], 256)
-            self.B0 = np.empty(n, np.float64); self.B1 = np.empty(n, np.float64)
-            self.B0nz = np.empty(n, np.uint8); self.B1nz = np.empty(n, np.uint8)
+        # Two halves of n each: the backward pass's current and previous layer
+        # (it swaps which half is which, not the buffers).
+        if 2 * n > self.B.shape[0]:
+            n = max(n, self.B.shape[0], 256)
+            self.B = np.empty(2 * n, np.float64)
+            self.Bnz = np.empty(2 * n, np.uint8)
 
     cdef void _pools(self, Py_ssize_t ni, Py_ssize_t nf):
         # nf doubles and nf bytes (values and their "possible" flags)
