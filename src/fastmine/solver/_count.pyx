@@ -10,6 +10,10 @@
 # Backward: seeded with the weight of the rest of the board for each mine
 # count, it yields every variable's expected mines, and, from the booleans,
 # exactly which values are possible, so certainty never rests on a float.
+#
+# _plan, run once per block, indexes the workspace directly (ws.ord[i]): a
+# memoryview bound to a local costs an atomic acquire and release per call.
+# The DP passes bind theirs once per call and loop over them many times.
 
 from libc.math cimport frexp, ldexp
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
@@ -31,62 +35,54 @@ for _m in range(9):
 
 
 cdef int _plan(Workspace ws, int b0, int b1) except -2:
-    """Per-step constraint actions for the block order[b0:b1]; 1 if the key would not fit.
+    """Per-step constraint actions for the block ws.ord[b0:b1]; 1 if the key would not fit.
 
     Each open constraint owns a bit field of the 64-bit state key, just wide
     enough for its largest residual (a "1" needs one bit, a "0" none).
     """
     ws._plan(b1 - b0)
-    cdef int32_t[::1] order = ws.ord, pos = ws.pos, vrep = ws.vrep, fn = ws.fn
-    cdef int32_t[::1] fcons = ws.fcons, cvstart = ws.cvstart, cvlist = ws.cvlist
-    cdef int32_t[::1] vmult = ws.vmult, jstamp = ws.jstamp, jfirst = ws.jfirst
-    cdef int32_t[::1] jlast = ws.jlast, jrem = ws.jrem, jslot = ws.jslot, ctarget = ws.ctarget
-    cdef int32_t[::1] jmask = ws.jmask
-    cdef int32_t[::1] pstart = ws.pstart, pslot = ws.pslot, pnew = ws.pnew, pmask = ws.pmask
-    cdef int32_t[::1] ptarget = ws.ptarget, pcap = ws.pcap
-    cdef uint8_t[::1] jinc = ws.jinc, jdup = ws.jdup
     cdef int n = b1 - b0, i, v, f, t, j, e, u, pu, first, last, cap, sh, nb, ne = 0, status = 0
     cdef bint inc
     cdef uint64_t free = ~(<uint64_t>0), m
     ws.pstamp += 1
     cdef int label = ws.pstamp
     for i in range(n):
-        pos[order[b0 + i]] = i
+        ws.pos[ws.ord[b0 + i]] = i
     for i in range(n):
-        f = vrep[order[b0 + i]]
-        for t in range(fn[f]):
-            j = fcons[8 * f + t]
-            if jstamp[j] == label:
+        f = ws.vrep[ws.ord[b0 + i]]
+        for t in range(ws.fn[f]):
+            j = ws.fcons[8 * f + t]
+            if ws.jstamp[j] == label:
                 continue
-            jstamp[j] = label
-            inc = not jdup[j]
+            ws.jstamp[j] = label
+            inc = not ws.jdup[j]
             first = n
             last = -1
             cap = 0
-            for e in range(cvstart[j], cvstart[j + 1]):
-                u = cvlist[e]
-                pu = pos[u]
+            for e in range(ws.cvstart[j], ws.cvstart[j + 1]):
+                u = ws.cvlist[e]
+                pu = ws.pos[u]
                 if pu < 0:
                     inc = False    # straddles the block: dropped (relaxation)
                     break
                 first = min(first, pu)
                 last = max(last, pu)
-                cap += vmult[u]
-            jinc[j] = inc
-            jfirst[j] = first
-            jlast[j] = last
-            jrem[j] = cap
+                cap += ws.vmult[u]
+            ws.jinc[j] = inc
+            ws.jfirst[j] = first
+            ws.jlast[j] = last
+            ws.jrem[j] = cap
     for i in range(n):
-        v = order[b0 + i]
-        f = vrep[v]
-        pstart[i] = ne
-        for t in range(fn[f]):
-            j = fcons[8 * f + t]
-            if not jinc[j]:
+        v = ws.ord[b0 + i]
+        f = ws.vrep[v]
+        ws.pstart[i] = ne
+        for t in range(ws.fn[f]):
+            j = ws.fcons[8 * f + t]
+            if not ws.jinc[j]:
                 continue
-            if jfirst[j] == i:
+            if ws.jfirst[j] == i:
                 nb = 0
-                while (1 << nb) <= min(ctarget[j], jrem[j]):
+                while (1 << nb) <= min(ws.ctarget[j], ws.jrem[j]):
                     nb += 1
                 m = (<uint64_t>1 << nb) - 1
                 sh = 0
@@ -96,26 +92,26 @@ cdef int _plan(Workspace ws, int b0, int b1) except -2:
                     status = 1
                     break
                 free &= ~(m << sh)
-                jslot[j] = sh
-                jmask[j] = <int32_t>m
-                pnew[ne] = 1
+                ws.jslot[j] = sh
+                ws.jmask[j] = <int32_t>m
+                ws.pnew[ne] = 1
             else:
-                pnew[ne] = 0
-            jrem[j] -= vmult[v]
-            pslot[ne] = jslot[j]
-            pmask[ne] = jmask[j]
-            ptarget[ne] = ctarget[j]
-            pcap[ne] = jrem[j]
+                ws.pnew[ne] = 0
+            ws.jrem[j] -= ws.vmult[v]
+            ws.pslot[ne] = ws.jslot[j]
+            ws.pmask[ne] = ws.jmask[j]
+            ws.ptarget[ne] = ws.ctarget[j]
+            ws.pcap[ne] = ws.jrem[j]
             ne += 1
         if status:
             break
-        for t in range(fn[f]):
-            j = fcons[8 * f + t]
-            if jinc[j] and jlast[j] == i:
-                free |= (<uint64_t>jmask[j]) << jslot[j]
-    pstart[n] = ne
+        for t in range(ws.fn[f]):
+            j = ws.fcons[8 * f + t]
+            if ws.jinc[j] and ws.jlast[j] == i:
+                free |= (<uint64_t>ws.jmask[j]) << ws.jslot[j]
+    ws.pstart[n] = ne
     for i in range(n):
-        pos[order[b0 + i]] = -1
+        ws.pos[ws.ord[b0 + i]] = -1
     return status
 
 

@@ -7,6 +7,10 @@
 # of constraints), the others interior.  Unit propagation fixes what single
 # numbers decide, duplicate constraints are dropped, and the rest is split into
 # components, each put in an order that keeps the counting DP narrow.
+#
+# The steps index the workspace's buffers directly (ws.fid[p]): a memoryview
+# bound to a local costs an atomic acquire and release on every call, and
+# these run for every hypothetical position the best strategy scores.
 
 from libc.math cimport NAN
 from libc.stdint cimport int8_t, int32_t, uint8_t
@@ -123,53 +127,50 @@ cdef int group(Workspace ws, int W) except -2:
     cdef int f, g, k, t, n, v, nv = 0, j
     cdef Py_ssize_t p0
     cdef bint same
-    cdef int32_t[::1] fid = ws.fid, ccell = ws.ccell, fcons = ws.fcons, fn = ws.fn
-    cdef int32_t[::1] fvar = ws.fvar, vrep = ws.vrep, vmult = ws.vmult
-    cdef int32_t[::1] cvstart = ws.cvstart, cvlist = ws.cvlist, tq = ws.tq
     _offsets(W, off)
     for f in range(ws.nf):
-        fvar[f] = -1
+        ws.fvar[f] = -1
     for f in range(ws.nf):
-        if fvar[f] >= 0:
+        if ws.fvar[f] >= 0:
             continue
         v = nv
         nv += 1
-        fvar[f] = v
-        vrep[v] = f
-        vmult[v] = 1
+        ws.fvar[f] = v
+        ws.vrep[v] = f
+        ws.vmult[v] = 1
         # a cell with the same set shares its first constraint, so it is one
         # of that constraint's (at most 8) neighbours
-        n = fn[f]
-        p0 = ccell[fcons[8 * f]]
+        n = ws.fn[f]
+        p0 = ws.ccell[ws.fcons[8 * f]]
         for k in range(8):
-            g = fid[p0 + off[k]]
-            if g <= f or fvar[g] >= 0 or fn[g] != n:
+            g = ws.fid[p0 + off[k]]
+            if g <= f or ws.fvar[g] >= 0 or ws.fn[g] != n:
                 continue
             same = True
             for t in range(n):
-                if fcons[8 * g + t] != fcons[8 * f + t]:
+                if ws.fcons[8 * g + t] != ws.fcons[8 * f + t]:
                     same = False
                     break
             if same:
-                fvar[g] = v
-                vmult[v] += 1
+                ws.fvar[g] = v
+                ws.vmult[v] += 1
     ws.nv = nv
     # constraint -> variables (CSR)
     for j in range(ws.nc + 1):
-        cvstart[j] = 0
+        ws.cvstart[j] = 0
     for v in range(nv):
-        f = vrep[v]
-        for t in range(fn[f]):
-            cvstart[fcons[8 * f + t] + 1] += 1
+        f = ws.vrep[v]
+        for t in range(ws.fn[f]):
+            ws.cvstart[ws.fcons[8 * f + t] + 1] += 1
     for j in range(ws.nc):
-        cvstart[j + 1] += cvstart[j]
-        tq[j] = cvstart[j]
+        ws.cvstart[j + 1] += ws.cvstart[j]
+        ws.tq[j] = ws.cvstart[j]
     for v in range(nv):
-        f = vrep[v]
-        for t in range(fn[f]):
-            j = fcons[8 * f + t]
-            cvlist[tq[j]] = v
-            tq[j] += 1
+        f = ws.vrep[v]
+        for t in range(ws.fn[f]):
+            j = ws.fcons[8 * f + t]
+            ws.cvlist[ws.tq[j]] = v
+            ws.tq[j] += 1
     return 0
 
 
@@ -181,123 +182,112 @@ cdef int reduce_fixed(Workspace ws) except -2:
     constraint lists (targets reduced), so the DP only sees undecided cells and
     the frontier falls apart into smaller components.  Returns the mines fixed.
     """
-    cdef int32_t[::1] vrep = ws.vrep, fn = ws.fn, fcons = ws.fcons, vmult = ws.vmult
-    cdef int32_t[::1] cvstart = ws.cvstart, cvlist = ws.cvlist, ctarget = ws.ctarget
-    cdef int32_t[::1] vfix = ws.vfix, jfc = ws.jrem, jq = ws.jfirst, cmark = ws.cmark
-    cdef double[::1] vprob = ws.vprob
-    cdef uint8_t[::1] inq = ws.jinc, vsafe = ws.vsafe, vmine = ws.vmine
     cdef int nc = ws.nc, j, j2, e, u, x, f, t, head = 0, count = 0, w, rd, end
     cdef int fixed = 0
     for u in range(ws.nv):
         # A variable with no cell left (fifty.Counter fixed them all) is fixed
         # safe; in a scanned position every variable has a cell.
-        vfix[u] = -1 if vmult[u] > 0 else 0
-        cmark[u] = -1 if vmult[u] > 0 else -2
+        ws.vfix[u] = -1 if ws.vmult[u] > 0 else 0
+        ws.cmark[u] = -1 if ws.vmult[u] > 0 else -2
     for j in range(nc):
         t = 0
-        for e in range(cvstart[j], cvstart[j + 1]):
-            t += vmult[cvlist[e]]
-        jfc[j] = t
-        jq[j] = j
-        inq[j] = 1
+        for e in range(ws.cvstart[j], ws.cvstart[j + 1]):
+            t += ws.vmult[ws.cvlist[e]]
+        ws.jrem[j] = t
+        ws.jfirst[j] = j
+        ws.jinc[j] = 1
     count = nc
     while count > 0:
-        j = jq[head]
+        j = ws.jfirst[head]
         head = head + 1 if head + 1 < nc else 0
         count -= 1
-        inq[j] = 0
-        if ctarget[j] < 0 or ctarget[j] > jfc[j]:
+        ws.jinc[j] = 0
+        if ws.ctarget[j] < 0 or ws.ctarget[j] > ws.jrem[j]:
             ws.err = f"no mine layout fits the numbers around cell {cell_name(ws, ws.ccell[j])}"
             return -1
-        if jfc[j] == 0 or (0 < ctarget[j] < jfc[j]):
+        if ws.jrem[j] == 0 or (0 < ws.ctarget[j] < ws.jrem[j]):
             continue
-        for e in range(cvstart[j], cvstart[j + 1]):
-            u = cvlist[e]
-            if vfix[u] >= 0:
+        for e in range(ws.cvstart[j], ws.cvstart[j + 1]):
+            u = ws.cvlist[e]
+            if ws.vfix[u] >= 0:
                 continue
-            x = vmult[u] if ctarget[j] > 0 else 0
-            vfix[u] = x
-            cmark[u] = -2
+            x = ws.vmult[u] if ws.ctarget[j] > 0 else 0
+            ws.vfix[u] = x
+            ws.cmark[u] = -2
             fixed += x
-            vprob[u] = 1.0 if x else 0.0
-            vsafe[u] = x == 0
-            vmine[u] = x > 0
-            f = vrep[u]
-            for t in range(fn[f]):
-                j2 = fcons[8 * f + t]
-                jfc[j2] -= vmult[u]
-                ctarget[j2] -= x
-                if not inq[j2]:
-                    inq[j2] = 1
-                    jq[(head + count) % nc] = j2
+            ws.vprob[u] = 1.0 if x else 0.0
+            ws.vsafe[u] = x == 0
+            ws.vmine[u] = x > 0
+            f = ws.vrep[u]
+            for t in range(ws.fn[f]):
+                j2 = ws.fcons[8 * f + t]
+                ws.jrem[j2] -= ws.vmult[u]
+                ws.ctarget[j2] -= x
+                if not ws.jinc[j2]:
+                    ws.jinc[j2] = 1
+                    ws.jfirst[(head + count) % nc] = j2
                     count += 1
     # drop fixed variables from the constraint lists
     w = 0
-    rd = cvstart[0]
+    rd = ws.cvstart[0]
     for j in range(nc):
-        end = cvstart[j + 1]
-        cvstart[j] = w
+        end = ws.cvstart[j + 1]
+        ws.cvstart[j] = w
         for e in range(rd, end):
-            if vfix[cvlist[e]] < 0:
-                cvlist[w] = cvlist[e]
+            if ws.vfix[ws.cvlist[e]] < 0:
+                ws.cvlist[w] = ws.cvlist[e]
                 w += 1
         rd = end
-    cvstart[nc] = w
+    ws.cvstart[nc] = w
     return fixed
 
 
 cdef int tidy(Workspace ws) except -2:
     """Mark duplicate or emptied constraints, and the key bits each live one needs."""
-    cdef int32_t[::1] vrep = ws.vrep, fn = ws.fn, fcons = ws.fcons, vmult = ws.vmult
-    cdef int32_t[::1] cvstart = ws.cvstart, cvlist = ws.cvlist, ctarget = ws.ctarget
-    cdef int32_t[::1] ccell = ws.ccell, jbits = ws.jbits
-    cdef uint8_t[::1] jdup = ws.jdup
     cdef int j, j2, e, f, t, ln, cap
     cdef bint same
     for j in range(ws.nc):
-        jdup[j] = 0
-        ln = cvstart[j + 1] - cvstart[j]
+        ws.jdup[j] = 0
+        ln = ws.cvstart[j + 1] - ws.cvstart[j]
         if ln == 0:
-            jdup[j] = 1
-            jbits[j] = 0
+            ws.jdup[j] = 1
+            ws.jbits[j] = 0
             continue
-        f = vrep[cvlist[cvstart[j]]]
-        for t in range(fn[f]):
-            j2 = fcons[8 * f + t]
+        f = ws.vrep[ws.cvlist[ws.cvstart[j]]]
+        for t in range(ws.fn[f]):
+            j2 = ws.fcons[8 * f + t]
             if j2 >= j:
                 break
-            if cvstart[j2 + 1] - cvstart[j2] != ln:
+            if ws.cvstart[j2 + 1] - ws.cvstart[j2] != ln:
                 continue
             same = True
             for e in range(ln):
-                if cvlist[cvstart[j] + e] != cvlist[cvstart[j2] + e]:
+                if ws.cvlist[ws.cvstart[j] + e] != ws.cvlist[ws.cvstart[j2] + e]:
                     same = False
                     break
             if same:
-                if ctarget[j] != ctarget[j2]:
-                    ws.err = (f"the numbers at {cell_name(ws, ccell[j2])} and {cell_name(ws, ccell[j])} "
+                if ws.ctarget[j] != ws.ctarget[j2]:
+                    ws.err = (f"the numbers at {cell_name(ws, ws.ccell[j2])} and {cell_name(ws, ws.ccell[j])} "
                               f"contradict each other")
                     return -1
-                jdup[j] = 1
+                ws.jdup[j] = 1
                 break
     # bits a constraint's residual takes in a DP key (0: never in a key)
     for j in range(ws.nc):
         cap = 0
-        for e in range(cvstart[j], cvstart[j + 1]):
-            cap += vmult[cvlist[e]]
+        for e in range(ws.cvstart[j], ws.cvstart[j + 1]):
+            cap += ws.vmult[ws.cvlist[e]]
         t = 0
-        if not jdup[j] and cvstart[j + 1] - cvstart[j] > 1:
-            while (1 << t) <= min(ctarget[j], cap):
+        if not ws.jdup[j] and ws.cvstart[j + 1] - ws.cvstart[j] > 1:
+            while (1 << t) <= min(ws.ctarget[j], cap):
                 t += 1
-        jbits[j] = t
+        ws.jbits[j] = t
     return 0
 
 
 cdef int _bfs(Workspace ws, int32_t[::1] mark, int32_t[::1] out, int start, int at,
               int label) noexcept:
     """Breadth-first order of ``start``'s component written to out[at:]; returns the end."""
-    cdef int32_t[::1] vrep = ws.vrep, fn = ws.fn, fcons = ws.fcons
-    cdef int32_t[::1] cvstart = ws.cvstart, cvlist = ws.cvlist
     cdef int head = at, tail = at, v, f, t, j, e, u
     out[tail] = start
     tail += 1
@@ -305,11 +295,11 @@ cdef int _bfs(Workspace ws, int32_t[::1] mark, int32_t[::1] out, int start, int 
     while head < tail:
         v = out[head]
         head += 1
-        f = vrep[v]
-        for t in range(fn[f]):
-            j = fcons[8 * f + t]
-            for e in range(cvstart[j], cvstart[j + 1]):
-                u = cvlist[e]
+        f = ws.vrep[v]
+        for t in range(ws.fn[f]):
+            j = ws.fcons[8 * f + t]
+            for e in range(ws.cvstart[j], ws.cvstart[j + 1]):
+                u = ws.cvlist[e]
                 if mark[u] != label:
                     mark[u] = label
                     out[tail] = u
@@ -324,74 +314,68 @@ cdef int _greedy(Workspace ws, int start, int at) noexcept:
     The DP's key size and state count follow the open constraints, so this keeps
     a frontier "swept" from one end instead of growing a wide BFS front.
     """
-    cdef int32_t[::1] vrep = ws.vrep, fn = ws.fn, fcons = ws.fcons, order = ws.ord
-    cdef int32_t[::1] cvstart = ws.cvstart, cvlist = ws.cvlist, jbits = ws.jbits
-    cdef int32_t[::1] jleft = ws.jrem, vstate = ws.cmark2, fr = ws.fr
     cdef int nfr = 0, tick = 0, q, bq, u, f, t, j, e, w, d, bestd, bestt
-    fr[nfr] = start
+    ws.fr[nfr] = start
     nfr += 1
-    vstate[start] = tick
+    ws.cmark2[start] = tick
     tick += 1
     while nfr > 0:
         bq = 0
         bestd = 1 << 30
         bestt = 1 << 30
         for q in range(nfr):
-            u = fr[q]
-            f = vrep[u]
+            u = ws.fr[q]
+            f = ws.vrep[u]
             d = 0
-            for t in range(fn[f]):
-                j = fcons[8 * f + t]
-                if jbits[j] == 0:
+            for t in range(ws.fn[f]):
+                j = ws.fcons[8 * f + t]
+                if ws.jbits[j] == 0:
                     continue
-                if jleft[j] == cvstart[j + 1] - cvstart[j]:
-                    d += jbits[j]
-                elif jleft[j] == 1:
-                    d -= jbits[j]
-            if d < bestd or (d == bestd and vstate[u] < bestt):
+                if ws.jrem[j] == ws.cvstart[j + 1] - ws.cvstart[j]:
+                    d += ws.jbits[j]
+                elif ws.jrem[j] == 1:
+                    d -= ws.jbits[j]
+            if d < bestd or (d == bestd and ws.cmark2[u] < bestt):
                 bestd = d
-                bestt = vstate[u]
+                bestt = ws.cmark2[u]
                 bq = q
-        u = fr[bq]
+        u = ws.fr[bq]
         nfr -= 1
-        fr[bq] = fr[nfr]
-        order[at] = u
+        ws.fr[bq] = ws.fr[nfr]
+        ws.ord[at] = u
         at += 1
-        vstate[u] = -2
-        f = vrep[u]
-        for t in range(fn[f]):
-            j = fcons[8 * f + t]
-            jleft[j] -= 1
-            if jleft[j] > 0:
-                for e in range(cvstart[j], cvstart[j + 1]):
-                    w = cvlist[e]
-                    if vstate[w] == -1:
-                        vstate[w] = tick
+        ws.cmark2[u] = -2
+        f = ws.vrep[u]
+        for t in range(ws.fn[f]):
+            j = ws.fcons[8 * f + t]
+            ws.jrem[j] -= 1
+            if ws.jrem[j] > 0:
+                for e in range(ws.cvstart[j], ws.cvstart[j + 1]):
+                    w = ws.cvlist[e]
+                    if ws.cmark2[w] == -1:
+                        ws.cmark2[w] = tick
                         tick += 1
-                        fr[nfr] = w
+                        ws.fr[nfr] = w
                         nfr += 1
     return at
 
 
 cdef void components(Workspace ws) noexcept:
     """Components, each ordered greedily (see _greedy) from a far end."""
-    cdef int32_t[::1] cmark = ws.cmark, cmark2 = ws.cmark2, tq = ws.tq
-    cdef int32_t[::1] cstart = ws.cstart, jleft = ws.jrem, cvstart = ws.cvstart
-    cdef int32_t[::1] vfix = ws.vfix
     cdef int v, s, j, end, at = 0, ncomp = 0
     for v in range(ws.nv):
-        cmark[v] = -1 if vfix[v] < 0 else -2    # fixed variables take no part
-        cmark2[v] = -1
+        ws.cmark[v] = -1 if ws.vfix[v] < 0 else -2    # fixed variables take no part
+        ws.cmark2[v] = -1
     for j in range(ws.nc):
-        jleft[j] = cvstart[j + 1] - cvstart[j]
-    cstart[0] = 0
+        ws.jrem[j] = ws.cvstart[j + 1] - ws.cvstart[j]
+    ws.cstart[0] = 0
     for s in range(ws.nv):
-        if cmark[s] != -1:
+        if ws.cmark[s] != -1:
             continue
-        end = _bfs(ws, cmark, tq, s, 0, ncomp)
-        at = _greedy(ws, tq[end - 1], at)
+        end = _bfs(ws, ws.cmark, ws.tq, s, 0, ncomp)
+        at = _greedy(ws, ws.tq[end - 1], at)
         ncomp += 1
-        cstart[ncomp] = at
+        ws.cstart[ncomp] = at
     ws.ncomp = ncomp
 
 
