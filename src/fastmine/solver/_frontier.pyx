@@ -62,6 +62,7 @@ cdef int scan(Workspace ws, const int8_t[:, :] view, double[::1] prob,
                 ws.bad = v
                 return -3
             pv[p + c] = v if v >= 0 else -1
+            fid[p + c] = -1
     # Constraints, numbered in row-major order; their cells are kept in icell
     # for now (it is free until the interior is listed below).
     for r in range(1, rows + 1):
@@ -71,7 +72,6 @@ cdef int scan(Workspace ws, const int8_t[:, :] view, double[::1] prob,
             cid[p] = -1
             if v < 0:
                 continue
-            fid[p] = -1
             cell = (r - 1) * cols + c - 1
             prob[cell] = NAN
             interior[cell] = 0
@@ -79,6 +79,7 @@ cdef int scan(Workspace ws, const int8_t[:, :] view, double[::1] prob,
             for k in range(8):
                 if pv[p + off[k]] < 0:
                     n += 1
+                    fid[p + off[k]] = -2    # next to a number: on the frontier
             if v > n:
                 ws.err = (f"cell ({r - 1}, {c - 1}) shows {v} but has only {n} "
                           f"unrevealed neighbour{'s' if n != 1 else ''}")
@@ -99,22 +100,22 @@ cdef int scan(Workspace ws, const int8_t[:, :] view, double[::1] prob,
             p = r * W + c
             if pv[p] >= 0:
                 continue
+            if fid[p] != -2:        # no number around it (most hidden cells)
+                interior[(r - 1) * cols + c - 1] = 1
+                icell[ni] = <int32_t>p
+                ni += 1
+                continue
             n = 0
             for k in range(8):
                 q = p + off[k]
                 if cid[q] >= 0:
                     fcons[8 * nf + n] = cid[q]
                     n += 1
-            interior[(r - 1) * cols + c - 1] = n == 0
-            if n == 0:
-                icell[ni] = <int32_t>p
-                fid[p] = -1
-                ni += 1
-            else:
-                fn[nf] = n
-                fcell[nf] = <int32_t>p
-                fid[p] = nf
-                nf += 1
+            interior[(r - 1) * cols + c - 1] = 0
+            fn[nf] = n
+            fcell[nf] = <int32_t>p
+            fid[p] = nf
+            nf += 1
     ws.nc = nc
     ws.nf = nf
     ws.ni = ni
