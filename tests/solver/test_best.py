@@ -146,6 +146,7 @@ def test_guess_takes_the_best_scored_candidate(case):
     planner = Planner(rows, cols)
     planner.endgame = False
     planner.lookahead = False
+    planner.long_term = False     # its factor is checked in test_fifty.py
     pair = unavoidable_pair(view, a.mine)
     if pair is not None:          # played before any scoring
         assert planner.guess(view, mines, a) == pair[0]
@@ -225,6 +226,7 @@ def test_lookahead_decides_close_calls_one_move_deeper(case):
     assume(unavoidable_pair(view, a.mine) is None)
     planner = Planner(rows, cols)
     planner.endgame = False
+    planner.long_term = False     # the scores alone (the factor: test_fifty.py)
     cands = planner._candidates(view, a)
     assume(len(cands) > 1)
     keys = {int(i): reference_key(view, mines, divmod(int(i), cols)) for i in cands}

@@ -97,8 +97,9 @@ def test_cells_away_from_any_shape_keep_their_score():
 
 @needs_exact
 def test_the_option_plays_the_same_games_and_pairs_with_the_default():
-    base = Config("beginner", 9, 9, 10, "cell", (0, 0), "best")
-    risk = Config("beginner", 9, 9, 10, "cell", (0, 0), "best", long_term=True)
+    base = Config("beginner", 9, 9, 10, "cell", (0, 0), "best", long_term=False)
+    risk = Config("beginner", 9, 9, 10, "cell", (0, 0), "best")
+    assert risk.long_term                           # on by default
     assert base.key == risk.key                     # the same boards
     a = run_configs([base], games=60, seed=2, jobs=1, progress=False)
     b = run_configs([risk], games=60, seed=2, jobs=1, progress=False)
@@ -106,20 +107,20 @@ def test_the_option_plays_the_same_games_and_pairs_with_the_default():
 
 
 @needs_exact
-def test_compare_pairs_a_long_term_run_with_a_default_run(tmp_path):
+def test_compare_pairs_a_run_without_the_option_with_a_default_run(tmp_path):
     from fastmine.cli import main
 
     common = ["solve", "-n", "30", "-d", "beginner", "-r", "cell", "-p", "corner", "-j", "1", "-q"]
-    assert main(common + ["--outcomes", str(tmp_path / "a.npz")]) == 0
-    assert main(common + ["--long-term-risk", "--outcomes", str(tmp_path / "b.npz")]) == 0
+    assert main(common + ["--no-long-term-risk", "--outcomes", str(tmp_path / "a.npz")]) == 0
+    assert main(common + ["--outcomes", str(tmp_path / "b.npz")]) == 0
     rows = paired.compare(str(tmp_path / "a.npz"), str(tmp_path / "b.npz"))
     assert len(rows) == 1 and rows[0][1].games == 30
 
 
 @needs_exact
-def test_known_cells_stay_private_to_the_counting():
-    """Only the counting of hypotheses takes the "known" code; a view showing it is
-    refused as before, and a count leaves the workspace as strict as it was."""
+def test_a_count_leaves_the_engine_strict():
+    """Counting fixes cells on a prepared position, not through a view: after a
+    count, a view showing a value outside -3..8 (9, say) is still refused."""
     view = np.full((1, 4), -1, np.int8)
     risk_of(view, 2).layouts_with([(0, 0)], [(0, 1)])
     bad = view.copy()

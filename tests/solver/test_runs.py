@@ -168,3 +168,18 @@ def test_cli_output_into_a_closed_pipe_is_quiet():
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) in (0, 141)
     assert "Traceback" not in err and "BrokenPipe" not in err
+
+
+def test_named_positions():
+    """``default`` is where the solver would open; ``3-3`` means (3, 3) literally
+    (so runs recorded with it stay comparable), (2, 2) on boards under 16."""
+    from fastmine.solver.runs import resolve_position
+
+    assert resolve_position("default", 16, 16, "opening", 40) == (2, 2)
+    assert resolve_position("default", 16, 30, "opening", 99) == (3, 3)
+    assert resolve_position("3-3", 16, 16, "opening", 40) == (3, 3)
+    assert resolve_position("3-3", 9, 9, "opening", 10) == (2, 2)
+    assert resolve_position("default", 16, 30, "cell", 99) == (0, 0)
+    assert resolve_position("centre", 16, 30, "cell", 99) == (8, 15)
+    with pytest.raises(ValueError, match="outside a 9x9 board"):
+        resolve_position((9, 0), 9, 9, "cell", 10)

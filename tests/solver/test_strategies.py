@@ -80,12 +80,27 @@ def test_first_move_follows_the_rule(strategy):
     assert game.view[3, 3] == 0
 
 
+def test_first_move_on_intermediate_opens_at_2_2():
+    """At Intermediate's density the opening goes to (2, 2), not (3, 3)."""
+    game = fastmine.Game(16, 16, 40, rule="opening", seed=5)
+    assert clicked(step(game, "best")) == (2, 2)
+    assert game.view[2, 2] == 0
+
+
 def test_first_click_positions():
-    assert first_click_for(16, 16, "opening") == (3, 3)
-    assert first_click_for(9, 9, "opening") == (2, 2)
-    assert first_click_for(2, 2, "opening") == (1, 1)
-    assert first_click_for(16, 30, "none") == (0, 0)
-    assert first_click_for(16, 30, "no_guess") == (8, 15)
+    assert first_click_for(16, 30, "opening", 99) == (3, 3)       # Expert
+    assert first_click_for(16, 16, "opening", 40) == (2, 2)       # Intermediate
+    assert first_click_for(16, 16, "opening", 52) == (3, 3)       # as dense as Expert
+    assert first_click_for(16, 30, "opening", 75) == (2, 2)       # as sparse as Intermediate
+    assert first_click_for(9, 9, "opening", 10) == (2, 2)
+    assert first_click_for(9, 9, "opening", 30) == (2, 2)         # small: never (3, 3)
+    assert first_click_for(2, 2, "opening", 1) == (1, 1)
+    assert first_click_for(16, 30, "none", 99) == (0, 0)
+    assert first_click_for(16, 30, "no_guess", 99) == (8, 15)
+    with pytest.raises(TypeError, match="mines must be an integer"):
+        first_click_for(16, 16, "opening", "40")
+    with pytest.raises(TypeError):
+        first_click_for(16, 16, "opening")      # the mine count decides
 
 
 def test_play_first_click_override():

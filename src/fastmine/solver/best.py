@@ -106,7 +106,7 @@ _NO_PROBS = np.zeros((1, 1), np.float64)   # "no probabilities": the kernels do 
 
 
 def planner_for(game, endgame: bool = True, lookahead: bool = True,
-                long_term: bool = False) -> Planner:
+                long_term: bool = True) -> Planner:
     """The calling thread's planner for the game's size (planners are reused)."""
     cache = getattr(_local, "planners", None)
     if cache is None:
@@ -181,7 +181,7 @@ class Planner:
         self.logic = Logic(rows, cols)
         self.endgame = True
         self.lookahead = True
-        self.long_term = False      # the long-term 50/50 risk (fifty.py): off by default
+        self.long_term = True       # weigh the long-term 50/50 risk (fifty.py)
         self.mines = 1
         self.stats = {"exact": 0, "guesses": 0, "endgame": 0, "fifty": 0, "lookahead": 0,
                       "recalled": 0, "pseudo": 0}

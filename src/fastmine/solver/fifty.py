@@ -15,11 +15,11 @@ mine layout makes such a shape (a *pseudo 50/50*) is guessed at once: it is a
 50/50 or safe.  The tiles of a shape's ends that are still hidden ("enablers")
 share the shape's chance.
 
-Off by default (``Planner.long_term``, ``fastmine solve --long-term-risk``):
-it adds 7-9% of the instructions of an Expert game (8-18% of the time), which
-brings ``best`` to about 2 ms, the limit of its speed target.  The shapes are
-found and counted in the kernel (_fifty); this layer keeps the buffers, the
-enablers and the factor.  Measured on
+On by default (``Planner.long_term``; ``play(..., long_term=False)`` and
+``fastmine solve --no-long-term-risk`` turn it off).  The shapes are found in
+the kernel (_fifty), and each position is prepared once for counting them
+(``_fifty.Counter``); this layer keeps the buffers, the enablers and the
+factor.  It adds about 3% of the instructions of an Expert game.  Measured on
 100,000 paired games per setting: Expert safe corner +0.14 pp (se 0.06) and,
 on fresh games, +0.11 (0.06); Expert opening at (3,3) +0.16 (0.05);
 Intermediate opening +0.01 (0.01).  See docs/solver.md.

@@ -28,9 +28,9 @@ best exact secondary safety -- the chance of surviving it times how safe the
 next move will be (see :mod:`fastmine.solver.best`).  It uses no randomness.
 
 The first move of a fresh game goes where the game's first-click rule makes it
-best (:func:`first_click_for`): a corner for ``cell`` and ``none``, (3, 3) --
-(2, 2) on boards smaller than 16 -- for ``opening``, the centre for
-``no_guess``.  Moves go through the public :class:`~fastmine.Game` API; each
+best (:func:`first_click_for`): a corner for ``cell`` and ``none``, (2, 2) for
+``opening`` -- (3, 3) on boards at least 16 wide and tall as dense as Expert
+(:data:`OPENING_DENSITY`) --, the centre for ``no_guess``.  Moves go through the public :class:`~fastmine.Game` API; each
 :func:`step` sets ``game.assisted``.
 
 >>> import fastmine
@@ -52,7 +52,7 @@ from ..game import Game
 from . import _exact
 from .best import Planner, planner_for
 
-__all__ = ["STRATEGIES", "step", "play", "first_click_for"]
+__all__ = ["STRATEGIES", "step", "play", "first_click_for", "OPENING_DENSITY"]
 
 STRATEGIES = ("best", "auto", "deterministic", "inference", "probability", "random")
 """Names accepted by :func:`step` and :func:`play`."""
@@ -61,21 +61,35 @@ _NO_MOVE = np.empty((0, 2), np.intp)
 _NO_MOVE.flags.writeable = False
 
 
-def first_click_for(rows: int, cols: int, rule: str) -> tuple[int, int]:
-    """Where a solver clicks first under a first-click rule.
+OPENING_DENSITY = 0.18
+"""With an opening first click, boards at least 16 cells in both directions
+open at (3, 3) from this mine density on, and at (2, 2) below it (measured,
+docs/solver.md: at Intermediate's density, 15.6%, (2, 2) wins 89.17% of
+300,000 16x16 games against 88.89% at (3, 3), and 86.21% against 85.61% of
+100,000 16x30 games; at about Expert's, 20.3-20.6%, (3, 3) wins on 16x16 and
+on 16x30)."""
 
-    ``opening``: (3, 3), or (2, 2) when the board is smaller than 16 in either
-    direction -- far enough from the edges that the opening is big, close
-    enough that its border is short.  ``cell`` and ``none``: a corner (most
-    likely a zero).  ``no_guess``: the centre.
 
-    >>> first_click_for(16, 30, "opening"), first_click_for(9, 9, "opening")
+def first_click_for(rows: int, cols: int, rule: str, mines: int) -> tuple[int, int]:
+    """Where a solver clicks first under a first-click rule, on a board of
+    ``rows`` x ``cols`` with ``mines`` mines.
+
+    ``opening``: (2, 2), or (3, 3) on boards at least 16 in both directions
+    with a mine density of :data:`OPENING_DENSITY` or more (Expert) -- far
+    enough from the edges that the opening is big, close enough that its
+    border is short; the denser the board, the further in pays.  ``cell``
+    and ``none``: a corner (most likely a zero).  ``no_guess``: the centre.
+
+    >>> first_click_for(16, 30, "opening", 99), first_click_for(16, 16, "opening", 40)
     ((3, 3), (2, 2))
-    >>> first_click_for(16, 30, "cell")
+    >>> first_click_for(16, 30, "cell", 99)
     (0, 0)
     """
+    if not isinstance(mines, (int, np.integer)) or isinstance(mines, bool):
+        raise TypeError(f"mines must be an integer, got {type(mines).__name__}")
     if rule == "opening":
-        k = 3 if min(rows, cols) >= 16 else 2
+        dense = mines >= OPENING_DENSITY * rows * cols
+        k = 3 if min(rows, cols) >= 16 and dense else 2
         return min(k, rows - 1), min(k, cols - 1)
     if rule == "no_guess":
         return rows // 2, cols // 2
@@ -235,7 +249,7 @@ def step(game: Game, strategy: str = "best", *, rng: object = None) -> np.ndarra
     gen = _rng(rng)
     game.assisted = True
     if game.state.name == "READY":
-        return game.reveal(*first_click_for(game.rows, game.cols, game.rule))
+        return game.reveal(*first_click_for(game.rows, game.cols, game.rule, game.mine_count))
     planner = planner_for(game)
     if strategy == "best":
         return planner.step(game)
@@ -258,7 +272,7 @@ def play(
     rng: object = None,
     endgame: bool = True,
     lookahead: bool = True,
-    long_term: bool = False,
+    long_term: bool = True,
 ):
     """Play ``game`` with ``strategy`` until it is won or lost; return its GameState.
 
@@ -267,9 +281,9 @@ def play(
     moves (``deterministic`` or ``inference`` when nothing is certain) stops
     there and the state is still ``PLAYING``.  ``endgame=False`` turns off the
     exhaustive endgame search of ``best``, ``lookahead=False`` its one-move
-    lookahead on close calls (each faster, slightly weaker); ``long_term=True``
-    weighs the long-term 50/50 risk into its guesses
-    (:mod:`fastmine.solver.fifty`: slower, measured a little stronger).
+    lookahead on close calls, ``long_term=False`` its weighing of the
+    long-term 50/50 risk (:mod:`fastmine.solver.fifty`): each is a little
+    faster and a little weaker.
     """
     _check(game, strategy)
     for name, flag in (("endgame", endgame), ("lookahead", lookahead), ("long_term", long_term)):
@@ -279,7 +293,7 @@ def play(
     game.assisted = True
     if game.state.name == "READY":
         if first_click is None:
-            first_click = first_click_for(game.rows, game.cols, game.rule)
+            first_click = first_click_for(game.rows, game.cols, game.rule, game.mine_count)
         elif not (isinstance(first_click, tuple) and len(first_click) == 2):
             raise TypeError(f"first_click must be a (row, col) tuple, got {first_click!r}")
         game.reveal(*first_click)
