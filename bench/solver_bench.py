@@ -87,7 +87,7 @@ def play_task(strategy: str, difficulty: str, rule: str, games: int, seconds: fl
     total = time.perf_counter() - t_start
     return {"games": played, "wins": won, "losses": lost, "stuck": played - won - lost,
             "seconds": total, "ms_per_game": 1e3 * total / max(played, 1),
-            "click": list(solver.first_click_for(d.rows, d.cols, rule)),
+            "click": list(solver.first_click_for(d.rows, d.cols, rule, d.mines)),
             "function": "solver.play"}
 
 
