@@ -101,6 +101,9 @@ def test_first_click_positions():
         first_click_for(16, 16, "opening", "40")
     with pytest.raises(TypeError):
         first_click_for(16, 16, "opening")      # the mine count decides
+    for bad in (0, 256, -1):
+        with pytest.raises(ValueError, match="holds 1 to 255 mines"):
+            first_click_for(16, 16, "opening", bad)
 
 
 def test_play_first_click_override():

@@ -87,6 +87,8 @@ def first_click_for(rows: int, cols: int, rule: str, mines: int) -> tuple[int, i
     """
     if not isinstance(mines, (int, np.integer)) or isinstance(mines, bool):
         raise TypeError(f"mines must be an integer, got {type(mines).__name__}")
+    if not 1 <= mines <= rows * cols - 1:
+        raise ValueError(f"a {rows}x{cols} board holds 1 to {rows * cols - 1} mines, got {mines}")
     if rule == "opening":
         dense = mines >= OPENING_DENSITY * rows * cols
         k = 3 if min(rows, cols) >= 16 and dense else 2
