@@ -129,6 +129,23 @@ def test_a_count_leaves_the_engine_strict():
         analyze(bad, 2)
 
 
+@needs_exact
+def test_a_shared_workspace_is_refused_not_miscounted():
+    """Each FiftyRisk keeps its position prepared in its workspace; once another
+    position is prepared there, counting on the first raises instead of
+    counting the wrong position."""
+    ws = _workspace.Workspace()
+    view = np.array([[1, -1, -1], [-1, -1, -1]], np.int8)
+    first = FiftyRisk(ws, view, 2, analyze(view, 2))
+    want = first.layouts_with([(0, 1)], [])
+    other = np.array([[-1, -1, -1], [-1, -1, 0]], np.int8)
+    FiftyRisk(ws, other, 1, analyze(other, 1))
+    with pytest.raises(RuntimeError, match="workspace of its own"):
+        first.layouts_with([(0, 1)], [])
+    assert FiftyRisk(_workspace.Workspace(), view, 2, analyze(view, 2)).layouts_with(
+        [(0, 1)], []) == pytest.approx(want)
+
+
 def agrees_with_reference(view, mines):
     """The kernel's shapes, pseudo 50/50, enabler shares, factors and ceilings
     against the slow reference (tests/solver/fifty_reference.py)."""

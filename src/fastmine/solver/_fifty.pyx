@@ -146,7 +146,7 @@ cdef class Counter:
     cdef Workspace ws
     cdef int32_t[::1] target, cvstart, cvlist, vmult      # as _prepare left them
     cdef int nc, nv, nf, ni, W
-    cdef int64_t mines, max_entries
+    cdef int64_t mines, max_entries, prepared
     cdef double log_z
     cdef bint ok
 
@@ -158,6 +158,7 @@ cdef class Counter:
         self.max_entries = max_entries
         self.W = view.shape[1] + 2
         self.ok = _prepare(ws, view, prob, interior) is None
+        self.prepared = ws.prepared
         self.nc, self.nv, self.nf, self.ni = ws.nc, ws.nv, ws.nf, ws.ni
         # _finish changes the targets and lists, and a count the multiplicities
         self.target = np.array(ws.ctarget[:ws.nc])
@@ -171,6 +172,9 @@ cdef class Counter:
         the ns cells (sr, sc) are safe: hidden cells on the board, none given
         twice (the caller's)."""
         cdef Workspace ws = self.ws
+        if ws.prepared != self.prepared:
+            raise RuntimeError("another position was prepared in this Counter's workspace: "
+                               "give each Counter (each FiftyRisk) a workspace of its own")
         if not self.ok:
             return 0.0
         cdef int32_t[::1] ctarget = ws.ctarget, cvstart = ws.cvstart, cvlist = ws.cvlist

@@ -278,6 +278,7 @@ cdef object _prepare(Workspace ws, const int8_t[:, :] view, double[::1] prob,
     another only in one number's value shares this part (see ``score``)."""
     cdef int rows = view.shape[0], cols = view.shape[1]
     ws._board(<Py_ssize_t>(rows + 2) * (cols + 2))
+    ws.prepared += 1
     ws.cols = cols
     ws.err = None
     cdef int status = scan(ws, view, prob, interior)

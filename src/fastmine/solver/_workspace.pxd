@@ -25,6 +25,9 @@ cdef class Workspace:
     # bumped whenever a DP buffer above is replaced by a bigger one, so a
     # kernel refreshes its local views only then (each refresh costs)
     cdef int64_t grown
+    # bumped by every _prepare, so a fifty.Counter can tell that another
+    # position was prepared over the one it keeps here
+    cdef int64_t prepared
     # blocks (components, or pieces of a split component)
     cdef int32_t[::1] bb0, bb1, blayer, bscale
     cdef int nblocks

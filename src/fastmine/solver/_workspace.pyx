@@ -21,6 +21,7 @@ cdef class Workspace:
         self.hbits = 0
         self.stamp = 0
         self.grown = 0
+        self.prepared = 0
         self.nblocks = 0
         z32 = np.zeros(0, np.int32)
         self.lstate = self.slo = self.shi = self.trans = self.hval = z32

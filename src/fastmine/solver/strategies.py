@@ -28,10 +28,11 @@ best exact secondary safety -- the chance of surviving it times how safe the
 next move will be (see :mod:`fastmine.solver.best`).  It uses no randomness.
 
 The first move of a fresh game goes where the game's first-click rule makes it
-best (:func:`first_click_for`): a corner for ``cell`` and ``none``, (2, 2) for
-``opening`` -- (3, 3) on boards at least 16 wide and tall as dense as Expert
-(:data:`OPENING_DENSITY`) --, the centre for ``no_guess``.  Moves go through the public :class:`~fastmine.Game` API; each
-:func:`step` sets ``game.assisted``.
+best (:func:`first_click_for`): a corner for ``cell`` and ``none``; for
+``opening`` (2, 2), or (3, 3) on boards at least 16 wide and tall as dense as
+Expert (:data:`OPENING_DENSITY`); the centre for ``no_guess``.  Moves go
+through the public :class:`~fastmine.Game` API; each :func:`step` sets
+``game.assisted``.
 
 >>> import fastmine
 >>> from fastmine.solver.strategies import play
