@@ -22,9 +22,15 @@ DEFAULTS: dict[str, dict[str, object]] = {
         "custom_rows": 20,
         "custom_cols": 20,
         "custom_mines": 60,
+        "cell_size": "56",
+        "haptics": 1,
+        "animations": 1,
     },
 }
 """Section -> key -> default, for ``App.build_config``."""
+
+CELL_SIZES = ["40", "48", "56", "64", "72"]
+"""Cell sizes offered, in dp (56 dp is about 9 mm: a fingertip)."""
 
 LONG_PRESS_DELAYS = ["0.25", "0.3", "0.4", "0.5", "0.6", "0.8", "1.0"]
 FIRST_CLICK_RULES = ["cell", "opening", "no_guess"]
@@ -77,3 +83,12 @@ def flag(config, key: str) -> bool:
         return bool(config.getint(SECTION, key))
     except (TypeError, ValueError):
         return bool(DEFAULTS[SECTION][key])
+
+
+def cell_size(config) -> float:
+    """The cell size a touch-screen game opens at, in dp (bad values fall back to 56)."""
+    try:
+        v = float(config.get(SECTION, "cell_size"))
+    except (TypeError, ValueError):
+        return 56.0
+    return v if 24.0 <= v <= 120.0 else 56.0
