@@ -112,16 +112,19 @@ def make_app(kivy_window):
     window, clock = kivy_window
     drivers: list[Driver] = []
 
-    def make(data_dir, **config):
+    def make(data_dir, size=WINDOW, **config):
         for d in drivers:
             d.stop()
-        drv = Driver.start(window, clock, str(data_dir), config=config)
+        drv = Driver.start(window, clock, str(data_dir), size=tuple(size), config=config)
         drivers.append(drv)
         return drv
 
     yield make
     for d in drivers:
         d.stop()
+    from profiles import set_metrics
+
+    set_metrics(1.0, 1.0)  # a profile (profiles.start_app) must not leak into the next test
 
 
 @pytest.fixture
