@@ -176,8 +176,15 @@ def test_seeds():
     assert a == Board.generate(16, 30, 99, first_click=(3, 3), seed=123)
     assert a == Board.generate(16, 30, 99, first_click=(3, 3), seed=np.int64(123))
     assert a != Board.generate(16, 30, 99, first_click=(3, 3), seed=124)
-    # Seeds are taken modulo 2**64.
-    assert a == Board.generate(16, 30, 99, first_click=(3, 3), seed=123 + 2**64)
+    # Seeds are 64-bit; a bigger one is refused, not cut (2**64 was seed 0's board).
+    assert a == Board.generate(16, 30, 99, first_click=(3, 3), seed=123)
+    top = Board.generate(16, 30, 99, first_click=(3, 3), seed=2**64 - 1)
+    assert top != Board.generate(16, 30, 99, first_click=(3, 3), seed=0)
+    for big in (2**64, 123 + 2**64, 2**100):
+        with pytest.raises(ValueError, match="2\\*\\*64"):
+            Board.generate(16, 30, 99, first_click=(3, 3), seed=big)
+        with pytest.raises(ValueError, match="2\\*\\*64"):
+            Game(16, 30, 99, seed=big)
     # A numpy Generator is consumed: reproducible as a sequence.
     g1, g2 = np.random.default_rng(9), np.random.default_rng(9)
     seq1 = [Board.generate(9, 9, 10, first_click=(0, 0), seed=g1) for _ in range(3)]

@@ -7,9 +7,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-#: Largest board the engine accepts: the kernels index padded cells with
-#: 32-bit integers while laying mines.
-MAX_CELLS = 2**31 - 1
+from .limits import MAX_CELLS, check_board_size
+
+__all__ = ["MAX_CELLS", "as_int", "check_cell", "check_mines", "check_point", "check_seed",
+           "check_size", "check_view_shape", "SEED_LIMIT"]
 
 
 def as_int(name: str, value: object) -> int:
@@ -30,11 +31,21 @@ def check_size(rows: object, cols: object) -> tuple[int, int]:
         rows = as_int("rows", rows)
     if type(cols) is not int:
         cols = as_int("cols", cols)
+    return check_board_size(rows, cols)
+
+
+def check_view_shape(shape: tuple[int, ...], what: str = "view") -> tuple[int, int]:
+    """Validate the shape of a 2-D array standing for a board (a view, a mask).
+
+    Checked before any kernel sees the array: a view of 2**31 columns (a
+    broadcast one costs no memory) must be refused, not indexed.
+    """
+    if len(shape) != 2:
+        raise ValueError(f"{what} must be 2-D (rows, cols), got shape {shape}")
+    rows, cols = shape
     if rows < 1 or cols < 1:
-        raise ValueError(f"a board needs at least 1 row and 1 column, got {rows}x{cols}")
-    if (rows + 2) * (cols + 2) > MAX_CELLS:
-        raise ValueError(f"a {rows}x{cols} board is too large (at most {MAX_CELLS} cells)")
-    return rows, cols
+        raise ValueError(f"{what} must have at least one cell, got shape {shape}")
+    return check_board_size(rows, cols)
 
 
 def check_mines(mines: object, rows: int, cols: int) -> int:
@@ -79,13 +90,21 @@ def check_point(rows: int, cols: int, point: object, name: str = "first_click") 
     return check_cell(rows, cols, point[0], point[1])
 
 
+#: Seeds are 64-bit: the generator is seeded with exactly these bits.
+SEED_LIMIT = 2**64
+
+
 def check_seed(seed: object) -> int | None:
-    """Validate a seed: None, a non-negative int, or a numpy Generator."""
-    if seed is None or (type(seed) is int and seed >= 0):
+    """Validate a seed: None, an int in 0 .. 2**64 - 1, or a numpy Generator.
+
+    A bigger seed is refused rather than cut to 64 bits: 2**64 would silently
+    give seed 0's board.
+    """
+    if seed is None or (type(seed) is int and 0 <= seed < SEED_LIMIT):
         return seed
     if isinstance(seed, np.random.Generator):
         return int(seed.integers(0, 2**63))
     seed = as_int("seed", seed)
-    if seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed}")
+    if not 0 <= seed < SEED_LIMIT:
+        raise ValueError(f"seed must be an integer from 0 to 2**64 - 1, got {seed}")
     return seed

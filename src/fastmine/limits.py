@@ -1,0 +1,65 @@
+"""The largest board fastmine plays or analyses: one limit for the engine and the solver.
+
+Every public entry point (``Board``, ``Game``, the solver's functions, the
+command line) checks a size against these numbers before anything is
+allocated, so a board that cannot fit is refused at once with a
+``ValueError`` that names the limit, instead of filling the memory or, worse,
+overflowing an index in a kernel.
+
+Why these numbers: the kernels index the padded board ((rows + 2) x
+(cols + 2) cells) with C integers, and the solver keeps cell indices and
+products like ``row * width`` in 32-bit ``int``s.  With at most
+:data:`MAX_CELLS` cells and :data:`MAX_ROWS` / :data:`MAX_COLS` per side the
+padded board stays under 2**26 cells, far from 2**31 even after the small
+multiples the kernels take.  Memory: a game needs about 4 bytes a cell (plus
+about 24 bytes for each cell one move changes), the solver a few tens of bytes
+for each unknown cell, so the largest board stays around a gigabyte; 5000 x 5000
+fits, 50000 x 40000 does not.
+
+>>> check_board_size(5000, 5000)
+(5000, 5000)
+>>> check_board_size(50000, 40000)
+Traceback (most recent call last):
+...
+ValueError: a 50000x40000 board is too large: 2000000000 cells, and fastmine handles at most 33554432 (fastmine.limits.MAX_CELLS)
+"""
+
+from __future__ import annotations
+
+__all__ = ["MAX_CELLS", "MAX_COLS", "MAX_ROWS", "check_board_size", "fits"]
+
+MAX_CELLS = 2**25
+"""Most cells (rows x cols) of a board: 33,554,432, e.g. 5792 x 5792."""
+
+MAX_ROWS = 2**20
+"""Most rows of a board (1,048,576): a very thin board is fine, up to :data:`MAX_CELLS`."""
+
+MAX_COLS = 2**20
+"""Most columns of a board (1,048,576)."""
+
+
+def fits(rows: int, cols: int) -> bool:
+    """True when a ``rows`` x ``cols`` board (both positive ints) is within the limits."""
+    return 0 < rows <= MAX_ROWS and 0 < cols <= MAX_COLS and rows * cols <= MAX_CELLS
+
+
+def check_board_size(rows: int, cols: int) -> tuple[int, int]:
+    """Return ``(rows, cols)`` if the board fits, else raise a ``ValueError`` naming the limit.
+
+    ``rows`` and ``cols`` must already be ints; a size below 1 is refused too.
+    The command line calls this before it starts a game or a run.
+    """
+    if rows < 1 or cols < 1:
+        raise ValueError(f"a board needs at least 1 row and 1 column, got {rows}x{cols}")
+    if rows > MAX_ROWS:
+        raise ValueError(f"a board with {rows} rows is too large: at most {MAX_ROWS} rows "
+            "(fastmine.limits.MAX_ROWS)")
+    if cols > MAX_COLS:
+        raise ValueError(
+            f"a board with {cols} columns is too large: at most {MAX_COLS} columns "
+            "(fastmine.limits.MAX_COLS)")
+    if rows * cols > MAX_CELLS:
+        raise ValueError(
+            f"a {rows}x{cols} board is too large: {rows * cols} cells, and fastmine "
+            f"handles at most {MAX_CELLS} (fastmine.limits.MAX_CELLS)")
+    return rows, cols
