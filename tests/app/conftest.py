@@ -35,13 +35,18 @@ except ImportError:
     sys.path.insert(0, str(ROOT / "src"))
 
 WINDOW = (480, 800)  # a phone in portrait
+# SDL's offscreen driver draws into a surface made once, at the window's first
+# size, and never grows it: a window resized larger is drawn only in part.  The
+# session's window starts as large as the largest profile (tests/app/profiles.py,
+# 1080x2340 in portrait and in landscape), and every test then sets its size.
+SURFACE = (2340, 2340)
 
 try:  # before any test module imports Kivy widgets (and with them the Clock)
     from kivy.config import Config as _Config
 
     _Config.set("graphics", "maxfps", "0")  # never sleep between frames
-    _Config.set("graphics", "width", str(WINDOW[0]))
-    _Config.set("graphics", "height", str(WINDOW[1]))
+    _Config.set("graphics", "width", str(SURFACE[0]))
+    _Config.set("graphics", "height", str(SURFACE[1]))
 except ImportError:  # no Kivy: the kivy_window fixture skips with the reason
     pass
 
@@ -76,8 +81,8 @@ def kivy_window():
                     + " | ".join(tail))
     from kivy.config import Config
 
-    Config.set("graphics", "width", str(WINDOW[0]))
-    Config.set("graphics", "height", str(WINDOW[1]))
+    Config.set("graphics", "width", str(SURFACE[0]))
+    Config.set("graphics", "height", str(SURFACE[1]))
     Config.set("graphics", "maxfps", "0")
     Config.set("graphics", "resizable", "1")
     from kivy.base import EventLoop, runTouchApp
