@@ -32,6 +32,48 @@ def _paths() -> None:
             sys.path.insert(0, src)
 
 
+NO_KIVY = ("The fastmine app needs Kivy, which is not installed for {python}.\n"
+           "Install the app extra:  pip install 'fastmine[app]'   "
+           "(from a checkout: pip install '.[app]')\n"
+           "or play in the terminal without it:  fastmine play")
+
+
+def _have_kivy() -> bool:
+    """Whether Kivy imports; if not, say which extra brings it (no traceback)."""
+    try:
+        import kivy  # noqa: F401
+    except ImportError as exc:
+        if (exc.name or "").split(".")[0] != "kivy":
+            raise  # Kivy is there but something it needs is broken: show the real error
+        print(NO_KIVY.format(python=sys.executable), file=sys.stderr)
+        return False
+    return True
+
+
+def _no_sound_device() -> bool:
+    """True on a desktop Linux with no sound device and no sound server (a server, CI)."""
+    if not sys.platform.startswith("linux") or "ANDROID_ARGUMENT" in os.environ \
+            or "ANDROID_ROOT" in os.environ:
+        return False
+    if os.environ.get("PULSE_SERVER"):
+        return False
+    runtime = os.environ.get("XDG_RUNTIME_DIR", "")
+    if runtime and any(os.path.exists(os.path.join(runtime, s))
+                       for s in ("pulse/native", "pipewire-0")):
+        return False
+    try:
+        return not any(n.startswith("pcm") for n in os.listdir("/dev/snd"))
+    except OSError:
+        return True
+
+
+def _quiet_audio() -> None:
+    """Without a sound device, SDL's dummy audio driver: sound stays silent instead
+    of Kivy logging a CRITICAL "Unable to open mixer" (and ALSA its own errors)."""
+    if _no_sound_device():
+        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python app/main.py", description="fastmine: Minesweeper for touch screens and desktops.")
     p.add_argument("--data-dir", help="folder for settings, records, the saved game and sounds")
@@ -52,7 +94,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     sys.argv = [sys.argv[0], *kivy_args]
     os.environ.setdefault("KIVY_NO_ARGS", "1")
+    _quiet_audio()
     _paths()
+    if not _have_kivy():
+        return 1
     if args.bench:
         from fastmine_app.benchmark import bench_environment
         bench_environment()

@@ -102,11 +102,54 @@ def _atomic_write(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
+#: what each optional module of the ``bench`` extra is for in a run
+OPTIONAL = {
+    "scipy": ("SciPy", "the NumPy/SciPy peer"),
+    "ms_toollib": ("ms-toollib", "the ms-toollib peer"),
+    "matplotlib": ("matplotlib", "the plots"),
+}
+
+
+def missing_extras(cfg: Config) -> list[str]:
+    """What this run will go without, as ``"SciPy (the NumPy/SciPy peer)"``; [] if nothing."""
+    wanted = {"scipy": "numpy" in cfg.peers, "ms_toollib": "ms_toollib" in cfg.peers,
+              "matplotlib": cfg.plots}
+    return [f"{OPTIONAL[mod][0]} ({OPTIONAL[mod][1]})" for mod, want in wanted.items()
+            if want and not _importable(mod)]
+
+
+def _importable(module: str) -> bool:
+    import importlib
+
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        return False
+    return True
+
+
+def fastmine_failures(doc: dict) -> list[str]:
+    """fastmine's own measurements that did not come back: a failed run, not a missing peer."""
+    rows = doc.get("rows", []) + doc.get("memory", [])
+    return [f"{r['kernel']} {r['size']}: {r['status']} {r.get('error', '')}".rstrip()
+            for r in rows if r["peer"] == "fastmine" and r["status"] not in ("ok", "skipped")]
+
+
 def run(args: argparse.Namespace, argv: list[str] | None = None) -> int:
-    """Run the suite as ``args`` says and write the results; returns the exit status."""
+    """Run the suite as ``args`` says and write the results; returns the exit status.
+
+    Before measuring, it says which optional packages are missing and what the
+    run goes without (install the ``bench`` extra for all of them).  The status
+    is 1 when any of fastmine's own measurements failed, 0 otherwise.
+    """
     from . import report, suite
 
     cfg = config(args, argv)
+    missing = [] if args.from_json else missing_extras(cfg)
+    if missing:
+        print("bench: not installed, so this run goes without: " + ", ".join(missing)
+              + ". pip install 'fastmine[bench]' (from a checkout: pip install '.[bench]') "
+              "adds them.", file=sys.stderr)
     cfg.out.mkdir(parents=True, exist_ok=True)
     if args.from_json:
         doc = json.loads(args.from_json.read_text(encoding="utf-8"))
@@ -129,6 +172,11 @@ def run(args: argparse.Namespace, argv: list[str] | None = None) -> int:
     if args.docs:
         from . import docs_page
         print(f"bench: wrote {docs_page.write(doc, md)}")
+    failed = [] if args.from_json else fastmine_failures(doc)
+    if failed:
+        print("bench: fastmine's own measurements failed:\n  " + "\n  ".join(failed),
+              file=sys.stderr)
+        return 1
     return 0
 
 

@@ -100,13 +100,32 @@ def make_case(kernel: str, rows: int, cols: int, mines: int, seed: int) -> Case:
 
 
 def _largest_opening(mask: np.ndarray) -> tuple[int, int]:
-    """The first cell (row-major) of the board's largest opening (zero region)."""
-    from scipy import ndimage
+    """The first cell (row-major) of the board's largest opening (zero region).
 
+    Ties go to the opening that starts first; with no opening, (0, 0).  Plain NumPy (the suite runs
+    without SciPy): every zero cell takes the smallest flat index among itself
+    and its zero neighbours, then jumps to its label's label, until nothing
+    changes; each opening ends labelled with its first cell.
+    """
     from .peers.numpy_peer import count
 
-    labels, n = ndimage.label(~mask & (count(mask) == 0), structure=np.ones((3, 3), bool))
-    sizes = np.bincount(labels.ravel(), minlength=n + 1)
-    sizes[0] = 0
-    r, c = divmod(int(np.argmax(labels.ravel() == np.argmax(sizes))), mask.shape[1])
-    return (r, c)
+    rows, cols = mask.shape
+    n = rows * cols
+    zero = (~mask & (count(mask) == 0)).ravel()
+    if not zero.any():
+        return (0, 0)                       # no opening: the top-left cell, as before
+    label = np.where(zero, np.arange(n), n)
+    while True:
+        padded = np.full((rows + 2, cols + 2), n)
+        padded[1:-1, 1:-1] = label.reshape(rows, cols)
+        low = label.reshape(rows, cols).copy()
+        for dr in range(3):
+            for dc in range(3):
+                np.minimum(low, padded[dr:dr + rows, dc:dc + cols], out=low)
+        new = np.where(zero, low.ravel(), n)
+        new[zero] = new[new[zero]]          # a label is a zero cell of the same opening
+        if np.array_equal(new, label):
+            break
+        label = new
+    firsts, sizes = np.unique(label[zero], return_counts=True)
+    return divmod(int(firsts[np.argmax(sizes)]), cols)
