@@ -20,6 +20,9 @@ CFLAGS = [] if os.name == "nt" else ["-O0", "-g"] if DEBUG else ["-g0"]
 # Any change of mode or flags forces a full rebuild (see BuildExt).
 MODE = ("debug " if DEBUG else "release ") + " ".join(CFLAGS)
 MODE_FILE = Path(__file__).resolve().parent / "build" / "fastmine-build-mode"
+# Cythonize and compile on every core; Windows keeps one (multiprocessing there
+# would re-run this script in each worker).
+JOBS = 1 if os.name == "nt" else os.cpu_count() or 1
 
 
 class BuildExt(build_ext):
@@ -33,6 +36,9 @@ class BuildExt(build_ext):
         super().finalize_options()
         if not MODE_FILE.exists() or MODE_FILE.read_text() != MODE:
             self.force = True
+        # Compile the modules side by side (``build_ext -j``) unless told otherwise.
+        if self.parallel is None:
+            self.parallel = JOBS
 
     def run(self):
         super().run()
@@ -73,6 +79,7 @@ setup(
         compiler_directives=directives,
         # A debug build must never reuse C files generated without checks.
         force=DEBUG,
+        nthreads=JOBS if JOBS > 1 else 0,
         build_dir="build/cython-debug" if DEBUG else None,
     ),
 )
