@@ -1,10 +1,16 @@
 """The board: one widget drawing every cell with one Mesh from the tile atlas.
 
-Vertices are kept in cell units (cell ``(r, c)`` spans ``x in [c, c+1]``,
-``y in [rows-1-r, rows-r]``) so zoom and pan only change a Translate and a
-Scale instruction, never the mesh.  Changing cells rewrites the texture
-coordinates of just those cells in a numpy copy of the vertex buffer and
-hands it to the Mesh once per batch.  Hit-testing is arithmetic.
+Vertices are kept in cell units of the *drawn* board (drawn cell
+``(dr, dc)`` spans ``x in [dc, dc+1]``, ``y in [drows-1-dr, drows-dr]``) so
+zoom and pan only change a Translate and a Scale instruction, never the
+mesh.  Changing cells rewrites the texture coordinates of just those cells
+in a numpy copy of the vertex buffer and hands it to the Mesh once per
+batch.  Hit-testing is arithmetic.
+
+On a touch screen the drawn board may be the game's board transposed (see
+:mod:`.viewport`): ``rows``, ``cols``, ``tiles`` and every cell event stay
+in the game's coordinates; only the vertices, hit-testing and the view
+(``drows``, ``dcols``, ``scale``, ``offset``) are in drawn ones.
 
 Touches and the mouse are interpreted by :class:`.gestures.BoardGestures`;
 this widget dispatches the results as cell events (``on_cell_tap``,
@@ -15,16 +21,49 @@ knows about game rules.
 from __future__ import annotations
 
 import numpy as np
-from kivy.graphics import Color, Line, Mesh, PopMatrix, PushMatrix, Scale, Translate
+from kivy.app import App
+from kivy.graphics import (
+    Color,
+    InstructionGroup,
+    Line,
+    Mesh,
+    PopMatrix,
+    PushMatrix,
+    Scale,
+    Translate,
+)
 from kivy.graphics.scissor_instructions import ScissorPop, ScissorPush
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty
 from kivy.uix.widget import Widget
 
+from . import settings as S
 from . import tiles as T
+from . import viewport
+from .effects import ArmingRing, Cascade, Celebration, Effects, Explosion
 from .gestures import BoardGestures
+from .overview import FitButton, ScrollIndicators
 
 MAX_VERTICES = 65536  # Mesh indices are unsigned shorts
+_PRESSABLE = np.zeros(T.N_TILES, bool)
+_PRESSABLE[[T.HIDDEN_T, T.QUESTION_T, T.HINT_T]] = True
+_PRESSABLE[T.PROB_T:T.PROB_T + T.PROB_LEVELS] = True
+
+
+def app_setting(key: str) -> bool:
+    """A bool setting of the running app (its default without one)."""
+    app = App.get_running_app()
+    config = getattr(app, "config", None)
+    if config is None:
+        return bool(S.DEFAULTS[S.SECTION][key])
+    return S.flag(config, key)
+
+
+def app_cell_size() -> float:
+    """The cell-size setting in dp (the default without an app)."""
+    app = App.get_running_app()
+    config = getattr(app, "config", None)
+    return 56.0 if config is None else S.cell_size(config)
 
 
 class BoardView(Widget):
@@ -44,20 +83,30 @@ class BoardView(Widget):
     cursor = ObjectProperty(None, allownone=True)
     """Keyboard cursor cell ``(row, col)``, or None to hide it."""
     scale = NumericProperty(1.0)
-    """Pixels per cell."""
+    """Pixels per drawn cell."""
     long_press_delay = NumericProperty(0.4)
     hidden = BooleanProperty(False)
     """True hides the cells (the game is paused)."""
+    transposed = BooleanProperty(False)
+    """True while the board is drawn turned (game row r is drawn column r)."""
+    touch_first = BooleanProperty(False)
+    """The current game opened the touch-screen way (cell size, pan, transpose)."""
 
     __events__ = ("on_cell_tap", "on_cell_long_press", "on_cell_secondary", "on_cell_chord")
 
     def __init__(self, **kwargs) -> None:
         self.rows = self.cols = 0
+        self.drows = self.dcols = 0
         self.tiles = np.zeros((0, 0), np.int16)
         self._verts = np.zeros(0, np.float32)
         self._ox = self._oy = 0.0
-        self._user_zoomed = False
-        self._pressed: tuple[int, int] | None = None
+        self._fitted = True  # showing the whole board; geometry changes refit
+        self._settled = False  # the player moved the view of this game
+        self._recalled = None
+        self._focus: tuple[float, float] | None = None
+        self._pressed: list[tuple[int, int, int]] = []
+        self.memory = viewport.ZoomMemory()
+        """Zoom and position per board size, kept between games."""
         self._ready = False  # property handlers wait for the canvas
         super().__init__(**kwargs)
         with self.canvas:
@@ -67,43 +116,74 @@ class BoardView(Widget):
             self._scale = Scale(1, 1, 1)
             self._tint = Color(1, 1, 1, 1)
             self.mesh = Mesh(mode="triangles")
+            self._fx_cells = InstructionGroup()
             self._cursor_color = Color(*self.cursor_color)
             self._cursor_line = Line(width=1, rectangle=(0, 0, 0, 0))
             PopMatrix()
+            self._fx_screen = InstructionGroup()
+            self._overlay = InstructionGroup()
             ScissorPop()
+        self.effects = Effects(self._fx_cells, self._fx_screen)
+        self.indicators = ScrollIndicators(self._overlay)
+        self.arming = ArmingRing(self._overlay)
+        self.fit_button = FitButton()
+        self.fit_button.bind(on_release=lambda *_a: self.toggle_fit())
+        self.add_widget(self.fit_button)
         self.gestures = BoardGestures(self)
         self._ready = True
         if self.atlas is not None:
-            self.mesh.texture = self.atlas.texture
+            self.on_atlas(self, self.atlas)
         self.bind(pos=self._on_geometry, size=self._on_geometry)
 
     # ------------------------------------------------------------ building
 
-    def set_board(self, tiles: np.ndarray) -> None:
-        """Start showing a new board whose cells show ``tiles`` (rows, cols)."""
+    def set_board(self, tiles: np.ndarray, focus: tuple[int, int] | None = None) -> None:
+        """Start showing a new board whose cells show ``tiles`` (rows, cols).
+
+        ``focus`` is a game cell to open the view around when the board opens
+        zoomed (a resumed game's play area); by default the middle."""
         rows, cols = tiles.shape
         if rows * cols * 4 > MAX_VERTICES:
             raise ValueError(f"a {rows}x{cols} board is too big for one mesh (max {MAX_VERTICES // 4} cells)")
-        if (rows, cols) != (self.rows, self.cols):
+        self.effects.clear()
+        self.arming.hide()
+        self.touch_first = viewport.touch_first()
+        want_t = self._want_transposed(rows, cols)
+        if (rows, cols) != (self.rows, self.cols) or want_t != self.transposed:
             self.rows, self.cols = rows, cols
+            self.transposed = want_t
             self._build_geometry()
-            self._user_zoomed = False
         self.tiles = np.array(tiles, np.int16)
-        self._pressed = None
+        self._pressed = []
         self._write_uv(slice(None), self.tiles.ravel())
         self.mesh.vertices = self._verts
-        self.fit()
+        self._settled = False
+        self._recalled = self.memory.recall(self._memory_key()) if self.touch_first else None
+        if focus is None:
+            focus = _play_area(self.tiles)
+        self._focus = None if focus is None else self._drawn_center(*focus)
+        self.open_view()
+
+    def _want_transposed(self, rows: int, cols: int) -> bool:
+        return self.touch_first and viewport.transposed(rows, cols, self.width, self.height)
+
+    def _memory_key(self) -> tuple[int, int, bool]:
+        return (self.rows, self.cols, self.transposed)
 
     def _build_geometry(self) -> None:
         rows, cols = self.rows, self.cols
+        self.drows, self.dcols = (cols, rows) if self.transposed else (rows, cols)
         r, c = np.divmod(np.arange(rows * cols), cols)
-        x0 = c.astype(np.float32)
-        y0 = (rows - 1 - r).astype(np.float32)
+        dr, dc = (c, r) if self.transposed else (r, c)
+        x0 = dc.astype(np.float32)
+        y0 = (self.drows - 1 - dr).astype(np.float32)
         v = np.zeros((rows * cols, 4, 4), np.float32)
         v[:, 0, 0] = v[:, 3, 0] = x0
         v[:, 1, 0] = v[:, 2, 0] = x0 + 1
         v[:, 0, 1] = v[:, 1, 1] = y0
         v[:, 2, 1] = v[:, 3, 1] = y0 + 1
+        if self.atlas is not None and len(self._verts) == len(v.reshape(-1)) and self.tiles.size:
+            v[:, :, 2:4] = self._verts.reshape(-1, 4, 4)[:, :, 2:4]  # keep the tiles shown
         self._verts = v.reshape(-1)
         base = (np.arange(rows * cols, dtype=np.int64) * 4)[:, None]
         idx = (base + np.array([0, 1, 2, 2, 3, 0])).ravel()
@@ -133,6 +213,8 @@ class BoardView(Widget):
         if atlas is None or not self._ready:
             return
         self.mesh.texture = atlas.texture
+        self.fit_button.atlas = atlas
+        self.indicators.set_rgb(atlas.theme.text)
         if self.rows:
             self.set_all_tiles(self.tiles)
 
@@ -145,6 +227,9 @@ class BoardView(Widget):
             return
         self._tint.a = 0.0 if hidden else 1.0
         self._cursor_color.a = 0.0 if hidden else self.cursor_color[3]
+        if hidden:
+            self.effects.clear()
+        self._update_overview()
 
     def on_cursor(self, _inst, cell) -> None:
         if not self._ready:
@@ -152,64 +237,206 @@ class BoardView(Widget):
         if cell is None:
             self._cursor_line.rectangle = (0, 0, 0, 0)
         else:
-            r, c = cell
-            self._cursor_line.rectangle = (c + 0.04, self.rows - 1 - r + 0.04, 0.92, 0.92)
+            dr, dc = self._drawn(*cell)
+            self._cursor_line.rectangle = (dc + 0.04, self.drows - 1 - dr + 0.04, 0.92, 0.92)
         self._cursor_line.width = max(0.04, 2.0 / max(self.scale, 1))
 
     # ------------------------------------------------------------ pressed look
 
     def show_press(self, cell: tuple[int, int]) -> None:
-        """Show a hidden cell as pressed while a finger or button is down on it."""
+        """Show a hidden cell as pressed while a finger or button is down on
+        it; on a number, its hidden neighbours (the cells a chord would open)."""
         self.clear_press()
         r, c = cell
-        if self.tiles[r, c] in (T.HIDDEN_T, T.QUESTION_T, T.HINT_T) or (
-                T.PROB_T <= self.tiles[r, c] < T.PROB_T + T.PROB_LEVELS):
-            self._pressed = (r, c, int(self.tiles[r, c]))
-            self._write_uv([r * self.cols + c], np.array([T.PRESSED_T]))
-            self.mesh.vertices = self._verts
+        tile = self.tiles[r, c]
+        if 1 <= tile <= 8:
+            r0, r1, c0, c1 = max(r - 1, 0), min(r + 2, self.rows), max(c - 1, 0), min(c + 2, self.cols)
+            near = np.argwhere(_PRESSABLE[self.tiles[r0:r1, c0:c1]]) + (r0, c0)
+            targets = [(int(a), int(b)) for a, b in near]
+        elif _PRESSABLE[tile]:
+            targets = [(r, c)]
+        else:
+            return
+        if not targets:
+            return
+        self._pressed = [(a, b, int(self.tiles[a, b])) for a, b in targets]
+        idx = [a * self.cols + b for a, b in targets]
+        self._write_uv(idx, np.full(len(idx), T.PRESSED_T, np.int16))
+        self.mesh.vertices = self._verts
+
+    def pressed_cells(self) -> list[tuple[int, int]]:
+        """The cells shown pressed now (game coordinates)."""
+        return [(r, c) for r, c, _t in self._pressed]
 
     def clear_press(self) -> None:
         """Undo :meth:`show_press`."""
-        if self._pressed is not None:
-            r, c, tile = self._pressed
-            self._pressed = None
-            if self.tiles[r, c] == tile:
-                self._write_uv([r * self.cols + c], np.array([tile]))
+        if self._pressed:
+            pressed, self._pressed = self._pressed, []
+            keep = [(r, c, t) for r, c, t in pressed if self.tiles[r, c] == t]
+            if keep:
+                self._write_uv([r * self.cols + c for r, c, _t in keep],
+                               np.array([t for _r, _c, t in keep], np.int16))
                 self.mesh.vertices = self._verts
+
+    # ------------------------------------------------------------ feel
+
+    def animate_move(self, changed: np.ndarray, origin: tuple[int, int] | None, ended: str) -> None:
+        """The animations after a move whose tiles are already shown: the
+        opening cascade, the explosion, the celebration (none with the
+        animations setting off)."""
+        if not len(changed) and not ended:
+            return
+        if not app_setting("animations") or self.atlas is None:
+            return
+        if ended == "won":
+            self.effects.start(Celebration(self))
+            return
+        if ended == "lost":
+            boom = np.argwhere(self.tiles == T.EXPLODED_T)
+            if len(boom):
+                self.effects.start(Explosion(self, (int(boom[0][0]), int(boom[0][1]))))
+            return
+        if len(changed) < 3:
+            return  # a single cell: nothing to cascade, and no cost
+        changed = np.asarray(changed)
+        opened = changed[self.tiles[changed[:, 0], changed[:, 1]] <= 8]
+        if len(opened) >= 3:
+            o = origin if origin is not None else (int(opened[0][0]), int(opened[0][1]))
+            self.effects.start(Cascade(self, opened, o), in_cells=True)
+
+    def arming_started(self, pos: tuple[float, float]) -> None:
+        """A finger is down on a cell: start the ring that fills until the long press."""
+        self.arming.show(pos, self.long_press_delay, self.cursor_color)
+
+    def arming_stopped(self, fired: bool) -> None:
+        """The finger lifted or moved (``fired`` False), or the long press fired."""
+        self.arming.hide()
+        if fired and app_setting("haptics"):
+            from . import haptics
+            haptics.vibrate()
 
     # ------------------------------------------------------------ geometry
 
     @property
     def offset(self) -> tuple[float, float]:
-        """Where the board's bottom-left corner is, relative to the widget."""
+        """Where the drawn board's bottom-left corner is, relative to the widget."""
         return (self._ox, self._oy)
+
+    def _drawn(self, r: int, c: int) -> tuple[int, int]:
+        return (c, r) if self.transposed else (r, c)
+
+    def display_cells(self, cells: np.ndarray) -> np.ndarray:
+        """Game (row, col) pairs -> drawn (row, col) pairs."""
+        cells = np.asarray(cells)
+        return cells[:, ::-1] if self.transposed else cells
+
+    def _drawn_center(self, r: int, c: int) -> tuple[float, float]:
+        dr, dc = self._drawn(r, c)
+        return (dc + 0.5, self.drows - dr - 0.5)
 
     def fit_scale(self) -> float:
         """The scale that shows the whole board."""
-        if not self.rows or self.width <= 1 or self.height <= 1:
-            return 1.0
-        return min(self.width / self.cols, self.height / self.rows)
+        return viewport.fit_scale(self.drows, self.dcols, self.width, self.height)
+
+    def cell_px(self) -> float:
+        """The player's cell size in pixels."""
+        return dp(app_cell_size())
 
     def scale_limits(self) -> tuple[float, float]:
-        """(min, max) pixels per cell: from the whole board to big fingertip cells
-        (and at least three times closer than the whole board)."""
+        """(min, max) pixels per cell: from the whole board (or, on a touch
+        screen, the cell size if smaller) to big fingertip cells."""
         fit = self.fit_scale()
-        return fit, max(fit * 3, dp(80))
+        lo = min(fit, self.cell_px()) if self.touch_first else fit
+        return lo, max(fit * 3, dp(80), self.cell_px() * 1.5)
+
+    def is_fitted(self) -> bool:
+        """True when the whole board is in view."""
+        return (self.dcols * self.scale <= self.width + 0.5
+                and self.drows * self.scale <= self.height + 0.5)
 
     def fit(self) -> None:
         """Show the whole board, centred."""
-        self._user_zoomed = False
+        self._fitted = True
         self.scale = self.fit_scale()
         self._ox = self._oy = 0.0
         self._apply()
 
+    def open_view(self) -> None:
+        """Show a new game: fit on a desktop; on a touch screen the view kept
+        for this board size, else the player's cell size (see :mod:`.viewport`)."""
+        if not self.touch_first or not self.rows:
+            self.fit()
+            return
+        if self._recalled is not None:
+            scale_dp, center, fitted = self._recalled
+            if fitted:
+                self.fit()
+            else:
+                self.set_view(dp(scale_dp), center)
+            return
+        v = viewport.opening_view(self.drows, self.dcols, self.width, self.height, self.cell_px(),
+                                  self._focus)
+        if v.fitted and v.scale >= self.fit_scale() - 1e-9:
+            self.fit()
+        else:
+            self.set_view(v.scale, v.center)
+
+    def set_view(self, scale: float, center: tuple[float, float]) -> None:
+        """``scale`` px per cell with drawn board point ``center`` in the middle."""
+        lo, hi = self.scale_limits()
+        self.scale = min(max(scale, lo), hi)
+        self._fitted = False
+        self._ox = self.width / 2 - center[0] * self.scale
+        self._oy = self.height / 2 - center[1] * self.scale
+        self._apply()
+
+    def view_center(self) -> tuple[float, float]:
+        """The drawn board point (cell units) in the middle of the widget."""
+        s = self.scale or 1.0
+        return ((self.width / 2 - self._ox) / s, (self.height / 2 - self._oy) / s)
+
+    def toggle_fit(self) -> None:
+        """The fit button and a double tap beside the board: whole board <->
+        the player's cell size around the middle of the view."""
+        if self.is_fitted() and self.fit_scale() < self.cell_px() * 0.999:
+            self.set_view(self.cell_px(), self.view_center())
+        else:
+            self.fit()
+        self._settle()
+
+    def _settle(self) -> None:
+        """The player chose this view: keep it for the next game of this size."""
+        self._settled = True
+        if self.touch_first and self.rows:
+            self.memory.remember(self._memory_key(), self.scale / dp(1), self.view_center(),
+                                 self._fitted or self.is_fitted())
+
     def _on_geometry(self, *_args) -> None:
-        if self._user_zoomed:
+        if not self.rows:
+            self._apply()
+            return
+        want_t = self._want_transposed(self.rows, self.cols)
+        if want_t != self.transposed:
+            # the window turned: redraw turned, around the same game cell
+            cell = self.cell_at(*self.to_parent(*self.center)) if self._settled else None
+            scale_dp = self.scale / dp(1)
+            self.transposed = want_t
+            self._build_geometry()
+            self.mesh.vertices = self._verts
+            self._recalled = self.memory.recall(self._memory_key())
+            if not self._settled or cell is None:
+                self.open_view()
+            else:
+                self.set_view(dp(scale_dp), self._drawn_center(*cell))
+            return
+        if not self._settled:
+            self.open_view()
+        elif self._fitted:
+            self.fit()
+        else:
             lo, hi = self.scale_limits()
             self.scale = min(max(self.scale, lo), hi)
             self._apply()
-        else:
-            self.fit()
 
     def zoom_at(self, factor: float, x: float, y: float) -> None:
         """Zoom by ``factor`` keeping the point under (x, y) (parent coords) still."""
@@ -219,26 +446,42 @@ class BoardView(Widget):
         """Set the scale so board point (bx, by) (cell units) lands on (x, y)."""
         lo, hi = self.scale_limits()
         self.scale = min(max(scale, lo), hi)
-        self._user_zoomed = self.scale > lo * 1.001
+        self._fitted = self.scale <= self.fit_scale() * 1.001
         self._ox = x - self.x - bx * self.scale
         self._oy = y - self.y - by * self.scale
         self._apply()
+        self._settle()
 
     def pan_by(self, dx: float, dy: float) -> None:
         """Move the board by (dx, dy) pixels (clamped to keep it in view)."""
         self._ox += dx
         self._oy += dy
         self._apply()
+        self._settle()
 
     def _apply(self) -> None:
         s = self.scale
-        bw, bh = self.cols * s, self.rows * s
+        bw, bh = self.dcols * s, self.drows * s
         self._ox = _clamp_axis(self._ox, bw, self.width)
         self._oy = _clamp_axis(self._oy, bh, self.height)
         self._translate.xy = (self.x + self._ox, self.y + self._oy)
         self._scale.xyz = (s, s, 1)
         self.update_clip()
         self.on_cursor(self, self.cursor)
+        self._update_overview()
+
+    def _update_overview(self) -> None:
+        if not self._ready:
+            return
+        self.indicators.update(self)
+        if self.hidden:
+            self.indicators.color.a = 0.0
+        fb = self.fit_button
+        fb.pos = (self.right - fb.width - dp(10), self.y + dp(12))
+        fitted = self.is_fitted()
+        fb.zoomed = not fitted
+        can_zoom = self.touch_first and fitted and self.fit_scale() < self.cell_px() * 0.999
+        fb.shown = bool(self.rows) and not self.hidden and (not fitted or can_zoom)
 
     def update_clip(self, *_args) -> None:
         """Clip drawing to the widget (in window coordinates, as scissors are)."""
@@ -249,31 +492,33 @@ class BoardView(Widget):
         sc.width, sc.height = max(0, int(round(x1 - x0))), max(0, int(round(y1 - y0)))
 
     def to_board(self, x: float, y: float) -> tuple[float, float]:
-        """Parent coords -> board coords in cell units (x right, y up)."""
+        """Parent coords -> drawn board coords in cell units (x right, y up)."""
         s = self.scale or 1.0
         return (x - self.x - self._ox) / s, (y - self.y - self._oy) / s
 
     def cell_at(self, x: float, y: float) -> tuple[int, int] | None:
-        """The (row, col) under a point in parent coords, or None."""
+        """The game's (row, col) under a point in parent coords, or None."""
         if not self.rows or not self.collide_point(x, y):
             return None
         bx, by = self.to_board(x, y)
-        c = int(np.floor(bx))
-        r = self.rows - 1 - int(np.floor(by))
-        if 0 <= r < self.rows and 0 <= c < self.cols:
-            return (r, c)
+        dc = int(np.floor(bx))
+        dr = self.drows - 1 - int(np.floor(by))
+        if 0 <= dr < self.drows and 0 <= dc < self.dcols:
+            return (dc, dr) if self.transposed else (dr, dc)
         return None
 
     def cell_center(self, r: int, c: int) -> tuple[float, float]:
-        """Parent coords of the centre of cell (r, c) (tests and the cursor use it)."""
+        """Parent coords of the centre of game cell (r, c) (tests and the cursor use it)."""
         s = self.scale
-        return (self.x + self._ox + (c + 0.5) * s, self.y + self._oy + (self.rows - r - 0.5) * s)
+        bx, by = self._drawn_center(r, c)
+        return (self.x + self._ox + bx * s, self.y + self._oy + by * s)
 
     def show_cell(self, r: int, c: int) -> None:
-        """Pan the least needed to bring cell (r, c) fully into view."""
+        """Pan the least needed to bring game cell (r, c) fully into view."""
         s = self.scale
-        x0 = self._ox + c * s
-        y0 = self._oy + (self.rows - 1 - r) * s
+        dr, dc = self._drawn(r, c)
+        x0 = self._ox + dc * s
+        y0 = self._oy + (self.drows - 1 - dr) * s
         dx = min(0.0, self.width - (x0 + s)) or max(0.0, -x0)
         dy = min(0.0, self.height - (y0 + s)) or max(0.0, -y0)
         if dx or dy:
@@ -282,6 +527,8 @@ class BoardView(Widget):
     # ------------------------------------------------------------ input
 
     def on_touch_down(self, touch):
+        if self.fit_button.dispatch("on_touch_down", touch):
+            return True
         return self.gestures.on_touch_down(touch)
 
     def on_touch_move(self, touch):
@@ -301,6 +548,17 @@ class BoardView(Widget):
 
     def on_cell_chord(self, r: int, c: int) -> None:
         """A middle click, or a double click on a number, at cell (r, c)."""
+
+
+def _play_area(tiles: np.ndarray) -> tuple[int, int] | None:
+    """The open cell nearest the middle of the open cells (a resumed game's
+    play area), or None when nothing is open."""
+    open_cells = np.argwhere(tiles <= 8)
+    if not len(open_cells):
+        return None
+    mid = open_cells.mean(axis=0)
+    r, c = open_cells[np.argmin(((open_cells - mid) ** 2).sum(axis=1))]
+    return int(r), int(c)
 
 
 def _clamp_axis(offset: float, content: float, view: float) -> float:

@@ -181,6 +181,8 @@ class GameController(EventDispatcher):
             self._probs = None
             if len(changed):
                 self.board.set_tiles(changed, self._tiles_at(changed))
+        self.board.animate_move(changed, self._last_cell if kind != "assist" else None,
+                                g.state.value if g.state.is_over and not before.is_over else "")
         self.message = ""
         self._sync()
         if g.state is GameState.LOST:

@@ -8,7 +8,10 @@ The rules, from the best touch Minesweepers (see KIVY_NOTES.md):
   its long press is cancelled and its release does nothing.
 - A long press fires while the finger is still down (``Clock.schedule_once``
   on touch down, cancelled on move or release); that touch's release is
-  then ignored.
+  then ignored.  While the finger is held a ring fills around it (the board's
+  ``arming_started``), and the board vibrates briefly when it fires.
+- A finger down on a number shows the hidden cells a chord would open.
+- A double tap beside the board (not on a cell) toggles "fit whole board".
 - A second finger turns both into a pinch (zoom about their midpoint, pan
   with it); neither finger taps, even after the other one lifts.
 - Mouse: left button taps (no long press), right button is ``secondary``,
@@ -71,9 +74,12 @@ class BoardGestures:
             return True
         if board.hidden:
             return False  # the pause overlay handles it
-        touch.grab(board)
         cell = board.cell_at(*touch.pos)
         is_mouse = touch.device == "mouse"
+        if cell is None and getattr(touch, "is_double_tap", False) and not self._touches:
+            board.toggle_fit()
+            return True
+        touch.grab(board)
         press = _Press(touch.pos, cell, button or "left", bool(getattr(touch, "is_double_tap", False)),
                        is_mouse)
         touch.ud["board"] = press
@@ -86,6 +92,7 @@ class BoardGestures:
             if not is_mouse:
                 press.event = Clock.schedule_once(lambda _dt: self._long_press(touch),
                                                   board.long_press_delay)
+                board.arming_started(touch.pos)
         return True
 
     def _long_press(self, touch) -> None:
@@ -95,6 +102,7 @@ class BoardGestures:
         press.consumed = True
         press.event = None
         self.board.clear_press()
+        self.board.arming_stopped(fired=True)
         if press.cell is not None:
             self.board.dispatch("on_cell_long_press", *press.cell)
 
@@ -158,11 +166,11 @@ class BoardGestures:
 
     # ------------------------------------------------------------ helpers
 
-    @staticmethod
-    def _cancel(press: _Press) -> None:
+    def _cancel(self, press: _Press) -> None:
         if press.event is not None:
             press.event.cancel()
             press.event = None
+            self.board.arming_stopped(fired=False)
 
     def cancel_all(self) -> None:
         """Forget every touch in progress (a new game or a pause)."""

@@ -49,8 +49,10 @@ FACE_LOST = FACE_READY + 2
 ICON_PAUSE = FACE_READY + 3
 ICON_PLAY = FACE_READY + 4
 ICON_FLAG = FACE_READY + 5
-ICON_DIG = FACE_READY + 6
-N_TILES = ICON_DIG + 1
+ICON_DIG = FACE_READY + 6  # "tap reveals": the flag-mode button when flag mode is off
+ICON_FIT = FACE_READY + 7  # "fit whole board"
+ICON_ZOOM = FACE_READY + 8  # "zoom in to the cell size"
+N_TILES = ICON_ZOOM + 1
 
 VIEW_TILE = np.zeros(256, np.int16)
 """``VIEW_TILE[view.view(np.uint8)]`` is the tile of each cell of a game view."""
@@ -208,9 +210,19 @@ def draw_tile(tile: int, theme: Theme, text_mask: TextMask, size: int = TILE) ->
         p.fill(polygon([(0.3, 0.2), (0.3, 0.8), (0.8, 0.5)]), white)
     elif tile == ICON_FLAG:
         _flag(p, white, white)
-    elif tile == ICON_DIG:
-        p.fill(ring(0.5, 0.5, 0.3, 0.08), white)
-        p.fill(circle(0.5, 0.5, 0.1), white)
+    elif tile == ICON_DIG:  # a shovel: "a tap digs" (flag mode off)
+        p.fill(union(segment(0.22, 0.22, 0.56, 0.56, 0.08), segment(0.12, 0.3, 0.3, 0.12, 0.08),
+                     polygon([(0.5, 0.66), (0.66, 0.5), (0.86, 0.7), (0.88, 0.88), (0.7, 0.86)])),
+               white)
+    elif tile == ICON_FIT:  # four corners pointing out
+        k, w = 0.2, 0.08
+        for x, y, dx, dy in ((0.18, 0.18, 1, 1), (0.82, 0.18, -1, 1), (0.18, 0.82, 1, -1),
+                             (0.82, 0.82, -1, -1)):
+            p.fill(union(segment(x, y, x + dx * k, y, w), segment(x, y, x, y + dy * k, w),
+                         segment(x, y, x + dx * 0.17, y + dy * 0.17, w)), white)
+    elif tile == ICON_ZOOM:  # a magnifier with a plus
+        p.fill(union(ring(0.42, 0.42, 0.24, 0.08), segment(0.6, 0.6, 0.82, 0.82, 0.11),
+                     segment(0.3, 0.42, 0.54, 0.42, 0.07), segment(0.42, 0.3, 0.42, 0.54, 0.07)), white)
     else:
         raise ValueError(f"unknown tile id {tile}")
     return p.to_rgba8()

@@ -1,0 +1,118 @@
+"""Where a board opens on screen: touch-first or not, cell size, transposition,
+and the zoom kept between games of the same size.
+
+Pure arithmetic, no widgets, so the rules are easy to read and test:
+
+- On a touch screen a game opens at the player's cell size (the setting,
+  about 9 mm by default).  A board that fits at that size, or nearly
+  (``FIT_SLACK``: fitting shrinks its cells by at most a quarter), opens
+  whole and centred; a bigger one opens zoomed at that size around the middle
+  of the board (where a first click opens an area) or, for a resumed game,
+  around the cells already open.
+- A wide board in a portrait window (or a tall one in landscape) is drawn
+  transposed, so its long side follows the screen's: 16x30 shows as 30 rows
+  of 16.  Only the drawing turns; the game keeps its rows and columns.
+- Desktop windows keep "fit the whole board", drawn as the board is.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+TOUCH_FIRST: bool | None = None
+"""Force the touch-first layout on (True) or off (False); None: decide by
+platform (Android, iOS) or the ``FASTMINE_TOUCH`` environment variable."""
+
+FIT_SLACK = 0.75
+"""A board whose whole-board cells are at least this fraction of the chosen
+cell size opens whole rather than panning for a sliver."""
+
+
+def touch_first() -> bool:
+    """True where the board opens at a finger's cell size (phones, tablets)."""
+    if TOUCH_FIRST is not None:
+        return TOUCH_FIRST
+    env = os.environ.get("FASTMINE_TOUCH", "").strip().lower()
+    if env in ("1", "yes", "true", "on"):
+        return True
+    if env in ("0", "no", "false", "off"):
+        return False
+    from kivy.utils import platform
+
+    return platform in ("android", "ios")
+
+
+def transposed(rows: int, cols: int, width: float, height: float) -> bool:
+    """Whether a rows x cols board is drawn turned in a width x height area:
+    its long side goes along the area's long side.
+
+    >>> transposed(16, 30, 393, 700), transposed(16, 30, 800, 393), transposed(30, 16, 800, 393)
+    (True, False, True)
+    >>> transposed(9, 9, 393, 700), transposed(16, 30, 0, 0)
+    (False, False)
+    """
+    if width <= 1 or height <= 1 or rows == cols:
+        return False
+    return (cols > rows) != (width > height)
+
+
+@dataclass(frozen=True)
+class View:
+    """How to show a board: ``scale`` pixels per cell with the board point
+    ``center`` (cell units, x right, y up, of the drawn board) in the
+    middle of the area; ``fitted`` when the whole board shows."""
+
+    scale: float
+    center: tuple[float, float]
+    fitted: bool
+
+
+def fit_scale(drows: int, dcols: int, width: float, height: float) -> float:
+    """Pixels per cell that show the whole drawn board (drows x dcols)."""
+    if not drows or width <= 1 or height <= 1:
+        return 1.0
+    return min(width / dcols, height / drows)
+
+
+def opening_view(drows: int, dcols: int, width: float, height: float, cell_px: float,
+                 focus: tuple[float, float] | None = None) -> View:
+    """The view a touch-screen game opens at: ``cell_px`` pixels per cell
+    around ``focus`` (drawn cell units; default the middle), or the whole
+    board when it fits at (nearly) that size.
+
+    >>> opening_view(30, 16, 393, 700, 56).scale      # Expert in portrait: 56 px cells
+    56
+    >>> opening_view(9, 9, 393, 700, 56)               # Beginner: whole, 43.7 px cells
+    View(scale=43.666666666666664, center=(4.5, 4.5), fitted=True)
+    >>> opening_view(9, 9, 800, 800, 56).scale         # fits at 56: centred at 56, not blown up
+    56
+    """
+    fit = fit_scale(drows, dcols, width, height)
+    middle = (dcols / 2, drows / 2)
+    if fit >= cell_px:
+        return View(cell_px, middle, dcols * cell_px <= width and drows * cell_px <= height)
+    if fit >= cell_px * FIT_SLACK:
+        return View(fit, middle, True)
+    return View(cell_px, focus or middle, False)
+
+
+class ZoomMemory:
+    """The last zoom and position per board size (in dp and cell units), so
+    the next game of the same size opens where the player left the last one."""
+
+    def __init__(self) -> None:
+        self._views: dict[tuple[int, int, bool], tuple[float, tuple[float, float], bool]] = {}
+
+    def remember(self, key: tuple[int, int, bool], scale_dp: float, center: tuple[float, float],
+                 fitted: bool) -> None:
+        """Keep the view of a board of size ``key`` = (rows, cols, transposed)."""
+        self._views[key] = (scale_dp, center, fitted)
+
+    def recall(self, key: tuple[int, int, bool]) -> tuple[float, tuple[float, float], bool] | None:
+        """(scale in dp, centre, fitted) last used for this size, or None."""
+        return self._views.get(key)
+
+    def forget(self) -> None:
+        """Drop every kept view."""
+        self._views.clear()

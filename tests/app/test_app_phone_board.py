@@ -1,0 +1,338 @@
+"""The board on a phone: cell size, transposed wide boards, panning, the fit
+button, zoom kept between games, the long-press ring and vibration, the chord
+cue and the animations -- at the phone profiles of ``profiles.py``, with
+real rendering and real touches."""
+
+from __future__ import annotations
+
+import doctest
+
+import numpy as np
+import pytest
+
+pytest.importorskip("kivy")
+
+from profiles import ALL, PHONES, start_app  # noqa: E402
+
+from fastmine import FLAG, HIDDEN, Difficulty  # noqa: E402
+
+EXPERT = Difficulty(16, 30, 99)
+
+
+@pytest.fixture
+def touch_first(monkeypatch):
+    """Phones open games the touch-screen way (the platform says so on a device)."""
+    from fastmine_app import viewport
+
+    monkeypatch.setattr(viewport, "TOUCH_FIRST", True)
+
+
+@pytest.fixture
+def buzz(monkeypatch):
+    """Record vibrations instead of asking a vibrator."""
+    from fastmine_app import haptics
+
+    pulses: list[float] = []
+    haptics.set_backend(pulses.append)
+    yield pulses
+    haptics.set_backend(None)
+
+
+def phone(make_app, data_dir, profile="phone_393", **config):
+    from fastmine_app import viewport
+
+    viewport.TOUCH_FIRST = profile != "desktop"  # monkeypatched back by touch_first
+    drv = start_app(make_app, data_dir, profile, **config)
+    drv.frames(2)
+    return drv
+
+
+def drawn_center(drv, r: int, c: int) -> tuple[float, float]:
+    """Window position of game cell (r, c) computed here, independently of the
+    board's own mapping: transposed, game row r is drawn as column r."""
+    b = drv.board
+    dr, dc = (c, r) if b.transposed else (r, c)
+    ox, oy = b.offset
+    x = b.x + ox + (dc + 0.5) * b.scale
+    y = b.y + oy + (b.drows - dr - 0.5) * b.scale
+    return b.to_window(x, y)
+
+
+def in_view(drv, r: int, c: int) -> tuple[float, float]:
+    """Bring game cell (r, c) into view; its window position."""
+    drv.board.show_cell(r, c)
+    drv.frames(1)
+    return drv.cell_pos(r, c)
+
+
+def dp_scale(drv) -> float:
+    return drv.board.scale / drv.profile.density
+
+
+def test_viewport_rules():
+    from fastmine_app import viewport
+
+    assert doctest.testmod(viewport).failed == 0
+
+
+@pytest.mark.parametrize("profile", ALL)
+def test_expert_opens_at_a_finger_size_and_turns_in_portrait(make_app, data_dir, touch_first, profile):
+    drv = phone(make_app, data_dir, profile)
+    drv.app.start_game(EXPERT)
+    drv.frames(2)
+    b, p = drv.board, drv.profile
+    if profile == "desktop":
+        assert not b.transposed and b.is_fitted()  # the desktop keeps "fit"
+        return
+    assert dp_scale(drv) >= 48  # 56 dp, the setting's default
+    # portrait: 16x30 drawn as 30 rows of 16; landscape: as it is
+    assert b.transposed == (not p.landscape)
+    assert (b.drows, b.dcols) == ((30, 16) if not p.landscape else (16, 30))
+    # the game, its records and saves keep the game's board
+    assert (drv.game.rows, drv.game.cols) == (16, 30) and b.tiles.shape == (16, 30)
+    # a tap where game cell (r, c) is drawn plays that cell
+    r, c = 6, 9
+    b.show_cell(r, c)
+    drv.frames(1)
+    drv.tap(*drawn_center(drv, r, c))
+    assert drv.game.view[r, c] >= 0  # the first click opens there
+    assert np.count_nonzero(drv.game.view >= 0) > 1
+
+
+def test_50x50_pans_and_a_pan_reveals_nothing(make_app, data_dir, touch_first):
+    drv = phone(make_app, data_dir)
+    drv.app.start_game(Difficulty(50, 50, 500))
+    drv.frames(2)
+    b = drv.board
+    assert dp_scale(drv) == pytest.approx(56)
+    assert not b.is_fitted() and b.fit_button.shown and b.fit_button.zoomed
+    assert b.indicators.visible == (True, True)  # where you are, on both axes
+    # opened around the middle of the board
+    mx, my = b.to_window(*b.center)
+    assert b.cell_at(*b.to_parent(mx, my)) in {(r, c) for r in (24, 25) for c in (24, 25)}
+    off = b.offset
+    x, y = b.to_window(*b.center)
+    drv.drag(x, y, x + 300, y - 400)
+    assert b.offset != off
+    assert (drv.game.view == HIDDEN).all() and drv.game.state.value == "ready"
+    # the corner button shows the whole board, and zooms back in
+    drv.press(b.fit_button)
+    assert b.is_fitted() and not b.fit_button.zoomed and b.fit_button.shown
+    assert b.indicators.visible == (False, False)
+    drv.press(b.fit_button)
+    assert dp_scale(drv) == pytest.approx(56) and not b.is_fitted()
+    assert (drv.game.view == HIDDEN).all()
+
+
+def test_double_tap_beside_the_board_fits_and_on_a_cell_plays(make_app, data_dir, touch_first):
+    drv = phone(make_app, data_dir)
+    drv.app.start_game(Difficulty(50, 50, 500))
+    drv.frames(2)
+    b = drv.board
+    drv.press(b.fit_button)  # whole board: a square with room above and below it
+    assert b.is_fitted()
+    x, y = b.to_window(b.center_x, b.top - 5)
+    assert b.cell_at(*b.to_parent(x, y)) is None
+    drv.tap(x, y, hold=0.02)
+    drv.tap(x, y, hold=0.02)  # a double tap on empty space: zoom in to the cell size
+    assert dp_scale(drv) == pytest.approx(56)
+    assert (drv.game.view == HIDDEN).all()
+    # a quick double tap on a cell is two taps: the first reveals, nothing else happens
+    cx, cy = drv.cell_pos(25, 25)
+    drv.tap(cx, cy, hold=0.02)
+    drv.tap(cx, cy, hold=0.02)
+    assert drv.game.view[25, 25] >= 0 and dp_scale(drv) == pytest.approx(56)
+
+
+def test_zoom_and_position_are_kept_between_games_of_the_same_size(make_app, data_dir, touch_first):
+    drv = phone(make_app, data_dir)
+    drv.app.start_game(Difficulty(50, 50, 500))
+    drv.frames(2)
+    b = drv.board
+    b.zoom_at(1.3, *b.center)
+    drv.drag(*b.to_window(*b.center), *b.to_window(b.center_x + 200, b.center_y + 150))
+    kept = (b.scale, b.offset)
+    drv.app.start_game(Difficulty(50, 50, 500))
+    drv.frames(2)
+    assert b.scale == pytest.approx(kept[0]) and np.allclose(b.offset, kept[1])
+    drv.app.start_game(EXPERT)  # another size opens its own way
+    drv.frames(2)
+    assert dp_scale(drv) == pytest.approx(56)
+    drv.app.start_game(Difficulty(50, 50, 500))
+    drv.frames(2)
+    assert b.scale == pytest.approx(kept[0]) and np.allclose(b.offset, kept[1])
+
+
+def test_turning_the_phone_redraws_the_board_turned(make_app, data_dir, touch_first):
+    drv = phone(make_app, data_dir)
+    drv.app.start_game(EXPERT)
+    drv.frames(2)
+    b = drv.board
+    drv.tap(*drawn_center(drv, 8, 15))
+    tiles = b.tiles.copy()
+    assert b.transposed
+    from profiles import apply_profile
+
+    apply_profile(drv.window, "landscape")
+    drv.frames(3)
+    assert not b.transposed and (b.drows, b.dcols) == (16, 30)
+    assert np.array_equal(b.tiles, tiles)
+    uv = np.array(b._verts).reshape(16, 30, 4, 4)[..., 2:]
+    assert np.allclose(uv, b.atlas.uv[tiles])  # the same tiles on the same cells
+    for r, c in [(0, 0), (15, 29), (3, 27)]:
+        b.show_cell(r, c)
+        assert b.cell_at(*b.to_parent(*drawn_center(drv, r, c))) == (r, c)
+
+
+def test_long_press_shows_its_ring_then_flags_and_vibrates(make_app, data_dir, touch_first, buzz):
+    drv = phone(make_app, data_dir)
+    drv.app.start_game(EXPERT)
+    drv.frames(2)
+    b = drv.board
+    x, y = in_view(drv, 5, 5)
+    before = drv.pixels().astype(int)
+    t = drv.down(x, y)
+    drv.wait(0.2)  # half the 0.4 s delay
+    assert b.arming.active and 0.3 < b.arming.progress < 0.8
+    assert drv.game.view[5, 5] == HIDDEN and buzz == []  # not yet flagged
+    drv.window.canvas.ask_update()
+    drv.frames(1)
+    during = drv.pixels().astype(int)
+    # the ring is drawn around the finger, outside the pressed cell
+    rad = b.arming.radius()
+    wx, wy = int(x), int(y)
+    band = np.abs(during - before).sum(axis=2)
+    ring = [band[int(wy + rad * np.cos(a)), int(wx + rad * np.sin(a))] for a in np.linspace(0, 2.5, 8)]
+    assert max(ring) > 60
+    drv.wait(0.3)
+    assert drv.game.view[5, 5] == FLAG  # the flag lands with the finger still down
+    assert not b.arming.active and len(buzz) == 1
+    drv.up(t)
+    drv.frames(2)
+    assert drv.game.view[5, 5] == FLAG
+
+
+def test_no_vibration_with_haptics_off_and_no_ring_for_a_pan(make_app, data_dir, touch_first, buzz):
+    drv = phone(make_app, data_dir, haptics=0)
+    drv.app.start_game(EXPERT)
+    drv.frames(2)
+    drv.tap(*in_view(drv, 5, 5), hold=0.6)
+    assert drv.game.view[5, 5] == FLAG and buzz == []
+    x, y = in_view(drv, 7, 7)
+    t = drv.down(x, y)
+    drv.frames(2)
+    assert drv.board.arming.active
+    drv.move(t, x + 60, y)
+    drv.frames(1)
+    assert not drv.board.arming.active  # a pan is not a long press
+    drv.up(t)
+
+
+def test_vibrating_without_a_vibrator_is_silent():
+    from fastmine_app import haptics
+
+    def none(_s):
+        raise NotImplementedError("no vibrator")
+
+    haptics.set_backend(none)
+    try:
+        assert haptics.vibrate() is False and haptics.vibrate() is False
+    finally:
+        haptics.set_backend(None)
+
+
+# 9x9: mines in the top-left corner and around the bottom-right one, which the
+# opening at (4, 4) cannot reach (so that opening does not win)
+#   M M . . . . . . .
+#   M 3 . . . . . . .
+#   . . . . . . . . .
+#   ...
+#   . . . . . . . M M
+#   . . . . . . . M 3
+MASK = np.zeros((9, 9), bool)
+MASK[0, 0] = MASK[0, 1] = MASK[1, 0] = MASK[7, 7] = MASK[7, 8] = MASK[8, 7] = True
+
+
+def close_dialogs(drv) -> None:
+    from kivy.uix.modalview import ModalView
+
+    for w in list(drv.window.children):
+        if isinstance(w, ModalView):
+            w.dismiss(animation=False)
+    drv.frames(2)
+
+
+def test_a_pressed_number_shows_its_hidden_neighbours(drv):
+    drv.attach_board(MASK)
+    drv.tap_cell(4, 4)  # opens all but the two corners
+    assert drv.game.view[1, 1] == 3 and drv.game.state.value == "playing"
+    drv.tap_cell(0, 0, button="right", device="mouse")  # one flag beside it
+    t = drv.down(*drv.cell_pos(1, 1))
+    drv.frames(2)
+    assert sorted(drv.board.pressed_cells()) == [(0, 1), (1, 0)]  # hidden, not the flag
+    drv.up(t)  # the release chords: 1 flag for a 3, so nothing opens
+    drv.frames(2)
+    assert drv.board.pressed_cells() == []
+    from fastmine_app import tiles as T
+
+    assert drv.board.tiles[0, 1] == T.HIDDEN_T and drv.board.tiles[0, 0] == T.FLAG_T
+
+
+def test_opening_explosion_and_celebration_play_and_end(drv):
+    drv.attach_board(MASK)
+    fx = drv.board.effects
+    drv.tap_cell(4, 4)
+    assert fx.kinds() == ["Cascade"]
+    tiles = drv.board.tiles.copy()
+    drv.wait(1.0)
+    assert fx.kinds() == [] and np.array_equal(drv.board.tiles, tiles)  # gone, board untouched
+    drv.tap_cell(7, 7)
+    assert drv.game.state.value == "lost" and fx.kinds() == ["Explosion"]
+    drv.wait(1.0)
+    assert fx.kinds() == []
+    close_dialogs(drv)
+    drv.attach_board(MASK)
+    drv.tap_cell(4, 4)
+    drv.wait(1.0)
+    drv.tap_cell(8, 8)  # the last safe cell
+    assert drv.game.state.value == "won" and fx.kinds() == ["Celebration"]
+    drv.wait(2.0)
+    assert fx.kinds() == []
+
+
+def test_reduce_motion_turns_the_animations_off(make_app, data_dir):
+    drv = make_app(data_dir, animations=0)
+    drv.attach_board(MASK)
+    drv.tap_cell(4, 4)
+    assert drv.board.effects.kinds() == []
+    drv.tap_cell(8, 8)
+    assert drv.game.state.value == "won" and drv.board.effects.kinds() == []
+    drv.attach_board(MASK)
+    drv.tap_cell(7, 7)
+    assert drv.game.state.value == "lost" and drv.board.effects.kinds() == []
+
+
+@pytest.mark.parametrize("profile", PHONES[:1])
+def test_phone_screenshots(make_app, data_dir, touch_first, screenshot_dir, profile):
+    """Phone-profile pictures for docs/app.md: 50x50 zoomed mid-game, the
+    arming ring, Expert transposed."""
+    drv = phone(make_app, data_dir, profile)
+    drv.app.start_game(Difficulty(50, 50, 500))
+    drv.frames(2)
+    drv.tap_cell(25, 25)
+    drv.wait(0.6)
+    path, px = drv.screenshot(screenshot_dir, f"{profile}-50x50-zoomed")
+    assert px.std() > 10
+    drv.app.start_game(EXPERT)
+    drv.frames(2)
+    drv.tap(*drawn_center(drv, 8, 8))
+    drv.wait(0.6)
+    drv.screenshot(screenshot_dir, f"{profile}-expert-transposed")
+    r, c = map(int, np.argwhere(drv.game.view == HIDDEN)[len(np.argwhere(drv.game.view == HIDDEN)) // 2])
+    drv.board.show_cell(r, c)
+    drv.frames(1)
+    t = drv.down(*drv.cell_pos(r, c))
+    drv.wait(0.25)
+    drv.screenshot(screenshot_dir, f"{profile}-long-press-ring")
+    drv.up(t)
+    drv.frames(2)
