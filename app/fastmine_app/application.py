@@ -25,10 +25,19 @@ from kivy.uix.settings import SettingsWithSpinner
 
 from fastmine import DIFFICULTIES, Difficulty, difficulty_name
 
-from . import assist
+from . import appfiles, assist
 from . import settings as S
-from .dialogs import EndDialog, MessageDialog, ResumeDialog, end_lines, fmt_time
+from .dialogs import (
+    ConfirmDialog,
+    EndDialog,
+    MessageDialog,
+    ResumeDialog,
+    SolverMenu,
+    end_lines,
+    fmt_time,
+)
 from .screens import AboutScreen, GameScreen, NewGameScreen, RecordsScreen
+from .settingsscreen import SettingsScreen
 from .sounds import SoundBoard
 from .store import Store, StoreError
 from .theme import LIGHT, get_theme
@@ -40,14 +49,16 @@ END_DIALOG_DELAY = 0.6  # seconds to see the board before the dialog covers it
 class FastmineApp(App):
     """fastmine's touch and desktop Minesweeper.
 
-    ``data_dir`` (or the ``FASTMINE_APP_DATA`` environment variable) puts
-    the settings, sounds, records and saved game in one folder (tests, the
-    benchmark); by default settings live in ``App.user_data_dir`` and
-    records in the shared records store.  ``clock`` times the games.
+    The settings, records, saved game, sounds and tile cache live in one
+    folder: ``data_dir`` if given (tests, the benchmark), else the one
+    :func:`.appfiles.data_folder` picks (``FASTMINE_APP_DATA``, else
+    fastmine's shared data folder; the app's private storage on Android).
+    ``clock`` times the games.
     """
 
     title = "fastmine"
-    theme = ObjectProperty(LIGHT)
+    # rebind: kv rules read app.theme.<colour>; without it they never see a new theme
+    theme = ObjectProperty(LIGHT, rebind=True)
     atlas = ObjectProperty(None, allownone=True)
     solver_ok = BooleanProperty(False)
     use_kivy_settings = False
@@ -57,6 +68,9 @@ class FastmineApp(App):
     def __init__(self, data_dir: str | None = None, clock: Callable[[], float] = time.monotonic,
                  **kwargs) -> None:
         self._data_dir = data_dir or os.environ.get("FASTMINE_APP_DATA") or None
+        self._folder: str | None = None  # resolved on first use (see user_data_dir)
+        self.settings_note: str | None = None  # why the settings file was not used, for the player
+        self._told_settings_unsaved = False
         self.clock = clock
         self.store: Store | None = None
         self.sounds: SoundBoard | None = None
@@ -65,6 +79,8 @@ class FastmineApp(App):
         self.resume_dialog: ResumeDialog | None = None
         self.first_frame_at: float | None = None
         self._pending_record = None
+        self._loss_record: int | None = None  # the stored loss an undo takes back
+        self.quit_dialog: ConfirmDialog | None = None
         self._events: list = []  # scheduled callbacks to cancel when the app stops
         super().__init__(**kwargs)
 
@@ -72,13 +88,17 @@ class FastmineApp(App):
 
     @property
     def user_data_dir(self) -> str:
-        if self._data_dir:
-            os.makedirs(self._data_dir, exist_ok=True)
-            return self._data_dir
-        return App.user_data_dir.fget(self)
+        """The one folder of settings, records, saved game, sounds and cache (created)."""
+        if self._folder is None:
+            folder = appfiles.data_folder(self._data_dir)
+            folder.mkdir(parents=True, exist_ok=True)
+            if not self._data_dir:  # a folder given by the caller is never touched by migration
+                appfiles.migrate_settings(folder, appfiles.kivy_settings_folder())
+            self._folder = str(folder)
+        return self._folder
 
     def get_application_config(self, defaultpath=None) -> str:
-        return os.path.join(self.user_data_dir, "fastmine.ini")
+        return os.path.join(self.user_data_dir, appfiles.SETTINGS_FILE)
 
     def load_kv(self, filename=None):
         # A second app in the same process (tests, the benchmark) must not
@@ -99,11 +119,22 @@ class FastmineApp(App):
             old = None
         if old is not None:
             old.name = ""
-        return super().load_config()
+        # Kivy's own loading writes in place and, on a file it cannot read,
+        # silently stops saving: the settings file is read and written here.
+        config = appfiles.SettingsConfig(name="app")
+        config.on_write_error = self._settings_not_saved
+        self.config = config
+        self.build_config(config)
+        self.settings_note = appfiles.read_settings(config, self.get_application_config())
+        return config
 
     def build_config(self, config) -> None:
-        for section, values in S.DEFAULTS.items():
+        from kivy.utils import platform
+
+        touch = platform in ("android", "ios")
+        for section, values in (S.touch_defaults(S.DEFAULTS) if touch else S.DEFAULTS).items():
             config.setdefaults(section, values)
+        config.setdefaults("window", {"width": 0, "height": 0})
 
     def build_settings(self, settings) -> None:
         settings.add_json_panel("fastmine", self.config, data=S.panel_json())
@@ -115,7 +146,7 @@ class FastmineApp(App):
 
     def build(self):
         cfg = self.config
-        self.store = Store(self._data_dir)
+        self.store = Store(self.user_data_dir)
         self.sounds = SoundBoard(os.path.join(self.user_data_dir, "sounds"), S.flag(cfg, "sound"))
         self.apply_theme(cfg.get(S.SECTION, "theme"))
         sm = ScreenManager(transition=NoTransition())
@@ -134,7 +165,11 @@ class FastmineApp(App):
 
     def on_start(self) -> None:
         Window.softinput_mode = "below_target"  # the on-screen keyboard must not hide the name field
-        Window.bind(on_key_down=self._on_key_down, focus=self._on_focus, on_flip=self._on_first_flip)
+        self._restore_window_size()
+        Window.bind(on_key_down=self._on_key_down, focus=self._on_focus, on_flip=self._on_first_flip,
+                    on_request_close=self._on_request_close)
+        if self.settings_note:
+            self.show_message("Settings not loaded", self.settings_note)
         self._offer_resume()
         self._events.append(Clock.schedule_once(self._after_first_frame, 0))
 
@@ -171,10 +206,16 @@ class FastmineApp(App):
             self.apply_theme(value)
         elif key == "sound":
             self.sounds.enabled = S.flag(config, key)
+        # cell_size, haptics and animations are read where they are used
+
+    def write_settings(self) -> None:
+        """Write the settings file now (the settings screen calls it on every change)."""
+        self._write_config()
 
     # ------------------------------------------------------------ navigation
 
-    SCREENS = {"new_game": NewGameScreen, "records": RecordsScreen, "about": AboutScreen}
+    SCREENS = {"new_game": NewGameScreen, "records": RecordsScreen, "about": AboutScreen,
+               "settings": SettingsScreen}
 
     def show_screen(self, name: str) -> None:
         """Go to a screen (built on first use: a faster start); leaving the game pauses it."""
@@ -188,10 +229,115 @@ class FastmineApp(App):
         """The Menu button's drop-down."""
         Factory.MainMenu().open(button)
 
-    def open_settings(self, *largs):
+    def open_settings(self, *largs) -> bool:
+        """The settings screen (the menu, F1), in the app's theme and words."""
+        self.show_screen("settings")
+        return True
+
+    def close_settings(self, *largs) -> bool:
+        """Back to the game from the settings screen."""
+        if self.root is not None and self.root.current == "settings":
+            self.show_screen("game")
+            return True
+        return False
+
+    def settings_screen(self) -> SettingsScreen:
+        """The settings screen (built on first use)."""
+        if not self.root.has_screen("settings"):
+            self.root.add_widget(SettingsScreen(name="settings"))
+        return self.root.get_screen("settings")
+
+    def open_solver_menu(self, button) -> SolverMenu:
+        """The Solver control: the five strategies in plain words, one move each."""
+        menu = SolverMenu()
+        menu.bind(on_choose=lambda _m, strategy: self.ctrl.assist(strategy))
+        menu.open(button)
+        return menu
+
+    # ------------------------------------------------------------ leaving a game
+
+    def confirm_abandon(self, then: Callable[[], None]) -> ConfirmDialog | None:
+        """Run ``then`` (a new game), asking first if a game is in progress.
+
+        An abandoned game is paused while the question is on screen and, if
+        the player confirms, counted as abandoned in the statistics.
+        """
+        g = self.ctrl.game
+        if g is None or self.ctrl.state != "playing":
+            then()
+            return None
+        was_paused = self.ctrl.paused
+        self.ctrl.pause()
+        d = ConfirmDialog(title="Abandon this game?",
+                          text="The game in progress will be lost and counted as abandoned "
+                               "in your statistics.",
+                          yes_text="Abandon", no_text="Keep playing")
+
+        def yes(*_a):
+            self._count_abandoned(g)
+            then()
+
+        def no(*_a):
+            if not was_paused:
+                self.ctrl.resume()
+
+        d.bind(on_yes=yes, on_no=no)
+        d.open()
+        return d
+
+    def _count_abandoned(self, game) -> None:
+        try:
+            self.store.count_abandoned(game)
+        except (StoreError, OSError) as exc:
+            Logger.warning(f"fastmine: cannot count the abandoned game: {exc}")
+
+    def ask_quit(self) -> ConfirmDialog:
+        """Escape or back on the game screen: pause, and ask before quitting."""
+        if self.quit_dialog is not None:
+            return self.quit_dialog
         if self.ctrl.state == "playing":
             self.ctrl.pause()
-        return super().open_settings(*largs)
+        saved = " Your game is saved: you can resume it next time." if self.ctrl.state == "playing" else ""
+        d = ConfirmDialog(title="Quit fastmine?", text=f"The game is paused.{saved}",
+                          yes_text="Quit", no_text="Keep playing")
+
+        def closed(*_a):
+            self.quit_dialog = None
+
+        d.bind(on_yes=lambda *_a: (closed(), self.stop()), on_no=closed)
+        self.quit_dialog = d
+        d.open()
+        return d
+
+    def _on_request_close(self, _window, *args, source=None, **kwargs) -> bool:
+        # Kivy closes the window on Escape (source "keyboard"): ask instead.
+        if source == "keyboard":
+            self.ask_quit()
+            return True
+        return False
+
+    def _restore_window_size(self) -> None:
+        """A desktop window opens at the size it had when the app last closed."""
+        from kivy.utils import platform
+
+        if platform in ("android", "ios"):
+            return
+        try:
+            w, h = self.config.getint("window", "width"), self.config.getint("window", "height")
+        except ValueError:
+            return
+        if w >= 320 and h >= 320 and (w, h) != tuple(Window.system_size):
+            Window.system_size = (w, h)
+
+    def _remember_window_size(self) -> None:
+        from kivy.utils import platform
+
+        if platform in ("android", "ios"):
+            return
+        w, h = Window.system_size
+        self.config.set("window", "width", int(w))
+        self.config.set("window", "height", int(h))
+        self._write_config()
 
     def _on_key_down(self, _window, key, _scancode, codepoint, _modifiers) -> bool:
         modals = [w for w in Window.children if isinstance(w, ModalView)]
@@ -208,6 +354,9 @@ class FastmineApp(App):
                 self.show_screen("game")
                 return True
             return False
+        if key in (27, 1001):  # escape / back on the game: pause and ask, never quit at once
+            self.ask_quit()
+            return True
         return self.game_screen.on_key(key, codepoint)
 
     def _on_focus(self, _window, focus: bool) -> None:
@@ -230,9 +379,16 @@ class FastmineApp(App):
             return "beginner", DIFFICULTIES["beginner"]
 
     def new_game(self) -> None:
-        """A new game like the last one (the face button, the n key)."""
-        _name, d = self.current_difficulty()
-        self.start_game(d, rule=S.first_click(self.config))
+        """A new game like the last one (the face button, the n key); asks first
+        when a game is in progress."""
+        def start() -> None:
+            _name, d = self.current_difficulty()
+            self.start_game(d, rule=S.first_click(self.config))
+
+        if self.game_screen is not None and self.ctrl.game is not None:
+            self.confirm_abandon(start)
+        else:
+            start()
 
     def start_game(self, d: Difficulty, name: str | None = None, rule: str | None = None) -> None:
         """Start a game of size ``d``; ``name`` (a preset or "custom") is remembered."""
@@ -260,10 +416,19 @@ class FastmineApp(App):
         self._write_config()
 
     def _write_config(self) -> None:
-        try:
-            self.config.write()
-        except OSError as exc:
-            Logger.warning(f"fastmine: cannot write settings: {exc}")
+        # SettingsConfig.write replaces the file atomically and reports a
+        # failure through _settings_not_saved (Kivy's settings panel writes too).
+        self.config.write()
+
+    def _settings_not_saved(self, exc: OSError) -> None:
+        """Tell the player once per run that settings could not be saved (the old file stays)."""
+        if self._told_settings_unsaved:
+            return
+        self._told_settings_unsaved = True
+        why = exc.strerror or str(exc)
+        self._events.append(Clock.schedule_once(lambda _dt: self.show_message(
+            "Settings not saved", f"Your settings could not be saved: {why}. "
+            "The settings file was left as it was."), 0))
 
     def show_message(self, title: str, text: str) -> MessageDialog:
         """A simple message dialog."""
@@ -301,8 +466,11 @@ class FastmineApp(App):
         # The game is stored at once (an app killed at the prompt loses nothing);
         # the name typed at the best-time prompt is set on it afterwards.
         self._pending_record = self._record(g) if ask else None
+        self._loss_record = None
         if not ask:
-            self._record(g)
+            record_id = self._record(g)
+            if not won:
+                self._loss_record = record_id
         dialog = EndDialog()
         dialog.won = won
         dialog.title = "You won!" if won else "Boom! You hit a mine."
@@ -310,10 +478,31 @@ class FastmineApp(App):
         dialog.note = note
         dialog.name = self.config.get(S.SECTION, "player_name") or self._last_name()
         dialog.ask_name = ask and self._pending_record is not None
-        dialog.bind(on_name_entered=self._on_record_name, on_new_game=lambda *_a: self.new_game())
+        dialog.can_undo = ctrl.undoable
+        dialog.bind(on_name_entered=self._on_record_name, on_new_game=lambda *_a: self.new_game(),
+                    on_undo=lambda *_a: self.undo_loss())
         self.end_dialog = dialog
         self._events.append(Clock.schedule_once(
             lambda _dt: dialog.open() if self.end_dialog is dialog else None, END_DIALOG_DELAY))
+
+    def undo_loss(self) -> bool:
+        """Take back the move that just lost: the game goes on, marked assisted.
+
+        The loss already stored is removed, so the game is recorded once,
+        as assisted, when it ends; it can never set a best time.
+        """
+        if not self.ctrl.undoable:
+            return False
+        record_id, self._loss_record = self._loss_record, None
+        if record_id is not None:
+            try:
+                self.store.remove_record(record_id)
+            except StoreError as exc:
+                Logger.warning(f"fastmine: cannot take back the recorded loss: {exc}")
+        dialog, self.end_dialog = self.end_dialog, None
+        if dialog is not None and dialog.parent is not None:
+            dialog.dismiss()
+        return self.ctrl.undo_loss()
 
     def _last_name(self) -> str:
         try:
@@ -391,6 +580,7 @@ class FastmineApp(App):
 
         def discard(*_a):
             self.resume_dialog = None
+            self._count_abandoned(game)  # a game in progress, given up for a new one
             try:
                 self.store.clear_saved()
             except StoreError as exc:
@@ -414,6 +604,8 @@ class FastmineApp(App):
             ev.cancel()
         self.end_dialog = None
         self.save_now()
-        Window.unbind(on_key_down=self._on_key_down, focus=self._on_focus, on_flip=self._on_first_flip)
+        self._remember_window_size()
+        Window.unbind(on_key_down=self._on_key_down, focus=self._on_focus, on_flip=self._on_first_flip,
+                      on_request_close=self._on_request_close)
         if self.game_screen is not None:
             self.ctrl.close()

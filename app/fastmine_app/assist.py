@@ -22,7 +22,31 @@ STRATEGIES: dict[str, str] = {
     "Proba": "probability",
     "Random": "random",
 }
-"""Button label -> solver strategy (seed 002's five)."""
+"""Short name -> solver strategy (seed 002's five)."""
+
+
+@dataclass(frozen=True)
+class SolverMove:
+    """One entry of the Solver menu: a strategy in a player's words."""
+
+    strategy: str
+    title: str
+    line: str
+
+
+SOLVER_MOVES: tuple[SolverMove, ...] = (
+    SolverMove("inference", "Play a safe move",
+               "Opens a cell the solver proves safe, or flags a proven mine."),
+    SolverMove("deterministic", "Play an obvious move",
+               "Flags or clears around a number whose count settles it."),
+    SolverMove("probability", "Play the best guess",
+               "Opens the cell least likely to hold a mine."),
+    SolverMove("auto", "Play one move",
+               "An obvious move, else a safe one, else a random guess."),
+    SolverMove("random", "Open a random cell",
+               "A blind guess, as a beginner would."),
+)
+"""The Solver menu, most useful first; every move marks the game assisted."""
 
 _solver = None
 _solver_error: str | None = None

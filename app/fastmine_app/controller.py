@@ -18,7 +18,7 @@ from kivy.event import EventDispatcher
 from kivy.logger import Logger
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 
-from fastmine import FLAG, HIDDEN, Game, GameOverError, GamePausedError, GameState
+from fastmine import FLAG, HIDDEN, QUESTION, Game, GameOverError, GamePausedError, GameState
 
 from . import assist
 from . import tiles as T
@@ -41,6 +41,8 @@ class GameController(EventDispatcher):
     """Shade every unknown cell by its mine probability."""
     assisted = BooleanProperty(False)
     message = StringProperty("")
+    undoable = BooleanProperty(False)
+    """The game was just lost and the losing move can be taken back (:meth:`undo_loss`)."""
 
     __events__ = ("on_game_over", "on_sound", "on_new_game", "on_moved")
 
@@ -54,6 +56,7 @@ class GameController(EventDispatcher):
         self._hint_cell: tuple[int, int] | None = None
         self._last_cell: tuple[int, int] | None = None
         self._probs: np.ndarray | None = None
+        self._view_before: np.ndarray | None = None  # the view before the last move that could lose
         board.bind(on_cell_tap=lambda _b, r, c: self.tap(r, c),
                    on_cell_long_press=lambda _b, r, c: self.long_press(r, c),
                    on_cell_secondary=lambda _b, r, c: self.mark(r, c),
@@ -75,6 +78,7 @@ class GameController(EventDispatcher):
         self._hint_cell = None
         self._last_cell = None
         self._probs = None
+        self._view_before = None
         self.overlay = False
         self.flag_mode = False
         self.message = ""
@@ -144,6 +148,8 @@ class GameController(EventDispatcher):
             return
         before = g.state
         move = {"reveal": g.reveal, "mark": g.toggle_mark, "chord": g.chord}[kind]
+        if kind != "mark":
+            self._view_before = g.view.copy()  # a few kB: what undo after a loss restores
         try:
             changed = move(r, c)
         except (GameOverError, GamePausedError):
@@ -161,6 +167,7 @@ class GameController(EventDispatcher):
         if g is None or g.state.is_over or g.paused:
             return
         before = g.state
+        self._view_before = g.view.copy()
         try:
             changed = assist.step(g, strategy)
         except Exception as exc:  # the solver is another package: report, don't crash
@@ -196,6 +203,43 @@ class GameController(EventDispatcher):
             if self.overlay:
                 self.overlay = False
             self.dispatch("on_game_over", g.state.value)
+
+    @property
+    def can_undo_loss(self) -> bool:
+        """True when the game was just lost and the losing move can be taken back."""
+        g = self.game
+        return g is not None and g.state is GameState.LOST and self._view_before is not None
+
+    def undo_loss(self) -> bool:
+        """Take back the move that lost, as Simon Tatham's Mines does.
+
+        The board returns to what it was before that move and the game goes
+        on, marked assisted (so it can never set a best time).  Returns True
+        if the move was taken back.
+        """
+        if not self.can_undo_loss:
+            return False
+        g, view = self.game, self._view_before
+        letters = np.full(view.shape, ord("h"), np.uint8)
+        letters[view >= 0] = ord("r")
+        letters[view == FLAG] = ord("f")
+        letters[view == QUESTION] = ord("q")
+        d = g.to_dict()
+        d.update(cells=letters.tobytes().decode("ascii"), assisted=True, paused=False,
+                 state="playing" if (view >= 0).any() else "ready")
+        game = Game.from_dict(d, clock=self.clock)
+        self.game = game
+        self._view_before = None
+        self._hint_cell = None
+        self._probs = None
+        new = self._tiles_of(game.view)
+        diff = np.argwhere(new != self.board.tiles)
+        if len(diff):
+            self.board.set_tiles(diff, new[diff[:, 0], diff[:, 1]])
+        self.message = "Move taken back: the game goes on, marked as assisted."
+        self._sync()
+        self.dispatch("on_moved", diff)
+        return True
 
     # ------------------------------------------------------------ tiles
 
@@ -308,6 +352,7 @@ class GameController(EventDispatcher):
         self.paused = g.paused
         self.board.hidden = g.paused
         self.assisted = bool(g.assisted)
+        self.undoable = self.can_undo_loss
         self._tick()
 
     def set_question_marks(self, on: bool) -> None:

@@ -1,4 +1,5 @@
-"""Modal dialogs: end of game (with the best-time name prompt), resume, message.
+"""Modal dialogs: end of game (with the best-time name prompt and undo), resume,
+message, confirmation; and the Solver menu.
 
 Each is a ModalView whose layout is in ``fastmine.kv``; the app listens to
 their events and does the work (records, new games), so the dialogs only
@@ -8,6 +9,7 @@ show and ask.
 from __future__ import annotations
 
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
+from kivy.uix.dropdown import DropDown
 from kivy.uix.modalview import ModalView
 
 
@@ -49,8 +51,10 @@ class EndDialog(ModalView):
     note = StringProperty("")
     ask_name = BooleanProperty(False)
     name = StringProperty("")
+    can_undo = BooleanProperty(False)
+    """Offer to take back the losing move."""
 
-    __events__ = ("on_new_game", "on_name_entered")
+    __events__ = ("on_new_game", "on_name_entered", "on_undo")
 
     def on_lines(self, _inst, lines) -> None:
         from .widgets import TLabel
@@ -59,8 +63,11 @@ class EndDialog(ModalView):
         grid.clear_widgets()
         for label, value in lines:
             for text, align in ((label, "left"), (value, "right")):
-                lbl = TLabel(text=text, halign=align, valign="middle", bold=align == "left")
-                lbl.bind(size=lbl.setter("text_size"))
+                # the row grows with its text (large fonts, narrow phones): never clipped
+                lbl = TLabel(text=text, halign=align, valign="middle", bold=align == "left",
+                             size_hint_y=None)
+                lbl.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
+                         texture_size=lambda w, ts: setattr(w, "height", ts[1] + w.font_size * 0.4))
                 grid.add_widget(lbl)
 
     def submit_name(self, name: str) -> None:
@@ -73,8 +80,16 @@ class EndDialog(ModalView):
         self.dismiss()
         self.dispatch("on_new_game")
 
+    def undo(self) -> None:
+        """The Undo button (after a loss)."""
+        self.dismiss()
+        self.dispatch("on_undo")
+
     def on_new_game(self) -> None:
         """Start another game."""
+
+    def on_undo(self) -> None:
+        """Take back the losing move."""
 
     def on_name_entered(self, name: str) -> None:
         """The player typed a name for a best time."""
@@ -103,3 +118,55 @@ class MessageDialog(ModalView):
 
     title = StringProperty("")
     text = StringProperty("")
+
+
+class ConfirmDialog(ModalView):
+    """A question with two answers: ``on_yes`` or ``on_no`` (escape says no)."""
+
+    title = StringProperty("")
+    text = StringProperty("")
+    yes_text = StringProperty("OK")
+    no_text = StringProperty("Cancel")
+
+    __events__ = ("on_yes", "on_no")
+
+    def answer(self, yes: bool) -> None:
+        """A button was pressed."""
+        self._answered = True
+        self.dismiss()
+        self.dispatch("on_yes" if yes else "on_no")
+
+    def on_dismiss(self) -> None:
+        if not getattr(self, "_answered", False):  # escape / back / a tap outside
+            self._answered = True
+            self.dispatch("on_no")
+
+    def on_yes(self) -> None:
+        """The player confirmed."""
+
+    def on_no(self) -> None:
+        """The player declined."""
+
+
+class SolverMenu(DropDown):
+    """The Solver control's menu: each strategy with its plain name and a line on what it does."""
+
+    __events__ = ("on_choose",)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        from .assist import SOLVER_MOVES
+        from .widgets import MenuEntry
+
+        for move in SOLVER_MOVES:
+            btn = MenuEntry(title=move.title, line=move.line)
+            btn.strategy = move.strategy
+            btn.bind(on_release=self._pick)
+            self.add_widget(btn)
+
+    def _pick(self, btn) -> None:
+        self.dismiss()
+        self.dispatch("on_choose", btn.strategy)
+
+    def on_choose(self, strategy: str) -> None:
+        """A strategy was picked."""

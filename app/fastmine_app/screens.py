@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from kivy.app import App
-from kivy.properties import ListProperty, ObjectProperty, StringProperty
+from kivy.factory import Factory
+from kivy.metrics import dp
+from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from fastmine import DIFFICULTIES, Difficulty
 from fastmine.difficulty import CUSTOM_MAX_SIDE, CUSTOM_MIN_SIDE
@@ -18,16 +21,77 @@ KEY_UP, KEY_DOWN, KEY_RIGHT, KEY_LEFT = 273, 274, 275, 276
 KEY_SPACE, KEY_ENTER, KEY_ESCAPE, KEY_BACK = 32, 13, 27, 1001
 
 
+# The game screen's controls, in the order the landscape side column shows them
+# (two a row); in portrait the counters, face and menu go in the top bar and
+# the play controls in the bar at the bottom, under the thumb.
+TOP_CONTROLS = ("mines_left", "spacer_left", "face", "spacer_right", "timer", "menu_button")
+TOOL_CONTROLS = ("flag_mode", "pause", "hint", "odds", "solver")
+SIDE_ROWS = (("mines_left", "timer"), ("face", "menu_button"), ("flag_mode", "pause"),
+             ("hint", "odds"), ("solver",))
+
+
 class GameScreen(Screen):
-    """The board, the top bar and the assist bar."""
+    """The board with a top bar and a tool bar (portrait) or a side column (landscape)."""
 
     ctrl = ObjectProperty(None)
+    landscape = BooleanProperty(False)
+    """Wider than tall: the controls are in a column beside the board."""
 
     def __init__(self, clock, **kwargs) -> None:
         self.board = BoardView(pos_hint={"x": 0, "y": 0})
         self.ctrl = GameController(self.board, clock=clock)
+        self._side = None
         super().__init__(**kwargs)
         self.ids.board_area.add_widget(self.board, index=len(self.ids.board_area.children))
+        self.bind(size=self._check_orientation)
+
+    def _check_orientation(self, *_args) -> None:
+        landscape = self.width > self.height * 1.05
+        if landscape != self.landscape:
+            self.landscape = landscape
+
+    def on_landscape(self, _inst, landscape: bool) -> None:
+        """Move the controls between the bars and the side column."""
+        ids = self.ids
+        frame = ids.frame
+        for name in (*TOP_CONTROLS, *TOOL_CONTROLS):
+            w = ids[name]
+            if w.parent is not None:
+                w.parent.remove_widget(w)
+        frame.clear_widgets()
+        if self._side is not None:
+            for row in self._side.children:
+                row.clear_widgets()
+            self._side.clear_widgets()
+        if not landscape:
+            frame.orientation = "vertical"
+            for name in TOP_CONTROLS:
+                ids.top_bar.add_widget(ids[name])
+            for name in TOOL_CONTROLS:
+                ids.tool_bar.add_widget(ids[name])
+            for bar in (ids.top_bar, ids.board_area, ids.tool_bar):
+                frame.add_widget(bar)
+            return
+        frame.orientation = "horizontal"
+        side = self._side = self._side or Factory.SideColumn()
+        for names in SIDE_ROWS:
+            row = Factory.SideRow()
+            icons = all(n in ("face", "menu_button") for n in names)
+            if icons:  # centred, not stretched
+                row.add_widget(Widget())
+            for n in names:
+                row.add_widget(ids[n])
+            if icons:
+                row.add_widget(Widget())
+            side.add_widget(row)
+        side.add_widget(Widget())  # the rest of the column stays empty
+        frame.add_widget(ids.board_area)
+        frame.add_widget(side)
+
+    @property
+    def controls(self) -> list[Widget]:
+        """Every button and counter of the game screen (not the spacers)."""
+        return [self.ids[n] for n in (*TOP_CONTROLS, *TOOL_CONTROLS) if not n.startswith("spacer")]
 
     def on_key(self, key: int, text: str | None) -> bool:
         """Keyboard play: arrows move a cursor, space reveals or chords, f
@@ -63,7 +127,31 @@ class GameScreen(Screen):
         if text == "h":
             ctrl.hint()
             return True
+        if text == "u" or text == "z":
+            App.get_running_app().undo_loss()
+            return True
         return False
+
+
+RULE_HELP = {
+    "cell": "The first cell you open is never a mine.",
+    "opening": "The first cell you open opens an area with no mine around it.",
+    "no_guess": "The whole board can be solved without guessing.",
+}
+
+
+def short_date(iso: str) -> str:
+    """A record's date, short enough for a phone's table.
+
+    >>> short_date("2026-11-23T21:04:05Z")
+    '23 Nov 26'
+    """
+    months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    try:
+        y, m, d = (int(v) for v in iso[:10].split("-"))
+        return f"{d} {months[m - 1]} {y % 100:02d}"
+    except (ValueError, IndexError):
+        return iso[:10]
 
 
 def validate_custom(rows: str, cols: str, mines: str) -> tuple[Difficulty | None, str]:
@@ -104,10 +192,16 @@ class NewGameScreen(Screen):
     error = StringProperty("")
     presets = ListProperty(list(DIFFICULTIES))
     rule_labels = RULE_LABELS
+    rule_help = StringProperty(RULE_HELP["opening"])
+    """What the chosen first-click rule does, in a line."""
+
+    def on_rule(self, _inst, rule: str) -> None:
+        self.rule_help = RULE_HELP.get(rule, "")
 
     def on_kv_post(self, _base) -> None:
         for name in DIFFICULTIES:
-            btn = FlatToggle(text=self.preset_label(name), group="difficulty")
+            btn = FlatToggle(text=self.preset_label(name), group="difficulty", size_hint_y=None)
+            btn.bind(texture_size=lambda b, ts: setattr(b, "height", max(dp(56), ts[1] + dp(16))))
             btn.preset = name
             btn.bind(on_release=lambda b: self._pick(b.preset))
             self.bind(choice=lambda _s, choice, b=btn: setattr(
@@ -183,11 +277,14 @@ class RecordsScreen(Screen):
         table.clear_widgets()
         if not rows:
             return
-        for text in ("#", "Name", "Time", "3BV/s", "Date"):
-            table.add_widget(TLabel(text=f"[b]{text}[/b]", markup=True))
-        for row in rows:
+        for i, row in enumerate([("#", "Name", "Time", "3BV/s", "Date"), *rows]):
             for text in row:
-                table.add_widget(TLabel(text=text, shorten=True, text_size=(None, None)))
+                lbl = TLabel(text=text, bold=i == 0, size_hint_y=None, shorten=True,
+                             halign="center")
+                # a name too long for its column ends in "...", never overflows
+                lbl.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
+                         texture_size=lambda w, ts: setattr(w, "height", ts[1] + dp(6)))
+                table.add_widget(lbl)
 
     def on_difficulty(self, *_args) -> None:
         self.refresh()
@@ -208,11 +305,16 @@ class RecordsScreen(Screen):
             self.summary, self.rows = "", []
             return
         self.error = ""
-        assisted = f"   (+{st.assisted} assisted)" if st.assisted else ""
-        self.summary = (f"Played {st.played}   Won {st.won} ({st.win_percent:.0f}%){assisted}\n"
-                        f"Current streak {st.streak}   Best streak {st.best_streak}")
+        extra = []
+        if st.assisted:
+            extra.append(f"+{st.assisted} assisted")
+        if st.abandoned:
+            extra.append(f"{st.abandoned} abandoned")
+        more = f"\n({', '.join(extra)})" if extra else ""
+        self.summary = (f"Played {st.played}   Won {st.won} ({st.win_percent:.0f}%)\n"
+                        f"Current streak {st.streak}   Best streak {st.best_streak}{more}")
         self.rows = [(str(i + 1), b.name or "-", f"{b.time:.2f} s",
-                      f"{b.bbbv_per_second:.2f}" if b.bbbv_per_second else "-", b.date[:10])
+                      f"{b.bbbv_per_second:.2f}" if b.bbbv_per_second else "-", short_date(b.date))
                      for i, b in enumerate(best)]
 
 
@@ -240,10 +342,10 @@ Tap a cell to reveal it. Hold a finger on a cell to flag it (it flags while your
 Left click reveals, right click cycles flag / question mark, middle click or a double click on a number chords. Drag to pan, ctrl + wheel zooms, the wheel scrolls.
 
 [b]Keyboard[/b]
-Arrows move the cursor, space reveals or chords, F marks, H hints, N starts a new game, P pauses.
+Arrows move the cursor, space reveals or chords, F marks, H hints, U undoes a loss, N starts a new game, P pauses, Escape asks before quitting.
 
 [b]Assist[/b]
-Auto, Deter, Infer, Proba and Random each let the solver make one move with that strategy. Hint shows a cell that is certainly safe, or the safest guess and its odds. Odds shades every unknown cell by its chance of holding a mine. Games where you used any of these are marked as assisted and do not count for best times. Solver: {solver}.
+Hint shows a cell that is certainly safe, or the safest guess and its odds. Odds shades every unknown cell by its chance of holding a mine. Solver lets the solver play one move for you: a safe move, an obvious move, the best guess, one move of any kind, or a random cell. After a loss, Undo takes the losing move back and the game goes on. Games where you used any of these are marked as assisted and do not count for best times. Solver: {solver}.
 
 [b]Credits[/b]
 Rules and features follow the project's seed write-ups: a Haskell terminal and GUI game with five assist strategies, a C game with best times and a player's name, and the classic algorithms explained. Tiles and sounds are drawn and synthesised by the app itself. MIT licence.

@@ -1,7 +1,8 @@
-"""The app's settings: defaults, the Kivy settings panel, and typed reads.
+"""The app's settings: defaults, what the settings screen shows, and typed reads.
 
 Stored by Kivy in the app's config file (``fastmine.ini`` in the user data
-directory); shown with Kivy's settings panel (``F1`` or the menu).
+directory); shown by the app's own settings screen (``F1`` or the menu,
+:class:`.settingsscreen.SettingsScreen`), in the player's words.
 """
 
 from __future__ import annotations
@@ -35,26 +36,60 @@ CELL_SIZES = ["40", "48", "56", "64", "72"]
 LONG_PRESS_DELAYS = ["0.25", "0.3", "0.4", "0.5", "0.6", "0.8", "1.0"]
 FIRST_CLICK_RULES = ["cell", "opening", "no_guess"]
 RULE_LABELS = {"cell": "Safe cell", "opening": "Opening", "no_guess": "No guess"}
+THEME_LABELS = {"light": "Light", "dark": "Dark"}
+CELL_SIZE_LABELS = {"40": "Small", "48": "Medium", "56": "Large", "64": "Larger", "72": "Huge"}
+BOOL_LABELS = {"0": "Off", "1": "On"}
 
 PANEL = [
     {"type": "title", "title": "Play"},
-    {"type": "bool", "title": "Question marks", "section": SECTION, "key": "question_marks",
-     "desc": "Marking cycles flag -> ? -> none (off: flag <-> none)"},
-    {"type": "options", "title": "Long-press delay (seconds)", "section": SECTION,
-     "key": "long_press_delay", "options": LONG_PRESS_DELAYS,
-     "desc": "How long to hold a finger down to flag (or to reveal in flag mode)"},
     {"type": "options", "title": "First click", "section": SECTION, "key": "first_click",
-     "options": FIRST_CLICK_RULES,
-     "desc": "cell: the first cell is safe; opening: it opens an area; "
-             "no_guess: the board can be solved without guessing"},
+     "options": FIRST_CLICK_RULES, "labels": RULE_LABELS,
+     "desc": "Safe cell: the first cell is never a mine. Opening: it opens an area. "
+             "No guess: the board can be solved without guessing."},
+    {"type": "bool", "title": "Question marks", "section": SECTION, "key": "question_marks",
+     "desc": "Marking a cell goes flag, ?, none (off: flag, none)."},
+    {"type": "options", "title": "Long-press delay", "section": SECTION,
+     "key": "long_press_delay", "options": LONG_PRESS_DELAYS,
+     "labels": {v: f"{v} s" for v in LONG_PRESS_DELAYS},
+     "desc": "How long to hold a finger down to flag (to reveal, in flag mode)."},
+    {"type": "options", "title": "Cell size", "section": SECTION, "key": "cell_size",
+     "options": CELL_SIZES, "labels": CELL_SIZE_LABELS,
+     "desc": "How big cells are when a game opens on a touch screen (Large is about a fingertip)."},
     {"type": "string", "title": "Player name", "section": SECTION, "key": "player_name",
-     "desc": "Offered when you set a best time"},
-    {"type": "title", "title": "Look and sound"},
+     "desc": "Offered when you set a best time."},
+    {"type": "title", "title": "Look and feel"},
     {"type": "options", "title": "Theme", "section": SECTION, "key": "theme",
-     "options": ["light", "dark"], "desc": "Light or dark colours"},
+     "options": ["light", "dark"], "labels": THEME_LABELS, "desc": "Light or dark colours."},
+    {"type": "bool", "title": "Animations", "section": SECTION, "key": "animations",
+     "desc": "Opening, explosion and win effects (off: reduce motion)."},
     {"type": "bool", "title": "Sound", "section": SECTION, "key": "sound",
-     "desc": "Effects for reveal, flag, explosion and win"},
+     "desc": "Effects for reveal, flag, explosion and win."},
+    {"type": "bool", "title": "Vibration", "section": SECTION, "key": "haptics",
+     "desc": "A short buzz when a long press places a flag (where the device can)."},
 ]
+"""The settings screen, in order: a title, or a setting with its words for the player."""
+
+
+def option_labels(item: dict) -> dict[str, str]:
+    """Value -> what the settings screen shows for one setting of :data:`PANEL`.
+
+    >>> option_labels(PANEL[1])["no_guess"], option_labels(PANEL[2])["0"]
+    ('No guess', 'Off')
+    """
+    if item["type"] == "bool":
+        return dict(BOOL_LABELS)
+    return {v: item.get("labels", {}).get(v, v) for v in item.get("options", [])}
+
+
+def touch_defaults(defaults: dict) -> dict:
+    """The defaults on a touch screen: question marks off (one long press unflags).
+
+    >>> touch_defaults(DEFAULTS)["game"]["question_marks"], DEFAULTS["game"]["question_marks"]
+    (0, 1)
+    """
+    out = {k: dict(v) for k, v in defaults.items()}
+    out[SECTION]["question_marks"] = 0
+    return out
 
 
 def panel_json() -> str:

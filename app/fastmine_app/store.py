@@ -13,12 +13,16 @@ sits in the background.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from fastmine import DIFFICULTIES, Game, SaveFormatError
+from fastmine import DIFFICULTIES, Game, SaveFormatError, storage
 from fastmine import records as R
 from fastmine import saves as S
+
+ABANDONED_FILE = "abandoned.json"
+"""Games given up while in progress, counted per board (the records keep finished games)."""
 
 BoardKey = str | tuple[int, int, int]
 
@@ -46,6 +50,7 @@ class Stats:
     streak: int
     best_streak: int
     assisted: int = 0
+    abandoned: int = 0
 
     @property
     def win_percent(self) -> float:
@@ -125,12 +130,55 @@ class Store:
         return best[0] if best else None
 
     @_wrap
+    def remove_record(self, record_id: int) -> None:
+        """Forget a stored game (a loss taken back with undo: the game goes on)."""
+        with self._db() as db:
+            db.remove(record_id)
+
+    @_wrap
     def stats(self, board: BoardKey) -> Stats:
-        """Played, won and streaks of unassisted games, and the assisted count."""
+        """Played, won and streaks of unassisted games, the assisted and abandoned counts."""
         with self._db() as db:
             s = db.statistics(board)
             every = db.statistics(board, include_assisted=True)
-        return Stats(s.played, s.won, s.current_streak, s.best_streak, every.played - s.played)
+        return Stats(s.played, s.won, s.current_streak, s.best_streak, every.played - s.played,
+                     self.abandoned(board))
+
+    # ------------------------------------------------------------ abandoned games
+
+    def _abandoned_path(self):
+        return storage.data_dir(self.data_dir) / ABANDONED_FILE
+
+    def _abandoned_counts(self) -> dict[str, int]:
+        path = self._abandoned_path()
+        try:
+            data = json.loads(path.read_text("utf-8"))
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError) as exc:
+            raise StoreError(f"cannot read {path}: {exc}") from None
+        if not isinstance(data, dict):
+            raise StoreError(f"{path} is not a table of counts")
+        return {str(k): int(v) for k, v in data.items() if isinstance(v, int) and v >= 0}
+
+    @_wrap
+    def abandoned(self, board: BoardKey) -> int:
+        """How many games of this board were given up while in progress."""
+        label = board if isinstance(board, str) else R.board_label(*board)
+        return self._abandoned_counts().get(label, 0)
+
+    @_wrap
+    def count_abandoned(self, game: Game) -> None:
+        """Count a game given up while in progress (a new game started over it)."""
+        label = R.board_label(game.rows, game.cols, game.mine_count)
+        path = self._abandoned_path()
+        try:
+            counts = self._abandoned_counts()
+        except StoreError:
+            storage.move_aside(path)  # an unreadable file is kept, never overwritten
+            counts = {}
+        counts[label] = counts.get(label, 0) + 1
+        storage.atomic_write_text(path, json.dumps(counts, indent=1, sort_keys=True))
 
     @_wrap
     def board_labels(self) -> list[str]:

@@ -21,6 +21,16 @@ class FlatToggle(ToggleButtonBehavior, FlatButton):
     """A flat toggle button (a choice in a group)."""
 
 
+class WordButton(Button):
+    """A flat button as wide as its words (never wraps, never clips)."""
+
+    accent = BooleanProperty(False)
+
+
+class WordToggle(ToggleButtonBehavior, WordButton):
+    """A toggle as wide as its words (a setting's choice)."""
+
+
 class IconButton(ButtonBehavior, Widget):
     """A square button showing one atlas icon (white icons are tinted)."""
 
@@ -48,3 +58,10 @@ class Toast(Label):
     """A message shown over the board until it is cleared."""
 
     text = StringProperty("")
+
+
+class MenuEntry(FlatButton):
+    """A menu line: a bold title and, below it, a line on what it does."""
+
+    title = StringProperty("")
+    line = StringProperty("")

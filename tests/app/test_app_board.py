@@ -62,19 +62,27 @@ def test_tiles_follow_the_view(drv):
 
 
 @needs_solver
-def test_assist_buttons_each_make_a_solver_move(drv, data_dir):
-    buttons = [w for w in drv.ids("assist_bar").children if w.text in assist.STRATEGIES]
-    assert sorted(b.text for b in buttons) == sorted(assist.STRATEGIES)
-    assert all(not b.disabled for b in buttons)
-    auto = next(b for b in buttons if b.text == "Auto")
-    drv.press(auto)  # the first move opens the board
-    assert drv.ctrl.state == "playing" and drv.ctrl.assisted and drv.game.assisted
-    for b in buttons:
+def test_solver_menu_entries_each_make_a_solver_move(drv, data_dir):
+    def entries():
+        drv.press(drv.ids("solver"))
+        drv.wait(0.3)
+        menu = next(w for w in drv.window.children if type(w).__name__ == "SolverMenu")
+        return menu, list(menu.container.children)[::-1]
+
+    menu, buttons = entries()
+    assert [b.title for b in buttons] == [m.title for m in assist.SOLVER_MOVES]
+    assert all(b.line for b in buttons)  # a line each on what it does
+    menu.dismiss()
+    drv.wait(0.3)
+    assert not drv.ids("solver").disabled
+    for i in [3] + list(range(len(assist.SOLVER_MOVES))):  # "Play one move" first: it opens the board
         if drv.game.state.is_over:
             break
         before = drv.game.view.copy()
-        drv.press(b)
+        _menu, buttons = entries()
+        drv.press(buttons[i])
         assert not np.array_equal(before, drv.game.view) or drv.game.state.is_over
+        assert drv.ctrl.state != "ready" and drv.ctrl.assisted and drv.game.assisted
         assert np.array_equal(drv.board.tiles[drv.game.view == FLAG], T.FLAG_T * np.ones(
             int((drv.game.view == FLAG).sum()), np.int16))
     # an assisted game is recorded as assisted
@@ -182,7 +190,7 @@ def test_board_fills_its_area_between_the_bars(drv):
     area = drv.app.game_screen.ids.board_area
     drv.frames(2)
     assert list(drv.board.pos) == list(area.pos) and list(drv.board.size) == list(area.size)
-    assert drv.board.y >= drv.ids("assist_bar").top and drv.board.top <= drv.ids("top_bar").y
+    assert drv.board.y >= drv.ids("tool_bar").top and drv.board.top <= drv.ids("top_bar").y
     # the zoomed board never leaves a gap at an edge
     drv.app.start_game(Difficulty(50, 50, 400))
     drv.board.zoom_at(3.0, *drv.board.cell_center(0, 0))

@@ -185,10 +185,8 @@ def test_corrupt_save_is_reported_and_kept(make_app, data_dir):
 def _setting(drv, key):
     drv.app.open_settings()
     drv.frames(2)
-    for w in drv.app._app_settings.walk():
-        if getattr(w, "key", None) == key:
-            return w
-    raise AssertionError(f"no setting {key}")
+    assert drv.app.root.current == "settings"
+    return drv.app.settings_screen().rows[key]
 
 
 def test_settings_applied(drv, make_app, data_dir):

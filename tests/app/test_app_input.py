@@ -210,5 +210,9 @@ def test_keyboard(drv):
     assert drv.ctrl.paused and drv.board.hidden
     drv.key(112, "p")
     assert not drv.ctrl.paused
-    drv.key(110, "n")  # n: a new game
+    drv.key(110, "n")  # n: a new game, once the player confirms abandoning this one
+    from fastmine_app.dialogs import ConfirmDialog
+
+    ask = next(w for w in drv.window.children if isinstance(w, ConfirmDialog))
+    drv.press(ask.ids.yes)
     assert drv.game is not game and drv.game.state.value == "ready"

@@ -1,0 +1,96 @@
+"""The settings screen: every setting in the player's words, in the app's theme.
+
+Kivy's own settings panel has fixed dark colours and shows raw values
+("no_guess", "dark"); this screen is built from :data:`.settings.PANEL` with
+the app's widgets, so it follows the theme and says "No guess", "Dark".
+Each row writes the app's config at once and tells the app, which applies
+the change (see ``FastmineApp.on_config_change``).
+"""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.metrics import dp
+from kivy.properties import DictProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+from kivy.uix.stacklayout import StackLayout
+
+from . import settings as S
+from .widgets import FlatInput, TLabel, WordToggle
+
+
+class SettingRow(BoxLayout):
+    """One setting: its title, a line on what it does, and its choices.
+
+    Setting :attr:`value` (a button, or a test) stores it and applies it.
+    """
+
+    key = StringProperty("")
+    title = StringProperty("")
+    desc = StringProperty("")
+    value = StringProperty("")
+    labels = DictProperty({})
+    """Value -> the words shown on its button (empty for a text setting)."""
+
+    def on_kv_post(self, _base) -> None:
+        choices = self.ids.choices
+        if not self.labels:
+            field = FlatInput(text=self.value, size_hint=(1, None), height=dp(44))
+            field.bind(on_text_validate=lambda f: setattr(self, "value", f.text.strip()),
+                       focus=lambda f, focus: None if focus else setattr(self, "value", f.text.strip()))
+            self.bind(value=lambda _s, v: setattr(field, "text", v))
+            choices.add_widget(field)
+            self.ids["field"] = field
+            return
+        for v, words in self.labels.items():
+            btn = WordToggle(text=words, group=f"setting-{self.key}", allow_no_selection=False,
+                            size_hint_y=None)
+            btn.value = v
+            btn.state = "down" if v == self.value else "normal"
+            btn.bind(texture_size=lambda b, ts: setattr(b, "height", max(dp(44), ts[1] + dp(14))),
+                     on_release=lambda b: setattr(self, "value", b.value))
+            self.bind(value=lambda _s, value, b=btn: setattr(
+                b, "state", "down" if value == b.value else "normal"))
+            choices.add_widget(btn)
+            self.ids[f"choice_{v}"] = btn
+
+    def on_value(self, _inst, value: str) -> None:
+        app = App.get_running_app()
+        if app is None or not self.key or app.config.get(S.SECTION, self.key) == value:
+            return
+        app.config.set(S.SECTION, self.key, value)
+        app.write_settings()
+        app.on_config_change(app.config, S.SECTION, self.key, value)
+
+
+class SettingsScreen(Screen):
+    """All settings on one scrolling page (from :data:`.settings.PANEL`)."""
+
+    rows = DictProperty({})
+    """Key -> :class:`SettingRow`."""
+
+    def on_kv_post(self, _base) -> None:
+        box = self.ids.box
+        for item in S.PANEL:
+            if item["type"] == "title":
+                box.add_widget(SettingsTitle(text=item["title"]))
+                continue
+            labels = S.option_labels(item) if item["type"] in ("bool", "options") else {}
+            row = SettingRow(key=item["key"], title=item["title"], desc=item.get("desc", ""),
+                             labels=labels)
+            box.add_widget(row)
+            self.rows[item["key"]] = row
+
+    def on_pre_enter(self, *_args) -> None:
+        cfg = App.get_running_app().config
+        for key, row in self.rows.items():
+            row.value = str(cfg.get(S.SECTION, key))
+
+
+class SettingsTitle(TLabel):
+    """A section title on the settings screen."""
+
+
+class Choices(StackLayout):
+    """A setting's buttons, wrapping onto more lines on a narrow screen."""
