@@ -412,6 +412,18 @@ class RecordsStore:
             conn.execute("ROLLBACK")
             raise
 
+    def remove(self, record_id: int) -> bool:
+        """Delete a stored record (a loss the player took back); True if it existed."""
+        conn = self._db()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            cur = conn.execute("DELETE FROM games WHERE id = ?", (int(record_id),))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        return cur.rowcount > 0
+
     # ---------------------------------------------------------------- queries
 
     def _where(self, board: BoardKey | None, rule: str | None, include_assisted: bool,
