@@ -206,9 +206,19 @@ cdef void count_into(const uint8_t[::1] pm, int8_t[::1] pc, Py_ssize_t rows,
                               + down[c - 1] + down[c] + down[c + 1])
 
 
+cdef int check_padded(Py_ssize_t n, Py_ssize_t rows, Py_ssize_t cols) except -1:
+    """The kernels take a board's size from its own buffers: a size that does
+    not match them is refused here, whatever the caller believes."""
+    if rows < 1 or cols < 1 or rows > n or cols > n or (rows + 2) * (cols + 2) != n:
+        raise ValueError(f"fastmine: a {rows}x{cols} board does not match its buffer of {n} cells")
+    return 0
+
+
 def count_neighbours(const uint8_t[::1] pm, int8_t[::1] pc, Py_ssize_t rows,
                      Py_ssize_t cols):
     """Fill the padded ``pc`` with neighbour mine counts of ``pm`` (its ring untouched)."""
+    check_padded(pm.shape[0], rows, cols)
+    check_padded(pc.shape[0], rows, cols)
     with nogil:
         count_into(pm, pc, rows, cols)
 
@@ -311,6 +321,8 @@ def bbbv_openings(const uint8_t[::1] pm, const int8_t[::1] pc, Py_ssize_t rows,
     (1 = not yet flooded, 2 = flooded); the flood visits zero cells only, and
     the singles are counted by a branch-free pass over ``z``.
     """
+    check_padded(pm.shape[0], rows, cols)
+    check_padded(pc.shape[0], rows, cols)
     cdef Py_ssize_t W = cols + 2, n = (rows + 2) * (cols + 2)
     cdef Py_ssize_t r, c, p, q, nb, k
     cdef Py_ssize_t openings = 0, singles = 0
@@ -378,7 +390,7 @@ cdef class GameCore:
     cdef int8_t[::1] view
     cdef const uint8_t[::1] pm
     cdef const int8_t[::1] pc
-    cdef readonly Py_ssize_t rows, cols, W
+    cdef readonly Py_ssize_t rows, cols, W, n
     cdef Py_ssize_t off[8]
     cdef readonly Py_ssize_t revealed
     cdef readonly Py_ssize_t flags
@@ -388,8 +400,11 @@ cdef class GameCore:
 
     def __cinit__(self, uint8_t[::1] st, int8_t[::1] view, Py_ssize_t rows,
                   Py_ssize_t cols):
+        check_padded(st.shape[0], rows, cols)
+        check_padded(view.shape[0], rows, cols)
         self.st = st
         self.view = view
+        self.n = st.shape[0]
         self.rows = rows
         self.cols = cols
         self.W = cols + 2
@@ -402,6 +417,8 @@ cdef class GameCore:
 
     def attach(self, const uint8_t[::1] pm, const int8_t[::1] pc):
         """Give the core the board's mines and counts (at the first reveal)."""
+        check_padded(pm.shape[0], self.rows, self.cols)
+        check_padded(pc.shape[0], self.rows, self.cols)
         self.pm = pm
         self.pc = pc
         self.has_board = True
@@ -424,6 +441,13 @@ cdef class GameCore:
                     elif self.view[p] >= 0:
                         self.revealed += 1
                 p += 1
+
+    cdef inline int _inside(self, Py_ssize_t p) except -1:
+        # One comparison per move: a cell of the real board (not the ring, whose
+        # neighbours are off the buffer).  The Python layer never sends another.
+        if p <= self.W or p >= self.n - self.W - 1:
+            raise ValueError(f"fastmine: padded cell {p} is not on the {self.rows}x{self.cols} board")
+        return 0
 
     cdef int _open_safe(self, Py_ssize_t p) except -1 nogil:
         """Reveal safe hidden cell p and flood its zero region (BFS queue)."""
@@ -480,6 +504,7 @@ cdef class GameCore:
 
     def reveal(self, Py_ssize_t p):
         """Reveal padded cell p if it is hidden or question-marked."""
+        self._inside(p)
         cdef uint8_t s = self.st[p]
         if s == ST_HIDDEN or s == ST_QUESTION:
             with nogil:
@@ -518,6 +543,7 @@ cdef class GameCore:
         """Chord on p: if its flag count equals its number, open the rest."""
         cdef Py_ssize_t k, nb, nflags = 0
         cdef uint8_t s
+        self._inside(p)
         if self.st[p] != ST_REVEALED or self.view[p] <= 0:
             return
         for k in range(8):
@@ -534,10 +560,12 @@ cdef class GameCore:
 
     def state_at(self, Py_ssize_t p):
         """The cell state (STATE_*) of padded cell p."""
+        self._inside(p)
         return self.st[p]
 
     def toggle_mark(self, Py_ssize_t p, bint question_marks):
         """hidden -> flag -> question (if enabled) -> hidden."""
+        self._inside(p)
         cdef uint8_t s = self.st[p]
         if s == ST_HIDDEN:
             self.st[p] = ST_FLAG

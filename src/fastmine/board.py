@@ -51,7 +51,10 @@ class Board:
     5
     """
 
-    __slots__ = ("rows", "cols", "mine_count", "_pm", "_pc", "_bbbv")
+    # The size is read-only (properties over private slots): the kernels index
+    # the padded arrays with it, so a caller writing ``board.rows`` must not be
+    # able to make them read past the end.
+    __slots__ = ("_rows", "_cols", "_mines", "_pm", "_pc", "_bbbv")
 
     def __init__(self, *args, **kwargs):
         raise TypeError("use Board.generate(...) or Board.from_mines(mask) to make a Board")
@@ -59,9 +62,9 @@ class Board:
     @classmethod
     def _from_padded(cls, pm: np.ndarray, pc: np.ndarray, rows: int, cols: int, mines: int) -> Board:
         self = object.__new__(cls)
-        self.rows = rows
-        self.cols = cols
-        self.mine_count = mines
+        self._rows = rows
+        self._cols = cols
+        self._mines = mines
         self._pm = pm
         self._pc = pc
         self._bbbv = None
@@ -156,15 +159,30 @@ class Board:
         pc.flags.writeable = False
         return cls._from_padded(pm, pc, rows, cols, mines)
 
+    @property
+    def rows(self) -> int:
+        """Number of rows."""
+        return self._rows
+
+    @property
+    def cols(self) -> int:
+        """Number of columns."""
+        return self._cols
+
+    @property
+    def mine_count(self) -> int:
+        """Number of mines."""
+        return self._mines
+
     def _interior(self, padded: np.ndarray) -> np.ndarray:
-        v = padded.reshape(self.rows + 2, self.cols + 2)[1:-1, 1:-1]
+        v = padded.reshape(self._rows + 2, self._cols + 2)[1:-1, 1:-1]
         v.flags.writeable = False
         return v
 
     @property
     def shape(self) -> tuple[int, int]:
         """``(rows, cols)``."""
-        return (self.rows, self.cols)
+        return (self._rows, self._cols)
 
     @property
     def mines(self) -> np.ndarray:
@@ -181,7 +199,7 @@ class Board:
 
     def _stats(self) -> tuple[int, int]:
         if self._bbbv is None:
-            self._bbbv = _kernels.bbbv_openings(self._pm, self._pc, self.rows, self.cols)
+            self._bbbv = _kernels.bbbv_openings(self._pm, self._pc, self._rows, self._cols)
         return self._bbbv
 
     def bbbv(self) -> int:

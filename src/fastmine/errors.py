@@ -26,3 +26,11 @@ class FutureVersionError(SaveFormatError):
 
 class NoGuessTimeoutError(RuntimeError):
     """No board solvable without guessing was found within the time limit."""
+
+
+class PositionTooLargeError(ValueError):
+    """A position is too large for the solver's exact count within its budget.
+
+    Raised before the memory is allocated; the message names the budget
+    (``max_entries`` of :func:`fastmine.solver.analyze`).
+    """

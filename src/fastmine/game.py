@@ -14,6 +14,7 @@ pairs, so a UI redraws only those.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -111,12 +112,14 @@ class Game:
             raise TypeError("question_marks must be True or False")
         if not callable(clock):
             raise TypeError("clock must be a callable returning seconds")
-        self.rows = rows
-        self.cols = cols
-        self.mine_count = mines
-        self.rule = rule
-        self.seed = seed
-        self.question_marks = bool(question_marks)
+        # Size, mine count, rule and seed are read-only properties: the kernels
+        # index this game's arrays with them.
+        self._rows = rows
+        self._cols = cols
+        self._mines = mines
+        self._rule = rule
+        self._seed = seed
+        self._question_marks = bool(question_marks)
         self.assisted = False
         self._clock = clock
         self._W = cols + 2
@@ -147,6 +150,42 @@ class Game:
         self._core.attach(board._pm, board._pc)
 
     # ------------------------------------------------------------------ state
+
+    @property
+    def rows(self) -> int:
+        """Number of rows."""
+        return self._rows
+
+    @property
+    def cols(self) -> int:
+        """Number of columns."""
+        return self._cols
+
+    @property
+    def mine_count(self) -> int:
+        """Number of mines."""
+        return self._mines
+
+    @property
+    def rule(self) -> str:
+        """The first-click rule (see :meth:`fastmine.Board.generate`)."""
+        return self._rule
+
+    @property
+    def seed(self) -> int | None:
+        """The seed the board is laid with (None: fresh randomness)."""
+        return self._seed
+
+    @property
+    def question_marks(self) -> bool:
+        """Whether the mark cycle includes the question mark; may be switched any time."""
+        return self._question_marks
+
+    @question_marks.setter
+    def question_marks(self, on: bool) -> None:
+        if not isinstance(on, (bool, np.bool_)):
+            raise TypeError(f"question_marks must be True or False, got {on!r:.40}")
+        self._question_marks = bool(on)
 
     @property
     def state(self) -> GameState:
@@ -192,10 +231,17 @@ class Game:
             return self._elapsed
         return self._elapsed + max(0.0, self._clock() - self._started)
 
-    def _stop_clock(self) -> None:
+    def _stop_clock(self, now: float | None = None) -> None:
         if self._started is not None:
-            self._elapsed += max(0.0, self._clock() - self._started)
+            if now is None:
+                now = self._clock()
+            self._elapsed += max(0.0, now - self._started)
             self._started = None
+
+    def _now(self) -> float | None:
+        # Read before a move changes anything: a clock that fails must leave
+        # the game as it was, not half-updated (cells open, state not won).
+        return self._clock() if self._started is not None else None
 
     def pause(self) -> bool:
         """Pause the clock (moves raise :class:`GamePausedError` until resumed).
@@ -222,8 +268,8 @@ class Game:
     def _begin_move(self, r: object, c: object) -> int:
         # Inline the common case (two in-range ints): this is on every move.
         if not (type(r) is int and type(c) is int
-                and 0 <= r < self.rows and 0 <= c < self.cols):
-            r, c = check_cell(self.rows, self.cols, r, c)
+                and 0 <= r < self._rows and 0 <= c < self._cols):
+            r, c = check_cell(self._rows, self._cols, r, c)
         state = self._state
         if state is GameState.WON or state is GameState.LOST:
             raise GameOverError(f"the game is over ({self._state.value}); start a new game")
@@ -243,17 +289,20 @@ class Game:
             # or the clock) happens before the game changes at all.
             board = self._board
             if board is None:
-                board = Board.generate(self.rows, self.cols, self.mine_count,
+                board = Board.generate(self._rows, self._cols, self._mines,
                                        first_click=(p // self._W - 1, p % self._W - 1),
-                                       rule=self.rule, seed=self.seed)
+                                       rule=self._rule, seed=self._seed)
             started = self._clock()
             if self._board is None:
                 self._attach(board)
             self._state = GameState.PLAYING
             self._started = started
+            now = started
+        else:
+            now = self._now()
         self.left_clicks += 1
         self._core.reveal(p)
-        return self._settle()
+        return self._settle(now)
 
     def reveal_cells(self, cells) -> np.ndarray:
         """Reveal several cells in order, each as :meth:`reveal` would.
@@ -268,13 +317,23 @@ class Game:
         >>> g.reveal_cells([(0, 0), (1, 0)]).shape[1]
         2
         """
-        arr = cells if isinstance(cells, np.ndarray) else np.asarray(cells)
+        # A private copy, checked and then used: the caller (another thread)
+        # may change its own array while the kernel runs without the GIL.
+        if isinstance(cells, (str, bytes)):
+            raise TypeError("cells must be (row, col) integer pairs, not a string")
+        try:
+            arr = np.array(cells)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"cells must be an (n, 2) array of (row, col) pairs: {exc}") from None
         if arr.size == 0:
             arr = arr.reshape(0, 2)
         elif arr.dtype.kind not in "iu":
             raise TypeError(f"cells must be (row, col) integer pairs, got {arr.dtype} values")
         if arr.ndim != 2 or arr.shape[1] != 2:
             raise ValueError(f"cells must be an (n, 2) array of (row, col) pairs, got shape {arr.shape}")
+        if not isinstance(cells, np.ndarray) and _holds_bool(cells):
+            # numpy turns [0, False] into [0, 0]; reveal(0, False) is refused, so is this.
+            raise TypeError("cells must be (row, col) integer pairs, not bools")
         n = arr.shape[0]
         if n == 0:
             self._begin_move(0, 0)      # a finished or paused game still says so
@@ -300,8 +359,9 @@ class Game:
             k += 1
         if k == n or self._state is not GameState.PLAYING:
             return changed[0] if len(changed) == 1 else np.concatenate(changed)
+        now = self._now()
         self.left_clicks += core.reveal_many(arr, k, self._safe)
-        changed.append(self._settle())
+        changed.append(self._settle(now))
         return changed[0] if len(changed) == 1 else np.concatenate(changed)
 
     def chord(self, r: int, c: int) -> np.ndarray:
@@ -311,11 +371,13 @@ class Game:
         mine is revealed and the game is lost.  Otherwise nothing happens.
         """
         p = self._begin_move(r, c)
-        self.chord_clicks += 1
         if self._state is GameState.READY:
+            self.chord_clicks += 1
             return _NO_CHANGES
+        now = self._now()
+        self.chord_clicks += 1
         self._core.chord(p)
-        return self._settle()
+        return self._settle(now)
 
     def toggle_mark(self, r: int, c: int) -> np.ndarray:
         """Cycle the mark of a hidden cell: hidden -> flag -> question -> hidden.
@@ -325,18 +387,20 @@ class Game:
         """
         p = self._begin_move(r, c)
         self.right_clicks += 1
-        self._core.toggle_mark(p, self.question_marks)
+        self._core.toggle_mark(p, self._question_marks)
         return self._core.take_changes()
 
-    def _settle(self) -> np.ndarray:
+    def _settle(self, now: float | None) -> np.ndarray:
+        """End the game if the move just made lost or won it (``now``: the clock
+        read before the move, so nothing here can fail half way)."""
         core = self._core
         if core.exploded:
             self._state = GameState.LOST
-            self._stop_clock()
+            self._stop_clock(now)
             core.finish_loss()
         elif core.revealed == self._safe:
             self._state = GameState.WON
-            self._stop_clock()
+            self._stop_clock(now)
             core.finish_win()
         return core.take_changes()
 
@@ -418,8 +482,20 @@ class Game:
         return _load(cls, d, clock)
 
 
+def _holds_bool(cells) -> bool:
+    """True if a (checked: (n, 2), integer) sequence of pairs holds a bool."""
+    return any(isinstance(x, (bool, np.bool_)) for pair in cells for x in pair)
+
+
 def _unpickle(cls, d: dict, clock: Callable[[], float]) -> Game:
     return cls.from_dict(d, clock=clock)
+
+
+MAX_SAVED_SECONDS = 1e9
+"""Longest game time a save may hold (about 31 years); more is a corrupt file."""
+
+MAX_SAVED_CLICKS = 2**53
+"""Most clicks of each kind a save may hold (exact in every JSON reader)."""
 
 
 def _field(d: dict, key: str, types: type | tuple, what: str):
@@ -460,15 +536,18 @@ def _load(cls, d, clock) -> Game:
     if len(cells) != rows * cols or not set(cells) <= set(_CHAR_ST):
         raise SaveFormatError(f"saved game's cells must be {rows * cols} of the letters h, r, f, q")
     elapsed = _field(d, "elapsed", (int, float), "a number")
-    if not (elapsed >= 0 and np.isfinite(elapsed)):
-        raise SaveFormatError(f"saved game has a bad elapsed time {elapsed!r}")
+    # Compared as Python numbers: an int like 2**64 must not reach numpy or float().
+    if not (isinstance(elapsed, int) or math.isfinite(elapsed)) or not (
+            0 <= elapsed <= MAX_SAVED_SECONDS):
+        raise SaveFormatError(f"saved game has a bad elapsed time {elapsed!r:.60} "
+                              f"(0 to {MAX_SAVED_SECONDS:.0f} seconds)")
     clicks = _field(d, "clicks", dict, "a dict")
     try:
         left, right, chord = (as_int(k, clicks[k]) for k in ("left", "right", "chord"))
     except (KeyError, TypeError) as exc:
         raise SaveFormatError(f"saved game has bad click counts: {exc}") from None
-    if min(left, right, chord) < 0:
-        raise SaveFormatError("saved game has negative click counts")
+    if not all(0 <= n <= MAX_SAVED_CLICKS for n in (left, right, chord)):
+        raise SaveFormatError(f"saved game's click counts must be 0 to {MAX_SAVED_CLICKS}")
 
     st = np.frombuffer(cells.encode("ascii"), np.uint8)
     codes = np.zeros(256, np.uint8)
@@ -524,6 +603,11 @@ def _load(cls, d, clock) -> Game:
         implied = GameState.READY
     if implied is not state:
         raise SaveFormatError(f"saved game says {state.value!r} but its cells say {implied.value!r}")
+    if state is GameState.LOST and rule != "none" and core.revealed == 0:
+        # Under these rules the first reveal is always safe, so a lost game has
+        # opened at least one safe cell: only mines open contradicts the rule.
+        raise SaveFormatError(f"saved game is lost on its first click, which the rule "
+                              f"{rule!r} makes safe: its cells contradict its mines")
     if state is GameState.LOST:
         core.finish_loss()
     elif state is GameState.WON:

@@ -29,6 +29,8 @@ from ._count cimport backward, count_all
 from ._frontier cimport components, group, reduce_fixed, scan, tidy
 from ._workspace cimport Workspace
 
+from ..errors import PositionTooLargeError
+
 cdef extern from *:
     # Defined by setup.py: 1 in a FASTMINE_DEBUG build.
     int FASTMINE_DEBUG_BUILD
@@ -37,6 +39,11 @@ cdef extern from *:
 BOUNDS_CHECKED = bool(FASTMINE_DEBUG_BUILD)
 
 cdef double LN2 = 0.6931471805599453
+
+# The combination's budget is a multiple of this or of max_entries, whichever
+# is larger (fastmine.solver.DEFAULT_MAX_ENTRIES: a tiny max_entries makes the
+# counting approximate, it must not refuse the combination).
+cdef int64_t COMBINE_BASE = 2_000_000
 
 
 cdef inline double _lbinom(int64_t n, int64_t k) noexcept:
@@ -52,6 +59,17 @@ cdef inline double _lse_add(double acc, double mx, double v) noexcept:
     return acc + exp(v - mx)
 
 
+cdef int C_pending(Workspace ws, int nb) noexcept:
+    """Blocks whose mine count can vary (the ones the combination convolves)."""
+    cdef int32_t[::1] lstate = ws.lstate, slo = ws.slo, shi = ws.shi, blayer = ws.blayer
+    cdef int32_t[::1] bb0 = ws.bb0, bb1 = ws.bb1
+    cdef int b, sf, n = 0
+    for b in range(nb):
+        sf = lstate[blayer[b] + bb1[b] - bb0[b]]
+        n += shi[sf] > slo[sf]
+    return n
+
+
 cdef object _combine(Workspace ws, int64_t mines, int64_t fixed):
     """Log weights per block, leave-one-out weights of everything else, Z, interior."""
     cdef int nb = ws.nblocks, b, c, C = 0, n, sf
@@ -65,15 +83,28 @@ cdef object _combine(Workspace ws, int64_t mines, int64_t fixed):
     cdef double[::1] F = ws.F
     cdef uint8_t[::1] Fnz = ws.Fnz
     # sizes first, so every array is a slice of the workspace's pools
-    cdef int64_t w = 0, psize = 0
+    cdef int64_t w = 0, psize = 0, cwork = 0
     for b in range(nb):
         sf = lstate[blayer[b] + bb1[b] - bb0[b]]
         total += shi[sf] - slo[sf] + 1
         if shi[sf] > slo[sf]:
             psize += w + 1
             w += shi[sf] - slo[sf]
+            cwork += (w + 1) * (shi[sf] - slo[sf] + 1)
     psize += w + 1
     tn = w + 1
+    # Every prefix convolution is kept for the suffix pass: memory grows with
+    # (blocks x their total mine range), the square of the number of blocks
+    # when there are thousands of them (a big board revealed at random).  So
+    # a budget is checked here, before anything is allocated: 4x the counting
+    # tables' (at least 4 x 2,000,000 entries, ~72 MB) and 64x in work.
+    cdef int64_t budget = max(ws.max_entries, COMBINE_BASE)
+    if psize > 4 * budget or cwork > 64 * budget:
+        raise PositionTooLargeError(
+            f"this position is too large for exact probabilities: combining its "
+            f"{C_pending(ws, nb)} independent regions would store {psize} entries and take "
+            f"{cwork} steps, over the limit of {4 * budget} entries ({64 * budget} steps): "
+            f"4x and 64x max_entries={budget} (fastmine.solver.analyze(max_entries=...))")
     ws._pools(7 * nb + 6, 2 * total + psize + 2 * tn)
     cdef int64_t[::1] blo = ws.ci[0:nb], bhi = ws.ci[nb:2 * nb], btw = ws.ci[2 * nb:3 * nb]
     cdef int64_t[::1] vb = ws.ci[3 * nb:4 * nb]

@@ -31,8 +31,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validate import as_int
 from . import _endgame
-from .probability import _check
+from .probability import _bad_value, _check
 
 __all__ = ["solutions", "best_move", "MAX_SOLUTIONS", "MAX_NODES"]
 
@@ -41,6 +42,31 @@ MAX_SOLUTIONS = 1000
 
 MAX_NODES = 200_000
 """Search budget: distinct layout sets evaluated before giving up."""
+
+_LIST_BYTES = 64 << 20
+"""Above this many bytes for ``limit + 1`` layouts, count them before listing."""
+
+
+def _check_view(view: object, mines: object) -> tuple[np.ndarray, int]:
+    """``probability._check``, plus the values: the lister reads them as they are."""
+    arr, mines = _check(view, mines)
+    if arr.size:
+        lo, hi = int(arr.min()), int(arr.max())
+        if lo < -3 or hi > 8:
+            raise _bad_value(lo if lo < -3 else hi)
+    return arr, mines
+
+
+def _count_arg(name: str, value: object, default: int) -> int:
+    """A positive count argument (``limit``, ``max_nodes``); None means ``default``."""
+    if value is None:
+        return default
+    value = as_int(name, value)
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, got {value}")
+    if value > 2**31 - 64:
+        raise ValueError(f"{name} must be below 2**31, got {value}")
+    return value
 
 
 def _known_mask(known: object, shape: tuple[int, int]) -> np.ndarray | None:
@@ -123,7 +149,16 @@ class _Listing:
         flat = j[srt].astype(np.int32)
         need = self.need.astype(np.int32)
         left = (members >= 0).sum(axis=1).astype(np.int32)
-        out = np.zeros((limit + 1, n), np.uint8)     # one spare row: "more than limit"
+        if (limit + 1) * max(n, 1) > _LIST_BYTES:
+            # Room for limit + 1 layouts would be large: count them first (the
+            # count stops past the limit), then list exactly that many.
+            found = _endgame.layouts(order, start, flat, need.copy(), left.copy(), self.mines,
+                                     np.zeros((0, n), np.uint8), limit + 1)
+            if found < 0 or found > limit:
+                return None
+            out = np.zeros((found + 1, n), np.uint8)
+        else:
+            out = np.zeros((limit + 1, n), np.uint8)     # one spare row: "more than limit"
         found = _endgame.layouts(order, start, flat, need, left, self.mines, out)
         if found < 0 or found > limit:
             return None
@@ -146,8 +181,8 @@ def solutions(view, mines: int, limit: int | None = None, known=None):
     or None when there are more than ``limit`` (default :data:`MAX_SOLUTIONS`)
     layouts.  An inconsistent view has no layouts (zero rows).
     """
-    view, mines = _check(view, mines)
-    limit = MAX_SOLUTIONS if limit is None else int(limit)
+    view, mines = _check_view(view, mines)
+    limit = _count_arg("limit", limit, MAX_SOLUTIONS)
     listing = _Listing(view, mines, _known_mask(known, view.shape))
     boards = listing.layouts(limit)
     return None if boards is None else (listing.cells, boards)
@@ -163,14 +198,14 @@ def best_move(view, mines: int, max_nodes: int | None = None, known=None,
     view, or when no cell can be safe.  ``known``: a bool mask of cells known
     to be mines (see :func:`solutions`).
     """
-    view, mines = _check(view, mines)
-    limit = MAX_SOLUTIONS if limit is None else int(limit)
+    view, mines = _check_view(view, mines)
+    limit = _count_arg("limit", limit, MAX_SOLUTIONS)
+    max_nodes = _count_arg("max_nodes", max_nodes, MAX_NODES)
     listing = _Listing(view, mines, _known_mask(known, view.shape))
     boards = listing.layouts(limit)
     if boards is None or len(boards) == 0 or len(listing.cells) == 0:
         return None
-    best, chance = _endgame.search(listing.values(boards),
-                                   MAX_NODES if max_nodes is None else int(max_nodes))
+    best, chance = _endgame.search(listing.values(boards), max_nodes)
     if best < 0:
         return None
     r, c = divmod(int(listing.cells[best]), view.shape[1])

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import codes
-from .._validate import check_mines, check_point
+from .._validate import check_mines, check_point, check_view_shape
 from ..board import Board
 from ._logic import Logic
 
@@ -50,6 +50,7 @@ def check_view(view: object, mines: object) -> tuple[np.ndarray, int]:
         raise TypeError(f"view must hold integer view codes, got dtype {arr.dtype}")
     if arr.ndim != 2 or arr.shape[0] < 1 or arr.shape[1] < 1:
         raise ValueError(f"view must be a non-empty 2-D array, got shape {arr.shape}")
+    check_view_shape(arr.shape)       # before min/max read a huge broadcast view
     if arr.size and (arr.min() < _MIN_CODE or arr.max() > 8):
         raise ValueError(f"view codes must be 0..8 or {_MIN_CODE}..-1 (fastmine.codes)")
     mines = check_mines(mines, *arr.shape)

@@ -46,13 +46,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validate import as_int
+from .._validate import as_int, check_view_shape
+from ..errors import PositionTooLargeError
+from ..limits import MAX_CELLS
 from . import _prob, _workspace
 
 __all__ = [
     "Analysis",
     "DEFAULT_MAX_ENTRIES",
     "InconsistentViewError",
+    "PositionTooLargeError",
     "analyze",
     "log_solutions",
     "mine_cells",
@@ -147,6 +150,8 @@ def _check(view: object, mines: object) -> tuple[np.ndarray, int]:
     elif mines is None:
         raise TypeError("mines (the total mine count) is required unless a Game is passed")
     arr = np.asarray(view)
+    if arr.size > MAX_CELLS:          # before min/max read a huge (broadcast) view
+        check_view_shape(arr.shape)
     if arr.dtype != np.int8:
         if arr.dtype.kind not in "iu":
             raise TypeError(f"view must be an integer array, got dtype {arr.dtype}")
@@ -155,11 +160,9 @@ def _check(view: object, mines: object) -> tuple[np.ndarray, int]:
             if lo < -128 or hi > 127:  # would wrap in int8; never a valid code anyway
                 raise _bad_value(lo if lo < -128 else hi)
         arr = arr.astype(np.int8)
-    if arr.ndim != 2:
-        raise ValueError(f"view must be 2-D (rows, cols), got shape {arr.shape}")
-    rows, cols = arr.shape
-    if rows < 1 or cols < 1:
-        raise ValueError(f"view must have at least one cell, got shape {arr.shape}")
+    # The size first (a broadcast view of 2**31 columns costs no memory, and
+    # the kernels index cells with C ints): one limit, fastmine.limits.
+    rows, cols = check_view_shape(arr.shape)
     if type(mines) is not int:
         mines = as_int("mines", mines)
     if not 0 <= mines <= rows * cols:
