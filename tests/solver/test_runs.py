@@ -89,6 +89,7 @@ def test_wilson():
 
 
 def test_cli_json_and_plot(tmp_path, capsys):
+    pytest.importorskip("matplotlib", reason="--plot needs the plot extra")
     out = tmp_path / "r.json"
     png = tmp_path / "r.png"
     code = main(["solve", "-n", "12", "-d", "beginner", "5x5/3", "-r", "cell", "-p", "corner",

@@ -8,14 +8,12 @@ as soon as the screen shows what the test expects.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import select
 import signal
 import struct
 import subprocess
 import sys
-import termios
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -23,6 +21,12 @@ from pathlib import Path
 import pyte
 
 import fastmine
+
+try:  # POSIX only; on Windows test_curses.py skips and test_plain.py needs only SRC
+    import fcntl
+    import termios
+except ImportError:
+    fcntl = termios = None  # type: ignore[assignment]
 
 # Children import the same fastmine as the tests: the source tree during
 # development, the installed package in CI.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 
@@ -13,6 +14,9 @@ from fastmine.tui.text import GLYPHS
 
 from .boards import a_mine, played, winning_moves
 from .ptyscreen import PtyScreen
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32",
+                                reason="drives the game in a POSIX pseudo terminal")
 
 SEED = 7
 
