@@ -1,0 +1,256 @@
+"""The app's one data folder, the move of old settings into it, and a settings file
+that survives a full disk and is never overwritten when it cannot be read."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+APP = Path(__file__).resolve().parents[2] / "app"
+
+
+def _appfiles():
+    from fastmine_app import appfiles
+
+    return appfiles
+
+
+def _clear_android_cache():
+    # platformdirs remembers the Android folder it found; the tests change sys.path
+    import platformdirs._android as a
+
+    a.android_folder.cache_clear()
+
+
+# ------------------------------------------------------------------ where
+
+
+def test_data_folder_order(tmp_path, monkeypatch):
+    af = _appfiles()
+    from fastmine import storage
+
+    monkeypatch.delenv("FASTMINE_APP_DATA", raising=False)
+    monkeypatch.delenv("FASTMINE_DATA_DIR", raising=False)
+    assert af.data_folder(platform="linux") == storage.data_dir()
+    monkeypatch.setenv("FASTMINE_DATA_DIR", str(tmp_path / "shared"))
+    assert af.data_folder(platform="linux") == tmp_path / "shared"
+    # the shared folder is the terminal game's too: records are the same
+    assert af.data_folder(platform="linux") == storage.data_dir()
+    monkeypatch.setenv("FASTMINE_APP_DATA", str(tmp_path / "app"))
+    assert af.data_folder(platform="linux") == tmp_path / "app"
+    assert af.data_folder(tmp_path / "given", platform="linux") == tmp_path / "given"
+    assert not (tmp_path / "given").exists()  # asking does not create it
+
+
+def test_on_android_everything_is_in_the_apps_private_storage(monkeypatch):
+    af = _appfiles()
+    monkeypatch.delenv("FASTMINE_APP_DATA", raising=False)
+    monkeypatch.delenv("FASTMINE_DATA_DIR", raising=False)
+    monkeypatch.setenv("SHELL", "/bin/sh")  # platformdirs' own guess would pick the Unix rules
+    # python-for-android runs the app from <files dir>/app
+    monkeypatch.setattr(sys, "path", ["/data/user/0/org.fastmine.fastmine/files/app", *sys.path])
+    _clear_android_cache()
+    try:
+        folder = af.data_folder(platform="android")
+        old = af.kivy_settings_folder("android")
+    finally:
+        _clear_android_cache()
+    assert folder == Path("/data/user/0/org.fastmine.fastmine/files/fastmine")
+    assert old == Path("/data/user/0/org.fastmine.fastmine/files")  # Kivy: getFilesDir()
+
+
+def test_old_settings_folder_is_kivys(tmp_path, monkeypatch):
+    from kivy.app import App
+
+    af = _appfiles()
+    from fastmine_app.application import FastmineApp
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    (tmp_path / "xdg").mkdir()
+    app = FastmineApp(data_dir=str(tmp_path / "data"))
+    assert Path(App._get_user_data_dir(app)) == af.kivy_settings_folder("linux")
+    assert af.kivy_settings_folder("linux") == tmp_path / "xdg" / "fastmine"
+
+
+def test_old_settings_move_once(tmp_path):
+    af = _appfiles()
+    old, new = tmp_path / "old", tmp_path / "new"
+    old.mkdir()
+    new.mkdir()
+    (old / "fastmine.ini").write_text("[game]\ntheme = dark\n")
+    assert af.migrate_settings(new, old) == old / "fastmine.ini"
+    assert (new / "fastmine.ini").read_text() == "[game]\ntheme = dark\n"
+    assert not (old / "fastmine.ini").exists()
+    # once: a settings file already in the data folder is never replaced
+    (old / "fastmine.ini").write_text("[game]\ntheme = light\n")
+    assert af.migrate_settings(new, old) is None
+    assert (new / "fastmine.ini").read_text() == "[game]\ntheme = dark\n"
+    assert af.migrate_settings(new, None) is None
+    assert af.migrate_settings(new, tmp_path / "missing") is None
+
+
+def test_app_keeps_settings_records_and_save_in_one_folder(kivy_window, tmp_path, monkeypatch):
+    """No folder given: settings (moved from Kivy's old place), records and the
+    saved game all land in fastmine's shared data folder."""
+    from kivydriver import Driver
+
+    from fastmine import records, saves
+
+    shared, xdg = tmp_path / "shared", tmp_path / "xdg"
+    (xdg / "fastmine").mkdir(parents=True)
+    (xdg / "fastmine" / "fastmine.ini").write_text("[game]\ntheme = dark\nsound = 0\n")
+    monkeypatch.delenv("FASTMINE_APP_DATA", raising=False)
+    monkeypatch.setenv("FASTMINE_DATA_DIR", str(shared))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(xdg))
+    window, clock = kivy_window
+    drv = Driver.start(window, clock, None)
+    try:
+        assert Path(drv.app.user_data_dir) == shared
+        assert drv.app.theme.name == "dark"  # the old settings were carried over
+        assert (shared / "fastmine.ini").is_file()
+        assert not (xdg / "fastmine" / "fastmine.ini").exists()
+        drv.tap_cell(4, 4)
+        drv.app.save_now()
+        assert (shared / saves.SAVE_FILE).is_file()
+        drv.app.store.stats("beginner")
+        assert (shared / records.RECORDS_FILE).is_file()
+        assert sorted(p.name for p in shared.iterdir() if p.is_file()) == sorted(
+            ["fastmine.ini", saves.SAVE_FILE, records.RECORDS_FILE])
+    finally:
+        drv.stop()
+
+
+# ------------------------------------------------------------------ written safely
+
+_FULL_DISK = """
+import json, os, resource, signal, sys
+sys.path.insert(0, {app!r})
+os.environ["KIVY_NO_CONSOLELOG"] = "1"
+from kivy.config import ConfigParser
+from fastmine_app.appfiles import SettingsConfig, read_settings
+
+path = {path!r}
+cls = SettingsConfig if sys.argv[1] == "atomic" else ConfigParser
+config = cls()
+config.setdefaults("game", {{"theme": "light", "player_name": ""}})
+read_settings(config, path) if cls is SettingsConfig else config.read(path)
+config.set("game", "player_name", "P" * 4000)  # the new file is far bigger than the limit
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)   # a write past the limit fails with EFBIG
+resource.setrlimit(resource.RLIMIT_FSIZE, (1000, resource.RLIM_INFINITY))  # the disk is full
+ok = config.write()
+resource.setrlimit(resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+print(json.dumps({{"ok": ok, "error": str(getattr(config, "write_error", ""))}}))
+"""
+
+
+@pytest.mark.parametrize("writer", ["atomic", "kivy"])
+def test_full_disk_leaves_the_old_settings_whole(tmp_path, writer):
+    """A disk that fills mid-write (RLIMIT_FSIZE: writes past 1000 bytes fail, as on a
+    full disk): the app's write keeps the old file whole; Kivy's own in-place write,
+    run the same way, cuts it (the failure this guards against)."""
+    pytest.importorskip("resource", reason="needs RLIMIT_FSIZE (POSIX) to fill the disk")
+    path = tmp_path / "fastmine.ini"
+    old = "[game]\ntheme = dark\nplayer_name = Ada\n"
+    path.write_text(old)
+    script = _FULL_DISK.format(app=str(APP), path=str(path))
+    env = {**os.environ, "KIVY_NO_ARGS": "1", "KIVY_NO_FILELOG": "1", "KIVY_NO_CONFIG": "1"}
+    res = subprocess.run([sys.executable, "-c", script, writer], capture_output=True,
+                         text=True, timeout=120, env=env)
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    assert out["ok"] is False
+    if writer == "atomic":
+        assert path.read_text() == old
+        assert "27" in out["error"] or "too large" in out["error"].lower()  # EFBIG
+        assert [p.name for p in tmp_path.iterdir()] == ["fastmine.ini"]  # no temp file left
+    else:
+        cut = path.read_text()
+        assert cut != old and len(cut) == 1000 and cut.startswith("[game]")
+
+
+def test_failed_settings_write_is_told_once_and_keeps_the_file(drv, data_dir, monkeypatch):
+    from fastmine_app import appfiles
+    from fastmine_app.dialogs import MessageDialog
+
+    path = data_dir / "fastmine.ini"
+    before = path.read_text()
+
+    def full(*_a, **_k):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(appfiles.storage, "atomic_write_text", full)
+    drv.app.config.set("game", "player_name", "Grace")
+    drv.app._write_config()
+    drv.app._write_config()
+    drv.frames(2)
+    msgs = [w for w in drv.window.children if isinstance(w, MessageDialog)]
+    assert len(msgs) == 1 and "No space left on device" in msgs[0].text
+    assert path.read_text() == before
+
+
+# ------------------------------------------------------------------ unreadable
+
+
+@pytest.mark.parametrize("content", [
+    b"theme = dark\n",                      # no [section] header
+    b"[game]\ntheme = dark\ntheme = light\n",  # the same key twice
+    b"[game]\nplayer_name = \xff\xfe\x00\n",  # not UTF-8
+])
+def test_unreadable_settings_are_kept_aside_and_the_player_told(make_app, data_dir, content):
+    from fastmine_app.dialogs import MessageDialog
+
+    (data_dir / "fastmine.ini").write_bytes(content)
+    drv = make_app(data_dir)
+    kept = list(data_dir.glob("fastmine.ini.corrupt-*"))
+    assert len(kept) == 1 and kept[0].read_bytes() == content
+    msgs = [w for w in drv.window.children if isinstance(w, MessageDialog)]
+    assert msgs and kept[0].name in msgs[0].text and "default settings" in msgs[0].text
+    # a fresh file with the defaults takes its place, and settings are saved again
+    assert drv.app.config.get("game", "theme") == "light"
+    drv.app.config.set("game", "player_name", "Lin")
+    drv.app._write_config()
+    assert "player_name = Lin" in (data_dir / "fastmine.ini").read_text()
+
+
+def test_unreadable_settings_that_cannot_be_moved_are_never_overwritten(make_app, data_dir,
+                                                                      monkeypatch):
+    from fastmine_app import appfiles
+    from fastmine_app.dialogs import MessageDialog
+
+    content = b"\x00\x01 not settings"
+    (data_dir / "fastmine.ini").write_bytes(content)
+
+    def stuck(path, reason="corrupt"):
+        raise PermissionError(errno.EACCES, "Permission denied", str(path))
+
+    monkeypatch.setattr(appfiles.storage, "move_aside", stuck)
+    drv = make_app(data_dir)
+    msgs = [w for w in drv.window.children if isinstance(w, MessageDialog)]
+    assert msgs and "left as it is" in msgs[0].text
+    drv.app.config.set("game", "player_name", "Kim")
+    drv.app._write_config()
+    assert (data_dir / "fastmine.ini").read_bytes() == content
+
+
+def test_settings_file_text_is_what_kivy_reads(tmp_path):
+    """The atomic writer writes exactly what Kivy's ConfigParser reads back."""
+    af = _appfiles()
+    path = tmp_path / "fastmine.ini"
+    c = af.SettingsConfig()
+    c.setdefaults("game", {"theme": "light", "custom_rows": 20})
+    assert af.read_settings(c, path) is None and path.is_file()
+    c.set("game", "player_name", "Zoë = ; # [x]")
+    assert c.write() is True
+    from kivy.config import ConfigParser
+
+    back = ConfigParser()
+    back.read(str(path))
+    assert back.get("game", "player_name") == "Zoë = ; # [x]"
+    assert back.getint("game", "custom_rows") == 20
+    assert path.read_text().startswith("[game]")
