@@ -123,9 +123,11 @@ class BoardView(Widget):
             self._fx_screen = InstructionGroup()
             self._overlay = InstructionGroup()
             ScissorPop()
+        with self.canvas.after:  # unclipped: the ring shows whole around a finger at the edge
+            self._cue = InstructionGroup()
         self.effects = Effects(self._fx_cells, self._fx_screen)
         self.indicators = ScrollIndicators(self._overlay)
-        self.arming = ArmingRing(self._overlay)
+        self.arming = ArmingRing(self._cue)
         self.fit_button = FitButton()
         self.fit_button.bind(on_release=lambda *_a: self.toggle_fit())
         self.add_widget(self.fit_button)

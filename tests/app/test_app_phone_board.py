@@ -325,14 +325,35 @@ def test_phone_screenshots(make_app, data_dir, touch_first, screenshot_dir, prof
     assert px.std() > 10
     drv.app.start_game(EXPERT)
     drv.frames(2)
-    drv.tap(*drawn_center(drv, 8, 8))
+    drv.tap(*drawn_center(drv, 8, 15))  # the middle of the view
     drv.wait(0.6)
     drv.screenshot(screenshot_dir, f"{profile}-expert-transposed")
-    r, c = map(int, np.argwhere(drv.game.view == HIDDEN)[len(np.argwhere(drv.game.view == HIDDEN)) // 2])
-    drv.board.show_cell(r, c)
-    drv.frames(1)
-    t = drv.down(*drv.cell_pos(r, c))
+    drv.press(drv.board.fit_button)
+    drv.screenshot(screenshot_dir, f"{profile}-expert-whole")
+    drv.press(drv.board.fit_button)
+    b = drv.board
+    mid = b.cell_at(*b.center)
+    # a hidden cell next to the open area, near the middle of the view
+    hidden = np.argwhere(drv.game.view == HIDDEN)
+    r, c = map(int, hidden[np.argmin(np.abs(hidden - mid).sum(axis=1))])
+    t = drv.down(*in_view(drv, r, c))
     drv.wait(0.25)
     drv.screenshot(screenshot_dir, f"{profile}-long-press-ring")
     drv.up(t)
     drv.frames(2)
+
+
+def test_flag_mode_shows_by_its_icon_not_only_its_colour(drv):
+    from fastmine_app import tiles as T
+
+    button = drv.ids("flag_mode")
+    atlas = drv.app.atlas
+
+    def shows(tile):
+        return tuple(button.icon.uvpos) == tuple(atlas.region(tile).uvpos)
+
+    assert shows(T.ICON_DIG) and not drv.ctrl.flag_mode  # a tap digs
+    drv.press(button)
+    assert drv.ctrl.flag_mode and shows(T.ICON_FLAG)  # a tap flags
+    drv.press(button)
+    assert shows(T.ICON_DIG)
