@@ -9,20 +9,25 @@ board -- so the Cython kernels never bounds-check a neighbour.
 from __future__ import annotations
 
 import random
+from typing import Any, Literal
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from . import _kernels
 from ._validate import check_mines, check_point, check_seed, check_size
 
-RULES = ("cell", "opening", "no_guess", "none")
-"""First-click rules: see DESIGN.md and :meth:`Board.generate`."""
+Rule = Literal["cell", "opening", "no_guess", "none"]
+"""A first-click rule's name, as type checkers see it (a misspelt rule fails them)."""
+
+RULES: tuple[Rule, ...] = ("cell", "opening", "no_guess", "none")
+"""First-click rules: see :meth:`Board.generate`."""
 
 _RADIUS = {"none": -1, "cell": 0, "opening": 1}
 _RADIUS_OR_NG = frozenset(RULES)
 
 
-def _check_rule(rule: object) -> str:
+def _check_rule(rule: object) -> Rule:
     try:
         if rule in _RADIUS_OR_NG:
             return rule
@@ -55,8 +60,14 @@ class Board:
     # the padded arrays with it, so a caller writing ``board.rows`` must not be
     # able to make them read past the end.
     __slots__ = ("_rows", "_cols", "_mines", "_pm", "_pc", "_bbbv")
+    _rows: int
+    _cols: int
+    _mines: int
+    _pm: NDArray[np.uint8]
+    _pc: NDArray[np.int8]
+    _bbbv: tuple[int, int] | None
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         raise TypeError("use Board.generate(...) or Board.from_mines(mask) to make a Board")
 
     @classmethod
@@ -77,7 +88,7 @@ class Board:
         cols: int,
         mines: int,
         first_click: tuple[int, int] | None = None,
-        rule: str = "opening",
+        rule: Rule = "opening",
         seed: int | np.random.Generator | None = None,
     ) -> Board:
         """Lay ``mines`` mines at random, uniformly over the cells ``rule`` allows.
@@ -123,7 +134,7 @@ class Board:
         return cls._from_padded(pm, pc, rows, cols, mines)
 
     @classmethod
-    def from_mines(cls, mask) -> Board:
+    def from_mines(cls, mask: ArrayLike) -> Board:
         """Make a board from a 2-D mask, true where a mine is.
 
         Accepts any 2-D array-like of bools or 0/1 integers.
