@@ -53,3 +53,13 @@ def test_python_dash_m_fastmine_version():
     out = subprocess.run([sys.executable, "-m", "fastmine", "--version"],
                          capture_output=True, text=True, check=True).stdout
     assert fastmine.__version__ in out
+
+
+def test_namespace_is_the_public_api():
+    """``dir(fastmine)`` lists the public API; helper imports do not leak."""
+    assert dir(fastmine) == sorted(fastmine.__all__)
+    for name in fastmine.__all__:
+        assert hasattr(fastmine, name), name
+    for leaked in ("version", "PackageNotFoundError", "_installed_version"):
+        assert not hasattr(fastmine, leaked), leaked
+    assert isinstance(fastmine.__version__, str)

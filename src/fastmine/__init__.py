@@ -7,8 +7,6 @@
 'PLAYING'
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
 from .board import RULES, Board
 from .codes import EXPLODED, FLAG, HIDDEN, MINE, QUESTION, WRONG_FLAG, GameState
 from .difficulty import DIFFICULTIES, Difficulty, difficulty_name
@@ -21,10 +19,19 @@ from .errors import (
 )
 from .game import Game, GameStats
 
-try:
-    __version__ = version("fastmine")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0+unknown"
+
+def _installed_version() -> str:
+    """The installed distribution's version (helper imports stay out of the namespace)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("fastmine")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        return "0+unknown"
+
+
+__version__: str = _installed_version()
+del _installed_version
 
 __all__ = [
     "Board",
@@ -48,3 +55,8 @@ __all__ = [
     "__version__",
     "difficulty_name",
 ]
+
+
+def __dir__() -> list[str]:
+    """``dir(fastmine)`` lists the public API (submodules stay importable by name)."""
+    return sorted(__all__)

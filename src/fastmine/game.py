@@ -18,12 +18,14 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from . import _kernels
 from ._validate import as_int, check_cell, check_mines, check_seed, check_size
-from .board import Board, _check_rule
+from .board import Board, Rule, _check_rule
 from .codes import EXPLODED, FLAG, HIDDEN, QUESTION, GameState
 from .errors import FutureVersionError, GameOverError, GamePausedError, SaveFormatError
 
@@ -83,14 +85,21 @@ class Game:
         rows: int,
         cols: int,
         mines: int,
-        rule: str = "opening",
+        rule: Rule = "opening",
         seed: int | np.random.Generator | None = None,
         question_marks: bool = True,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         rows, cols = check_size(rows, cols)
         mines = check_mines(mines, rows, cols)
-        self._setup(rows, cols, mines, _check_rule(rule), check_seed(seed), question_marks, clock)
+        rule = _check_rule(rule)
+        if rule == "no_guess":
+            # A game no first click can make solvable is refused now, not after
+            # the player's first click and the generator's time limit.
+            from .solver.no_guess import check_possible  # the solver builds on the game
+
+            check_possible(rows, cols, mines)
+        self._setup(rows, cols, mines, rule, check_seed(seed), question_marks, clock)
 
     @classmethod
     def from_board(
@@ -107,21 +116,22 @@ class Game:
         self._attach(board)
         return self
 
-    def _setup(self, rows, cols, mines, rule, seed, question_marks, clock) -> None:
+    def _setup(self, rows: int, cols: int, mines: int, rule: Rule, seed: int | None,
+               question_marks: bool, clock: Callable[[], float]) -> None:
         if not isinstance(question_marks, (bool, np.bool_)):
             raise TypeError("question_marks must be True or False")
         if not callable(clock):
             raise TypeError("clock must be a callable returning seconds")
         # Size, mine count, rule and seed are read-only properties: the kernels
         # index this game's arrays with them.
-        self._rows = rows
-        self._cols = cols
-        self._mines = mines
-        self._rule = rule
-        self._seed = seed
+        self._rows: int = rows
+        self._cols: int = cols
+        self._mines: int = mines
+        self._rule: Rule = rule
+        self._seed: int | None = seed
         self._question_marks = bool(question_marks)
         self.assisted = False
-        self._clock = clock
+        self._clock: Callable[[], float] = clock
         self._W = cols + 2
         self._safe = rows * cols - mines
         n = (rows + 2) * (cols + 2)
@@ -167,7 +177,7 @@ class Game:
         return self._mines
 
     @property
-    def rule(self) -> str:
+    def rule(self) -> Rule:
         """The first-click rule (see :meth:`fastmine.Board.generate`)."""
         return self._rule
 
@@ -193,7 +203,7 @@ class Game:
         return self._state
 
     @property
-    def view(self) -> np.ndarray:
+    def view(self) -> NDArray[np.int8]:
         """Read-only int8 array (rows, cols): 0..8 where revealed, else a view code."""
         return self._view
 
@@ -277,13 +287,14 @@ class Game:
             raise GamePausedError("the game is paused; call resume() first")
         return (r + 1) * self._W + c + 1
 
-    def reveal(self, r: int, c: int) -> np.ndarray:
+    def reveal(self, r: int, c: int) -> NDArray[np.intp]:
         """Reveal cell (r, c); returns the changed cells as (row, col) pairs.
 
         A flagged or already revealed cell is left as it is.  Revealing a zero
         opens its whole zero region and its border.  Revealing a mine loses.
         """
         p = self._begin_move(r, c)
+        now: float | None
         if self._state is GameState.READY and self._core.state_at(p) != _ST_FLAG:
             # Everything that can fail (laying mines, e.g. a no-guess timeout,
             # or the clock) happens before the game changes at all.
@@ -304,7 +315,7 @@ class Game:
         self._core.reveal(p)
         return self._settle(now)
 
-    def reveal_cells(self, cells) -> np.ndarray:
+    def reveal_cells(self, cells: ArrayLike) -> NDArray[np.intp]:
         """Reveal several cells in order, each as :meth:`reveal` would.
 
         ``cells``: an ``(n, 2)`` array-like of ``(row, col)`` integer pairs.
@@ -364,7 +375,7 @@ class Game:
         changed.append(self._settle(now))
         return changed[0] if len(changed) == 1 else np.concatenate(changed)
 
-    def chord(self, r: int, c: int) -> np.ndarray:
+    def chord(self, r: int, c: int) -> NDArray[np.intp]:
         """Chord on a revealed number whose adjacent flags equal it.
 
         Reveals every adjacent unflagged hidden cell; a wrong flag there means a
@@ -379,7 +390,7 @@ class Game:
         self._core.chord(p)
         return self._settle(now)
 
-    def toggle_mark(self, r: int, c: int) -> np.ndarray:
+    def toggle_mark(self, r: int, c: int) -> NDArray[np.intp]:
         """Cycle the mark of a hidden cell: hidden -> flag -> question -> hidden.
 
         With ``question_marks`` off the cycle is hidden <-> flag.  Revealed
@@ -390,7 +401,7 @@ class Game:
         self._core.toggle_mark(p, self._question_marks)
         return self._core.take_changes()
 
-    def _settle(self, now: float | None) -> np.ndarray:
+    def _settle(self, now: float | None) -> NDArray[np.intp]:
         """End the game if the move just made lost or won it (``now``: the clock
         read before the move, so nothing here can fail half way)."""
         core = self._core
@@ -436,16 +447,16 @@ class Game:
         new._core.recount()
         return new
 
-    def __deepcopy__(self, memo: dict) -> Game:
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         return self.__copy__()
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         # Pickle through the save format (the kernels' state is not picklable).
         return (_unpickle, (type(self), self.to_dict(), self._clock))
 
     # -------------------------------------------------------------- save/load
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict that :meth:`from_dict` turns back into this game."""
         st = self._st.reshape(self.rows + 2, self.cols + 2)[1:-1, 1:-1].ravel()
         cells = "".join(_ST_CHARS[int(s)] for s in st)
@@ -472,7 +483,7 @@ class Game:
         }
 
     @classmethod
-    def from_dict(cls, d: dict, clock: Callable[[], float] = time.monotonic) -> Game:
+    def from_dict(cls, d: dict[str, Any], clock: Callable[[], float] = time.monotonic) -> Game:
         """Rebuild a game saved by :meth:`to_dict`.
 
         Raises :class:`SaveFormatError` (a ValueError) for anything corrupt or
@@ -482,12 +493,12 @@ class Game:
         return _load(cls, d, clock)
 
 
-def _holds_bool(cells) -> bool:
+def _holds_bool(cells: Any) -> bool:
     """True if a (checked: (n, 2), integer) sequence of pairs holds a bool."""
     return any(isinstance(x, (bool, np.bool_)) for pair in cells for x in pair)
 
 
-def _unpickle(cls, d: dict, clock: Callable[[], float]) -> Game:
+def _unpickle(cls: type[Game], d: dict[str, Any], clock: Callable[[], float]) -> Game:
     return cls.from_dict(d, clock=clock)
 
 
@@ -498,7 +509,7 @@ MAX_SAVED_CLICKS = 2**53
 """Most clicks of each kind a save may hold (exact in every JSON reader)."""
 
 
-def _field(d: dict, key: str, types: type | tuple, what: str):
+def _field(d: dict[str, Any], key: str, types: type | tuple[type, ...], what: str) -> Any:
     if key not in d:
         raise SaveFormatError(f"saved game is missing {key!r}")
     v = d[key]
@@ -507,7 +518,7 @@ def _field(d: dict, key: str, types: type | tuple, what: str):
     return v
 
 
-def _load(cls, d, clock) -> Game:
+def _load(cls: type[Game], d: object, clock: Callable[[], float]) -> Game:
     if not isinstance(d, dict):
         raise SaveFormatError(f"a saved game must be a dict, got {type(d).__name__}")
     if d.get("format") != SAVE_FORMAT:
