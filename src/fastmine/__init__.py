@@ -7,7 +7,7 @@
 'PLAYING'
 """
 
-from .board import RULES, Board
+from .board import RULES, Board, Rule
 from .codes import EXPLODED, FLAG, HIDDEN, MINE, QUESTION, WRONG_FLAG, GameState
 from .difficulty import DIFFICULTIES, Difficulty, difficulty_name
 from .errors import (
@@ -50,6 +50,7 @@ __all__ = [
     "NoGuessTimeoutError",
     "QUESTION",
     "RULES",
+    "Rule",
     "SaveFormatError",
     "WRONG_FLAG",
     "__version__",

@@ -21,12 +21,13 @@ from .probability import (
     probabilities,
     safe_cells,
 )
-from .strategies import STRATEGIES, first_click_for, play, step
+from .strategies import STRATEGIES, Strategy, first_click_for, play, step
 
 __all__ = [
     "Analysis",
     "DEFAULT_MAX_ENTRIES",
     "STRATEGIES",
+    "Strategy",
     "InconsistentViewError",
     "PositionTooLargeError",
     "analyze",

@@ -45,17 +45,25 @@ True
 
 from __future__ import annotations
 
+from typing import Literal
+
 import numpy as np
+from numpy.typing import NDArray
 
 from .. import codes
+from ..board import Rule
 from ..errors import GameOverError, GamePausedError
 from ..game import Game
 from . import _exact
 from .best import Planner, planner_for
 
-__all__ = ["STRATEGIES", "step", "play", "first_click_for", "OPENING_DENSITY"]
+__all__ = ["STRATEGIES", "Strategy", "step", "play", "first_click_for", "OPENING_DENSITY"]
 
-STRATEGIES = ("best", "auto", "deterministic", "inference", "probability", "random")
+Strategy = Literal["best", "auto", "deterministic", "inference", "probability", "random"]
+"""A strategy's name, as type checkers see it (a misspelt strategy fails them)."""
+
+STRATEGIES: tuple[Strategy, ...] = ("best", "auto", "deterministic", "inference", "probability",
+                                    "random")
 """Names accepted by :func:`step` and :func:`play`."""
 
 _NO_MOVE = np.empty((0, 2), np.intp)
@@ -71,7 +79,7 @@ docs/solver.md: at Intermediate's density, 15.6%, (2, 2) wins 89.17% of
 on 16x30)."""
 
 
-def first_click_for(rows: int, cols: int, rule: str, mines: int) -> tuple[int, int]:
+def first_click_for(rows: int, cols: int, rule: Rule, mines: int) -> tuple[int, int]:
     """Where a solver clicks first under a first-click rule, on a board of
     ``rows`` x ``cols`` with ``mines`` mines.
 
@@ -135,7 +143,8 @@ def _first(mask: np.ndarray) -> tuple[int, int] | None:
     idx = np.flatnonzero(mask)
     if len(idx) == 0:
         return None
-    return divmod(int(idx[0]), mask.shape[1])
+    r, c = divmod(int(idx[0]), int(mask.shape[1]))
+    return r, c
 
 
 def _reveal_or_unflag(game: Game, r: int, c: int) -> np.ndarray:
@@ -179,7 +188,9 @@ def _deterministic(game: Game) -> np.ndarray:
     r0, c0 = max(r - 1, 0), max(c - 1, 0)
     block = hidden[r0:r + 2, c0:c + 2]
     plain = block & (v[r0:r + 2, c0:c + 2] == codes.HIDDEN)
-    dr, dc = _first(plain if plain.any() else block)
+    first = _first(plain if plain.any() else block)
+    assert first is not None  # the flag rule found a hidden cell in this block
+    dr, dc = first
     return _toward_flag(game, r0 + dr, c0 + dc)
 
 
@@ -236,7 +247,7 @@ def _auto(game: Game, planner: Planner, rng: np.random.Generator) -> np.ndarray:
 
 # --------------------------------------------------------------------- public
 
-def step(game: Game, strategy: str = "best", *, rng: object = None) -> np.ndarray:
+def step(game: Game, strategy: Strategy = "best", *, rng: object = None) -> NDArray[np.intp]:
     """Make one move of ``strategy`` on ``game``; return the changed cells.
 
     One move is one call of :meth:`~fastmine.Game.reveal`,
@@ -269,14 +280,14 @@ def step(game: Game, strategy: str = "best", *, rng: object = None) -> np.ndarra
 
 def play(
     game: Game,
-    strategy: str = "best",
+    strategy: Strategy = "best",
     *,
     first_click: tuple[int, int] | None = None,
     rng: object = None,
     endgame: bool = True,
     lookahead: bool = True,
     long_term: bool = True,
-):
+) -> codes.GameState:
     """Play ``game`` with ``strategy`` until it is won or lost; return its GameState.
 
     ``first_click`` overrides where a fresh game is opened (default:
