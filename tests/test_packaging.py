@@ -2,6 +2,7 @@
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -63,3 +64,37 @@ def test_namespace_is_the_public_api():
     for leaked in ("version", "PackageNotFoundError", "_installed_version"):
         assert not hasattr(fastmine, leaked), leaked
     assert isinstance(fastmine.__version__, str)
+
+
+TYPED_SCRIPT = Path(__file__).parent / "data" / "typed_user_script.py"
+
+
+def _mypy_strict(tmp_path: Path, script: Path) -> subprocess.CompletedProcess[str]:
+    """mypy --strict on ``script`` as a user would run it: the installed fastmine, no
+    project configuration."""
+    (tmp_path / "mypy.ini").write_text("[mypy]\n")
+    return subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--config-file", str(tmp_path / "mypy.ini"),
+         "--cache-dir", str(tmp_path / "cache"), str(script)],
+        capture_output=True, text=True, cwd=tmp_path, timeout=600)
+
+
+def test_user_script_passes_mypy_strict(tmp_path):
+    pytest.importorskip("mypy", reason="mypy comes with the test extra")
+    proc = _mypy_strict(tmp_path, TYPED_SCRIPT)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    run = subprocess.run([sys.executable, str(TYPED_SCRIPT)], capture_output=True, text=True,
+                         cwd=tmp_path, timeout=120)
+    assert run.returncode == 0, run.stderr
+
+
+def test_misspelt_rule_and_strategy_fail_mypy(tmp_path):
+    pytest.importorskip("mypy", reason="mypy comes with the test extra")
+    script = tmp_path / "misspelt.py"
+    script.write_text("import fastmine\nfrom fastmine import solver\n\n"
+                      "game = fastmine.Game(9, 9, 10, rule='openning')\n"
+                      "solver.play(game, 'bets')\n")
+    proc = _mypy_strict(tmp_path, script)
+    assert proc.returncode == 1
+    assert "misspelt.py:4: error" in proc.stdout and "openning" in proc.stdout
+    assert "misspelt.py:5: error" in proc.stdout and "bets" in proc.stdout
