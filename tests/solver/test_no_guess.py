@@ -141,3 +141,94 @@ def test_rejection_is_complete():
         if solves(board, (0, 0)) and not solves(board, (0, 0), complete=False):
             found += 1
     assert found > 0
+
+
+def brute_force_no_guess_exists(rows: int, cols: int, mines: int, first) -> bool:
+    """Whether any layout (first click safe, opening when it fits) is solvable."""
+    from itertools import combinations
+
+    from fastmine.board import opening_fits
+
+    fr, fc = first
+    radius = 1 if opening_fits(rows, cols, mines, fr, fc) else 0
+    allowed = [(r, c) for r in range(rows) for c in range(cols)
+               if not (abs(r - fr) <= radius and abs(c - fc) <= radius)]
+    for cells in combinations(allowed, mines):
+        mask = np.zeros((rows, cols), bool)
+        for rc in cells:
+            mask[rc] = True
+        if solves(fastmine.Board.from_mines(mask), first):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("rows, cols", [(2, 2), (1, 2), (2, 3), (2, 5), (3, 2), (5, 2), (2, 6)])
+def test_impossible_agrees_with_brute_force_on_thin_boards(rows, cols):
+    # Where impossible() names a reason, no layout at all is solvable.
+    for mines in range(1, rows * cols):
+        for first in [(r, c) for r in range(rows) for c in range(cols)]:
+            reason = no_guess.impossible(rows, cols, mines, first)
+            if reason is not None:
+                assert not brute_force_no_guess_exists(rows, cols, mines, first), \
+                    (rows, cols, mines, first)
+        anywhere = no_guess.impossible(rows, cols, mines)
+        each = [no_guess.impossible(rows, cols, mines, (r, c))
+                for r in range(rows) for c in range(cols)]
+        assert (anywhere is None) == any(x is None for x in each)
+
+
+def test_an_impossible_no_guess_game_is_refused_up_front():
+    # 2x10 with one mine: the mine's column pair can never be told apart.
+    with pytest.raises(ValueError, match="cell pairs across the narrow side"):
+        fastmine.Game(2, 10, 1, rule="no_guess")
+    with pytest.raises(ValueError, match="without guessing"):
+        no_guess.check_possible(2, 10, 1)
+    with pytest.raises(ValueError, match="1 mine cannot"):
+        no_guess.generate(2, 10, 1, (0, 0), seed=1)
+    with pytest.raises(ValueError, match="without guessing"):
+        fastmine.Board.generate(2, 10, 1, first_click=(0, 4), rule="no_guess", seed=1)
+    no_guess.check_possible(2, 10, 2)
+    no_guess.check_possible(9, 9, 10)
+    assert no_guess.impossible(16, 30, 99) is None
+    # 2x10 with 15 mines: possible from the middle (too dense to open there),
+    # not from the end (it opens, so the pairs left must hold an even count).
+    g = fastmine.Game(2, 10, 15, rule="no_guess", seed=1)
+    with pytest.raises(ValueError, match="15 mines cannot"):
+        g.reveal(0, 0)
+    assert g.state is fastmine.GameState.READY and g.left_clicks == 0
+
+
+class SteppingClock:
+    """A fake clock for the generator: each read advances a little; an exact
+    step (the costly one on a huge board) advances it by ``exact_cost``."""
+
+    def __init__(self, exact_cost: float) -> None:
+        self.now = 0.0
+        self.exact_cost = exact_cost
+        self.exact_steps = 0
+
+    def __call__(self) -> float:
+        self.now += 0.001
+        return self.now
+
+
+def test_the_time_limit_holds_when_single_steps_are_slow(monkeypatch):
+    # On 5000x5000 one exact step took seconds and the limit was checked only
+    # between boards: 71 s against 10.  Simulated here with a fake clock.
+    from fastmine.solver import logic
+
+    clock = SteppingClock(exact_cost=3.0)
+    real = logic.exact_safe
+
+    def slow_exact(view, mines):
+        clock.now += clock.exact_cost
+        clock.exact_steps += 1
+        return real(view, mines)
+
+    monkeypatch.setattr(no_guess, "_clock", clock)
+    monkeypatch.setattr(logic, "exact_safe", slow_exact)
+    with pytest.raises(fastmine.NoGuessTimeoutError):
+        no_guess.generate(16, 30, 130, (8, 15), seed=3, time_limit=10.0)
+    assert clock.exact_steps >= 2
+    # Never more than one exact step past the limit (the first one, unmeasured).
+    assert clock.now <= 10.0 + clock.exact_cost + 0.1

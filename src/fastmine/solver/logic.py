@@ -90,15 +90,21 @@ def exact_safe(view: np.ndarray, mines: int) -> np.ndarray:
     return ((r + 1) * (view.shape[1] + 2) + c + 1).astype(np.intp)
 
 
-def run_to_end(solver: Logic, mines: int, complete: bool) -> bool:
+def _direct(kind: str, fn, *args):
+    return fn(*args)
+
+
+def run_to_end(solver: Logic, mines: int, complete: bool, step=_direct) -> bool:
     """Board mode: run the rules, asking the exact engine when stuck.
 
-    Returns True when every safe cell has been revealed by logic.
+    Returns True when every safe cell has been revealed by logic.  ``step``
+    runs each piece of work (``step(kind, fn, *args)``, kind ``"rules"`` or
+    ``"exact"``): the no-guess generator passes one that keeps its deadline.
     """
-    while not solver.run():
+    while not step("rules", solver.run):
         if not complete:
             return False
-        safe = exact_safe(solver.view(), mines)
+        safe = step("exact", exact_safe, solver.view(), mines)
         if len(safe) == 0:
             return False
         solver.mark_safe(safe)

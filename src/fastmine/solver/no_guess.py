@@ -37,8 +37,18 @@ Expert 16x30/99 18 %, 30x30/200 6 %, 50x50/500 10 %, 16x30/110 4.5 %,
 So rejection serves every classic preset and 50x50/500; adjusting serves the
 dense ones.
 
-A time bound makes sure nothing hangs: past ``time_limit`` seconds
-:class:`fastmine.NoGuessTimeoutError` is raised.
+A time bound makes sure nothing hangs: :class:`fastmine.NoGuessTimeoutError`
+is raised rather than pass ``time_limit`` seconds.  A step of the search is
+not started when the longest step of its kind so far would end past the
+deadline (on a 5000 x 5000 board one exact step takes seconds), so the limit
+holds to within one step's variation.
+
+Some games have no no-guess board at all, whatever the time: on a board two
+cells wide, the two cells across the narrow side touch exactly the same cells,
+so nothing can ever tell them apart -- unless both are mines or both safe.  So
+a 2 x N board whose first click opens needs an even mine count.
+:func:`impossible` says so up front (``Game(..., rule="no_guess")`` and
+:func:`generate` refuse such games with a ValueError at once).
 """
 
 from __future__ import annotations
@@ -55,7 +65,8 @@ from ..errors import NoGuessTimeoutError
 from ._logic import Logic
 from .logic import run_to_end
 
-__all__ = ["generate", "REJECTION_ATTEMPTS", "PROBE_ATTEMPTS", "METHODS", "DEFAULT_TIME_LIMIT"]
+__all__ = ["generate", "impossible", "check_possible", "REJECTION_ATTEMPTS", "PROBE_ATTEMPTS",
+           "METHODS", "DEFAULT_TIME_LIMIT"]
 
 REJECTION_ATTEMPTS = 300
 """Boards tried by rejection sampling before ``method="auto"`` adjusts instead."""
@@ -71,6 +82,117 @@ DEFAULT_TIME_LIMIT = 10.0
 """Seconds :func:`generate` may take before it raises NoGuessTimeoutError."""
 
 _K_UNKNOWN = -1
+
+_clock = time.perf_counter   # the search's clock (a module attribute: tests replace it)
+
+
+def _twin_classes_left(rows: int, cols: int, fr: int, fc: int, radius: int) -> list[int] | None:
+    """Sizes of the groups of indistinguishable cells left after the first click.
+
+    Two cells whose closed neighbourhoods are equal ("twins") show nothing
+    that tells them apart; that happens only on boards at most two cells
+    across.  None when the board has no twins.  A group's cells revealed at
+    the start (the first click, or its 3x3 block when it opens) leave it.
+    """
+    if rows > 2 and cols > 2 or (rows == 1 and cols > 2) or (cols == 1 and rows > 2):
+        return None
+
+    def start(r: int, c: int) -> bool:
+        return abs(r - fr) <= radius and abs(c - fc) <= radius
+
+    if rows <= 2 and cols <= 2:
+        groups = [[(r, c) for r in range(rows) for c in range(cols)]]
+    elif rows == 2:
+        # Columns: only the few near the click differ; the rest are whole pairs.
+        near = range(max(fc - 1, 0), min(fc + 2, cols))
+        groups = [[(0, c), (1, c)] for c in near]
+        return [2] * (cols - len(near)) + [sum(not start(r, c) for r, c in g) for g in groups]
+    else:  # cols == 2
+        near = range(max(fr - 1, 0), min(fr + 2, rows))
+        groups = [[(r, 0), (r, 1)] for r in near]
+        return [2] * (rows - len(near)) + [sum(not start(r, c) for r, c in g) for g in groups]
+    return [sum(not start(r, c) for r, c in g) for g in groups]
+
+
+def _reachable(sizes: list[int], total: int) -> bool:
+    """True if some of ``sizes`` (each used at most once) add up to ``total``."""
+    reach = 1                     # bit k: a sum of k is possible
+    counts: dict[int, int] = {}
+    for s in sizes:
+        if s:
+            counts[s] = counts.get(s, 0) + 1
+    mask = (1 << (total + 1)) - 1
+    for s, k in counts.items():
+        # k copies of s by binary splitting: 1, 2, 4, ... copies at a time
+        take = 1
+        while k > 0:
+            t = min(take, k)
+            reach = (reach | (reach << (s * t))) & mask
+            k -= t
+            take *= 2
+    return bool(reach >> total & 1)
+
+
+def _mines(n: int) -> str:
+    return "1 mine" if n == 1 else f"{n} mines"
+
+
+def _impossible_at(rows: int, cols: int, mines: int, fr: int, fc: int) -> str | None:
+    radius = 1 if opening_fits(rows, cols, mines, fr, fc) else 0
+    sizes = _twin_classes_left(rows, cols, fr, fc, radius)
+    if sizes is None or _reachable(sizes, mines):
+        return None
+    pairs = "cell pairs across the narrow side" if min(rows, cols) == 2 and max(rows, cols) > 2 \
+        else "cells"
+    return (f"no {rows}x{cols} board with {_mines(mines)} can be solved without guessing from "
+            f"({fr}, {fc}): its {pairs} touch the same cells, so each must be all mines or "
+            f"all safe, and {_mines(mines)} cannot be laid that way")
+
+
+def impossible(rows: int, cols: int, mines: int,
+               first_click: tuple[int, int] | None = None) -> str | None:
+    """Why no board of this size is solvable without guessing, or None.
+
+    With ``first_click`` None: None when at least one first click could work.
+    None means only "not known to be impossible": a dense board may still
+    have no no-guess board, which :func:`generate` reports by its time limit.
+
+    >>> impossible(2, 10, 1) is not None, impossible(2, 10, 2), impossible(9, 9, 10)
+    (True, None, None)
+    """
+    rows, cols = check_size(rows, cols)
+    mines = check_mines(mines, rows, cols)
+    if first_click is not None:
+        fr, fc = check_point(rows, cols, first_click)
+        return _impossible_at(rows, cols, mines, fr, fc)
+    if rows > 2 and cols > 2 or (rows == 1 and cols > 2) or (cols == 1 and rows > 2):
+        return None
+    # Thin boards: a click's class structure depends only on its distance to
+    # the ends (up to 3) and the row/column across, so a few clicks cover all.
+    along = max(rows, cols)
+    reason = None
+    for i in sorted({0, 1, 2, along // 2, along - 3, along - 2, along - 1}):
+        if not 0 <= i < along:
+            continue
+        for j in range(min(rows, cols)):
+            r, c = (j, i) if rows <= cols else (i, j)
+            reason = _impossible_at(rows, cols, mines, r, c)
+            if reason is None:
+                return None
+    return (f"no {rows}x{cols} board with {_mines(mines)} can be solved without guessing, "
+            f"from any first click: {reason.split(': ', 1)[1]}")
+
+
+def check_possible(rows: int, cols: int, mines: int,
+                   first_click: tuple[int, int] | None = None) -> None:
+    """Raise ValueError (with the reason) when :func:`impossible` finds a reason.
+
+    What a UI calls before it starts a no-guess game (``first_click`` None:
+    is any first click possible?).
+    """
+    reason = impossible(rows, cols, mines, first_click)
+    if reason is not None:
+        raise ValueError(reason)
 
 
 def generate(
@@ -107,9 +229,12 @@ def generate(
             raise TypeError(f"method must be a string, one of {METHODS}")
         raise ValueError(f"unknown no-guess method {method!r}; choose one of {METHODS}")
 
+    reason = _impossible_at(rows, cols, mines, fr, fc)
+    if reason is not None:
+        raise ValueError(reason)
     radius = 1 if opening_fits(rows, cols, mines, fr, fc) else 0
     rng = random.Random(seed)
-    deadline = time.perf_counter() + time_limit
+    deadline = _clock() + time_limit
     gen = _Generator(rows, cols, mines, fr, fc, radius, rng, deadline, time_limit)
     if method in ("auto", "rejection"):
         board = gen.rejection(auto=method == "auto")
@@ -131,18 +256,45 @@ class _Generator:
         self.rng = rng
         self.deadline = deadline
         self.time_limit = time_limit
+        self.cost: dict[str, float] = {}     # longest step of each kind so far, seconds
         self.solver = Logic(rows, cols)
 
+    def _timeout(self) -> NoGuessTimeoutError:
+        return NoGuessTimeoutError(
+            f"no {self.rows}x{self.cols} board with {self.mines} mines solvable without "
+            f"guessing from ({self.fr}, {self.fc}) was found in {self.time_limit:g} s; "
+            f"try fewer mines or a longer time_limit")
+
     def _check_time(self) -> None:
-        if time.perf_counter() > self.deadline:
-            raise NoGuessTimeoutError(
-                f"no {self.rows}x{self.cols} board with {self.mines} mines solvable without "
-                f"guessing from ({self.fr}, {self.fc}) was found in {self.time_limit:g} s; "
-                f"try fewer mines or a longer time_limit")
+        if _clock() > self.deadline:
+            raise self._timeout()
+
+    def step(self, kind: str, fn, *args):
+        """Run ``fn(*args)`` unless the longest step of this ``kind`` so far
+        would end past the deadline (then NoGuessTimeoutError).  An unseen
+        kind is estimated at twice the longest step of any kind."""
+        start = _clock()
+        cost = self.cost.get(kind)
+        if cost is None:
+            cost = 2.0 * max(self.cost.values(), default=0.0)
+        if start + cost > self.deadline:
+            raise self._timeout()
+        out = fn(*args)
+        took = _clock() - start
+        if took > self.cost.get(kind, 0.0):
+            self.cost[kind] = took
+        return out
 
     def _lay(self) -> Board:
-        return Board._lay(self.rows, self.cols, self.mines, self.fr, self.fc, self.radius,
-                          self.rng.getrandbits(64))
+        return self.step("lay", Board._lay, self.rows, self.cols, self.mines, self.fr, self.fc,
+                         self.radius, self.rng.getrandbits(64))
+
+    def _start(self, pm: np.ndarray, pc: np.ndarray) -> None:
+        self.step("start", self._load, pm, pc)
+
+    def _load(self, pm: np.ndarray, pc: np.ndarray) -> None:
+        self.solver.load_board(pm, pc, self.mines)
+        self.solver.reveal(self.start)
 
     def rejection(self, auto: bool) -> Board | None:
         """Uniform sampling: fresh boards until one is solved.
@@ -159,9 +311,8 @@ class _Generator:
                 return None
             self._check_time()
             board = self._lay()
-            solver.load_board(board._pm, board._pc, self.mines)
-            solver.reveal(self.start)
-            if run_to_end(solver, self.mines, complete=True):
+            self._start(board._pm, board._pc)
+            if run_to_end(solver, self.mines, complete=True, step=self.step):
                 return board
             tried += 1
             progress += 1.0 - solver.safe_left / safe
@@ -175,20 +326,18 @@ class _Generator:
         W = self.cols + 2
         shape = (self.rows + 2, W)
         verified = True
-        solver.load_board(pm, pc, self.mines)
-        solver.reveal(self.start)
+        self._start(pm, pc)
         while True:
             self._check_time()
-            if solver.run():
+            if self.step("rules", solver.run):
                 if verified:
                     return Board._from_padded(pm, pc, self.rows, self.cols, self.mines)
                 # Moving mines may have invalidated an earlier deduction: re-check
                 # from the first click, and keep adjusting from where that stops.
-                solver.load_board(pm, pc, self.mines)
-                solver.reveal(self.start)
+                self._start(pm, pc)
                 verified = True
                 continue
-            if not self._perturb(pm, pc, shape):
+            if not self.step("perturb", self._perturb, pm, pc, shape):
                 return None
             solver.set_counts(pc)
             verified = False
