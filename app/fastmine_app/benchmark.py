@@ -1,15 +1,28 @@
 """App speed, for the benchmark suite: ``python app/main.py --bench``.
 
-Prints one JSON line:
+Runs at a phone profile by default (``FASTMINE_BENCH_PROFILE=phone``: a
+1080x2340 window at density 2.75, i.e. 393x851 dp, games opened the
+touch-screen way, so 50x50 opens zoomed at 56 dp cells);
+``FASTMINE_BENCH_PROFILE=desktop`` keeps the window ``--size`` gives
+(default 1000x1000) at density 1.  Prints one JSON line:
 
 - ``startup_s``: from the first line of ``app/main.py`` to the first frame
   on screen (the window, the atlas, the screens and a board built);
-  ``process_startup_s`` counts from the process start instead (Linux).
-- ``reveal_frame_ms_*``: on a 50x50 board with 500 mines, the time from a
-  reveal (a single cell, no opening) to the end of the frame that shows it:
-  the move, the mesh update, drawing, the buffer swap and ``glFinish`` (so
-  a software renderer's work is counted); ``reveal_cpu_ms_median`` is the
-  same without waiting for the GPU.
+  ``process_startup_s`` counts from the process start instead (Linux);
+  ``process_cpu_to_first_frame_s`` is the CPU time the whole process used
+  up to that frame (interpreter start and imports included).
+- ``reveal_app_ms_*``: on a 50x50 board with 500 mines, the app's own work
+  for one reveal of a single cell (no opening): the move in the engine, the
+  tile lookup, the vertex update and the animation check -- the call to the
+  controller, no drawing.  ``..._no_animations`` is the same with the
+  animations setting off: animations must not make this slower.
+- ``opening_app_ms_*``: the same for a first click that opens an area on a
+  fresh 50x50 board (mines laid, flood fill, the opening cascade built when
+  animations are on), with and without animations.
+- ``reveal_frame_ms_*``: the time from a reveal to the end of the frame
+  that shows it: the move, the mesh update, drawing, the buffer swap and
+  ``glFinish`` (so a software renderer's work is counted);
+  ``reveal_cpu_ms_median`` is the same without waiting for the GPU.
 - ``mark_frame_ms_median``: the same for flagging a cell.
 - ``redraw_frame_ms_median``: a frame that redraws the whole window with
   nothing changed, the floor the two above are compared with.
@@ -28,6 +41,9 @@ import tempfile
 import time
 
 import numpy as np
+
+PHONE = {"size": (1080, 2340), "density": 2.75}
+"""The phone profile the bench runs at (tests/app/profiles.py's phone_393)."""
 
 
 def bench_environment() -> None:
@@ -65,17 +81,48 @@ def _frame(EventLoop) -> float:
     return cpu
 
 
+def _median(xs: list[float]) -> float | None:
+    return round(statistics.median(xs), 3) if xs else None
+
+
+def _set_animations(app, on: bool) -> None:
+    from . import settings as S
+
+    app.config.set(S.SECTION, "animations", "1" if on else "0")
+
+
 def run_bench(t0: float, data_dir: str | None = None, reveals: int = 30) -> int:
     """Start the app, time the first frame and reveals on 50x50, print JSON."""
     from kivy.config import Config
 
     Config.set("graphics", "maxfps", "0")
+    profile = os.environ.get("FASTMINE_BENCH_PROFILE", "phone").strip().lower() or "phone"
+    if profile not in ("phone", "desktop"):
+        raise SystemExit(f"FASTMINE_BENCH_PROFILE must be phone or desktop, not {profile!r}")
+    if profile == "phone":
+        # before the window exists: SDL's offscreen surface never grows later
+        Config.set("graphics", "width", str(PHONE["size"][0]))
+        Config.set("graphics", "height", str(PHONE["size"][1]))
+        from kivy.metrics import Metrics
+
+        from . import viewport
+
+        Metrics.density = PHONE["density"]
+        viewport.TOUCH_FIRST = True
     from kivy.base import EventLoop, runTouchApp
+    from kivy.core.window import Window
 
     from fastmine import Difficulty, GameState
 
     from .application import FastmineApp
 
+    cpu_first: list[float] = []
+
+    def first_flip(*_a) -> None:
+        Window.unbind(on_flip=first_flip)
+        cpu_first.append(time.process_time())
+
+    Window.bind(on_flip=first_flip)
     data_dir = data_dir or tempfile.mkdtemp(prefix="fastmine-bench-")
     app = FastmineApp(data_dir=data_dir)
     app._run_prepare()
@@ -90,28 +137,51 @@ def run_bench(t0: float, data_dir: str | None = None, reveals: int = 30) -> int:
 
     app.sounds.enabled = False
     ctrl = app.ctrl
+    board = app.game_screen.board
+
+    # openings: first clicks on fresh boards, animations on and off in turn
+    opening = {True: [], False: []}
+    for i in range(2 * max(3, reveals // 3)):
+        on = i % 2 == 0
+        _set_animations(app, on)
+        app.start_game(Difficulty(50, 50, 500), rule="opening")
+        _frame(EventLoop)
+        a = time.perf_counter()
+        ctrl.reveal(25, 25)
+        opening[on].append((time.perf_counter() - a) * 1000)
+        _frame(EventLoop)
+    _set_animations(app, True)
+
     app.start_game(Difficulty(50, 50, 500), rule="opening")
     for _ in range(3):
         _frame(EventLoop)
+    scale_dp = board.scale / (PHONE["density"] if profile == "phone" else 1.0)
     ctrl.reveal(25, 25)  # first click: lays the mines, opens an area
-    _frame(EventLoop)
+    for _ in range(30):  # let the cascade finish
+        _frame(EventLoop)
     game = ctrl.game
     rng = np.random.default_rng(1)
     view = game.view
     counts = game.board.counts
     candidates = np.argwhere((view == -1) & ~game.board.mines & (counts > 0))
     rng.shuffle(candidates)
-    from kivy.core.window import Window
 
     reveal_ms, reveal_cpu = [], []
-    for r, c in candidates[:reveals]:
+    reveal_app = {True: [], False: []}
+    for i, (r, c) in enumerate(candidates[:2 * reveals]):
         if game.state is not GameState.PLAYING or game.view[r, c] != -1:
             continue
+        on = i % 2 == 0
+        _set_animations(app, on)
         a = time.perf_counter()
         ctrl.reveal(int(r), int(c))
         move = (time.perf_counter() - a) * 1000
-        reveal_cpu.append(move + _frame(EventLoop))
-        reveal_ms.append((time.perf_counter() - a) * 1000)
+        reveal_app[on].append(move)
+        frame_cpu = _frame(EventLoop)
+        if on:
+            reveal_cpu.append(move + frame_cpu)
+            reveal_ms.append((time.perf_counter() - a) * 1000)
+    _set_animations(app, True)
     mark_ms = []
     hidden = np.argwhere(game.view == -1)[:reveals]
     for r, c in hidden:
@@ -132,16 +202,25 @@ def run_bench(t0: float, data_dir: str | None = None, reveals: int = 30) -> int:
     except Exception:
         renderer = "unknown"
     result = {
+        "profile": ("phone: 1080x2340 px at density 2.75 (393x851 dp), touch-first"
+                    if profile == "phone" else "desktop: density 1"),
         "startup_s": round(startup, 4),
         "process_startup_s": None if process_startup is None else round(process_startup, 4),
+        "process_cpu_to_first_frame_s": round(cpu_first[0], 4) if cpu_first else None,
         "board": "50x50/500",
         "window": list(Window.size),
+        "cell_dp": round(scale_dp, 2),
         "reveals": len(reveal_ms),
-        "reveal_frame_ms_median": round(statistics.median(reveal_ms), 3) if reveal_ms else None,
+        "reveal_app_ms_median": _median(reveal_app[True]),
+        "reveal_app_ms_max": round(max(reveal_app[True]), 3) if reveal_app[True] else None,
+        "reveal_app_ms_median_no_animations": _median(reveal_app[False]),
+        "opening_app_ms_median": _median(opening[True]),
+        "opening_app_ms_median_no_animations": _median(opening[False]),
+        "reveal_frame_ms_median": _median(reveal_ms),
         "reveal_frame_ms_max": round(max(reveal_ms), 3) if reveal_ms else None,
-        "reveal_cpu_ms_median": round(statistics.median(reveal_cpu), 3) if reveal_cpu else None,
-        "mark_frame_ms_median": round(statistics.median(mark_ms), 3) if mark_ms else None,
-        "redraw_frame_ms_median": round(statistics.median(redraw_ms), 3),
+        "reveal_cpu_ms_median": _median(reveal_cpu),
+        "mark_frame_ms_median": _median(mark_ms),
+        "redraw_frame_ms_median": _median(redraw_ms),
         "gl_renderer": renderer,
     }
     out = sys.__stdout__ or sys.stdout

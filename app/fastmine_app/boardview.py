@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.graphics import (
     Color,
     InstructionGroup,
@@ -106,6 +107,7 @@ class BoardView(Widget):
         self._focus: tuple[float, float] | None = None
         self._pressed: list[tuple[int, int, int]] = []
         self.memory = viewport.ZoomMemory()
+        self._game_id = 0  # bumped per game: a deferred animation of the last game is dropped
         """Zoom and position per board size, kept between games."""
         self._ready = False  # property handlers wait for the canvas
         super().__init__(**kwargs)
@@ -147,6 +149,7 @@ class BoardView(Widget):
         rows, cols = tiles.shape
         if rows * cols * 4 > MAX_VERTICES:
             raise ValueError(f"a {rows}x{cols} board is too big for one mesh (max {MAX_VERTICES // 4} cells)")
+        self._game_id += 1
         self.effects.clear()
         self.arming.hide()
         self.touch_first = viewport.touch_first()
@@ -285,26 +288,29 @@ class BoardView(Widget):
     def animate_move(self, changed: np.ndarray, origin: tuple[int, int] | None, ended: str) -> None:
         """The animations after a move whose tiles are already shown: the
         opening cascade, the explosion, the celebration (none with the
-        animations setting off)."""
-        if not len(changed) and not ended:
+        animations setting off).  They are built just before the next frame
+        is drawn, not here, so the move's own work never waits for them."""
+        if (len(changed) < 3 and not ended) or self.atlas is None:
+            return  # a single cell: nothing to animate, and no cost
+        if not app_setting("animations"):
             return
-        if not app_setting("animations") or self.atlas is None:
-            return
+        game_id = self._game_id
+        Clock.schedule_once(lambda _dt: self._start_effect(game_id, np.asarray(changed), origin, ended), -1)
+
+    def _start_effect(self, game_id: int, changed: np.ndarray, origin, ended: str) -> None:
+        if game_id != self._game_id:
+            return  # another game started meanwhile
         if ended == "won":
             self.effects.start(Celebration(self))
-            return
-        if ended == "lost":
+        elif ended == "lost":
             boom = np.argwhere(self.tiles == T.EXPLODED_T)
             if len(boom):
                 self.effects.start(Explosion(self, (int(boom[0][0]), int(boom[0][1]))))
-            return
-        if len(changed) < 3:
-            return  # a single cell: nothing to cascade, and no cost
-        changed = np.asarray(changed)
-        opened = changed[self.tiles[changed[:, 0], changed[:, 1]] <= 8]
-        if len(opened) >= 3:
-            o = origin if origin is not None else (int(opened[0][0]), int(opened[0][1]))
-            self.effects.start(Cascade(self, opened, o), in_cells=True)
+        else:
+            opened = changed[self.tiles[changed[:, 0], changed[:, 1]] <= 8]
+            if len(opened) >= 3:
+                o = origin if origin is not None else (int(opened[0][0]), int(opened[0][1]))
+                self.effects.start(Cascade(self, opened, o), in_cells=True)
 
     def arming_started(self, pos: tuple[float, float]) -> None:
         """A finger is down on a cell: start the ring that fills until the long press."""
