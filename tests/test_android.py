@@ -17,6 +17,7 @@ import json
 import os
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -225,7 +226,12 @@ def test_recipe_steps_build_a_kernel_that_plays(tmp_path):
     src = steps.copy_sources(ROOT, tmp_path / "src", ["fastmine._kernels"])
     assert not list(src.rglob("*.c")) and not list(src.rglob("*.so"))
     assert [p.name for p in src.rglob("*.pyx")] == ["_kernels.pyx"]
-    package = steps.build(src, tmp_path / "stage", jobs=2)
+    import numpy
+
+    # the recipe's environment rules on the host's compiler (p4a's env has CC and CFLAGS)
+    cc = sysconfig.get_config_var("CC") or "cc"
+    env = steps.cross_env({**os.environ, "CC": cc, "CFLAGS": "-fPIC"}, numpy.get_include())
+    package = steps.build(src, tmp_path / "stage", env=env, jobs=2)
     assert steps.built_kernels(package) == ["fastmine._kernels"]
     res = subprocess.run([sys.executable, "-c", _PLAY, str(tmp_path / "stage")],
                          capture_output=True, text=True, timeout=120)
@@ -235,6 +241,19 @@ def test_recipe_steps_build_a_kernel_that_plays(tmp_path):
     assert Path(out["kernels"]).is_relative_to(tmp_path / "stage")
     assert out["version"] == steps.project_version(ROOT)  # the staged .dist-info is found
     assert out["state"] == "WON"
+
+
+def test_cross_env_puts_back_optimisation_and_target_numpy():
+    """p4a's CFLAGS replace the build Python's (and its -O3): the recipe adds it back,
+    and the target NumPy's headers come before anything else."""
+    steps = _steps()
+    p4a = {"CC": "clang -target aarch64-linux-android24 -fomit-frame-pointer -march=armv8-a -fPIC",
+           "CFLAGS": "-target aarch64-linux-android24 -fomit-frame-pointer -march=armv8-a -fPIC"}
+    env = steps.cross_env(p4a, "/t/site-packages/numpy/_core/include")
+    assert env["CFLAGS"].startswith("-I/t/site-packages/numpy/_core/include ")
+    assert "-O3" in env["CFLAGS"].split() and "-march=armv8-a" in env["CFLAGS"]
+    assert env["LDSHARED"] == p4a["CC"] + " -shared"
+    assert p4a["CFLAGS"].startswith("-target")  # the caller's mapping is left as it was
 
 
 def test_recipe_rebuilds_when_a_source_changes(tmp_path):
@@ -269,3 +288,58 @@ def test_p4a_resolves_the_requirements_with_the_local_recipe():
     assert {"platformdirs", "plyer"} <= set(pure_python)
     recipe = Recipe.get_recipe("fastmine", ctx)
     assert recipe.version == _steps().project_version(ROOT) and recipe.url is None
+
+
+def test_p4a_recipe_builds_and_installs_for_the_host(tmp_path, monkeypatch):
+    """The recipe class itself under python-for-android, its build_arch run to the
+    end: only what needs the Android SDK is replaced (the NDK's compiler by the
+    host's, p4a's NumPy by the host's, p4a's build Python by this one), and one
+    kernel is built (runs only where python-for-android is installed)."""
+    pytest.importorskip("pythonforandroid", reason="python-for-android is not installed")
+    pytest.importorskip("Cython", reason="building the kernels needs Cython")
+    import numpy
+    from pythonforandroid.util import load_source
+
+    mod = load_source("pythonforandroid.recipes.fastmine", str(RECIPES / "fastmine" / "__init__.py"))
+    copy = mod.steps.copy_sources
+    monkeypatch.setattr(mod.steps, "copy_sources",
+                        lambda root, dest, modules=None: copy(root, dest, ["fastmine._kernels"]))
+    cc = sysconfig.get_config_var("CC") or "cc"
+    monkeypatch.setattr(mod.PythonRecipe, "get_recipe_env", lambda self, arch=None, with_flags_in_cc=True:
+                        {**os.environ, "CC": cc, "CFLAGS": "-fPIC", "STRIP": "strip"})
+
+    class HostNumpy:
+        def get_include(self, arch):
+            return numpy.get_include()
+
+    monkeypatch.setattr(mod.Recipe, "get_recipe", classmethod(lambda cls, name, ctx: HostNumpy()))
+
+    class Arch:
+        arch = "x86_64"
+
+    class Ctx:
+        with_debug_symbols = False
+
+        def get_python_install_dir(self, arch):
+            return str(tmp_path / "site" / arch)
+
+    class HostRecipe(mod.FastmineRecipe):
+        real_hostpython_location = sys.executable
+
+        def install_hostpython_prerequisites(self, *a, **k):
+            pass
+
+        def get_build_dir(self, arch):
+            return str(tmp_path / "build" / getattr(arch, "arch", arch) / "fastmine")
+
+    recipe, arch = HostRecipe(), Arch()
+    recipe.ctx = Ctx()
+    recipe.prepare_build_dir(arch.arch)
+    assert recipe.should_build(arch)
+    recipe.build_arch(arch)
+    assert not recipe.should_build(arch)  # built from these sources: nothing to redo
+    site = tmp_path / "site" / "x86_64"
+    res = subprocess.run([sys.executable, "-c", _PLAY, str(site)], capture_output=True, text=True,
+                         timeout=120)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert json.loads(res.stdout.strip().splitlines()[-1])["state"] == "WON"

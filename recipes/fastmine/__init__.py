@@ -63,12 +63,8 @@ class FastmineRecipe(PythonRecipe):
 
     def get_recipe_env(self, arch=None, with_flags_in_cc=True):
         env = super().get_recipe_env(arch, with_flags_in_cc)
-        numpy_include = Recipe.get_recipe("numpy", self.ctx).get_include(arch)
-        # First on the command line, so the target NumPy's headers (generated
-        # for the device's word size) win over the build machine's.
-        env["CFLAGS"] = f"-I{numpy_include} " + env.get("CFLAGS", "")
-        env["LDSHARED"] = env["CC"] + " -shared"
-        return env
+        # the target NumPy's headers first, -O3 back, the cross compiler to link
+        return steps.cross_env(env, Recipe.get_recipe("numpy", self.ctx).get_include(arch))
 
     def build_arch(self, arch):
         self.install_hostpython_prerequisites()

@@ -98,6 +98,26 @@ def copy_sources(root: Path, dest: Path, modules: Iterable[str] | None = None) -
     return dest
 
 
+DEVICE_CFLAGS = "-O3 -DNDEBUG -fwrapv"
+"""What a host build gets from Python's own CFLAGS; a cross build's CFLAGS replace those."""
+
+
+def cross_env(env: Mapping[str, str], numpy_include: str) -> dict[str, str]:
+    """python-for-android's compiler environment, made right for the kernels.
+
+    setuptools takes ``CFLAGS`` from the environment *instead of* the build
+    Python's own (``-O3 ...``), and p4a's carry no optimisation level, so
+    the kernels would be built at ``-O0``: :data:`DEVICE_CFLAGS` puts it
+    back.  The target NumPy's include folder comes first on the command
+    line, so its headers (generated for the phone's word size) win over
+    the build machine's.  ``LDSHARED`` links with the cross compiler.
+    """
+    out = dict(env)
+    out["CFLAGS"] = f"-I{numpy_include} {out.get('CFLAGS', '')} {DEVICE_CFLAGS}".strip()
+    out["LDSHARED"] = out["CC"] + " -shared"
+    return out
+
+
 def build_command(python: str, build_lib: Path, build_temp: Path, jobs: int) -> list[str]:
     """The one build command, run in the copied sources: ``setup.py build_ext``."""
     return [python, "setup.py", "build_ext", "--build-lib", str(build_lib),
