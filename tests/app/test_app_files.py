@@ -120,8 +120,9 @@ def test_app_keeps_settings_records_and_save_in_one_folder(kivy_window, tmp_path
         assert (shared / saves.SAVE_FILE).is_file()
         drv.app.store.stats("beginner")
         assert (shared / records.RECORDS_FILE).is_file()
-        assert sorted(p.name for p in shared.iterdir() if p.is_file()) == sorted(
-            ["fastmine.ini", saves.SAVE_FILE, records.RECORDS_FILE])
+        assert {"fastmine.ini", saves.SAVE_FILE, records.RECORDS_FILE} <= {
+            p.name for p in shared.iterdir()}
+        assert [p.name for p in (xdg / "fastmine").iterdir()] == []  # nothing left in the old place
     finally:
         drv.stop()
 
