@@ -12,5 +12,6 @@ def layouts(
     left: NDArray[np.int32],
     mines: int,
     out: NDArray[np.uint8],
+    limit: int = -1,
 ) -> int: ...
 def search(values: NDArray[np.int8], max_nodes: int) -> tuple[int, float]: ...

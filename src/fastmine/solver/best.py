@@ -38,8 +38,10 @@ from __future__ import annotations
 import math
 import threading
 from collections import OrderedDict
+from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import NDArray
 
 from .. import codes
 from ..codes import GameState
@@ -47,6 +49,9 @@ from . import _guess, _logic, _workspace, endgame, fifty
 from ._logic import Logic
 from .fifty import FiftyRisk
 from .probability import DEFAULT_MAX_ENTRIES, Analysis, analyze
+
+if TYPE_CHECKING:
+    from ..game import Game
 
 __all__ = ["Planner", "planner_for", "unavoidable_pair", "CANDIDATE_RATIO",
            "INTERIOR_RATIO", "BLEND", "FEW_INTERIOR", "LOOKAHEAD_MARGIN",
@@ -93,7 +98,7 @@ BOOK_BYTES = 4 << 20
 (least recently used first out): some 6,000 Expert positions."""
 
 
-def _settings() -> tuple:
+def _settings() -> tuple[object, ...]:
     """Every tunable a guess depends on (part of the guess book's key, so that
     changing one at run time never recalls a guess made under another)."""
     return (CANDIDATE_RATIO, INTERIOR_RATIO, BLEND, FEW_INTERIOR, LOOKAHEAD_MARGIN,
@@ -105,7 +110,7 @@ _local = threading.local()
 _NO_PROBS = np.zeros((1, 1), np.float64)   # "no probabilities": the kernels do not read it
 
 
-def planner_for(game, endgame: bool = True, lookahead: bool = True,
+def planner_for(game: Game, endgame: bool = True, lookahead: bool = True,
                 long_term: bool = True) -> Planner:
     """The calling thread's planner for the game's size (planners are reused)."""
     cache = getattr(_local, "planners", None)
@@ -185,7 +190,7 @@ class Planner:
         self.mines = 1
         self.stats = {"exact": 0, "guesses": 0, "endgame": 0, "fifty": 0, "lookahead": 0,
                       "recalled": 0, "pseudo": 0}
-        self._book: OrderedDict = OrderedDict()     # guess(): position -> cell
+        self._book: OrderedDict[tuple[object, ...], tuple[int, int]] = OrderedDict()     # guess(): position -> cell
         # Scratch for scoring hypothetical positions (_guess.score, _guess.deep_value).
         self._ws = _workspace.Workspace()
         self._fifty_ws = _workspace.Workspace()     # FiftyRisk's own (it keeps a position there)
@@ -228,7 +233,8 @@ class Planner:
         self.stats["exact"] += 1
         return analyze(view, mines)
 
-    def certain_or_analysis(self, view: np.ndarray, mines: int):
+    def certain_or_analysis(self, view: np.ndarray, mines: int
+                            ) -> tuple[NDArray[np.intp], Analysis | None]:
         """Cells proven safe ((n, 2), maybe empty) and the exact analysis if it was needed."""
         cells = self._local_safe(view, mines)
         if len(cells):
@@ -308,7 +314,8 @@ class Planner:
                         and safety[i] * f < best_key[1] * keep):
                     continue
                 f = factors[int(i)] = risk.factor(r, c) if f > 1.0 else 1.0
-            bound = None if best_key is None else (best_key[0], best_key[1] * keep / f)
+            bound: tuple[int, float] | None = (
+                None if best_key is None else (best_key[0], best_key[1] * keep / f))
             key = self._score(view, mines, int(i), float(safety[i]), a.log_solutions, bound,
                               a.probabilities, child)
             if key is None:
@@ -320,10 +327,12 @@ class Planner:
                 best_i, best_key = int(i), key
             elif second_key is None or key > second_key:
                 second_i, second_key = int(i), key
-        if (self.lookahead and second_key is not None and best_key[0] == second_key[0] == 0
-                and second_key[1] >= keep * best_key[1]):
+        if (self.lookahead and second_key is not None and best_key is not None
+                and best_key[0] == second_key[0] == 0 and second_key[1] >= keep * best_key[1]):
             self.stats["lookahead"] += 1
-            first = self.deep_value(view, mines, best_i, a) * factors.get(best_i, 1.0)
+            value = self.deep_value(view, mines, best_i, a)
+            assert value is not None    # without a bound there is always a value
+            first = value * factors.get(best_i, 1.0)
             f = factors.get(second_i, 1.0)
             other = self.deep_value(view, mines, second_i, a, bound=first / f)
             if other is not None and other * f > first:
@@ -362,7 +371,9 @@ class Planner:
         cands = self._cands[:n]
         return cands[np.argsort(self._keys[:n], kind="stable")]    # a copy: nested calls reuse the buffers
 
-    def _score(self, view, mines, i, safe, log_z, best_key, probs=None, child=None):
+    def _score(self, view: np.ndarray, mines: int, i: int, safe: float, log_z: float,
+               best_key: tuple[int, float] | None, probs: np.ndarray | None = None,
+               child: np.ndarray | None = None) -> tuple[int, float] | None:
         """Sort key of revealing flat cell ``i``: (not dead, secondary safety), or
         None once it cannot beat ``best_key``.
 
@@ -392,7 +403,7 @@ class Planner:
 
     # ------------------------------------------------------------ moves
 
-    def step(self, game) -> np.ndarray:
+    def step(self, game: Game) -> NDArray[np.intp]:
         """One move of ``best`` on a game in progress."""
         self.mines = mines = game.mine_count
         view = game.view
@@ -400,12 +411,13 @@ class Planner:
         if len(cells):
             r, c = (int(x) for x in cells[0])
         else:
+            assert a is not None        # nothing certain, so the position was analysed
             r, c = self.guess(view, mines, a)
         if view[r, c] == codes.FLAG:
             return game.toggle_mark(r, c)
         return game.reveal(r, c)
 
-    def play(self, game) -> GameState:
+    def play(self, game: Game) -> GameState:
         """Play a game in progress to the end.
 
         The local rules run incrementally: the kernel is told what each reveal

@@ -30,6 +30,7 @@ Expert endgame with 90 mines found and a handful of cells in doubt is small.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from .._validate import as_int
 from . import _endgame
@@ -172,7 +173,8 @@ class _Listing:
         return np.ascontiguousarray(np.where(boards, np.int8(-1), shown), dtype=np.int8)
 
 
-def solutions(view, mines: int, limit: int | None = None, known=None):
+def solutions(view: ArrayLike, mines: int, limit: int | None = None,
+              known: ArrayLike | None = None) -> tuple[NDArray[np.intp], NDArray[np.bool_]] | None:
     """All mine layouts of the undecided cells consistent with ``view``.
 
     Every code < 0 counts as unknown; cells set in the bool mask ``known`` are
@@ -188,8 +190,9 @@ def solutions(view, mines: int, limit: int | None = None, known=None):
     return None if boards is None else (listing.cells, boards)
 
 
-def best_move(view, mines: int, max_nodes: int | None = None, known=None,
-              limit: int | None = None):
+def best_move(view: ArrayLike, mines: int, max_nodes: int | None = None,
+              known: ArrayLike | None = None,
+              limit: int | None = None) -> tuple[tuple[int, int], float] | None:
     """The winning-most move: ``((row, col), chance of winning)``, or None.
 
     None when there are more than ``limit`` layouts (default
