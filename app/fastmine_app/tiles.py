@@ -52,7 +52,8 @@ ICON_FLAG = FACE_READY + 5
 ICON_DIG = FACE_READY + 6  # "tap reveals": the flag-mode button when flag mode is off
 ICON_FIT = FACE_READY + 7  # "fit whole board"
 ICON_ZOOM = FACE_READY + 8  # "zoom in to the cell size"
-N_TILES = ICON_ZOOM + 1
+ICON_MENU = FACE_READY + 9  # three bars
+N_TILES = ICON_MENU + 1
 
 VIEW_TILE = np.zeros(256, np.int16)
 """``VIEW_TILE[view.view(np.uint8)]`` is the tile of each cell of a game view."""
@@ -223,6 +224,8 @@ def draw_tile(tile: int, theme: Theme, text_mask: TextMask, size: int = TILE) ->
     elif tile == ICON_ZOOM:  # a magnifier with a plus
         p.fill(union(ring(0.42, 0.42, 0.24, 0.08), segment(0.6, 0.6, 0.82, 0.82, 0.11),
                      segment(0.3, 0.42, 0.54, 0.42, 0.07), segment(0.42, 0.3, 0.42, 0.54, 0.07)), white)
+    elif tile == ICON_MENU:
+        p.fill(union(*(segment(0.24, y, 0.76, y, 0.085) for y in (0.3, 0.5, 0.7))), white)
     else:
         raise ValueError(f"unknown tile id {tile}")
     return p.to_rgba8()

@@ -5,8 +5,9 @@ Pure arithmetic, no widgets, so the rules are easy to read and test:
 
 - On a touch screen a game opens at the player's cell size (the setting,
   about 9 mm by default).  A board that fits at that size, or nearly
-  (``FIT_SLACK``: fitting shrinks its cells by at most a quarter), opens
-  whole and centred; a bigger one opens zoomed at that size around the middle
+  (``FIT_SLACK``: fitting shrinks its cells by at most 30%, so Beginner
+  opens whole on a 360-dp phone at the default size), opens whole and
+  centred; a bigger one opens zoomed at that size around the middle
   of the board (where a first click opens an area) or, for a resumed game,
   around the cells already open.
 - A wide board in a portrait window (or a tall one in landscape) is drawn
@@ -24,7 +25,7 @@ TOUCH_FIRST: bool | None = None
 """Force the touch-first layout on (True) or off (False); None: decide by
 platform (Android, iOS) or the ``FASTMINE_TOUCH`` environment variable."""
 
-FIT_SLACK = 0.75
+FIT_SLACK = 0.7
 """A board whose whole-board cells are at least this fraction of the chosen
 cell size opens whole rather than panning for a sliver."""
 
@@ -85,6 +86,8 @@ def opening_view(drows: int, dcols: int, width: float, height: float, cell_px: f
     56
     >>> opening_view(9, 9, 393, 700, 56)               # Beginner: whole, 43.7 px cells
     View(scale=43.666666666666664, center=(4.5, 4.5), fitted=True)
+    >>> opening_view(16, 16, 360, 600, 56).fitted      # Intermediate on a phone: zoomed, pans
+    False
     >>> opening_view(9, 9, 800, 800, 56).scale         # fits at 56: centred at 56, not blown up
     56
     """

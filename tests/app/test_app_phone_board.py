@@ -357,3 +357,30 @@ def test_flag_mode_shows_by_its_icon_not_only_its_colour(drv):
     assert drv.ctrl.flag_mode and shows(T.ICON_FLAG)  # a tap flags
     drv.press(button)
     assert shows(T.ICON_DIG)
+
+
+def test_effect_screenshots(make_app, data_dir, touch_first, screenshot_dir):
+    """Mid-animation pictures at a 360-dp phone: the opening cascade, the
+    explosion, the confetti; Beginner opens whole there."""
+    drv = phone(make_app, data_dir, "phone_360")
+    drv.attach_board(MASK)
+    assert drv.board.is_fitted() and dp_scale(drv) >= 39
+    t = drv.down(*drv.cell_pos(4, 4))
+    drv.frames(2)
+    drv.up(t)
+    drv.frames(8)
+    assert drv.board.effects.kinds() == ["Cascade"]
+    drv.screenshot(screenshot_dir, "phone_360-opening-cascade")
+    drv.wait(1.0)
+    drv.tap_cell(7, 7)
+    drv.frames(6)
+    drv.screenshot(screenshot_dir, "phone_360-explosion")
+    drv.wait(1.0)
+    close_dialogs(drv)
+    drv.attach_board(MASK)
+    drv.tap_cell(4, 4)
+    drv.wait(1.0)
+    drv.tap_cell(8, 8)
+    drv.wait(0.5)
+    assert drv.board.effects.kinds() == ["Celebration"]
+    drv.screenshot(screenshot_dir, "phone_360-win-confetti")
