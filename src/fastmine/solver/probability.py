@@ -43,13 +43,18 @@ array([[0, 1]])
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from .._validate import as_int, check_view_shape
 from ..errors import PositionTooLargeError
 from ..limits import MAX_CELLS
 from . import _prob, _workspace
+
+if TYPE_CHECKING:
+    from ..game import Game
 
 __all__ = [
     "Analysis",
@@ -85,13 +90,13 @@ class Analysis:
     ``(row, col)`` in row-major order (the format ``Game`` moves return).
     """
 
-    probabilities: np.ndarray
+    probabilities: NDArray[np.float64]
     """float64 (rows, cols): P(mine) of each unknown cell; NaN where revealed."""
-    safe: np.ndarray
+    safe: NDArray[np.bool_]
     """bool (rows, cols): cells that are certainly safe."""
-    mine: np.ndarray
+    mine: NDArray[np.bool_]
     """bool (rows, cols): cells that are certainly mines."""
-    interior: np.ndarray
+    interior: NDArray[np.bool_]
     """bool (rows, cols): unknown cells with no revealed neighbour (all share one P)."""
     mines: int
     """The total mine count the analysis used."""
@@ -111,22 +116,22 @@ class Analysis:
     """Pieces actually counted (more than ``components`` when something was split)."""
 
     @property
-    def safe_cells(self) -> np.ndarray:
+    def safe_cells(self) -> NDArray[np.intp]:
         """``(n, 2)`` intp array of the certainly safe cells, row-major."""
         return np.argwhere(self.safe)
 
     @property
-    def mine_cells(self) -> np.ndarray:
+    def mine_cells(self) -> NDArray[np.intp]:
         """``(n, 2)`` intp array of the certain mines, row-major."""
         return np.argwhere(self.mine)
 
     @property
-    def unknown(self) -> np.ndarray:
+    def unknown(self) -> NDArray[np.bool_]:
         """bool (rows, cols): cells not revealed (hidden, flagged or question-marked)."""
         return ~np.isnan(self.probabilities)
 
 
-_pool: list = []  # idle kernel workspaces (reused; one per concurrent caller)
+_pool: list[Any] = []  # idle kernel workspaces (reused; one per concurrent caller)
 _POOL_KEEP_BYTES = 8 << 20
 
 
@@ -172,7 +177,7 @@ def _check(view: object, mines: object) -> tuple[np.ndarray, int]:
     return arr, mines
 
 
-def _game_type():
+def _game_type() -> type[Game]:
     global _GAME
     if _GAME is None:
         from ..game import Game  # the solver builds on the game, not the reverse
@@ -181,10 +186,10 @@ def _game_type():
     return _GAME
 
 
-_GAME = None
+_GAME: type[Game] | None = None
 
 
-def analyze(view, mines: int | None = None, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> Analysis:
+def analyze(view: ArrayLike | Game, mines: int | None = None, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> Analysis:
     """Exact probabilities and certain cells of ``view`` with ``mines`` mines in total.
 
     ``view`` may also be a :class:`fastmine.Game` (then ``mines`` defaults to its
@@ -236,7 +241,7 @@ def analyze(view, mines: int | None = None, *, max_entries: int = DEFAULT_MAX_EN
     )
 
 
-def probabilities(view, mines: int | None = None) -> np.ndarray:
+def probabilities(view: ArrayLike | Game, mines: int | None = None) -> NDArray[np.float64]:
     """float64 (rows, cols): P(mine) of every unknown cell, NaN where revealed.
 
     Exact given the total mine count ``mines`` (see :func:`analyze`).
@@ -244,17 +249,17 @@ def probabilities(view, mines: int | None = None) -> np.ndarray:
     return analyze(view, mines).probabilities
 
 
-def safe_cells(view, mines: int | None = None) -> np.ndarray:
+def safe_cells(view: ArrayLike | Game, mines: int | None = None) -> NDArray[np.intp]:
     """``(n, 2)`` intp array of ``(row, col)`` cells that are certainly safe (row-major)."""
     return np.argwhere(analyze(view, mines).safe)
 
 
-def mine_cells(view, mines: int | None = None) -> np.ndarray:
+def mine_cells(view: ArrayLike | Game, mines: int | None = None) -> NDArray[np.intp]:
     """``(n, 2)`` intp array of ``(row, col)`` cells that are certainly mines (row-major)."""
     return np.argwhere(analyze(view, mines).mine)
 
 
-def log_solutions(view, mines: int | None = None) -> float:
+def log_solutions(view: ArrayLike | Game, mines: int | None = None) -> float:
     """Natural log of the number of mine layouts consistent with ``view``.
 
     ``-inf`` when there is none (an inconsistent view is a count of zero here,
