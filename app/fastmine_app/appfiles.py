@@ -181,7 +181,7 @@ def _check_settings_text(path: Path) -> None:
     try:
         configparser.RawConfigParser().read_string(text, source=str(path))
     except configparser.Error as exc:
-        first = str(exc).splitlines()[0]
+        first = str(exc).splitlines()[0].rstrip(".")
         raise ValueError(f"it is not a settings file ({first})") from None
 
 
