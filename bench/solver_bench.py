@@ -64,6 +64,15 @@ def prob_task(peer: str, rows: int, cols: int, mines: int, positions_n: int, see
             "probs": [np.where(v < 0, p, np.nan).tolist() for v, p in zip(views, ps, strict=True)]}
 
 
+def scaling_task(sides: list[int], density: float, revealed: float, seed: int) -> dict:
+    """Exact probabilities on scattered positions of growing size (one call each):
+    the time and memory grow with the board, or the call is refused up front."""
+    from .solver_probability import scaling
+
+    return {"rows": scaling(tuple(sides), density, revealed, seed),
+            "how": f"{density:.0%} mines, {revealed:.0%} of the safe cells revealed at random"}
+
+
 def play_task(strategy: str, difficulty: str, rule: str, games: int, seconds: float,
               seed: int) -> dict:
     """Play up to ``games`` games (stopping after ``seconds``) from a fresh game each.
@@ -147,6 +156,15 @@ def run(cfg, worker, progress) -> dict:
                 "repeats": cfg.repeats, "budget": cfg.budget}, timeout=cfg.timeout)
             progress.update()
         out["probabilities"].append(_prob_row(lab, res))
+    # Scaling: thousands of independent regions (see bench/solver_probability.py).
+    progress.total += 1
+    progress.set_postfix_str("probabilities scaling", refresh=False)
+    res = worker.call("bench.solver_bench:scaling_task", {
+        "sides": [50, 100, 300] if cfg.quick else [50, 100, 150, 200, 300, 1000],
+        "density": 0.3, "revealed": 0.5, "seed": cfg.seed}, timeout=cfg.timeout)
+    out["probability_scaling"] = (res["result"] if res["status"] == "ok"
+                                  else {"status": res["status"], "error": res.get("error")})
+    progress.update()
     out["play"] = []
     rules = ("opening",) if cfg.quick else ("opening", "cell")
     progress.total += len(STRATEGIES) * len(DIFFICULTIES) * len(rules)

@@ -2,6 +2,7 @@
 
     PYTHONPATH=src python bench/solver_probability.py [--positions 200] [--seed 1]
     PYTHONPATH=src python bench/solver_probability.py --board 100x100x2000 --positions 50
+    PYTHONPATH=src python bench/solver_probability.py --scaling
 
 Positions come from real games: Expert (16x30, 99 mines) unless ``--board``
 says otherwise, first click opens in the centre, then every certain cell is
@@ -48,6 +49,48 @@ def midgame_positions(n: int, seed: int, rows=16, cols=30, mines=99):
     return out, mines
 
 
+def scattered_position(n: int, density: float, revealed: float, seed: int):
+    """(view, mines): an n x n board with a share of its safe cells revealed at
+    random -- thousands of independent regions, the hardest case for combining."""
+    board = fastmine.Board.generate(n, n, int(n * n * density), rule="none", seed=seed)
+    pick = ~board.mines & (np.random.default_rng(seed).random((n, n)) < revealed)
+    view = np.full((n, n), fastmine.HIDDEN, np.int8)
+    view[pick] = board.counts[pick]
+    return view, board.mine_count
+
+
+SCALING_SIDES = (50, 100, 150, 200, 300, 1000)
+"""Board sides of the scaling case (density and revealed share fixed)."""
+
+
+def scaling(sides=SCALING_SIDES, density: float = 0.3, revealed: float = 0.5,
+            seed: int = 1) -> list[dict]:
+    """One ``solver.analyze`` call per side on a scattered position: its time,
+    its Python-visible peak memory, how many regions it combined, or the
+    refusal (a position over the budget is refused before anything is allocated)."""
+    import tracemalloc
+
+    def call(view, mines) -> dict:
+        try:
+            a = solver.analyze(view, mines)
+            return {"status": "ok", "exact": a.exact, "blocks": a.blocks}
+        except solver.PositionTooLargeError as exc:
+            return {"status": "refused", "reason": str(exc)}
+
+    rows = []
+    for n in sides:
+        view, mines = scattered_position(n, density, revealed, seed)
+        t0 = time.perf_counter()
+        row = {"side": n, **call(view, mines)}
+        row["seconds"] = time.perf_counter() - t0
+        tracemalloc.start()         # a second call for the memory (tracing slows it)
+        call(view, mines)
+        row["peak_mb"] = tracemalloc.get_traced_memory()[1] / 2**20
+        tracemalloc.stop()
+        rows.append(row)
+    return rows
+
+
 def time_calls(fn, args, repeat, clock=time.process_time):
     """Best of ``repeat`` rounds over all positions, in microseconds per call.
 
@@ -71,7 +114,17 @@ def main(argv=None) -> int:
     ap.add_argument("--wall", action="store_true", help="wall-clock time instead of CPU time")
     ap.add_argument("--board", default="16x30x99", metavar="ROWSxCOLSxMINES",
                     help="board size and mine count (default: Expert, 16x30x99)")
+    ap.add_argument("--scaling", action="store_true",
+                    help="instead: one call per board side on scattered positions "
+                         f"(sides {', '.join(map(str, SCALING_SIDES))}, 30%% mines, half revealed)")
     args = ap.parse_args(argv)
+    if args.scaling:
+        for row in scaling(seed=args.seed):
+            what = (f"{row['blocks']} blocks, exact={row['exact']}" if row["status"] == "ok"
+                    else "refused: " + row["reason"].split(":")[0])
+            print(f"{row['side']:5d}x{row['side']:<5d} {row['seconds'] * 1e3:9.1f} ms "
+                  f"{row['peak_mb']:8.1f} MB  {what}")
+        return 0
     rows, cols, mines = (int(x) for x in args.board.lower().split("x"))
     clock = time.perf_counter if args.wall else time.process_time
     views, mines = midgame_positions(args.positions, args.seed, rows, cols, mines)

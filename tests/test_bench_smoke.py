@@ -154,3 +154,13 @@ def test_fastmine_bench_command_wires_the_suite(monkeypatch, capsys):
     benchcmd.configure(bare)
     assert benchcmd.run(bare.parse_args([])) == 2
     assert "source checkout" in capsys.readouterr().err
+
+
+def test_probability_scaling_case_reports_each_size():
+    from bench.solver_bench import scaling_task
+
+    res = scaling_task([30, 300], density=0.3, revealed=0.5, seed=1)
+    small, big = res["rows"]
+    assert small["side"] == 30 and small["status"] == "ok" and small["blocks"] >= 1
+    assert big["status"] == "refused" and "max_entries" in big["reason"]
+    assert all(r["seconds"] >= 0 and r["peak_mb"] >= 0 for r in res["rows"])

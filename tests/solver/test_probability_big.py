@@ -106,3 +106,54 @@ def test_huge_counts_do_not_overflow():
     p = solver.probabilities(view, 5000)
     assert p[49, 49] == pytest.approx(3 / 8)
     assert np.nansum(p) == pytest.approx(5000)
+
+
+def scattered_view(n: int, density: float, revealed: float, seed: int = 1):
+    """A board with a share of its safe cells revealed at random: thousands of
+    independent regions, the worst case for combining them."""
+    board = fastmine.Board.generate(n, n, int(n * n * density), rule="none", seed=seed)
+    pick = ~board.mines & (np.random.default_rng(seed).random((n, n)) < revealed)
+    view = np.full((n, n), fastmine.HIDDEN, np.int8)
+    view[pick] = board.counts[pick]
+    return view, board
+
+
+def test_a_position_too_large_to_combine_is_refused_before_allocating():
+    # 300x300, 30% mines, half the safe cells revealed: the combination step
+    # took 191 s and 5.7 GB (1000x1000 tried 99 GiB).  Run under a 3 GB
+    # address-space limit, so the old behaviour fails fast instead of
+    # filling the machine.
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent("""
+        import resource, sys
+        resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+        sys.path.insert(0, sys.argv[1])
+        from test_probability_big import scattered_view
+        from fastmine import solver
+        for n, d in ((300, 0.3), (1000, 0.2)):
+            view, board = scattered_view(n, d, 0.5)
+            try:
+                solver.analyze(view, board.mine_count)
+            except solver.PositionTooLargeError as e:
+                assert isinstance(e, ValueError) and "max_entries" in str(e), e
+                print("refused", n)
+    """)
+    import os
+
+    here = os.path.dirname(__file__)
+    proc = subprocess.run([sys.executable, "-c", code, here], capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.split() == ["refused", "300", "refused", "1000"]
+
+
+def test_scattered_positions_below_the_budget_still_work():
+    # Many independent regions, but within the combination's budget.
+    for n, density, revealed in ((100, 0.2, 0.1), (200, 0.2, 0.05), (60, 0.3, 0.5)):
+        view, board = scattered_view(n, density, revealed)
+        a = solver.analyze(view, board.mine_count)
+        assert a.blocks > 100 or n == 60
+        check(a, board, view)
