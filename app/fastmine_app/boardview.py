@@ -104,7 +104,7 @@ class BoardView(Widget):
         self._fitted = True  # showing the whole board; geometry changes refit
         self._settled = False  # the player moved the view of this game
         self._recalled = None
-        self._focus: tuple[float, float] | None = None
+        self._focus: tuple[int, int] | None = None  # game cell a zoomed opening centres on
         self._pressed: list[tuple[int, int, int]] = []
         self.memory = viewport.ZoomMemory()
         self._game_id = 0  # bumped per game: a deferred animation of the last game is dropped
@@ -166,7 +166,7 @@ class BoardView(Widget):
         self._recalled = self.memory.recall(self._memory_key()) if self.touch_first else None
         if focus is None:
             focus = _play_area(self.tiles)
-        self._focus = None if focus is None else self._drawn_center(*focus)
+        self._focus = focus
         self.open_view()
 
     def _want_transposed(self, rows: int, cols: int) -> bool:
@@ -383,7 +383,7 @@ class BoardView(Widget):
                 self.set_view(dp(scale_dp), center)
             return
         v = viewport.opening_view(self.drows, self.dcols, self.width, self.height, self.cell_px(),
-                                  self._focus)
+                                  None if self._focus is None else self._drawn_center(*self._focus))
         if v.fitted and v.scale >= self.fit_scale() - 1e-9:
             self.fit()
         else:

@@ -384,3 +384,20 @@ def test_effect_screenshots(make_app, data_dir, touch_first, screenshot_dir):
     drv.wait(0.5)
     assert drv.board.effects.kinds() == ["Celebration"]
     drv.screenshot(screenshot_dir, "phone_360-win-confetti")
+
+
+def test_a_resumed_game_opens_around_its_open_cells(make_app, data_dir, touch_first):
+    from fastmine import Board, Game
+
+    drv = phone(make_app, data_dir)
+    mask = np.zeros((50, 50), bool)
+    mask[::3, ::3] = True
+    game = Game.from_board(Board.from_mines(mask), clock=drv.clock)
+    game.reveal(46, 4)  # one number near the bottom-left corner
+    game.reveal(44, 40)  # and one near the bottom-right
+    drv.ctrl.attach(game)
+    drv.frames(2)
+    b = drv.board
+    assert not b.is_fitted()
+    assert b.collide_point(*b.cell_center(44, 40)) or b.collide_point(*b.cell_center(46, 4))
+    assert not b.collide_point(*b.cell_center(2, 25))  # not the middle of the board
