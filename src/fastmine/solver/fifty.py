@@ -28,10 +28,12 @@ Intermediate opening +0.01 (0.01).  See docs/solver.md.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
-from . import _fifty
-from .probability import DEFAULT_MAX_ENTRIES
+from . import _fifty, _workspace
+from .probability import DEFAULT_MAX_ENTRIES, Analysis
 
 __all__ = ["WEIGHT", "FiftyRisk"]
 
@@ -49,7 +51,8 @@ class FiftyRisk:
     scoring many candidates shares the work.
     """
 
-    def __init__(self, ws, view: np.ndarray, mines: int, a) -> None:
+    def __init__(self, ws: _workspace.Workspace, view: np.ndarray, mines: int,
+                 a: Analysis) -> None:
         if view.ndim != 2 or a.mine.shape != view.shape or a.probabilities.shape != view.shape:
             raise ValueError(f"the analysis ({a.mine.shape}) is not of this view "
                              f"({view.shape})")
@@ -71,7 +74,8 @@ class FiftyRisk:
                                        np.empty(view.size, np.uint8), DEFAULT_MAX_ENTRIES)
         self._shares = np.full((3, self.rows, self.cols), -1.0)
 
-    def layouts_with(self, mines, safes) -> float:
+    def layouts_with(self, mines: Iterable[tuple[int, int]],
+                     safes: Iterable[tuple[int, int]]) -> float:
         """The share of the position's layouts in which every cell of
         ``mines`` is a mine and every cell of ``safes`` is safe (exact).
         The cells are hidden (row, col) cells, none in both lists."""

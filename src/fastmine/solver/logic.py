@@ -26,7 +26,11 @@ first click by logic alone, mine count included.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
+from numpy.typing import NDArray
 
 from .. import codes
 from .._validate import check_mines, check_point, check_view_shape
@@ -87,14 +91,16 @@ def exact_safe(view: np.ndarray, mines: int) -> np.ndarray:
     from .probability import analyze
 
     r, c = np.nonzero(analyze(view, mines).safe)
-    return ((r + 1) * (view.shape[1] + 2) + c + 1).astype(np.intp)
+    out: NDArray[np.intp] = ((r + 1) * (view.shape[1] + 2) + c + 1).astype(np.intp)
+    return out
 
 
-def _direct(kind: str, fn, *args):
+def _direct(kind: str, fn: Callable[..., Any], *args: Any) -> Any:
     return fn(*args)
 
 
-def run_to_end(solver: Logic, mines: int, complete: bool, step=_direct) -> bool:
+def run_to_end(solver: Logic, mines: int, complete: bool,
+               step: Callable[..., Any] = _direct) -> bool:
     """Board mode: run the rules, asking the exact engine when stuck.
 
     Returns True when every safe cell has been revealed by logic.  ``step``
