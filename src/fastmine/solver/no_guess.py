@@ -56,6 +56,8 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -64,6 +66,8 @@ from ..board import Board, opening_fits
 from ..errors import NoGuessTimeoutError
 from ._logic import Logic
 from .logic import run_to_end
+
+_T = TypeVar("_T")
 
 __all__ = ["generate", "impossible", "check_possible", "REJECTION_ATTEMPTS", "PROBE_ATTEMPTS",
            "METHODS", "DEFAULT_TIME_LIMIT"]
@@ -179,6 +183,7 @@ def impossible(rows: int, cols: int, mines: int,
             reason = _impossible_at(rows, cols, mines, r, c)
             if reason is None:
                 return None
+    assert reason is not None   # the loops tried at least one click (rows, cols >= 1)
     return (f"no {rows}x{cols} board with {_mines(mines)} can be solved without guessing, "
             f"from any first click: {reason.split(': ', 1)[1]}")
 
@@ -249,7 +254,8 @@ def generate(
 class _Generator:
     """One no-guess search: its parameters, random stream, solver and deadline."""
 
-    def __init__(self, rows, cols, mines, fr, fc, radius, rng, deadline, time_limit):
+    def __init__(self, rows: int, cols: int, mines: int, fr: int, fc: int, radius: int,
+                 rng: random.Random, deadline: float, time_limit: float) -> None:
         self.rows, self.cols, self.mines = rows, cols, mines
         self.fr, self.fc, self.radius = fr, fc, radius
         self.start = (fr + 1) * (cols + 2) + fc + 1
@@ -269,7 +275,7 @@ class _Generator:
         if _clock() > self.deadline:
             raise self._timeout()
 
-    def step(self, kind: str, fn, *args):
+    def step(self, kind: str, fn: Callable[..., _T], *args: Any) -> _T:
         """Run ``fn(*args)`` unless the longest step of this ``kind`` so far
         would end past the deadline (then NoGuessTimeoutError).  An unseen
         kind is estimated at twice the longest step of any kind."""
@@ -381,7 +387,9 @@ class _Generator:
         return False
 
     @staticmethod
-    def _move(pm, pc, src, dest, offs) -> None:
+    def _move(pm: np.ndarray, pc: np.ndarray, src: Iterable[int | np.integer[Any]],
+              dest: Iterable[int | np.integer[Any]],
+              offs: np.ndarray) -> None:
         for p in src:
             pm[p] = 0
             pc[p + offs] -= 1
