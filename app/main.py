@@ -18,6 +18,8 @@ import os  # noqa: E402
 import sys  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+DESKTOP_SIZE = "1180x720"
+"""The desktop window's first size (then it remembers its own)."""
 
 
 def _paths() -> None:
@@ -108,7 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     Config.set("input", "mouse", "mouse,multitouch_on_demand")
     from kivy.utils import platform
 
-    size = args.size or (None if platform in ("android", "ios") else "560x860")
+    # Landscape, and within a 1280x800 screen with its title bar and panel; the
+    # app then restores the size the window had when it was last closed.
+    size = args.size or (None if platform in ("android", "ios") else DESKTOP_SIZE)
     if size:
         try:
             w, h = (str(int(v)) for v in size.lower().split("x"))
@@ -122,7 +126,9 @@ def main(argv: list[str] | None = None) -> int:
         return run_bench(T0, data_dir=args.data_dir, reveals=args.bench_reveals)
     from fastmine_app.application import FastmineApp
 
-    FastmineApp(data_dir=args.data_dir).run()
+    app = FastmineApp(data_dir=args.data_dir)
+    app.restore_window_size = not args.size  # --size wins over the remembered size
+    app.run()
     return 0
 
 

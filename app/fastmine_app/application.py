@@ -62,6 +62,8 @@ class FastmineApp(App):
     atlas = ObjectProperty(None, allownone=True)
     solver_ok = BooleanProperty(False)
     use_kivy_settings = False
+    restore_window_size = True
+    """Open a desktop window at the size it had when the app last closed."""
     settings_cls = SettingsWithSpinner
     kv_file = os.path.join(os.path.dirname(__file__), "fastmine.kv")
 
@@ -320,7 +322,7 @@ class FastmineApp(App):
         """A desktop window opens at the size it had when the app last closed."""
         from kivy.utils import platform
 
-        if platform in ("android", "ios"):
+        if platform in ("android", "ios") or not self.restore_window_size:
             return
         try:
             w, h = self.config.getint("window", "width"), self.config.getint("window", "height")
@@ -342,6 +344,8 @@ class FastmineApp(App):
     def _on_key_down(self, _window, key, _scancode, codepoint, _modifiers) -> bool:
         modals = [w for w in Window.children if isinstance(w, ModalView)]
         if modals:
+            if (codepoint or "").lower() == "u" and isinstance(modals[0], EndDialog):
+                return self.undo_loss()  # u on the loss dialog takes the move back
             if key in (27, 1001):  # escape / back closes a dialog instead of the app
                 if not isinstance(modals[0], ResumeDialog):
                     modals[0].dismiss()

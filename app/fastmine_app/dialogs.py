@@ -9,7 +9,6 @@ show and ask.
 from __future__ import annotations
 
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
-from kivy.uix.dropdown import DropDown
 from kivy.uix.modalview import ModalView
 
 
@@ -148,10 +147,13 @@ class ConfirmDialog(ModalView):
         """The player declined."""
 
 
-class SolverMenu(DropDown):
-    """The Solver control's menu: each strategy with its plain name and a line on what it does."""
+class SolverMenu(ModalView):
+    """The Solver control's sheet: each strategy with its plain name and a line
+    on what it does; a tap plays one move (``on_choose``), a tap outside closes it."""
 
     __events__ = ("on_choose",)
+    wide = BooleanProperty(False)
+    """Entries in two columns (a landscape screen is too low for one)."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -162,7 +164,12 @@ class SolverMenu(DropDown):
             btn = MenuEntry(title=move.title, line=move.line)
             btn.strategy = move.strategy
             btn.bind(on_release=self._pick)
-            self.add_widget(btn)
+            self.ids.container.add_widget(btn)
+
+    @property
+    def container(self):
+        """The layout holding the entries, top one last (Kivy's order)."""
+        return self.ids.container
 
     def _pick(self, btn) -> None:
         self.dismiss()

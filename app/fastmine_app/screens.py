@@ -43,6 +43,10 @@ class GameScreen(Screen):
         self._side = None
         super().__init__(**kwargs)
         self.ids.board_area.add_widget(self.board, index=len(self.ids.board_area.children))
+        # ids are weak references: the parts moved between layouts are kept here,
+        # or a bar out of the window's tree in landscape would be collected
+        self._parts = {n: self.ids[n].__self__ for n in (*TOP_CONTROLS, *TOOL_CONTROLS,
+                                                          "top_bar", "tool_bar", "board_area")}
         self.bind(size=self._check_orientation)
 
     def _check_orientation(self, *_args) -> None:
@@ -52,8 +56,8 @@ class GameScreen(Screen):
 
     def on_landscape(self, _inst, landscape: bool) -> None:
         """Move the controls between the bars and the side column."""
-        ids = self.ids
-        frame = ids.frame
+        ids = self._parts
+        frame = self.ids.frame
         for name in (*TOP_CONTROLS, *TOOL_CONTROLS):
             w = ids[name]
             if w.parent is not None:
@@ -66,11 +70,11 @@ class GameScreen(Screen):
         if not landscape:
             frame.orientation = "vertical"
             for name in TOP_CONTROLS:
-                ids.top_bar.add_widget(ids[name])
+                ids["top_bar"].add_widget(ids[name])
             for name in TOOL_CONTROLS:
-                ids.tool_bar.add_widget(ids[name])
-            for bar in (ids.top_bar, ids.board_area, ids.tool_bar):
-                frame.add_widget(bar)
+                ids["tool_bar"].add_widget(ids[name])
+            for bar in ("top_bar", "board_area", "tool_bar"):
+                frame.add_widget(ids[bar])
             return
         frame.orientation = "horizontal"
         side = self._side = self._side or Factory.SideColumn()
@@ -85,7 +89,7 @@ class GameScreen(Screen):
                 row.add_widget(Widget())
             side.add_widget(row)
         side.add_widget(Widget())  # the rest of the column stays empty
-        frame.add_widget(ids.board_area)
+        frame.add_widget(ids["board_area"])
         frame.add_widget(side)
 
     @property
@@ -250,7 +254,8 @@ class NewGameScreen(Screen):
             cfg.set("game", "custom_cols", d.cols)
             cfg.set("game", "custom_mines", d.mines)
         cfg.set("game", "first_click", self.rule)
-        app.start_game(d, name=name, rule=self.rule)
+        rule = self.rule
+        app.confirm_abandon(lambda: app.start_game(d, name=name, rule=rule))
         return True
 
 

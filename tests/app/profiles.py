@@ -89,9 +89,21 @@ def start_app(make_app, data_dir, profile: Profile | str, **config):
     return drv
 
 
-def inside(widget, window, slack: float = 0.5) -> bool:
-    """True if the widget's box lies entirely inside the window."""
+def box(widget) -> tuple[float, float, float, float]:
+    """A widget's box (x0, y0, x1, y1) in window coordinates; the window's own for the window."""
+    from kivy.core.window import WindowBase
+
+    if isinstance(widget, WindowBase):
+        return (0.0, 0.0, float(widget.width), float(widget.height))
     x0, y0 = widget.to_window(widget.x, widget.y)
     x1, y1 = widget.to_window(widget.right, widget.top)
-    return (x0 >= -slack and y0 >= -slack and x1 <= window.width + slack
-            and y1 <= window.height + slack and widget.width > 0 and widget.height > 0)
+    return (x0, y0, x1, y1)
+
+
+def inside(widget, container, slack: float = 0.5) -> bool:
+    """True if the widget's box has a size and lies entirely inside the
+    container's (the window, or another widget)."""
+    x0, y0, x1, y1 = box(widget)
+    cx0, cy0, cx1, cy1 = box(container)
+    return (x0 >= cx0 - slack and y0 >= cy0 - slack and x1 <= cx1 + slack
+            and y1 <= cy1 + slack and widget.width > 0 and widget.height > 0)

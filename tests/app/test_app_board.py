@@ -81,6 +81,7 @@ def test_solver_menu_entries_each_make_a_solver_move(drv, data_dir):
         before = drv.game.view.copy()
         _menu, buttons = entries()
         drv.press(buttons[i])
+        drv.wait(0.3)  # the sheet fades out
         assert not np.array_equal(before, drv.game.view) or drv.game.state.is_over
         assert drv.ctrl.state != "ready" and drv.ctrl.assisted and drv.game.assisted
         assert np.array_equal(drv.board.tiles[drv.game.view == FLAG], T.FLAG_T * np.ones(
