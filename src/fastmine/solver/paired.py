@@ -29,11 +29,15 @@ import json
 import math
 import zipfile
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..errors import FutureVersionError, SaveFormatError
 from ..storage import atomic_write_bytes
+
+if TYPE_CHECKING:
+    from .runs import Run
 
 __all__ = ["WON", "LOST", "STUCK", "Difference", "difference", "save", "load", "compare",
            "format_comparison"]
@@ -83,20 +87,20 @@ def difference(a: np.ndarray, b: np.ndarray) -> Difference:
                       int(np.count_nonzero(d)))
 
 
-def save(run, path: str) -> None:
+def save(run: Run, path: str) -> None:
     """Write every game's outcome of ``run`` (a :class:`~fastmine.solver.runs.Run`)
     to ``path`` (``.npz``), atomically."""
     from .. import __version__
 
     meta = {"format": FORMAT, "version": VERSION, "fastmine": __version__, "seed": run.seed,
             "first_game": run.first, "configs": [r.config.to_dict() for r in run.results]}
-    arrays = {f"c{k}": r.outcomes for k, r in enumerate(run.results)}
+    arrays: dict[str, Any] = {f"c{k}": r.outcomes for k, r in enumerate(run.results)}
     buf = io.BytesIO()
     np.savez_compressed(buf, meta=np.array(json.dumps(meta)), **arrays)
     atomic_write_bytes(path, buf.getvalue())
 
 
-def load(path: str) -> tuple[dict, list[np.ndarray]]:
+def load(path: str) -> tuple[dict[str, Any], list[np.ndarray]]:
     """``(metadata, outcome arrays)`` of a file written by :func:`save`.
 
     Raises :class:`~fastmine.SaveFormatError` for a file that is not one (or is
@@ -132,13 +136,13 @@ def load(path: str) -> tuple[dict, list[np.ndarray]]:
     return meta, [np.asarray(data[f"c{k}"], np.int8) for k in range(len(configs))]
 
 
-def _games(config: dict) -> dict:
+def _games(config: dict[str, Any]) -> dict[str, Any]:
     """What decides the games a configuration plays: all but the player options
     that do not change them (``long_term``), so runs with and without one pair up."""
     return {k: v for k, v in config.items() if k != "long_term"}
 
 
-def compare(path_a: str, path_b: str) -> list[tuple[dict, Difference]]:
+def compare(path_a: str, path_b: str) -> list[tuple[dict[str, Any], Difference]]:
     """The paired difference (B - A) of every configuration the two files share.
 
     Both runs must have the same seed (else the games differ and pairing means
@@ -169,7 +173,8 @@ def compare(path_a: str, path_b: str) -> list[tuple[dict, Difference]]:
     return found
 
 
-def format_comparison(rows: list[tuple[dict, Difference]], name_a: str, name_b: str) -> str:
+def format_comparison(rows: list[tuple[dict[str, Any], Difference]], name_a: str,
+                      name_b: str) -> str:
     """A text table of :func:`compare`'s result."""
     head = (f"{'strategy':<13} {'difficulty':<13} {'rule':<8} {'click':<8} {'games':>8} "
             f"{'A':>8} {'B':>8} {'B - A':>9} {'se':>7} {'95% interval':>19} {'differ':>7}")
