@@ -20,7 +20,7 @@ def as_int(name: str, value: object) -> int:
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be an integer, not a bool")
     try:
-        return operator.index(value)
+        return operator.index(value)  # type: ignore[arg-type]  # anything else: TypeError below
     except TypeError:
         raise TypeError(f"{name} must be an integer, got {type(value).__name__}") from None
 

@@ -11,6 +11,9 @@ from __future__ import annotations
 import contextlib
 import curses
 import signal
+from collections.abc import Callable
+from types import FrameType
+from typing import Any
 
 from .draw import Palette, draw
 from .keys import MOUSE_MASK, MOVES, action_for, mouse_action
@@ -24,7 +27,7 @@ TICK_MS = 200
 class TerminalUI:
     """The curses front end over a :class:`Session`."""
 
-    def __init__(self, stdscr, session: Session, *, name: str | None = None) -> None:
+    def __init__(self, stdscr: curses.window, session: Session, *, name: str | None = None) -> None:
         self.scr = stdscr
         self.session = session
         self.name = name
@@ -58,7 +61,7 @@ class TerminalUI:
         draw(self.scr, self.session, self.layout, self.cursor, self.message, self.palette)
 
     def _getch(self) -> int:
-        key = self.scr.getch()
+        key: int = self.scr.getch()
         if key == curses.KEY_RESIZE:
             curses.update_lines_cols()
         return key
@@ -207,7 +210,7 @@ class TerminalUI:
         fn = {"reveal": s.reveal, "mark": s.mark, "chord": s.chord}[action]
         self._result(lambda: fn(r, c))
 
-    def _result(self, do) -> None:
+    def _result(self, do: Callable[[], Any]) -> None:
         # Runs a move; if it ended the game, shows the outcome and records it.
         s = self.session
         before = s.outcome
@@ -270,7 +273,7 @@ def run_curses(session: Session, *, resume: bool | None = None, name: str | None
     was saved) after the screen is restored.  Returns the exit status."""
     ui_box: list[TerminalUI] = []
 
-    def main(stdscr) -> int:
+    def main(stdscr: curses.window) -> int:
         ui = TerminalUI(stdscr, session, name=name)
         ui_box.append(ui)
         try:
@@ -297,6 +300,6 @@ def run_curses(session: Session, *, resume: bool | None = None, name: str | None
     return status
 
 
-def _interrupt(signum, frame) -> None:
+def _interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt(signal.Signals(signum).name)
 

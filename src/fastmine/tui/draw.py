@@ -9,11 +9,17 @@ from __future__ import annotations
 
 import contextlib
 import curses
+from typing import TYPE_CHECKING
+
+import numpy as np
 
 from ..codes import EXPLODED, FLAG, HIDDEN, MINE, QUESTION, WRONG_FLAG, GameState
 from .keys import HELP_LINE
 from .layout import BOARD_Y, Layout, too_small_text
 from .text import GLYPHS
+
+if TYPE_CHECKING:
+    from .session import Session
 
 # Classic Minesweeper number colours, as close as 8 terminal colours get.
 _NUMBER_COLOURS = {1: curses.COLOR_BLUE, 2: curses.COLOR_GREEN, 3: curses.COLOR_RED,
@@ -59,7 +65,7 @@ class Palette:
         self.header = colour(curses.COLOR_CYAN) | curses.A_BOLD
 
 
-def put(win, y: int, x: int, text: str, attr: int = 0) -> None:
+def put(win: curses.window, y: int, x: int, text: str, attr: int = 0) -> None:
     """Write ``text`` at (y, x), clipped to the window; never raises for off-screen text."""
     h, w = win.getmaxyx()
     if not (0 <= y < h) or x >= w or x < 0:
@@ -72,7 +78,7 @@ def put(win, y: int, x: int, text: str, attr: int = 0) -> None:
             win.addstr(y, x, text, attr)
 
 
-def draw_too_small(win, height: int, width: int) -> None:
+def draw_too_small(win: curses.window, height: int, width: int) -> None:
     """The message shown when the terminal cannot hold the game."""
     win.erase()
     for i, line in enumerate(too_small_text(height, width)):
@@ -80,7 +86,7 @@ def draw_too_small(win, height: int, width: int) -> None:
     win.refresh()
 
 
-def header_text(session, cursor: tuple[int, int], layout: Layout) -> str:
+def header_text(session: Session, cursor: tuple[int, int], layout: Layout) -> str:
     """``Mines 10  Time 12  playing  (5,5)  beginner 9x9, 10 mines`` (most important first)."""
     g = session.game
     state = "PAUSED" if g.paused else {GameState.WON: "WON", GameState.LOST: "LOST"}.get(
@@ -93,7 +99,7 @@ def header_text(session, cursor: tuple[int, int], layout: Layout) -> str:
             f"{session.options.label}{scroll}")
 
 
-def draw(win, session, layout: Layout, cursor: tuple[int, int], message: str,
+def draw(win: curses.window, session: Session, layout: Layout, cursor: tuple[int, int], message: str,
          palette: Palette, show_cursor: bool = True) -> None:
     """Paint one full frame."""
     if layout.too_small:
@@ -113,7 +119,8 @@ def draw(win, session, layout: Layout, cursor: tuple[int, int], message: str,
     win.refresh()
 
 
-def _draw_board(win, view, layout: Layout, cursor, palette: Palette) -> None:
+def _draw_board(win: curses.window, view: np.ndarray, layout: Layout,
+                cursor: tuple[int, int] | None, palette: Palette) -> None:
     r0, c0 = layout.top, layout.left
     part = view[r0:r0 + layout.vis_rows, c0:c0 + layout.vis_cols].tolist()
     for dr, row in enumerate(part):
