@@ -11,8 +11,10 @@ get it.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from pathlib import Path
+from types import ModuleType
 
 _HOW = ("the benchmark suite is not installed with fastmine; it lives in bench/ of a source "
         "checkout.  Clone the repository, build it (python setup.py build_ext --inplace), "
@@ -35,7 +37,7 @@ def find_root() -> Path | None:
     return None
 
 
-def _load():
+def _load() -> ModuleType | None:
     """Import ``bench.cli`` from the checkout (adding its root to sys.path), or None."""
     root = find_root()
     if root is None:
@@ -43,10 +45,9 @@ def _load():
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
     try:
-        from bench import cli
+        return importlib.import_module("bench.cli")
     except ImportError:
         return None
-    return cli
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -68,4 +69,5 @@ def run(args: argparse.Namespace) -> int:
     argv = sys.argv[1:]
     if argv and argv[0] == "bench":
         argv = argv[1:]
-    return cli.run(args, argv)
+    status: int = cli.run(args, argv)
+    return status
