@@ -33,17 +33,18 @@ import os
 import sys
 import time
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
 
-from ..board import RULES
+from ..board import RULES, Rule
 from ..difficulty import DIFFICULTIES
 from ..storage import atomic_write_text
 from .paired import LOST, STUCK, WON
-from .strategies import STRATEGIES, first_click_for
+from .strategies import STRATEGIES, Strategy, first_click_for
 
 __all__ = ["Config", "Result", "Run", "wilson", "play_chunk", "run_configs", "configure", "run"]
 
@@ -62,9 +63,9 @@ class Config:
     rows: int
     cols: int
     mines: int
-    rule: str
+    rule: Rule
     first_click: tuple[int, int]
-    strategy: str = "best"
+    strategy: Strategy = "best"
     endgame: bool = True
     lookahead: bool = True
     long_term: bool = True
@@ -86,7 +87,7 @@ class Config:
         r, c = self.first_click
         return f"{self.difficulty} {self.rule} ({r},{c})"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready fields."""
         d = asdict(self)
         d["first_click"] = list(self.first_click)
@@ -128,7 +129,7 @@ class Result:
         """CPU milliseconds per game on one core."""
         return 1e3 * self.cpu_seconds / self.games if self.games else math.nan
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary."""
         lo, hi = self.ci95
         d = self.config.to_dict()
@@ -218,7 +219,7 @@ def play_chunk(config: Config, start: int, count: int,
     return won, lost, stuck, time.process_time() - t0, bytes(outcomes)
 
 
-def _chunks(games: int, chunk: int, first: int = 0):
+def _chunks(games: int, chunk: int, first: int = 0) -> Iterator[tuple[int, int]]:
     for start in range(first, first + games, chunk):
         yield start, min(chunk, first + games - start)
 
@@ -229,7 +230,7 @@ def run_configs(
     seed: int = 0,
     jobs: int | None = None,
     chunk: int | None = None,
-    client=None,
+    client: Any = None,
     progress: bool = True,
     first: int = 0,
 ) -> Run:
@@ -253,9 +254,10 @@ def run_configs(
     results = [Result(c, outcomes=np.full(games, -1, np.int8)) for c in configs]
     bar = _bar(len(configs) * games, progress)
 
-    def record(k: int, start: int, out) -> None:
+    def record(k: int, start: int, out: tuple[int, int, int, float, bytes]) -> None:
         won, lost, stuck, cpu, outcomes = out
         r = results[k]
+        assert r.outcomes is not None   # made above for every result
         r.outcomes[start - first:start - first + len(outcomes)] = np.frombuffer(outcomes, np.int8)
         r.won += won
         r.lost += lost
@@ -289,7 +291,7 @@ def run_configs(
     return Run(results, seed, workers, time.perf_counter() - t0, first)
 
 
-def _bar(total: int, enabled: bool):
+def _bar(total: int, enabled: bool) -> Any:
     from tqdm import tqdm
 
     return tqdm(total=total, unit="game", disable=not enabled, dynamic_ncols=True, leave=False)
@@ -305,8 +307,8 @@ def parse_difficulty(text: str) -> tuple[str, int, int, int]:
         return key, d.rows, d.cols, d.mines
     try:
         size, mines = key.split("/")
-        rows, cols = size.split("x")
-        rows, cols, m = int(rows), int(cols), int(mines)
+        row_text, col_text = size.split("x")
+        rows, cols, m = int(row_text), int(col_text), int(mines)
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"unknown difficulty {text!r}: use one of {', '.join(DIFFICULTIES)} "
@@ -335,7 +337,7 @@ def parse_position(text: str) -> str | tuple[int, int]:
 
 
 def resolve_position(position: str | tuple[int, int], rows: int, cols: int,
-                     rule: str, mines: int) -> tuple[int, int]:
+                     rule: Rule, mines: int) -> tuple[int, int]:
     """The cell a named position means on a board (ValueError if off the board)."""
     if position == "default":
         return first_click_for(rows, cols, rule, mines)
@@ -346,6 +348,9 @@ def resolve_position(position: str | tuple[int, int], rows: int, cols: int,
     if position == "3-3":       # literally, whatever the density (runs before stay comparable)
         k = 3 if min(rows, cols) >= 16 else 2
         return min(k, rows - 1), min(k, cols - 1)
+    if isinstance(position, str):
+        raise ValueError(f"unknown position {position!r}: use one of {', '.join(POSITIONS)} "
+                         "or a (row, col) pair")
     r, c = position
     if r >= rows or c >= cols:
         raise ValueError(f"first click ({r}, {c}) is outside a {rows}x{cols} board")
@@ -537,7 +542,7 @@ def plot(run: Run, path: str) -> None:
     plt.close(fig)
 
 
-def _client(address: str, jobs: int | None):
+def _client(address: str, jobs: int | None) -> tuple[Any, Any]:
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:
