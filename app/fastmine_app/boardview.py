@@ -46,6 +46,7 @@ from .gestures import BoardGestures
 from .overview import FitButton, ScrollIndicators
 
 MAX_VERTICES = 65536  # Mesh indices are unsigned shorts
+BUTTON_MARGIN = 10  # dp from the corner button to the board's edges
 _PRESSABLE = np.zeros(T.N_TILES, bool)
 _PRESSABLE[[T.HIDDEN_T, T.QUESTION_T, T.HINT_T]] = True
 _PRESSABLE[T.PROB_T:T.PROB_T + T.PROB_LEVELS] = True
@@ -470,8 +471,11 @@ class BoardView(Widget):
     def _apply(self) -> None:
         s = self.scale
         bw, bh = self.dcols * s, self.drows * s
-        self._ox = _clamp_axis(self._ox, bw, self.width)
-        self._oy = _clamp_axis(self._oy, bh, self.height)
+        # a zoomed board pans a little past its bottom-right corner, so the
+        # cells under the corner button can be brought out from under it
+        pad = self.fit_button.height + dp(BUTTON_MARGIN + 4)
+        self._ox = _clamp_axis(self._ox, bw, self.width, low_pad=pad)
+        self._oy = _clamp_axis(self._oy, bh, self.height, high_pad=pad)
         self._translate.xy = (self.x + self._ox, self.y + self._oy)
         self._scale.xyz = (s, s, 1)
         self.update_clip()
@@ -485,10 +489,17 @@ class BoardView(Widget):
         if self.hidden:
             self.indicators.color.a = 0.0
         fb = self.fit_button
-        fb.pos = (self.right - fb.width - dp(10), self.y + dp(12))
+        fb.pos = (self.right - fb.width - dp(BUTTON_MARGIN), self.y + dp(BUTTON_MARGIN))
         fitted = self.is_fitted()
         fb.zoomed = not fitted
-        can_zoom = self.touch_first and fitted and self.fit_scale() < self.cell_px() * 0.999
+        # "zoom in" only where it covers no cell of the whole board: the whole
+        # board cannot pan a cell out from under it
+        s = self.scale
+        bx0, by0 = self.x + self._ox, self.y + self._oy
+        clear = (fb.x >= bx0 + self.dcols * s or fb.right <= bx0
+                 or fb.y >= by0 + self.drows * s or fb.top <= by0)
+        can_zoom = (self.touch_first and fitted and clear
+                    and self.fit_scale() < self.cell_px() * 0.999)
         fb.shown = bool(self.rows) and not self.hidden and (not fitted or can_zoom)
 
     def update_clip(self, *_args) -> None:
@@ -569,7 +580,9 @@ def _play_area(tiles: np.ndarray) -> tuple[int, int] | None:
     return int(r), int(c)
 
 
-def _clamp_axis(offset: float, content: float, view: float) -> float:
+def _clamp_axis(offset: float, content: float, view: float, low_pad: float = 0.0,
+                high_pad: float = 0.0) -> float:
+    """Centre content that fits; else keep the view covered, give or take the pads."""
     if content <= view:
         return (view - content) / 2
-    return min(0.0, max(view - content, offset))
+    return min(high_pad, max(view - content - low_pad, offset))

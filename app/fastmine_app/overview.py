@@ -42,13 +42,13 @@ class ScrollIndicators:
         show_v = bh > h + 0.5
         if show_h:
             length = max(dp(24), w * w / bw)
-            x = board.x + (-ox) / max(1.0, bw - w) * (w - length)
+            x = board.x + min(1.0, max(0.0, -ox / max(1.0, bw - w))) * (w - length)
             self.h_bar.pos, self.h_bar.size = (x, board.y + m), (length, t)
         else:
             self.h_bar.size = (0, 0)
         if show_v:
             length = max(dp(24), h * h / bh)
-            y = board.y + (-oy) / max(1.0, bh - h) * (h - length)
+            y = board.y + min(1.0, max(0.0, -oy / max(1.0, bh - h))) * (h - length)
             self.v_bar.pos, self.v_bar.size = (board.right - m - t, y), (t, length)
         else:
             self.v_bar.size = (0, 0)

@@ -401,3 +401,27 @@ def test_a_resumed_game_opens_around_its_open_cells(make_app, data_dir, touch_fi
     assert not b.is_fitted()
     assert b.collide_point(*b.cell_center(44, 40)) or b.collide_point(*b.cell_center(46, 4))
     assert not b.collide_point(*b.cell_center(2, 25))  # not the middle of the board
+
+
+def test_no_cell_stays_under_the_corner_button(make_app, data_dir, touch_first):
+    drv = phone(make_app, data_dir)
+    drv.app.start_game(EXPERT)
+    drv.frames(2)
+    b = drv.board
+    fb = b.fit_button
+    # zoomed: panned to the far corner, the corner cell comes out from under the button
+    assert fb.shown
+    for _ in range(6):
+        x, y = b.to_window(*b.center)
+        drv.drag(x, y, x - 400, y + 600)
+    corner = b.cell_at(*fb.center)
+    last = (15, 29)  # drawn bottom-right, turned or not
+    assert corner != last
+    cx, cy = b.cell_center(*last)
+    assert b.collide_point(cx, cy) and not fb.collide_point(cx, cy)
+    drv.tap(*b.to_window(cx, cy))
+    assert drv.game.view[last] >= 0  # playable: the first click opens there
+    # whole board: a "zoom in" button never covers a cell
+    drv.press(fb)
+    assert b.is_fitted()
+    assert not fb.shown or b.cell_at(*fb.center) is None
