@@ -72,6 +72,10 @@ __all__ = [
 #: is split and approximated; ~18 MB at most.
 DEFAULT_MAX_ENTRIES = 2_000_000
 
+#: Largest ``max_entries`` accepted: the kernels multiply it (16x for the
+#: work, 64x for the combination) in 64-bit integers.
+MAX_ENTRIES_LIMIT = 2**40
+
 _FINISHED = (-4, -5, -6)  # MINE, EXPLODED, WRONG_FLAG: only shown after a game ends
 
 
@@ -205,8 +209,9 @@ def analyze(view: ArrayLike | Game, mines: int | None = None, *, max_entries: in
     arr, mines = _check(view, mines)
     if max_entries is not DEFAULT_MAX_ENTRIES:
         max_entries = as_int("max_entries", max_entries)
-        if max_entries < 1:
-            raise ValueError(f"max_entries must be positive, got {max_entries}")
+        if not 1 <= max_entries <= MAX_ENTRIES_LIMIT:
+            raise ValueError(
+                f"max_entries must be from 1 to {MAX_ENTRIES_LIMIT}, got {max_entries}")
     rows, cols = arr.shape
     n = rows * cols
     prob = np.empty(n, np.float64)

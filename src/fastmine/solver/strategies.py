@@ -51,6 +51,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .. import codes
+from .._validate import check_size
 from ..board import Rule
 from ..errors import GameOverError, GamePausedError
 from ..game import Game
@@ -94,8 +95,10 @@ def first_click_for(rows: int, cols: int, rule: Rule, mines: int) -> tuple[int, 
     >>> first_click_for(16, 30, "cell", 99)
     (0, 0)
     """
-    if not isinstance(mines, (int, np.integer)) or isinstance(mines, bool):
+    rows, cols = check_size(rows, cols)
+    if not isinstance(mines, (int, np.integer)) or isinstance(mines, (bool, np.bool_)):
         raise TypeError(f"mines must be an integer, got {type(mines).__name__}")
+    mines = int(mines)
     if not 1 <= mines <= rows * cols - 1:
         raise ValueError(f"a {rows}x{cols} board holds 1 to {rows * cols - 1} mines, got {mines}")
     if rule == "opening":
