@@ -47,6 +47,11 @@ def phone(make_app, data_dir, profile="phone_393", **config):
     return drv
 
 
+def settle(drv) -> None:
+    """Let the animations run out in a few long frames (big windows draw slowly)."""
+    drv.frames(3, 0.4)
+
+
 def drawn_center(drv, r: int, c: int) -> tuple[float, float]:
     """Window position of game cell (r, c) computed here, independently of the
     board's own mapping: transposed, game row r is drawn as column r."""
@@ -284,19 +289,19 @@ def test_opening_explosion_and_celebration_play_and_end(drv):
     drv.tap_cell(4, 4)
     assert fx.kinds() == ["Cascade"]
     tiles = drv.board.tiles.copy()
-    drv.wait(1.0)
+    settle(drv)
     assert fx.kinds() == [] and np.array_equal(drv.board.tiles, tiles)  # gone, board untouched
     drv.tap_cell(7, 7)
     assert drv.game.state.value == "lost" and fx.kinds() == ["Explosion"]
-    drv.wait(1.0)
+    settle(drv)
     assert fx.kinds() == []
     close_dialogs(drv)
     drv.attach_board(MASK)
     drv.tap_cell(4, 4)
-    drv.wait(1.0)
+    settle(drv)
     drv.tap_cell(8, 8)  # the last safe cell
     assert drv.game.state.value == "won" and fx.kinds() == ["Celebration"]
-    drv.wait(2.0)
+    drv.frames(5, 0.4)
     assert fx.kinds() == []
 
 
@@ -320,13 +325,13 @@ def test_phone_screenshots(make_app, data_dir, touch_first, screenshot_dir, prof
     drv.app.start_game(Difficulty(50, 50, 500))
     drv.frames(2)
     drv.tap_cell(25, 25)
-    drv.wait(0.6)
+    drv.frames(2, 0.35)
     path, px = drv.screenshot(screenshot_dir, f"{profile}-50x50-zoomed")
     assert px.std() > 10
     drv.app.start_game(EXPERT)
     drv.frames(2)
     drv.tap(*drawn_center(drv, 8, 15))  # the middle of the view
-    drv.wait(0.6)
+    drv.frames(2, 0.35)
     drv.screenshot(screenshot_dir, f"{profile}-expert-transposed")
     drv.press(drv.board.fit_button)
     drv.screenshot(screenshot_dir, f"{profile}-expert-whole")
@@ -371,17 +376,17 @@ def test_effect_screenshots(make_app, data_dir, touch_first, screenshot_dir):
     drv.frames(8)
     assert drv.board.effects.kinds() == ["Cascade"]
     drv.screenshot(screenshot_dir, "phone_360-opening-cascade")
-    drv.wait(1.0)
+    settle(drv)
     drv.tap_cell(7, 7)
     drv.frames(6)
     drv.screenshot(screenshot_dir, "phone_360-explosion")
-    drv.wait(1.0)
+    settle(drv)
     close_dialogs(drv)
     drv.attach_board(MASK)
     drv.tap_cell(4, 4)
-    drv.wait(1.0)
+    settle(drv)
     drv.tap_cell(8, 8)
-    drv.wait(0.5)
+    drv.frames(2, 0.25)
     assert drv.board.effects.kinds() == ["Celebration"]
     drv.screenshot(screenshot_dir, "phone_360-win-confetti")
 
