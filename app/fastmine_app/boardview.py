@@ -20,6 +20,9 @@ knows about game rules.
 
 from __future__ import annotations
 
+import contextlib
+import os
+
 import numpy as np
 from kivy.app import App
 from kivy.clock import Clock
@@ -46,6 +49,8 @@ from .gestures import BoardGestures
 from .overview import FitButton, ScrollIndicators
 
 MAX_VERTICES = 65536  # Mesh indices are unsigned shorts
+VIEWS_FILE = "board_views.json"
+"""Zoom and position per board size, in the app's data folder."""
 BUTTON_MARGIN = 10  # dp from the corner button to the board's edges
 _PRESSABLE = np.zeros(T.N_TILES, bool)
 _PRESSABLE[[T.HIDDEN_T, T.QUESTION_T, T.HINT_T]] = True
@@ -109,6 +114,7 @@ class BoardView(Widget):
         self._pressed: list[tuple[int, int, int]] = []
         self.memory = viewport.ZoomMemory()
         self._game_id = 0  # bumped per game: a deferred animation of the last game is dropped
+        self._views_path: str | None = None
         """Zoom and position per board size, kept between games."""
         self._ready = False  # property handlers wait for the canvas
         super().__init__(**kwargs)
@@ -151,6 +157,7 @@ class BoardView(Widget):
         if rows * cols * 4 > MAX_VERTICES:
             raise ValueError(f"a {rows}x{cols} board is too big for one mesh (max {MAX_VERTICES // 4} cells)")
         self._game_id += 1
+        self._attach_to_app()
         self.effects.clear()
         self.arming.hide()
         self.touch_first = viewport.touch_first()
@@ -169,6 +176,35 @@ class BoardView(Widget):
             focus = _play_area(self.tiles)
         self._focus = focus
         self.open_view()
+
+    def _attach_to_app(self) -> None:
+        """Once: load the views kept by the last run, and keep them when the app
+        pauses or stops (a phone may end the process at any time after that)."""
+        app = App.get_running_app()
+        if self._views_path is not None or app is None:
+            return
+        try:
+            folder = app.user_data_dir
+        except (AttributeError, OSError):
+            return
+        self._views_path = os.path.join(folder, VIEWS_FILE)
+        try:
+            with open(self._views_path, encoding="utf-8") as f:
+                self.memory = viewport.ZoomMemory.from_json(f.read())
+        except (OSError, UnicodeDecodeError):
+            pass
+        app.fbind("on_pause", self.save_views)
+        app.fbind("on_stop", self.save_views)
+
+    def save_views(self, *_args) -> None:
+        """Write the kept views to the app's data folder (atomically; a failure
+        only loses them)."""
+        if self._views_path is None:
+            return
+        from fastmine.storage import atomic_write_text
+
+        with contextlib.suppress(OSError):
+            atomic_write_text(self._views_path, self.memory.to_json())
 
     def _want_transposed(self, rows: int, cols: int) -> bool:
         return self.touch_first and viewport.transposed(rows, cols, self.width, self.height)

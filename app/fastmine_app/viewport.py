@@ -18,6 +18,8 @@ Pure arithmetic, no widgets, so the rules are easy to read and test:
 
 from __future__ import annotations
 
+import json
+import math
 import os
 from dataclasses import dataclass
 
@@ -102,7 +104,14 @@ def opening_view(drows: int, dcols: int, width: float, height: float, cell_px: f
 
 class ZoomMemory:
     """The last zoom and position per board size (in dp and cell units), so
-    the next game of the same size opens where the player left the last one."""
+    the next game of the same size opens where the player left the last one.
+
+    >>> m = ZoomMemory(); m.remember((50, 50, False), 56.0, (10.5, 40.0), False)
+    >>> ZoomMemory.from_json(m.to_json()).recall((50, 50, False))
+    (56.0, (10.5, 40.0), False)
+    >>> ZoomMemory.from_json("not json").recall((50, 50, False)) is None
+    True
+    """
 
     def __init__(self) -> None:
         self._views: dict[tuple[int, int, bool], tuple[float, tuple[float, float], bool]] = {}
@@ -119,3 +128,29 @@ class ZoomMemory:
     def forget(self) -> None:
         """Drop every kept view."""
         self._views.clear()
+
+    def to_json(self) -> str:
+        """The kept views as JSON (for the app's data folder)."""
+        return json.dumps([[r, c, t, scale, cx, cy, fitted]
+                           for (r, c, t), (scale, (cx, cy), fitted) in sorted(self._views.items())])
+
+    @classmethod
+    def from_json(cls, text: str) -> ZoomMemory:
+        """Views written by :meth:`to_json`; anything unreadable is dropped."""
+        memory = cls()
+        try:
+            rows = json.loads(text)
+        except ValueError:
+            return memory
+        if not isinstance(rows, list):
+            return memory
+        for row in rows:
+            try:
+                r, c, t, scale, cx, cy, fitted = row
+                key = (int(r), int(c), bool(t))
+                view = (float(scale), (float(cx), float(cy)), bool(fitted))
+            except (TypeError, ValueError):
+                continue
+            if key[0] > 0 and key[1] > 0 and all(map(math.isfinite, (view[0], *view[1]))) and view[0] > 0:
+                memory._views[key] = view
+        return memory

@@ -430,3 +430,25 @@ def test_no_cell_stays_under_the_corner_button(make_app, data_dir, touch_first):
     drv.press(fb)
     assert b.is_fitted()
     assert not fb.shown or b.cell_at(*fb.center) is None
+
+
+def test_the_kept_zoom_survives_a_restart(make_app, data_dir, touch_first):
+    drv = phone(make_app, data_dir)
+    drv.app.start_game(Difficulty(50, 50, 500))
+    drv.frames(2)
+    b = drv.board
+    b.zoom_at(1.25, *b.center)
+    b.pan_by(-300, 500)
+    kept = (b.scale, b.offset)
+    drv.stop()  # the app stops: the views are written to its data folder
+    assert (data_dir / "board_views.json").exists()
+    drv = phone(make_app, data_dir)
+    drv.app.start_game(Difficulty(50, 50, 500))
+    drv.frames(2)
+    assert drv.board.scale == pytest.approx(kept[0]) and np.allclose(drv.board.offset, kept[1])
+    drv.stop()
+    (data_dir / "board_views.json").write_text("[[50, 50, false, \"x\"]] garbage")
+    drv = phone(make_app, data_dir)  # an unreadable file is ignored
+    drv.app.start_game(Difficulty(50, 50, 500))
+    drv.frames(2)
+    assert dp_scale(drv) == pytest.approx(56)
