@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .difficulty import DIFFICULTIES, difficulty_name
+from .recordsfile import explain, read_header, rollback
 from .storage import data_dir as _data_dir
 
 if TYPE_CHECKING:
@@ -62,6 +63,7 @@ SCHEMA_VERSION = 2
 APPLICATION_ID = 0x464D5243  # "FMRC": marks the file as a fastmine records database
 _SQLITE_HEADER = b"SQLite format 3\x00"
 MAX_NAME_LENGTH = 40
+_MAX_INTEGER = 2**63 - 1    # SQLite's INTEGER
 
 BoardKey = str | tuple[int, int, int]
 """A preset name such as ``"expert"``, ``"custom"`` (every custom size), or ``(rows, cols, mines)``."""
@@ -160,7 +162,12 @@ class GameRecord:
              rule: str = "opening", bbbv: int | None = None, clicks: int = 0,
              assisted: bool = False, name: str | None = None,
              date: str | None = None) -> GameRecord:
-        """A record from plain values (for tests, imports and other front ends)."""
+        """A record from plain values (for tests, imports and other front ends).
+
+        ``won`` and ``assisted`` must be real booleans (TypeError otherwise).
+        """
+        _check_flag("won", won)
+        _check_flag("assisted", assisted)
         rate = bbbv / time if bbbv is not None and time > 0 else None
         eff = bbbv / clicks if bbbv is not None and clicks > 0 else None
         return cls(difficulty_name(rows, cols, mines), rows, cols, mines, rule, bool(won),
@@ -278,10 +285,10 @@ class RecordsStore:
                 if _is_busy(exc):
                     raise RecordsError(f"the records database {self.path} stayed locked by "
                                        f"another program for {timeout:g} s") from None
-                raise self._corrupt(exc) from None
+                raise self._trouble(exc, "cannot open the records") from None
             except sqlite3.DatabaseError as exc:
                 self.close()
-                raise self._corrupt(exc) from None
+                raise self._trouble(exc, "cannot open the records") from None
             except BaseException:
                 self.close()
                 raise
@@ -291,8 +298,7 @@ class RecordsStore:
     def _check_header(self) -> None:
         # Checked by hand so sqlite never opens (let alone journals) a foreign file.
         try:
-            with open(self.path, "rb") as f:
-                head = f.read(len(_SQLITE_HEADER))
+            head = read_header(self.path, len(_SQLITE_HEADER))
         except OSError as exc:
             raise RecordsError(f"cannot read the records database {self.path}: {exc}") from None
         if head and head != _SQLITE_HEADER:
@@ -305,6 +311,15 @@ class RecordsStore:
             f"the records database {self.path} is corrupt ({exc}); it was left untouched: "
             "move it away to start new records")
 
+    def _trouble(self, exc: sqlite3.Error, doing: str) -> RecordsError:
+        """Say what went wrong in words that match the cause (full, read-only, corrupt)."""
+        cause = explain(exc, self.path)
+        if cause is None:
+            return RecordsError(f"{doing}: {self.path}: {exc}")
+        if cause == "corrupt":
+            return self._corrupt(exc)
+        return RecordsError(f"{doing}: {cause}")
+
     def _open(self) -> None:
         conn = self._conn
         assert conn is not None
@@ -314,6 +329,7 @@ class RecordsStore:
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         self._check_version(app_id, version)
+        self._check_schema(version)   # before anything below writes to the file
         if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
             conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA foreign_keys=ON")
@@ -335,6 +351,22 @@ class RecordsStore:
             if tables:
                 raise RecordsError(f"{self.path} is an SQLite database but not fastmine records")
 
+    def _check_schema(self, version: int) -> None:
+        """The games table must be the one ``version`` of fastmine made.
+
+        A file that carries fastmine's mark and version but other tables (another
+        program, a hand edit) is refused before anything writes to it.
+        """
+        if version == 0:
+            return
+        expected = list(_COLUMNS[:15] if version == 1 else _COLUMNS)
+        columns = [row[1] for row in self._conn.execute("PRAGMA table_info(games)")]
+        if columns != expected:
+            found = ", ".join(columns) if columns else "no games table"
+            raise RecordsError(
+                f"{self.path} says it is fastmine records (schema {version}) but its tables "
+                f"are not ({found}); it was left untouched: move it away to start new records")
+
     def _migrate(self) -> None:
         conn = self._conn
         conn.execute("BEGIN IMMEDIATE")
@@ -351,7 +383,7 @@ class RecordsStore:
             conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            rollback(conn)
             raise
 
     def close(self) -> None:
@@ -391,10 +423,10 @@ class RecordsStore:
                 cur = conn.execute(sql, values)
                 conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                rollback(conn)
                 raise
         except sqlite3.DatabaseError as exc:
-            raise RecordsError(f"could not store the game in {self.path}: {exc}") from None
+            raise self._trouble(exc, "could not store the game") from None
         return replace(record, id=cur.lastrowid)
 
     def record_game(self, game: Game, name: str | None = None) -> GameRecord:
@@ -404,13 +436,17 @@ class RecordsStore:
     def set_name(self, record_id: int, name: str | None) -> None:
         """Change the player name of a stored record."""
         conn = self._db()
-        conn.execute("BEGIN IMMEDIATE")
+        name = clean_name(name)
         try:
-            conn.execute("UPDATE games SET name = ? WHERE id = ?", (clean_name(name), record_id))
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.execute("UPDATE games SET name = ? WHERE id = ?", (name, record_id))
+                conn.execute("COMMIT")
+            except BaseException:
+                rollback(conn)
+                raise
+        except sqlite3.DatabaseError as exc:
+            raise self._trouble(exc, "could not change the name") from None
 
     def remove(self, record_id: int) -> bool:
         """Delete a stored record (a loss the player took back); True if it existed."""
@@ -482,11 +518,15 @@ class RecordsStore:
 
     def best_times(self, board: BoardKey, limit: int = 10, *, rule: str | None = None,
                    include_assisted: bool = False) -> list[GameRecord]:
-        """The fastest won games on a board, fastest first (earlier game first on a tie)."""
+        """The fastest won games on a board, fastest first (earlier game first on a tie).
+
+        ``limit`` is how many (a non-negative int; ValueError below 0).
+        """
+        limit = _count_arg("limit", limit)
         where, params = self._where(board, rule, include_assisted, won_only=True)
         return list(self._select(
             f"SELECT {', '.join(_COLUMNS)} FROM games{where} ORDER BY time, id LIMIT ?",
-            [*params, int(limit)]))
+            [*params, limit]))
 
     def best_time(self, board: BoardKey, **kwargs) -> GameRecord | None:
         """The fastest won game on a board, or None."""
@@ -501,6 +541,9 @@ class RecordsStore:
         for a new best).  Lost games are never best; assisted ones only with
         ``include_assisted=True``.  A tie does not beat an earlier time.
         """
+        top = _count_arg("top", top)
+        if top == 0:
+            raise ValueError("top must be at least 1")
         rec = game if isinstance(game, GameRecord) else GameRecord.from_game(game)
         if not rec.won or (rec.assisted and not include_assisted):
             return False
@@ -534,13 +577,35 @@ class RecordsStore:
         return out
 
 
+def _count_arg(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be a whole number, got {value!r:.40}")
+    if value < 0:
+        raise ValueError(f"{name} must be 0 or more, got {value}")
+    return value
+
+
+def _check_flag(name: str, value: object) -> None:
+    # "no" or 0.5 stored as a win would be a silent lie in the records.
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be True or False, got {value!r:.40}")
+
+
 def _check_record(r: GameRecord) -> None:
     if not isinstance(r, GameRecord):
         raise TypeError(f"expected a GameRecord, got {type(r).__name__}")
+    _check_flag("won", r.won)
+    _check_flag("assisted", r.assisted)
     for field in ("rows", "cols", "mines", "clicks"):
         v = getattr(r, field)
-        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-            raise RecordsError(f"record field {field} must be a non-negative int, got {v!r}")
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= _MAX_INTEGER:
+            raise RecordsError(f"record field {field} must be a non-negative int, got {v!r:.40}")
+    for field in ("bbbv", "left_clicks", "right_clicks", "chord_clicks"):
+        v = getattr(r, field)
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool)
+                              or not 0 <= v <= _MAX_INTEGER):
+            raise RecordsError(f"record field {field} must be None or a non-negative int, "
+                               f"got {v!r:.40}")
     if not (r.rows > 0 and r.cols > 0 and 0 < r.mines < r.rows * r.cols):
         raise RecordsError(f"record has an impossible board {r.rows}x{r.cols}/{r.mines}")
     if not (isinstance(r.time, (int, float)) and math.isfinite(r.time) and r.time >= 0):

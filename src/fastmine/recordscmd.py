@@ -6,6 +6,7 @@ The store itself is :mod:`fastmine.records`; this module only formats it.
 from __future__ import annotations
 
 import sys
+import unicodedata
 
 from .difficulty import DIFFICULTIES
 from .records import (
@@ -48,15 +49,51 @@ def _fmt(v, spec: str) -> str:
     return "-" if v is None else format(v, spec)
 
 
+def printable(text: str) -> str:
+    """``text`` safe for a terminal: control and other unprintable characters escaped.
+
+    The database may have been written by another program: an escape sequence
+    stored in a name must show as text, not act on the terminal.
+
+    >>> printable("Ann\x1b[2J")
+    'Ann\\x1b[2J'
+    """
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
+                   for ch in text)
+
+
+def width(text: str) -> int:
+    """Terminal columns ``text`` takes: wide (East Asian) characters two, combining marks none.
+
+    >>> width("Ann"), width("山田"), width("e\u0301")
+    (3, 4, 1)
+    """
+    return sum(0 if unicodedata.combining(ch) else
+               2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def fit(text: str, columns: int) -> str:
+    """``text`` cut to at most ``columns`` terminal columns and padded to exactly that many."""
+    out, used = [], 0
+    for ch in text:
+        w = width(ch)
+        if used + w > columns:
+            break
+        out.append(ch)
+        used += w
+    return "".join(out) + " " * (columns - used)
+
+
 def format_best_times(records: list[GameRecord], labels: bool = True) -> list[str]:
     """Lines of a best-times table (one record per line)."""
     head = f"{'board':<20} " if labels else f"{'#':>3} "
     lines = [head + f"{'time':>8}  {'name':<16} {'3BV':>4} {'3BV/s':>7} {'eff.':>5}  date"]
     for i, r in enumerate(records, 1):
-        first = f"{r.board_label:<20} " if labels else f"{i:>3} "
-        lines.append(first + f"{r.time:>8.2f}  {(r.name or '-')[:16]:<16} {_fmt(r.bbbv, 'd'):>4} "
+        first = f"{fit(r.board_label, 20)} " if labels else f"{i:>3} "
+        name = fit(printable(r.name or "-"), 16)
+        lines.append(first + f"{r.time:>8.2f}  {name} {_fmt(r.bbbv, 'd'):>4} "
                      f"{_fmt(r.bbbv_per_second, '.2f'):>7} {_fmt(r.efficiency, '.2f'):>5}  "
-                     f"{r.date[:10]}")
+                     f"{printable(str(r.date)[:10])}")
     return lines
 
 
@@ -64,7 +101,7 @@ def format_statistics(rows: list[tuple[str, Statistics]]) -> list[str]:
     """Lines of a statistics table: ``(label, Statistics)`` per line."""
     lines = [f"{'board':<20} {'played':>6} {'won':>5} {'win %':>6} {'streak':>6} {'best streak':>11}"]
     for label, s in rows:
-        lines.append(f"{label:<20} {s.played:>6} {s.won:>5} {_fmt(s.win_percent, '.1f'):>6} "
+        lines.append(f"{fit(printable(label), 20)} {s.played:>6} {s.won:>5} {_fmt(s.win_percent, '.1f'):>6} "
                      f"{s.current_streak:>6} {s.best_streak:>11}")
     return lines
 

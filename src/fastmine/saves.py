@@ -33,12 +33,18 @@ from pathlib import Path
 
 from .errors import FutureVersionError, SaveFormatError
 from .game import Game
-from .storage import atomic_write_text
+from .limits import MAX_CELLS
+from .storage import atomic_write_text, read_regular_file
 from .storage import data_dir as _data_dir
 from .storage import move_aside as _move_aside
 
 SAVE_FILE = "saved-game.json"
 """File name of the saved game inside the data directory."""
+
+MAX_SAVE_BYTES = 4096 + 12 * MAX_CELLS
+"""The largest save file read: the biggest board's cells (a letter each) and
+mine list (up to 11 characters a mine), plus the other fields.  A bigger file
+(or a link to ``/dev/zero``) is refused unread."""
 
 PathLike = str | os.PathLike[str]
 
@@ -60,7 +66,7 @@ def read_save(path: PathLike | None = None, *, data_dir: PathLike | None = None)
     """
     p = _resolve(path, data_dir)
     try:
-        raw = p.read_bytes()
+        raw = read_regular_file(p, MAX_SAVE_BYTES)
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -69,6 +75,9 @@ def read_save(path: PathLike | None = None, *, data_dir: PathLike | None = None)
         d = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise SaveFormatError(f"the saved game {p} is corrupt (not JSON: {exc})") from None
+    except RecursionError:
+        # json nests one Python call per level: a save is at most two levels deep.
+        raise SaveFormatError(f"the saved game {p} is corrupt (nested too deeply)") from None
     if not isinstance(d, dict):
         raise SaveFormatError(f"the saved game {p} is not a fastmine save")
     return d
@@ -98,14 +107,15 @@ def save_game(game: Game, path: PathLike | None = None, *,
               data_dir: PathLike | None = None) -> Path:
     """Save ``game`` atomically and return the path written.
 
-    Refuses (raises :class:`SaveFormatError` / :class:`FutureVersionError`,
+    A save that is a symbolic link stays one: the file it points to is
+    replaced.  Refuses (raises :class:`SaveFormatError` / :class:`FutureVersionError`,
     file untouched) if the existing file is not a save this fastmine can read,
     so an unreadable save is never lost by accident; :func:`move_aside` it first.
     """
     if not isinstance(game, Game):
         raise TypeError(f"save_game needs a fastmine.Game, got {type(game).__name__}")
     p = _resolve(path, data_dir)
-    if p.exists():
+    if p.exists() or p.is_symlink():
         try:
             load_game(p)
         except FutureVersionError as exc:

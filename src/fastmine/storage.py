@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
+import stat
 import tempfile
 import time
 from pathlib import Path
@@ -53,17 +55,37 @@ def data_dir(override: str | os.PathLike[str] | None = None, *, create: bool = F
     return path
 
 
+STALE_TEMP_SECONDS = 3600.0
+"""A temporary file of an interrupted write older than this is removed by the next write."""
+
+
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
     """Write ``data`` to ``path`` atomically (temporary file + ``os.replace``).
 
     The parent directory is created if needed.  Returns the path written.
+    A symbolic link is kept: its target is the file replaced (atomically, in
+    the target's directory).  Anything at ``path`` that is not a regular file
+    (a directory, a FIFO, a device) is refused with an OSError, untouched.
+    Temporary files left by an earlier write that was killed (older than
+    :data:`STALE_TEMP_SECONDS`) are removed on the way.
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.is_symlink():
+        # Replacing the link itself would turn the user's link into a plain file.
+        path = Path(os.path.realpath(path))
+        if not path.parent.is_dir():
+            raise FileNotFoundError(f"{path.parent} (where the link points) does not exist")
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        mode = path.stat().st_mode & 0o777      # a rewrite keeps the file's permissions
-    except OSError:
+        st = path.stat()
+    except FileNotFoundError:
         mode = _new_file_mode()
+    else:
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(f"{path} is {describe_kind(st.st_mode)}, not a regular file; not replacing it")
+        mode = st.st_mode & 0o777      # a rewrite keeps the file's permissions
+    remove_stale_temp_files(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         # mkstemp makes the file private (0600); give it what a plain open() would.
@@ -80,6 +102,86 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
         raise
     _fsync_dir(path.parent)
     return path
+
+
+def remove_stale_temp_files(path: str | os.PathLike[str],
+                            max_age: float = STALE_TEMP_SECONDS) -> list[Path]:
+    """Remove temporary files an interrupted :func:`atomic_write_bytes` of ``path`` left.
+
+    Only files that are certainly such leftovers go: named like the temporary
+    files of this very file (``.<name>.XXXXXXXX.tmp``), regular files (never a
+    link), owned by this user, and not modified for ``max_age`` seconds (so
+    another process writing right now keeps its file).  Returns what was removed;
+    a file that cannot be removed is left alone.
+    """
+    path = Path(path)
+    pattern = re.compile(rf"\.{re.escape(path.name)}\.[A-Za-z0-9_]{{8}}\.tmp")
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(path.parent))
+    except OSError:
+        return removed
+    now = time.time()
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    for entry in entries:
+        if not pattern.fullmatch(entry.name):
+            continue
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if not stat.S_ISREG(st.st_mode) or now - st.st_mtime < max_age:
+            continue
+        if uid is not None and st.st_uid != uid:
+            continue
+        with contextlib.suppress(OSError):
+            os.unlink(entry.path)
+            removed.append(Path(entry.path))
+    return removed
+
+
+def read_regular_file(path: str | os.PathLike[str], limit: int) -> bytes:
+    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes.
+
+    Never blocks on a FIFO and never reads a device (``/dev/zero``) without
+    bound: the file is opened without waiting for a writer and checked before
+    reading.  Raises FileNotFoundError if there is nothing at ``path`` and
+    OSError (with a message for the user) for anything else that is wrong.
+    """
+    path = Path(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(f"{path} is {describe_kind(st.st_mode)}, not a regular file")
+        if st.st_size > limit:
+            raise OSError(f"{path} is too big ({st.st_size} bytes; at most {limit})")
+        chunks = []
+        left = limit + 1    # one more than allowed tells a file that grew while reading
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        data = b"".join(chunks)
+        if len(data) > limit:
+            raise OSError(f"{path} is too big (more than {limit} bytes)")
+        return data
+    finally:
+        os.close(fd)
+
+
+def describe_kind(mode: int) -> str:
+    """Words for what a non-regular file is: a directory, a FIFO, a socket, a device."""
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device or special file"
 
 
 def _new_file_mode() -> int:

@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     session = Session(options, data_dir=args.data_dir, use_records=args.records)
     if args.plain:
         return _run_plain(session, args)
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    if not (sys.stdin is not None and sys.stdin.isatty() and sys.stdout.isatty()):
         print("fastmine play: the curses game needs a terminal; use --plain to pipe commands",
               file=sys.stderr)
         return 2
@@ -95,4 +95,8 @@ def _run_plain(session, args) -> int:
             print("No saved game to resume; starting a new one.", file=sys.stderr)
         else:
             print(session.resume(game))
-    return PlainGame(session, name=args.name, quiet=args.quiet, strict=args.strict).run()
+    shown = len(session.notes)
+    status = PlainGame(session, name=args.name, quiet=args.quiet, strict=args.strict).run()
+    for note in session.notes[shown:]:    # e.g. a finished resumed game's save not deleted
+        print(note, file=sys.stderr)
+    return status

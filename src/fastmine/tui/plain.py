@@ -102,6 +102,8 @@ def parse(line: str, rows: int, cols: int) -> Command | None:
     if not line:
         return None
     words = [w for w in re.split(r"[\s,]+", line) if w]
+    if not words:       # only separators, e.g. ","
+        raise CommandError(f"no command in {line!r} (type help for the list)")
     if words[0].lstrip("+-").isdigit():
         words.insert(0, "r")
     verb, args = words[0].lower(), words[1:]
@@ -141,7 +143,7 @@ HELP = __doc__.split("Grammar", 1)[1].split("\n\n", 1)[1].split("\n\nExit status
 class PlainGame:
     """The read-a-command, print-the-board loop over a :class:`Session`."""
 
-    def __init__(self, session: Session, *, stdin: TextIO = sys.stdin,
+    def __init__(self, session: Session, *, stdin: TextIO | None = sys.stdin,
                  stdout: TextIO = sys.stdout, stderr: TextIO = sys.stderr,
                  name: str | None = None, quiet: bool = False, strict: bool = False) -> None:
         self.session = session
@@ -149,8 +151,10 @@ class PlainGame:
         self.name = name
         self.quiet = quiet
         self.strict = strict
-        self.interactive = stdin.isatty()
-        self._lines: Iterator[str] = iter(stdin.readline, "")
+        # A closed standard input (``fastmine play --plain <&-``) leaves sys.stdin
+        # None: that is simply no input.
+        self.interactive = stdin is not None and stdin.isatty()
+        self._lines: Iterator[str] = iter(stdin.readline, "") if stdin is not None else iter(())
 
     # ------------------------------------------------------------ output
 

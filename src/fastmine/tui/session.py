@@ -120,7 +120,12 @@ class Session:
         :attr:`notes`.
         """
         try:
-            return saves.load_game(data_dir=self.data_dir, clock=self.clock), None
+            game = saves.load_game(data_dir=self.data_dir, clock=self.clock)
+            if game is not None and game.state is GameState.PLAYING and not game.paused:
+                # The clock runs only while the board is shown and playable, not
+                # while the player reads the resume question: resume() restarts it.
+                game.pause()
+            return game, None
         except FutureVersionError as exc:
             self.save_blocked = str(exc)
             self.notes.append(f"{exc}; it was left as it is and this game will not be saved.")
@@ -152,8 +157,14 @@ class Session:
         self._discard_save()
 
     def _discard_save(self) -> None:
-        if self.save_blocked is None:
+        if self.save_blocked is not None:
+            return
+        try:
             saves.delete_save(data_dir=self.data_dir)
+        except OSError as exc:
+            # A read-only folder: the game goes on; the player learns why the old
+            # save will be offered again.
+            self.notes.append(f"Could not delete the saved game: {exc}")
 
     # ------------------------------------------------------------ moves
 
