@@ -20,7 +20,6 @@ knows about game rules.
 
 from __future__ import annotations
 
-import contextlib
 import os
 
 import numpy as np
@@ -173,7 +172,7 @@ class BoardView(Widget):
         self._settled = False
         self._recalled = self.memory.recall(self._memory_key()) if self.touch_first else None
         if focus is None:
-            focus = _play_area(self.tiles)
+            focus = viewport.play_area(self.tiles)
         self._focus = focus
         self.open_view()
 
@@ -184,27 +183,17 @@ class BoardView(Widget):
         if self._views_path is not None or app is None:
             return
         try:
-            folder = app.user_data_dir
+            self._views_path = os.path.join(app.user_data_dir, VIEWS_FILE)
         except (AttributeError, OSError):
             return
-        self._views_path = os.path.join(folder, VIEWS_FILE)
-        try:
-            with open(self._views_path, encoding="utf-8") as f:
-                self.memory = viewport.ZoomMemory.from_json(f.read())
-        except (OSError, UnicodeDecodeError):
-            pass
+        self.memory = viewport.ZoomMemory.load(self._views_path)
         app.fbind("on_pause", self.save_views)
         app.fbind("on_stop", self.save_views)
 
     def save_views(self, *_args) -> None:
-        """Write the kept views to the app's data folder (atomically; a failure
-        only loses them)."""
-        if self._views_path is None:
-            return
-        from fastmine.storage import atomic_write_text
-
-        with contextlib.suppress(OSError):
-            atomic_write_text(self._views_path, self.memory.to_json())
+        """Write the kept views to the app's data folder."""
+        if self._views_path is not None:
+            self.memory.save(self._views_path)
 
     def _want_transposed(self, rows: int, cols: int) -> bool:
         return self.touch_first and viewport.transposed(rows, cols, self.width, self.height)
@@ -510,8 +499,8 @@ class BoardView(Widget):
         # a zoomed board pans a little past its bottom-right corner, so the
         # cells under the corner button can be brought out from under it
         pad = self.fit_button.height + dp(BUTTON_MARGIN + 4)
-        self._ox = _clamp_axis(self._ox, bw, self.width, low_pad=pad)
-        self._oy = _clamp_axis(self._oy, bh, self.height, high_pad=pad)
+        self._ox = viewport.clamp_axis(self._ox, bw, self.width, low_pad=pad)
+        self._oy = viewport.clamp_axis(self._oy, bh, self.height, high_pad=pad)
         self._translate.xy = (self.x + self._ox, self.y + self._oy)
         self._scale.xyz = (s, s, 1)
         self.update_clip()
@@ -603,22 +592,3 @@ class BoardView(Widget):
 
     def on_cell_chord(self, r: int, c: int) -> None:
         """A middle click, or a double click on a number, at cell (r, c)."""
-
-
-def _play_area(tiles: np.ndarray) -> tuple[int, int] | None:
-    """The open cell nearest the middle of the open cells (a resumed game's
-    play area), or None when nothing is open."""
-    open_cells = np.argwhere(tiles <= 8)
-    if not len(open_cells):
-        return None
-    mid = open_cells.mean(axis=0)
-    r, c = open_cells[np.argmin(((open_cells - mid) ** 2).sum(axis=1))]
-    return int(r), int(c)
-
-
-def _clamp_axis(offset: float, content: float, view: float, low_pad: float = 0.0,
-                high_pad: float = 0.0) -> float:
-    """Centre content that fits; else keep the view covered, give or take the pads."""
-    if content <= view:
-        return (view - content) / 2
-    return min(high_pad, max(view - content - low_pad, offset))

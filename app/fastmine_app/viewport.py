@@ -18,10 +18,13 @@ Pure arithmetic, no widgets, so the rules are easy to read and test:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
 from dataclasses import dataclass
+
+import numpy as np
 
 TOUCH_FIRST: bool | None = None
 """Force the touch-first layout on (True) or off (False); None: decide by
@@ -154,3 +157,43 @@ class ZoomMemory:
             if key[0] > 0 and key[1] > 0 and all(map(math.isfinite, (view[0], *view[1]))) and view[0] > 0:
                 memory._views[key] = view
         return memory
+
+    @classmethod
+    def load(cls, path: str) -> ZoomMemory:
+        """The views kept in ``path``; none if it is missing or unreadable."""
+        try:
+            with open(path, encoding="utf-8") as f:
+                return cls.from_json(f.read())
+        except (OSError, UnicodeDecodeError):
+            return cls()
+
+    def save(self, path: str) -> None:
+        """Keep the views in ``path`` (atomically; a failure only loses them)."""
+        from fastmine.storage import atomic_write_text
+
+        with contextlib.suppress(OSError):
+            atomic_write_text(path, self.to_json())
+
+
+def play_area(tiles: np.ndarray) -> tuple[int, int] | None:
+    """The open cell nearest the middle of the open cells (tile ids 0-8; a
+    resumed game's play area), or None when nothing is open."""
+    open_cells = np.argwhere(tiles <= 8)
+    if not len(open_cells):
+        return None
+    mid = open_cells.mean(axis=0)
+    r, c = open_cells[np.argmin(((open_cells - mid) ** 2).sum(axis=1))]
+    return int(r), int(c)
+
+
+def clamp_axis(offset: float, content: float, view: float, low_pad: float = 0.0,
+               high_pad: float = 0.0) -> float:
+    """Where content of length ``content`` may sit in a view of length ``view``:
+    centred if it fits, else covering the view, give or take the pads.
+
+    >>> clamp_axis(0, 100, 300), clamp_axis(50, 500, 300), clamp_axis(-900, 500, 300, low_pad=60)
+    (100.0, 0.0, -260)
+    """
+    if content <= view:
+        return (view - content) / 2
+    return min(high_pad, max(view - content - low_pad, offset))
