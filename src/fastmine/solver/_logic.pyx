@@ -193,6 +193,11 @@ cdef class Logic:
 
     def load_board(self, const uint8_t[::1] pm, const int8_t[::1] pc, Py_ssize_t mines):
         """Board mode: start from an all-unknown board whose mines are ``pm``."""
+        # The size comes from this solver's own buffers: a board of another
+        # size is refused (one comparison; the loops below trust it).
+        if pm.shape[0] != self.n or pc.shape[0] != self.n:
+            raise ValueError(f"a board of {pm.shape[0]} padded cells does not fit a "
+                             f"{self.rows}x{self.cols} solver")
         self.pm = pm
         self.pc = pc
         self.board_mode = True
@@ -203,6 +208,9 @@ cdef class Logic:
         """View mode: numbers (>= 0) are revealed; every other code is unknown."""
         cdef Py_ssize_t r, c, p
         cdef int8_t v
+        if view.shape[0] != self.rows or view.shape[1] != self.cols:
+            raise ValueError(f"a {view.shape[0]}x{view.shape[1]} view does not fit a "
+                             f"{self.rows}x{self.cols} solver")
         self.board_mode = False
         self._clear(mines)
         for r in range(self.rows):
@@ -225,6 +233,9 @@ cdef class Logic:
         changed gets a fresh ``rem`` and is queued again.
         """
         cdef Py_ssize_t p, k, km
+        if pc.shape[0] != self.n:
+            raise ValueError(f"counts of {pc.shape[0]} padded cells do not fit a "
+                             f"{self.rows}x{self.cols} solver")
         self.pc = pc
         for p in range(self.W + 1, self.n - self.W - 1):
             if 0 <= self.kn[p] <= 8 and self.kn[p] != pc[p]:

@@ -30,6 +30,10 @@ from ._frontier cimport components, group, reduce_fixed, scan, tidy
 from ._workspace cimport Workspace
 
 from ..errors import PositionTooLargeError
+from .. import limits as _limits
+
+cdef Py_ssize_t MAX_ROWS = _limits.MAX_ROWS, MAX_COLS = _limits.MAX_COLS
+cdef Py_ssize_t MAX_CELLS = _limits.MAX_CELLS
 
 cdef extern from *:
     # Defined by setup.py: 1 in a FASTMINE_DEBUG build.
@@ -307,6 +311,11 @@ cdef object _prepare(Workspace ws, const int8_t[:, :] view, double[::1] prob,
     value (an int).  Nothing here depends on the mine count or on the numbers'
     values beyond which cells are numbers, so a position that differs from
     another only in one number's value shares this part (see ``score``)."""
+    # The shape goes into C ints below: the Python layer checked it against
+    # fastmine.limits, and so does this (one comparison per call).
+    if not (0 < view.shape[0] <= MAX_ROWS and 0 < view.shape[1] <= MAX_COLS
+            and view.shape[0] * view.shape[1] <= MAX_CELLS):
+        raise ValueError(f"a {view.shape[0]}x{view.shape[1]} view is outside fastmine.limits")
     cdef int rows = view.shape[0], cols = view.shape[1]
     ws._board(<Py_ssize_t>(rows + 2) * (cols + 2))
     ws.prepared += 1
