@@ -168,7 +168,6 @@ def test_reveal_cells_uses_a_snapshot_of_the_callers_array():
     """)
     assert proc.returncode == 0, (proc.returncode, proc.stderr[-2000:])
     assert proc.stdout.split()[0] in ("revealed", "refused")
-    g = Game(9, 9, 10, seed=1)
     # and with a real thread hammering the array: never a cell off the board
     arr = np.tile(np.array([[1, 1]], np.int64), (20000, 1))
     stop = threading.Event()
@@ -251,3 +250,25 @@ def test_a_clock_failing_on_the_final_move_leaves_the_game_unchanged(move):
     changed = final_move()
     assert g.state is GameState.WON and g.mines_left == 0
     assert [1, 2] in changed.tolist()
+
+
+def test_solver_kernels_take_the_size_from_their_buffers():
+    from fastmine.solver import _prob, _workspace
+    from fastmine.solver._logic import Logic
+
+    small = Board.generate(5, 5, 3, first_click=(0, 0), seed=1)
+    big = Board.generate(9, 9, 10, first_click=(0, 0), seed=1)
+    solver_ = Logic(5, 5)
+    with pytest.raises(ValueError, match="does not fit"):
+        solver_.load_board(big._pm, big._pc, 10)
+    solver_.load_board(small._pm, small._pc, 3)
+    with pytest.raises(ValueError, match="do not fit"):
+        solver_.set_counts(big._pc)
+    with pytest.raises(ValueError, match="does not fit"):
+        solver_.load_view(np.full((9, 9), -1, np.int8), 10)
+    # the probability kernel checks the limits itself, not only its Python front
+    view = np.broadcast_to(np.int8(-1), (1, 2**31 + 5))
+    n = 4
+    with pytest.raises(ValueError, match="fastmine.limits"):
+        _prob.analyze(_workspace.Workspace(), view, 1, np.empty(n), np.zeros(n, np.uint8),
+                      np.zeros(n, np.uint8), np.zeros(n, np.uint8), 100)
