@@ -19,6 +19,7 @@ class GameCore:
     rows: int
     cols: int
     W: int
+    n: int
     revealed: int
     flags: int
     exploded: int
