@@ -45,7 +45,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .difficulty import DIFFICULTIES, difficulty_name
 from .recordsfile import explain, read_header, rollback
@@ -346,7 +346,7 @@ class RecordsStore:
                 f"(schema {version}; this fastmine knows up to {SCHEMA_VERSION}); "
                 "upgrade fastmine to use it")
         if app_id == 0 and version == 0:
-            tables = self._conn.execute(
+            tables = self._db().execute(
                 "SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").fetchone()[0]
             if tables:
                 raise RecordsError(f"{self.path} is an SQLite database but not fastmine records")
@@ -360,7 +360,7 @@ class RecordsStore:
         if version == 0:
             return
         expected = list(_COLUMNS[:15] if version == 1 else _COLUMNS)
-        columns = [row[1] for row in self._conn.execute("PRAGMA table_info(games)")]
+        columns = [row[1] for row in self._db().execute("PRAGMA table_info(games)")]
         if columns != expected:
             found = ", ".join(columns) if columns else "no games table"
             raise RecordsError(
@@ -368,7 +368,7 @@ class RecordsStore:
                 f"are not ({found}); it was left untouched: move it away to start new records")
 
     def _migrate(self) -> None:
-        conn = self._conn
+        conn = self._db()
         conn.execute("BEGIN IMMEDIATE")
         try:
             # Another process may have migrated while we waited for the lock.
@@ -395,13 +395,14 @@ class RecordsStore:
     def __enter__(self) -> RecordsStore:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     @property
     def schema_version(self) -> int:
         """The schema version of the open database."""
-        return self._db().execute("PRAGMA user_version").fetchone()[0]
+        version: int = self._db().execute("PRAGMA user_version").fetchone()[0]
+        return version
 
     def _db(self) -> sqlite3.Connection:
         if self._conn is None:
@@ -463,8 +464,9 @@ class RecordsStore:
     # ---------------------------------------------------------------- queries
 
     def _where(self, board: BoardKey | None, rule: str | None, include_assisted: bool,
-               won_only: bool = False) -> tuple[str, list]:
-        clauses, params = [], []
+               won_only: bool = False) -> tuple[str, list[Any]]:
+        clauses: list[str] = []
+        params: list[Any] = []
         if board is not None:
             if isinstance(board, str):
                 if board == "custom":
@@ -492,7 +494,7 @@ class RecordsStore:
             clauses.append("won = 1")
         return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
 
-    def _select(self, sql: str, params: list) -> Iterator[GameRecord]:
+    def _select(self, sql: str, params: list[Any]) -> Iterator[GameRecord]:
         for row in self._db().execute(sql, params):
             values = dict(zip(_COLUMNS, row, strict=True))
             values["won"] = bool(values["won"])
@@ -508,7 +510,8 @@ class RecordsStore:
 
     def count(self) -> int:
         """How many games are stored."""
-        return self._db().execute("SELECT count(*) FROM games").fetchone()[0]
+        n: int = self._db().execute("SELECT count(*) FROM games").fetchone()[0]
+        return n
 
     def last_name(self) -> str | None:
         """The player name of the most recently stored named game, or None."""
@@ -528,7 +531,7 @@ class RecordsStore:
             f"SELECT {', '.join(_COLUMNS)} FROM games{where} ORDER BY time, id LIMIT ?",
             [*params, limit]))
 
-    def best_time(self, board: BoardKey, **kwargs) -> GameRecord | None:
+    def best_time(self, board: BoardKey, **kwargs: Any) -> GameRecord | None:
         """The fastest won game on a board, or None."""
         best = self.best_times(board, 1, **kwargs)
         return best[0] if best else None
@@ -561,9 +564,10 @@ class RecordsStore:
     def boards(self, *, include_assisted: bool = True) -> list[tuple[int, int, int]]:
         """Every board size that has games, presets in menu order first, then custom sizes."""
         where, params = self._where(None, None, include_assisted)
-        sizes = {tuple(r) for r in self._db().execute(
+        sizes: set[tuple[int, int, int]] = {tuple(r) for r in self._db().execute(
             f"SELECT DISTINCT rows, cols, mines FROM games{where}", params)}
-        presets = [tuple(d) for d in DIFFICULTIES.values() if tuple(d) in sizes]
+        presets = [(d.rows, d.cols, d.mines) for d in DIFFICULTIES.values()
+                   if (d.rows, d.cols, d.mines) in sizes]
         return presets + sorted(sizes - set(presets))
 
     def summary(self, *, include_assisted: bool = False

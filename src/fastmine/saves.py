@@ -30,6 +30,7 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from .errors import FutureVersionError, SaveFormatError
 from .game import Game
@@ -58,7 +59,8 @@ def _resolve(path: PathLike | None, data_dir: PathLike | None) -> Path:
     return Path(path) if path is not None else default_path(data_dir)
 
 
-def read_save(path: PathLike | None = None, *, data_dir: PathLike | None = None) -> dict | None:
+def read_save(path: PathLike | None = None, *, data_dir: PathLike | None = None
+              ) -> dict[str, Any] | None:
     """The saved game's dict after checking it parses as JSON, or None if there is no save.
 
     Raises :class:`SaveFormatError` if the file is unreadable.  The dict is not
