@@ -9,20 +9,24 @@ here, as in :class:`fastmine.Game`; the front ends show them 1-based.
 from __future__ import annotations
 
 import importlib
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 
 from .. import records, saves
+from ..board import Rule
 from ..codes import FLAG, HIDDEN, QUESTION, GameState
 from ..difficulty import DIFFICULTIES, difficulty_name
 from ..errors import FutureVersionError, GameOverError, GamePausedError, SaveFormatError
 from ..game import Game, GameStats
 
 STRATEGIES = ("auto", "deterministic", "inference", "probability", "random", "best")
-"""Solver strategies a player can ask for one step of (seed 002's five, and ``best``)."""
+"""Solver strategies a player can ask for one step of (the five classic assists, and ``best``)."""
 
 
 def cell_text(r: int, c: int) -> str:
@@ -37,7 +41,7 @@ class GameOptions:
     rows: int = 9
     cols: int = 9
     mines: int = 10
-    rule: str = "opening"
+    rule: Rule = "opening"
     seed: int | None = None
     question_marks: bool = True
 
@@ -82,7 +86,8 @@ class Session:
     ``use_records=False`` keeps finished games out of the records store.
     """
 
-    def __init__(self, options: GameOptions, *, data_dir=None, use_records: bool = True,
+    def __init__(self, options: GameOptions, *, data_dir: str | os.PathLike[str] | None = None,
+                 use_records: bool = True,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.options = options
         self.data_dir = data_dir
@@ -94,7 +99,7 @@ class Session:
         self.save_blocked: str | None = None  # why quitting cannot save (an unreadable save)
         self.notes: list[str] = []  # details for the player, printed when the game ends
         self._recorded = False
-        self._solver = None
+        self._solver: ModuleType | bool | None = None     # False: looked, not there
 
     # ------------------------------------------------------------ new / resume
 
@@ -168,7 +173,7 @@ class Session:
 
     # ------------------------------------------------------------ moves
 
-    def _move(self, fn, r: int, c: int) -> str | None:
+    def _move(self, fn: Callable[[int, int], object], r: int, c: int) -> str | None:
         try:
             fn(r, c)
         except GamePausedError:
@@ -285,18 +290,19 @@ class Session:
 
     # ------------------------------------------------------------ assists
 
-    def solver(self):
+    def solver(self) -> ModuleType | None:
         """The solver module, or None if it is not available (imported on first use)."""
         if self._solver is None:
+            mod: ModuleType | bool
             try:
                 mod = importlib.import_module("fastmine.solver")
             except ImportError:
                 mod = False
             self._solver = mod if mod and hasattr(mod, "step") else False
-        return self._solver or None
+        return self._solver if isinstance(self._solver, ModuleType) else None
 
     def assist(self, strategy: str) -> str | None:
-        """One move of a solver strategy (seed 002's assist buttons); marks the game assisted."""
+        """One move of a solver strategy (the assist buttons); marks the game assisted."""
         if strategy not in STRATEGIES:
             return f"unknown strategy {strategy!r}; choose from {', '.join(STRATEGIES)}"
         g = self.game
@@ -349,11 +355,11 @@ class Session:
             return None, "Hint: no unknown cell left"
         r, c = np.unravel_index(int(np.argmin(p)), p.shape)
         g.assisted = True
-        return (int(r), int(c)), (f"Hint: no certain move; safest guess {cell_text(r, c)} "
+        return (int(r), int(c)), (f"Hint: no certain move; safest guess {cell_text(int(r), int(c))} "
                                   f"({100 * p[r, c]:.0f}% mine)")
 
 
-def _cells(result, shape) -> list[tuple[int, int]]:
+def _cells(result: object, shape: tuple[int, ...]) -> list[tuple[int, int]]:
     # safe_cells may return a boolean mask or a list of (row, col) pairs.
     arr = np.asarray(result)
     if arr.dtype == bool and arr.shape == shape:
@@ -364,7 +370,7 @@ def _cells(result, shape) -> list[tuple[int, int]]:
 
 
 def options_from(difficulty: str | None, rows: int | None, cols: int | None,
-                 mines: int | None, **kw) -> GameOptions:
+                 mines: int | None, **kw: Any) -> GameOptions:
     """Options from command-line style values: a preset, overridden by any explicit size.
 
     A size given without ``mines`` keeps the preset's mine density.
