@@ -108,6 +108,8 @@ class GameScreen(Screen):
             if board.cursor is not None:
                 dr = {KEY_UP: -1, KEY_DOWN: 1}.get(key, 0)
                 dc = {KEY_LEFT: -1, KEY_RIGHT: 1}.get(key, 0)
+                if board.transposed:  # the arrows move on the screen, not in the game
+                    dr, dc = dc, dr
                 r = min(max(r + dr, 0), board.rows - 1)
                 c = min(max(c + dc, 0), board.cols - 1)
             board.cursor = (r, c)

@@ -452,3 +452,20 @@ def test_the_kept_zoom_survives_a_restart(make_app, data_dir, touch_first):
     drv.app.start_game(Difficulty(50, 50, 500))
     drv.frames(2)
     assert dp_scale(drv) == pytest.approx(56)
+
+
+def test_arrow_keys_move_the_cursor_on_the_screen_when_turned(make_app, data_dir, touch_first):
+    drv = phone(make_app, data_dir)
+    drv.app.start_game(EXPERT)
+    drv.frames(2)
+    b = drv.board
+    assert b.transposed
+    drv.key(275)  # right arrow: the cursor appears
+    start = b.cursor
+    x0, y0 = b.cell_center(*start)
+    drv.key(275)  # right: one drawn column to the right
+    x1, y1 = b.cell_center(*b.cursor)
+    assert x1 > x0 and y1 == pytest.approx(y0)
+    drv.key(274)  # down: one drawn row lower
+    x2, y2 = b.cell_center(*b.cursor)
+    assert y2 < y1 and x2 == pytest.approx(x1)
