@@ -1,9 +1,9 @@
-"""``fastmine play --plain``: the prompt-driven mode of seed 002, made scriptable.
+"""``fastmine play --plain``: the prompt-driven text mode, made scriptable.
 
 The board is printed as text, then one command per line is read from
 standard input, so a game can be typed or piped::
 
-    printf 'r 5 5\\nf 1 2\\nc 2 2\\n' | fastmine play --plain --seed 7
+    printf 'r 5 5\\nf 2 2\\nc 1 3\\n' | fastmine play --plain --seed 7
 
 Grammar (one command per line; case does not matter; ``#`` starts a comment;
 row and column are 1-based and may be separated by spaces or a comma)::
@@ -13,7 +13,7 @@ row and column are 1-based and may be separated by spaces or a comma)::
     f|flag ROW COL               cycle the mark: flag -> question mark -> none
     u|unflag ROW COL             remove a flag or question mark
     c|chord ROW COL              chord: open the neighbours of a satisfied number
-    a|auto [N]                   one solver step (N steps) of seed 002's strategies:
+    a|auto [N]                   one solver step (N steps) of a strategy:
     d|deterministic [N]            a auto, d deterministic (single-cell rules),
     i|inference [N]                i inference (multi-cell), p probability,
     p|o|probability [N]            x random, b best (fastmine's strongest)
@@ -26,8 +26,8 @@ row and column are 1-based and may be separated by spaces or a comma)::
     help                         this list
     q|quit|e|exit                leave
 
-Seed 002 style also works: a move letter alone on its line (``m``, ``f``,
-``u``, ``r`` or ``c``) asks for the row and then the column on the next lines.
+A move letter alone on its line (``m``, ``f``, ``u``, ``r`` or ``c``) asks
+for the row and then the column on the next lines.
 
 Exit status: 0 if the game on the board at the end was won, 1 if it was lost,
 3 if it was not finished (quit or end of input), 2 for bad command-line
@@ -69,7 +69,7 @@ class CommandError(ValueError):
 class Command:
     """A parsed command: ``verb`` (reveal, flag, unflag, chord, an assist strategy,
     hint, new, view, save, help, quit) and its numbers (a 0-based cell, or a repeat count).
-    ``cell is None`` for a move means "ask for the coordinates" (seed 002 style)."""
+    ``cell is None`` for a move means "ask for the coordinates" (a letter alone)."""
 
     verb: str
     cell: tuple[int, int] | None = None
@@ -231,6 +231,7 @@ class PlainGame:
     def do(self, cmd: Command) -> None:
         """Carry out one parsed command and print what changed."""
         s = self.session
+        msg: str | None
         was_over = s.game.state.is_over
         before = s.game.view.copy()
         if cmd.verb == "help":
@@ -258,8 +259,10 @@ class PlainGame:
                         or (msg or "").endswith("no move"):
                     break
         else:
-            act: Callable = {"reveal": s.reveal, "flag": s.mark, "unflag": s.unmark,
-                             "chord": s.chord}[cmd.verb]
+            act: Callable[[int, int], str | None] = {
+                "reveal": s.reveal, "flag": s.mark, "unflag": s.unmark, "chord": s.chord}[cmd.verb]
+            if cmd.cell is None:
+                raise CommandError(f"{cmd.verb} needs a row and a column")
             msg = act(*cmd.cell)
         if not self.quiet and (before != s.game.view).any():
             self.say("\n".join(board_lines(s.game.view)))
@@ -280,7 +283,7 @@ class PlainGame:
     def _finish(self) -> None:
         s = self.session
         name = self.name
-        if s.outcome.best and s.use_records:
+        if s.outcome is not None and s.outcome.best and s.use_records:
             self.say(f"New best time on {s.options.label}!")
             if name is None and self.interactive:
                 typed = self.read("Your name: ")
