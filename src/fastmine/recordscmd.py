@@ -5,6 +5,7 @@ The store itself is :mod:`fastmine.records`; this module only formats it.
 
 from __future__ import annotations
 
+import argparse
 import sys
 import unicodedata
 
@@ -20,7 +21,7 @@ from .records import (
 )
 
 
-def configure(parser) -> None:
+def configure(parser: argparse.ArgumentParser) -> None:
     """Add the ``fastmine records`` options to an argparse parser."""
     parser.add_argument("--difficulty", "-d", metavar="NAME",
                         help="show the best times of one board: a preset name "
@@ -45,7 +46,7 @@ def _parse_board(text: str) -> BoardKey:
                          f"({', '.join(DIFFICULTIES)}) or ROWSxCOLS/MINES, e.g. 12x20/40") from None
 
 
-def _fmt(v, spec: str) -> str:
+def _fmt(v: object, spec: str) -> str:
     return "-" if v is None else format(v, spec)
 
 
@@ -106,7 +107,7 @@ def format_statistics(rows: list[tuple[str, Statistics]]) -> list[str]:
     return lines
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     """``fastmine records``: print best times and statistics; returns the exit status."""
     path = default_path(args.data_dir)
     try:

@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from .board import RULES
 from .difficulty import DIFFICULTIES
+
+if TYPE_CHECKING:
+    from .tui.session import Session
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -84,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
                       name=args.name)
 
 
-def _run_plain(session, args) -> int:
+def _run_plain(session: Session, args: argparse.Namespace) -> int:
     from .tui.plain import PlainGame
 
     if args.resume:
