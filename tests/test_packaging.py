@@ -98,3 +98,19 @@ def test_misspelt_rule_and_strategy_fail_mypy(tmp_path):
     assert proc.returncode == 1
     assert "misspelt.py:4: error" in proc.stdout and "openning" in proc.stdout
     assert "misspelt.py:5: error" in proc.stdout and "bets" in proc.stdout
+
+
+def test_help_texts_name_features_not_sources(capsys):
+    """What a user reads (every command's --help, plain mode's help) says what a
+    feature is, not which design document it came from ("seed 002")."""
+    import re
+
+    from fastmine.tui.plain import HELP
+
+    texts = [HELP]
+    for argv in [["--help"], *([name, "--help"] for name in cli.COMMANDS)]:
+        with pytest.raises(SystemExit):
+            cli.main(argv)
+        texts.append(capsys.readouterr().out)
+    for text in texts:
+        assert not re.search(r"\bseeds? ?0\d\d", text, re.I), text
