@@ -131,10 +131,9 @@ class FastmineApp(App):
         return config
 
     def build_config(self, config) -> None:
-        from kivy.utils import platform
+        from .viewport import touch_first
 
-        touch = platform in ("android", "ios")
-        for section, values in (S.touch_defaults(S.DEFAULTS) if touch else S.DEFAULTS).items():
+        for section, values in (S.touch_defaults(S.DEFAULTS) if touch_first() else S.DEFAULTS).items():
             config.setdefaults(section, values)
         config.setdefaults("window", {"width": 0, "height": 0})
 

@@ -146,6 +146,15 @@ RULE_HELP = {
 }
 
 
+def shown_label(label: str) -> str:
+    """A board's records label as the records screen shows it.
+
+    >>> shown_label("beginner"), shown_label("custom 20x30/100")
+    ('Beginner', 'Custom 20x30/100')
+    """
+    return label[:1].upper() + label[1:]
+
+
 def short_date(iso: str) -> str:
     """A record's date, short enough for a phone's table.
 
@@ -264,9 +273,9 @@ class NewGameScreen(Screen):
 class RecordsScreen(Screen):
     """Best times and statistics per difficulty, from the records store."""
 
-    difficulty = StringProperty("beginner")
-    """The board shown: a preset name or "custom RxC/M"."""
-    names = ListProperty(list(DIFFICULTIES))
+    difficulty = StringProperty("Beginner")
+    """The board shown: a preset name or "Custom RxC/M", capitalised."""
+    names = ListProperty([shown_label(n) for n in DIFFICULTIES])
     summary = StringProperty("")
     error = StringProperty("")
     rows = ListProperty([])
@@ -276,7 +285,7 @@ class RecordsScreen(Screen):
         app = App.get_running_app()
         name, d = app.current_difficulty()
         from fastmine.records import board_label
-        self.difficulty = name if name != "custom" else board_label(*d)
+        self.difficulty = shown_label(name if name != "custom" else board_label(*d))
         self.refresh()
 
     def on_rows(self, _inst, rows) -> None:
@@ -303,8 +312,8 @@ class RecordsScreen(Screen):
         from .store import StoreError, board_key
 
         try:
-            self.names = app.store.board_labels()
-            board = board_key(self.difficulty)
+            self.names = [shown_label(n) for n in app.store.board_labels()]
+            board = board_key(self.difficulty.lower())
             st = app.store.stats(board)
             best = app.store.best_times(board, limit=10)
         except StoreError as exc:

@@ -64,6 +64,7 @@ def test_mid_game_50x50(make_app, data_dir, screenshot_dir):
 def _play_to_end(drv, win: bool):
     drv.ctrl.seed = 5
     drv.app.start_game(Difficulty(9, 9, 10))
+    drv.frames(2)  # the board lays itself out for the new size
     drv.tap_cell(4, 4)
     g = drv.game
     for r, c in np.argwhere(g.board.mines)[:3]:
@@ -140,3 +141,71 @@ def test_other_screens(drv, screenshot_dir):
     drv.app.open_menu(drv.ids("menu_button"))
     drv.wait(0.4)
     shot(drv, screenshot_dir, "menu")
+
+
+# ---------------------------------------------------------------- phone profiles
+
+
+def _midgame(drv, rows=16, cols=30, mines=99, seed=3):
+    drv.ctrl.seed = seed
+    drv.app.start_game(Difficulty(rows, cols, mines))
+    drv.frames(2)
+    drv.ctrl.reveal(rows // 2, cols // 2)
+    g = drv.game
+    rng = np.random.default_rng(seed)
+    for r, c in rng.permutation(np.argwhere(g.board.mines & (g.view == -1)))[:8]:
+        drv.ctrl.mark(int(r), int(c))
+    drv.frames(3)
+    return g
+
+
+@pytest.fixture
+def touch_first(monkeypatch):
+    """Phones open games the touch-screen way (the platform says so on a device)."""
+    from fastmine_app import viewport
+
+    monkeypatch.setattr(viewport, "TOUCH_FIRST", True)
+
+
+@pytest.mark.parametrize("profile", ["phone_360_font13", "landscape"])
+def test_phone_screens(make_app, data_dir, screenshot_dir, touch_first, profile):
+    """The main screens as a phone shows them (look at them after a change)."""
+    from profiles import start_app
+
+    drv = start_app(make_app, data_dir, profile, animations=0)  # still pictures, fewer frames
+    _midgame(drv)
+    shot(drv, screenshot_dir, f"{profile}_game")
+    if assist.available():
+        drv.press(drv.ids("solver"))
+        drv.wait(0.4)
+        shot(drv, screenshot_dir, f"{profile}_solver_menu")
+        next(w for w in drv.window.children if type(w).__name__ == "SolverMenu").dismiss()
+        drv.wait(0.4)
+    if profile == "phone_360_font13":  # the narrowest, largest text: the other screens
+        drv.press(drv.ids("face"))  # a game in progress: the app asks first
+        drv.wait(0.4)
+        shot(drv, screenshot_dir, f"{profile}_abandon")
+        from fastmine_app.dialogs import ConfirmDialog
+
+        drv.press(next(w for w in drv.window.children if isinstance(w, ConfirmDialog)).ids.no)
+        drv.wait(0.4)
+        for name in ("new_game", "settings", "records"):
+            drv.app.show_screen(name)
+            drv.frames(3)
+            shot(drv, screenshot_dir, f"{profile}_{name}")
+    drv.app.show_screen("game")
+    drv.frames(2)
+    _play_to_end(drv, win=False)
+    shot(drv, screenshot_dir, f"{profile}_loss")
+
+
+def test_phone_dark(make_app, data_dir, screenshot_dir, touch_first):
+    from profiles import start_app
+
+    drv = start_app(make_app, data_dir, "phone_393", theme="dark", animations=0)
+    _midgame(drv)
+    px = shot(drv, screenshot_dir, "phone_393_dark")
+    assert px.mean() < 110
+    drv.app.show_screen("settings")
+    drv.frames(3)
+    shot(drv, screenshot_dir, "phone_393_dark_settings")
