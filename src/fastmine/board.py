@@ -157,9 +157,9 @@ class Board:
             raise TypeError(f"mask must hold bools or 0/1 integers, got dtype {arr.dtype}")
         if arr.ndim != 2:
             raise ValueError(f"mask must be 2-D, got shape {arr.shape}")
+        rows, cols = check_size(*arr.shape)   # before min/max read a huge (broadcast) mask
         if arr.dtype != np.bool_ and arr.size and (arr.min() < 0 or arr.max() > 1):
             raise ValueError("mask must hold only 0 and 1 (or bools)")
-        rows, cols = check_size(*arr.shape)
         mines = check_mines(int(np.count_nonzero(arr)), rows, cols)
         pm = np.zeros((rows + 2) * (cols + 2), np.uint8)  # owns its data: see below
         pm.reshape(rows + 2, cols + 2)[1:-1, 1:-1] = arr
