@@ -335,7 +335,9 @@ def test_phone_screenshots(make_app, data_dir, touch_first, screenshot_dir, prof
     drv.screenshot(screenshot_dir, f"{profile}-expert-transposed")
     drv.press(drv.board.fit_button)
     drv.screenshot(screenshot_dir, f"{profile}-expert-whole")
-    drv.press(drv.board.fit_button)
+    drv.board.toggle_fit()  # back to the cell size (the whole board leaves no room for the button)
+    drv.frames(1)
+    assert not drv.board.is_fitted()
     b = drv.board
     mid = b.cell_at(*b.center)
     # a hidden cell next to the open area, near the middle of the view
