@@ -21,7 +21,6 @@ from kivy.logger import Logger
 from kivy.properties import BooleanProperty, ObjectProperty
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import NoTransition, ScreenManager
-from kivy.uix.settings import SettingsWithSpinner
 
 from fastmine import DIFFICULTIES, Difficulty, difficulty_name
 
@@ -64,7 +63,6 @@ class FastmineApp(App):
     use_kivy_settings = False
     restore_window_size = True
     """Open a desktop window at the size it had when the app last closed."""
-    settings_cls = SettingsWithSpinner
     kv_file = os.path.join(os.path.dirname(__file__), "fastmine.kv")
 
     def __init__(self, data_dir: str | None = None, clock: Callable[[], float] = time.monotonic,
@@ -136,9 +134,6 @@ class FastmineApp(App):
         for section, values in (S.touch_defaults(S.DEFAULTS) if touch_first() else S.DEFAULTS).items():
             config.setdefaults(section, values)
         config.setdefaults("window", {"width": 0, "height": 0})
-
-    def build_settings(self, settings) -> None:
-        settings.add_json_panel("fastmine", self.config, data=S.panel_json())
 
     @property
     def ctrl(self):
@@ -298,9 +293,9 @@ class FastmineApp(App):
             return self.quit_dialog
         if self.ctrl.state == "playing":
             self.ctrl.pause()
-        saved = " Your game is saved: you can resume it next time." if self.ctrl.state == "playing" else ""
-        d = ConfirmDialog(title="Quit fastmine?", text=f"The game is paused.{saved}",
-                          yes_text="Quit", no_text="Keep playing")
+        text = ("Your game is paused and will be saved: you can resume it next time."
+                if self.ctrl.state == "playing" else "")
+        d = ConfirmDialog(title="Quit fastmine?", text=text, yes_text="Quit", no_text="Keep playing")
 
         def closed(*_a):
             self.quit_dialog = None
@@ -349,8 +344,6 @@ class FastmineApp(App):
                 if not isinstance(modals[0], ResumeDialog):
                     modals[0].dismiss()
                 return True
-            return False
-        if self._app_settings is not None and self._app_settings.parent:
             return False
         if self.root.current != "game":
             if key in (27, 1001):  # escape / Android back: return to the game

@@ -80,8 +80,8 @@ class GameScreen(Screen):
         side = self._side = self._side or Factory.SideColumn()
         for names in SIDE_ROWS:
             row = Factory.SideRow()
-            icons = all(n in ("face", "menu_button") for n in names)
-            if icons:  # centred, not stretched
+            icons = all(ids[n].size_hint_x is None for n in names)
+            if icons:  # fixed-size controls are centred, the others share the row
                 row.add_widget(Widget())
             for n in names:
                 row.add_widget(ids[n])
