@@ -18,7 +18,7 @@ from . import __version__
 #: name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("fastmine.terminal", "play in the terminal (curses, or --plain for scripted play)"),
-    "solve": ("fastmine.solver.runs", "let a solver play many games and report win rates"),
+    "solve": ("fastmine.solver.solvecmd", "let a solver play many games and report win rates"),
     "records": ("fastmine.recordscmd", "show best times and statistics"),
     "bench": ("fastmine.benchcmd", "run the benchmark suite (python -m bench)"),
 }

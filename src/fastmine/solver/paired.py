@@ -93,7 +93,8 @@ def save(run: Run, path: str) -> None:
     from .. import __version__
 
     meta = {"format": FORMAT, "version": VERSION, "fastmine": __version__, "seed": run.seed,
-            "first_game": run.first, "configs": [r.config.to_dict() for r in run.results]}
+            "first_game": run.first, "configs": [r.config.to_dict() for r in run.results],
+            "partial": bool(getattr(run, "partial", False))}
     arrays: dict[str, Any] = {f"c{k}": r.outcomes for k, r in enumerate(run.results)}
     buf = io.BytesIO()
     np.savez_compressed(buf, meta=np.array(json.dumps(meta)), **arrays)
@@ -164,7 +165,10 @@ def compare(path_a: str, path_b: str) -> list[tuple[dict[str, Any], Difference]]
                 shared = True
                 lo, hi = max(fa, fb), min(fa + len(xa), fb + len(xb))
                 if lo < hi:
-                    found.append((ca, difference(xa[lo - fa:hi - fa], xb[lo - fb:hi - fb])))
+                    a, b = xa[lo - fa:hi - fa], xb[lo - fb:hi - fb]
+                    both = (a >= 0) & (b >= 0)      # a partial run has unplayed games (-1)
+                    if both.any():
+                        found.append((ca, difference(a[both], b[both])))
     if not shared:
         raise ValueError("the two runs have no configuration in common")
     if not found:

@@ -1,4 +1,8 @@
-"""``fastmine solve``: let a strategy play many games and report win rates.
+"""The engine of ``fastmine solve``: let a strategy play many games, count the results.
+
+The command line (options, table, JSON, plot) is :mod:`fastmine.solver.solvecmd`;
+connecting to a Dask cluster and checking its workers is
+:mod:`fastmine.solver.cluster`.
 
 Every combination of difficulty, first-click rule and first-click position is
 one *configuration*; each plays ``--games`` games.  Game ``i`` of a
@@ -10,9 +14,11 @@ the chunk size, the backend or the other configurations in the run.
 
 Games run in chunks on a process pool using every core (``--jobs``), or on a
 Dask cluster (``--scheduler ADDRESS``, or ``--scheduler local`` to start a
-``LocalCluster``; needs the ``[dist]`` extra).  Results: a table with the win
-rate, its 95 % Wilson interval, games per second and CPU milliseconds per
-game; optionally JSON (``--json``) and a bar chart (``--plot``, matplotlib).
+``LocalCluster``; needs the ``[dist]`` extra).  At most a few tasks per worker
+are queued at a time, so a run of any length starts at once and a Ctrl-C
+stops it promptly: the games finished so far are kept
+(:class:`RunInterrupted` carries them, marked partial), and a task that fails
+stops the run the same way (:class:`RunFailed`) instead of discarding it.
 
 Library use::
 
@@ -26,33 +32,41 @@ Library use::
 
 from __future__ import annotations
 
-import argparse
-import json
+import contextlib
 import math
 import os
-import sys
+import signal
+import threading
 import time
 import zlib
-from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
 
-from ..board import RULES, Rule
-from ..difficulty import DIFFICULTIES
-from ..storage import atomic_write_text
+from ..board import Rule
 from .paired import LOST, STUCK, WON
-from .strategies import STRATEGIES, Strategy, first_click_for
+from .strategies import Strategy
 
-__all__ = ["Config", "Result", "Run", "wilson", "play_chunk", "run_configs", "configure", "run"]
+__all__ = ["Config", "Result", "Run", "RunInterrupted", "RunFailed", "wilson", "play_chunk",
+           "run_configs", "MAX_GAMES"]
 
-POSITIONS = ("default", "corner", "centre", "3-3")
-"""Named first-click positions; ``R,C`` is accepted too."""
+MAX_GAMES = 10**9
+"""Most games one run plays over all its configurations: each game keeps a
+byte of outcome, so this bounds the run's memory at about a gigabyte (and its
+time at days).  More is refused before anything is allocated."""
 
-DEFAULT_DIFFICULTIES = ("beginner", "intermediate", "expert")
-DEFAULT_RULES = ("cell", "opening")
+IN_FLIGHT_PER_WORKER = 2
+"""Tasks queued per worker: enough to keep every worker busy, few enough that
+stopping (Ctrl-C, a failed task) waits for almost nothing."""
+
+chunks_played = 0
+"""Chunks this process has played (a Dask worker's report says if it is warm)."""
+
+Outcome = tuple[int, int, int, float, bytes]
+"""What a chunk returns: won, lost, stuck, CPU seconds, one outcome byte per game."""
 
 
 @dataclass(frozen=True)
@@ -147,9 +161,19 @@ class Run:
     results: list[Result]
     seed: int
     workers: int
+    """Workers that played: processes, or the Dask workers alive at the end."""
     wall_seconds: float = 0.0
     first: int = 0
     """Index of the first game played (games ``first .. first + n - 1``)."""
+    requested: int = 0
+    """Games asked for per configuration (``games`` of :func:`run_configs`)."""
+    partial: bool = False
+    """True when the run stopped early (interrupted, or a task failed): the
+    results count only the games that finished."""
+    workers_at_start: int | None = None
+    """Dask workers when the run started (None for a process pool)."""
+    notes: list[str] = field(default_factory=list)
+    """Things the reader of the results should know (a warm cluster, lost workers)."""
 
     @property
     def games(self) -> int:
@@ -160,6 +184,22 @@ class Run:
     def games_per_second(self) -> float:
         """Games per second of wall-clock time, all workers together."""
         return self.games / self.wall_seconds if self.wall_seconds > 0 else math.nan
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a run; :attr:`run` holds the games finished before it (partial)."""
+
+    def __init__(self, run: Run) -> None:
+        super().__init__("interrupted")
+        self.run = run
+
+
+class RunFailed(RuntimeError):
+    """A task of the run failed; :attr:`run` holds every game that finished (partial)."""
+
+    def __init__(self, message: str, run: Run) -> None:
+        super().__init__(message)
+        self.run = run
 
 
 def wilson(won: int, games: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -198,6 +238,8 @@ def play_chunk(config: Config, start: int, count: int,
     from ..game import Game
     from .strategies import play
 
+    global chunks_played
+    chunks_played += 1      # a worker that played before has warm guess books (cluster.py)
     won = lost = stuck = 0
     outcomes = bytearray(count)
     t0 = time.process_time()
@@ -224,6 +266,29 @@ def _chunks(games: int, chunk: int, first: int = 0) -> Iterator[tuple[int, int]]
         yield start, min(chunk, first + games - start)
 
 
+def _ignore_sigint() -> None:
+    # Pool workers leave Ctrl-C to the parent, which stops them itself: a
+    # KeyboardInterrupt in each worker would only print tracebacks.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextlib.contextmanager
+def _no_second_interrupt() -> Iterator[None]:
+    """Ignore Ctrl-C while a stopped run cleans up (bounded: its workers are killed)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+Task = Callable[[Config, int, int, int], Outcome]
+Record = Callable[[int, int, Outcome], None]
+
+
 def run_configs(
     configs: Sequence[Config],
     games: int,
@@ -233,6 +298,7 @@ def run_configs(
     client: Any = None,
     progress: bool = True,
     first: int = 0,
+    task: Task = play_chunk,
 ) -> Run:
     """Play ``games`` games of every configuration; one Result each in a :class:`Run`.
 
@@ -240,21 +306,31 @@ def run_configs(
     of ``jobs`` workers; ``jobs=1`` plays in this process).  ``first``: index
     of the first game, so that games ``first .. first + games - 1`` are played:
     a big study can be split over runs (or machines), and a fresh sample drawn
-    without changing the seed.
+    without changing the seed.  ``task`` plays one chunk (:func:`play_chunk`,
+    or another function with its arguments and results, for tools and tests).
+
+    Ctrl-C raises :class:`RunInterrupted` and a failing task :class:`RunFailed`,
+    each carrying the partial run (every finished chunk counted).
     """
     if isinstance(first, bool) or not isinstance(first, (int, np.integer)) or first < 0:
         raise ValueError(f"the first game must be a non-negative integer, got {first!r}")
-    first = int(first)
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
+        raise ValueError(f"games must be a positive integer, got {games!r}")
+    check_games(len(configs), int(games))
+    first, games = int(first), int(games)
     jobs = jobs or os.cpu_count() or 1
-    workers = jobs if client is None else max(1, len(client.scheduler_info().get("workers", {})))
+    at_start = None
+    if client is not None:
+        at_start = len(client.scheduler_info().get("workers", {}))
+    workers = jobs if client is None else max(1, at_start or 0)
     if chunk is None:
         chunk = max(1, min(250, games // (4 * workers) or 1))
-    tasks = [(k, start, count) for k, _ in enumerate(configs)
-             for start, count in _chunks(games, chunk, first)]
+    tasks = ((k, start, count) for k in range(len(configs))
+             for start, count in _chunks(games, chunk, first))
     results = [Result(c, outcomes=np.full(games, -1, np.int8)) for c in configs]
     bar = _bar(len(configs) * games, progress)
 
-    def record(k: int, start: int, out: tuple[int, int, int, float, bytes]) -> None:
+    def record(k: int, start: int, out: Outcome) -> None:
         won, lost, stuck, cpu, outcomes = out
         r = results[k]
         assert r.outcomes is not None   # made above for every result
@@ -266,29 +342,146 @@ def run_configs(
         r.cpu_seconds += cpu
         bar.update(won + lost + stuck)
 
+    run = Run(results, seed, workers, 0.0, first, games, workers_at_start=at_start)
     t0 = time.perf_counter()
+    failure: str | None = None
     try:
         if client is not None:
-            from dask.distributed import as_completed as dask_completed
-
-            futures = {}
-            for k, start, count in tasks:
-                f = client.submit(play_chunk, configs[k], start, count, seed, pure=False)
-                futures[f] = (k, start)
-            for f in dask_completed(futures):
-                record(*futures[f], f.result())
+            failure = _on_dask(client, configs, tasks, seed, task, record, workers)
         elif jobs == 1:
             for k, start, count in tasks:
-                record(k, start, play_chunk(configs[k], start, count, seed))
+                record(k, start, task(configs[k], start, count, seed))
         else:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                futures = {pool.submit(play_chunk, configs[k], start, count, seed): (k, start)
-                           for k, start, count in tasks}
-                for f in as_completed(futures):
-                    record(*futures[f], f.result())
+            failure = _on_pool(jobs, configs, tasks, seed, task, record)
+    except KeyboardInterrupt:
+        run.partial = True
+        run.wall_seconds = time.perf_counter() - t0
+        raise RunInterrupted(_finish(run, client)) from None
     finally:
         bar.close()
-    return Run(results, seed, workers, time.perf_counter() - t0, first)
+    run.wall_seconds = time.perf_counter() - t0
+    _finish(run, client)
+    if failure is not None:
+        run.partial = True
+        raise RunFailed(failure, run)
+    return run
+
+
+def check_games(configs: int, games: int) -> None:
+    """Refuse a run bigger than :data:`MAX_GAMES` (ValueError), before anything is allocated."""
+    if configs * games > MAX_GAMES:
+        raise ValueError(f"{configs} configuration(s) x {games} games is more than one run "
+                         f"plays ({MAX_GAMES:,}, fastmine.solver.runs.MAX_GAMES); split it "
+                         "into runs with --first-game")
+
+
+def _finish(run: Run, client: Any) -> Run:
+    if client is not None:
+        with contextlib.suppress(Exception):   # the scheduler gone by now: keep the start count
+            alive = len(client.scheduler_info().get("workers", {}))
+            if run.workers_at_start is not None and alive < run.workers_at_start:
+                run.notes.append(f"{run.workers_at_start - alive} of {run.workers_at_start} "
+                                 "Dask workers left during the run")
+            run.workers = alive
+    return run
+
+
+def _failed(config: Config, start: int, exc: BaseException) -> str:
+    return (f"a task ({config.label}, games from {start}) failed: "
+            f"{type(exc).__name__}: {exc}")
+
+
+def _take(it: Iterator[tuple[int, int, int]], n: int) -> list[tuple[int, int, int]]:
+    out: list[tuple[int, int, int]] = []
+    for item in it:
+        out.append(item)
+        if len(out) >= n:
+            break
+    return out
+
+
+def _on_pool(jobs: int, configs: Sequence[Config], tasks: Iterator[tuple[int, int, int]],
+             seed: int, task: Task, record: Record) -> str | None:
+    """Play ``tasks`` on a process pool; returns why the run stopped early, or None."""
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
+    pending: dict[Future[Outcome], tuple[int, int]] = {}
+    failure = None
+    stopped = True
+    try:
+        for k, start, count in _take(tasks, IN_FLIGHT_PER_WORKER * jobs):
+            pending[pool.submit(task, configs[k], start, count, seed)] = (k, start)
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for f in done:
+                k, start = pending.pop(f)
+                try:
+                    out = f.result()
+                except Exception as exc:     # reported with the partial run
+                    failure = failure or _failed(configs[k], start, exc)
+                    continue
+                record(k, start, out)
+            if failure is None:
+                for k, start, count in _take(tasks, len(done)):
+                    pending[pool.submit(task, configs[k], start, count, seed)] = (k, start)
+        stopped = False
+    finally:
+        if stopped:      # Ctrl-C: stop the workers now, not after their chunks
+            with _no_second_interrupt():
+                _kill(pool)
+                pool.shutdown(wait=True, cancel_futures=True)
+        else:
+            pool.shutdown(wait=True)
+    return failure
+
+
+def _kill(pool: ProcessPoolExecutor) -> None:
+    terminate = getattr(pool, "terminate_workers", None)     # Python 3.14
+    if terminate is not None:
+        terminate()
+        return
+    # Older Pythons have no public way to stop a running task; the pool keeps
+    # its processes here, and copes with them dying (BrokenProcessPool).
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        with contextlib.suppress(Exception):
+            proc.kill()
+
+
+def _on_dask(client: Any, configs: Sequence[Config], tasks: Iterator[tuple[int, int, int]],
+             seed: int, task: Task, record: Record, workers: int) -> str | None:
+    """Play ``tasks`` on a Dask cluster; returns why the run stopped early, or None."""
+    from dask.distributed import as_completed as dask_completed
+
+    pending: dict[Any, tuple[int, int]] = {}
+
+    def submit(batch: list[tuple[int, int, int]]) -> list[Any]:
+        futures = []
+        for k, start, count in batch:
+            f = client.submit(task, configs[k], start, count, seed, pure=False)
+            pending[f] = (k, start)
+            futures.append(f)
+        return futures
+
+    failure = None
+    stopped = True
+    try:
+        ready = dask_completed(submit(_take(tasks, IN_FLIGHT_PER_WORKER * workers)))
+        for f in ready:
+            k, start = pending.pop(f)
+            try:
+                out = f.result()
+            except Exception as exc:     # a worker died, fastmine broken there, a bug
+                failure = failure or _failed(configs[k], start, exc)
+                continue
+            record(k, start, out)
+            if failure is None:
+                for g in submit(_take(tasks, 1)):
+                    ready.add(g)
+        stopped = False
+    finally:
+        if stopped and pending:
+            with _no_second_interrupt(), contextlib.suppress(Exception):
+                client.cancel(list(pending))
+    return failure
 
 
 def _bar(total: int, enabled: bool) -> Any:
@@ -297,313 +490,14 @@ def _bar(total: int, enabled: bool) -> Any:
     return tqdm(total=total, unit="game", disable=not enabled, dynamic_ncols=True, leave=False)
 
 
-# ---------------------------------------------------------------------- CLI
-
-def parse_difficulty(text: str) -> tuple[str, int, int, int]:
-    """A preset name (``expert``) or ``ROWSxCOLS/MINES`` (``50x50/500``)."""
-    key = text.strip().lower()
-    if key in DIFFICULTIES:
-        d = DIFFICULTIES[key]
-        return key, d.rows, d.cols, d.mines
-    try:
-        size, mines = key.split("/")
-        row_text, col_text = size.split("x")
-        rows, cols, m = int(row_text), int(col_text), int(mines)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"unknown difficulty {text!r}: use one of {', '.join(DIFFICULTIES)} "
-            f"or ROWSxCOLS/MINES like 50x50/500") from None
-    if rows < 1 or cols < 1 or not 1 <= m <= rows * cols - 1:
-        raise argparse.ArgumentTypeError(f"bad board {text!r}: need rows, cols >= 1 and "
-                                         f"1 <= mines <= rows*cols - 1")
-    return f"{rows}x{cols}/{m}", rows, cols, m
+_MOVED = ("configure", "run", "build_configs", "format_table", "write_json", "plot",
+          "parse_difficulty", "parse_position", "resolve_position", "POSITIONS")
 
 
-def parse_position(text: str) -> str | tuple[int, int]:
-    """A named position (see :data:`POSITIONS`) or ``R,C``."""
-    key = text.strip().lower()
-    if key == "center":
-        key = "centre"
-    if key in POSITIONS:
-        return key
-    try:
-        r, c = (int(x) for x in key.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"unknown position {text!r}: use one of {', '.join(POSITIONS)} or R,C") from None
-    if r < 0 or c < 0:
-        raise argparse.ArgumentTypeError(f"position {text!r} must not be negative")
-    return (r, c)
+def __getattr__(name: str) -> Any:
+    # The command line moved to solvecmd; its names stay importable from here.
+    if name in _MOVED:
+        from . import solvecmd
 
-
-def resolve_position(position: str | tuple[int, int], rows: int, cols: int,
-                     rule: Rule, mines: int) -> tuple[int, int]:
-    """The cell a named position means on a board (ValueError if off the board)."""
-    if position == "default":
-        return first_click_for(rows, cols, rule, mines)
-    if position == "corner":
-        return (0, 0)
-    if position == "centre":
-        return (rows // 2, cols // 2)
-    if position == "3-3":       # literally, whatever the density (runs before stay comparable)
-        k = 3 if min(rows, cols) >= 16 else 2
-        return min(k, rows - 1), min(k, cols - 1)
-    if isinstance(position, str):
-        raise ValueError(f"unknown position {position!r}: use one of {', '.join(POSITIONS)} "
-                         "or a (row, col) pair")
-    r, c = position
-    if r >= rows or c >= cols:
-        raise ValueError(f"first click ({r}, {c}) is outside a {rows}x{cols} board")
-    return (r, c)
-
-
-def _nonneg_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {v}")
-    return v
-
-
-def _pos_int(text: str) -> int:
-    v = _nonneg_int(text)
-    if v == 0:
-        raise argparse.ArgumentTypeError("expected a positive integer, got 0")
-    return v
-
-
-def configure(parser: argparse.ArgumentParser) -> None:
-    """Add the ``fastmine solve`` options to ``parser``."""
-    parser.description = (
-        "Let a solver strategy play many games and report its win rate with a 95% "
-        "(Wilson) interval and its speed, for every combination of difficulty, "
-        "first-click rule and first-click position.  Game i of a configuration is "
-        "seeded from (--seed, the configuration, i), so a run is reproducible "
-        "whatever the number of workers or the backend.")
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.epilog = (
-        "positions:\n"
-        "  default  where the rule makes it best: a corner for cell/none; for opening\n"
-        "           (2,2), or (3,3) on boards at least 16x16 with 18% mines or more\n"
-        "           (Expert); the centre for no_guess\n"
-        "  corner   (0,0)     centre  (rows//2, cols//2)\n"
-        "  3-3      (3,3), or (2,2) on boards smaller than 16      R,C  that cell\n\n"
-        "examples:\n"
-        "  fastmine solve -n 10000                       # the six target configurations\n"
-        "  fastmine solve -d expert -r cell -p corner -n 100000 --json expert.json\n"
-        "  fastmine solve -s deterministic inference auto -d beginner -n 2000 --plot wr.png\n"
-        "  fastmine solve --scheduler local -n 100000    # on a local Dask cluster\n"
-        "  fastmine solve --scheduler tcp://host:8786    # on a running Dask scheduler\n"
-        "  fastmine solve -d expert -n 20000 --outcomes a.npz   # then change the solver,\n"
-        "  fastmine solve -d expert -n 20000 --outcomes b.npz   # run again, and compare\n"
-        "  fastmine solve --compare a.npz b.npz          # the same games, paired\n"
-        "  fastmine solve -d expert -n 50000 --first-game 50000   # games 50000..99999")
-    parser.add_argument("-n", "--games", type=_pos_int, default=1000,
-                        help="games per configuration (default 1000)")
-    parser.add_argument("-d", "--difficulty", nargs="+", type=parse_difficulty,
-                        default=None, metavar="NAME",
-                        help=f"presets ({', '.join(DIFFICULTIES)}) or ROWSxCOLS/MINES "
-                             f"(default: {' '.join(DEFAULT_DIFFICULTIES)})")
-    parser.add_argument("-r", "--rule", nargs="+", choices=RULES, default=None,
-                        metavar="RULE",
-                        help=f"first-click rules: {', '.join(RULES)} (default: {' '.join(DEFAULT_RULES)})")
-    parser.add_argument("-p", "--position", nargs="+", type=parse_position,
-                        default=None, metavar="POS",
-                        help="first-click positions: default, corner, centre, 3-3 or R,C "
-                             "(default: default)")
-    parser.add_argument("-s", "--strategy", nargs="+", choices=STRATEGIES, default=["best"],
-                        metavar="NAME",
-                        help=f"strategies: {', '.join(STRATEGIES)} (default: best)")
-    parser.add_argument("--no-endgame", action="store_true",
-                        help="turn off the exhaustive endgame search of 'best'")
-    parser.add_argument("--no-lookahead", action="store_true",
-                        help="turn off the one-move lookahead of 'best' on close calls "
-                             "(about half the time on Expert, slightly weaker)")
-    parser.add_argument("--long-term-risk", action=argparse.BooleanOptionalAction,
-                        default=True,
-                        help="'best' weighs the long-term 50/50 risk of its guesses (on by "
-                             "default; about +0.13 pp on Expert). --no-long-term-risk plays "
-                             "the same games without it, for --compare")
-    parser.add_argument("--seed", type=_nonneg_int, default=0,
-                        help="base seed of the run (default 0)")
-    parser.add_argument("--first-game", type=_nonneg_int, default=0, metavar="K",
-                        help="play games K .. K+N-1 of each configuration (default 0): "
-                             "split a study over runs, or draw fresh games with the same seed")
-    parser.add_argument("-j", "--jobs", type=_pos_int, default=None,
-                        help="worker processes (default: all cores; 1 plays in-process)")
-    parser.add_argument("--chunk", type=_pos_int, default=None,
-                        help="games per task (default: about games/(4*workers), at most 250)")
-    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                        help="run on Dask: a scheduler address (tcp://host:8786), or "
-                             "'local' to start a LocalCluster with --jobs workers "
-                             "(needs the [dist] extra: pip install fastmine[dist])")
-    parser.add_argument("--json", default=None, metavar="PATH",
-                        help="also write the results as JSON to PATH")
-    parser.add_argument("--plot", default=None, metavar="PATH",
-                        help="also draw win-rate bars with 95%% intervals to PATH "
-                             "(png/svg/pdf; needs matplotlib)")
-    parser.add_argument("--outcomes", default=None, metavar="PATH",
-                        help="also write every game's outcome to PATH (.npz), for --compare")
-    parser.add_argument("--compare", nargs=2, default=None, metavar=("A", "B"),
-                        help="play nothing: compare two --outcomes files of runs with the same "
-                             "seed game by game (paired), and print B - A per configuration "
-                             "with its standard error")
-    parser.add_argument("-q", "--quiet", action="store_true",
-                        help="no progress bar")
-
-
-def build_configs(args: argparse.Namespace) -> list[Config]:
-    """The configurations an argument namespace asks for (ValueError if one is invalid)."""
-    diffs = args.difficulty or [parse_difficulty(d) for d in DEFAULT_DIFFICULTIES]
-    rules = args.rule or list(DEFAULT_RULES)
-    positions = args.position or ["default"]
-    configs: list[Config] = []
-    for strategy in args.strategy:
-        for name, rows, cols, mines in diffs:
-            for rule in rules:
-                for pos in positions:
-                    fc = resolve_position(pos, rows, cols, rule, mines)
-                    cfg = Config(name, rows, cols, mines, rule, fc, strategy,
-                                 not args.no_endgame, not args.no_lookahead,
-                                 args.long_term_risk)
-                    if cfg not in configs:
-                        configs.append(cfg)
-    return configs
-
-
-def format_table(run: Run) -> str:
-    """The results as a text table."""
-    head = (f"{'strategy':<13} {'difficulty':<13} {'rule':<8} {'click':<8} {'games':>8} "
-            f"{'won':>8} {'win rate':>9} {'95% interval':>17} {'games/s/core':>13} "
-            f"{'ms/game':>8}")
-    lines = [head, "-" * len(head)]
-    for r in run.results:
-        c = r.config
-        lo, hi = r.ci95
-        click = f"{c.first_click[0]},{c.first_click[1]}"
-        lines.append(
-            f"{c.strategy:<13} {c.difficulty:<13} {c.rule:<8} {click:<8} {r.games:>8} "
-            f"{r.won:>8} {100 * r.win_rate:>8.2f}% {100 * lo:>7.2f}-{100 * hi:>6.2f} %"
-            f" {r.games_per_second:>13.1f} {r.ms_per_game:>8.3f}")
-    n = max((r.games for r in run.results), default=0)
-    games = f"; games {run.first}-{run.first + n - 1}" if run.first else ""
-    lines.append(f"{run.games} games in {run.wall_seconds:.1f} s on {run.workers} worker(s): "
-                 f"{run.games_per_second:.1f} games/s; seed {run.seed}{games}")
-    return "\n".join(lines)
-
-
-def write_json(run: Run, path: str, argv: list[str] | None = None) -> None:
-    """Write the run as JSON, atomically (a temporary file, then a rename)."""
-    from .. import __version__
-
-    doc = {
-        "format": "fastmine-solve",
-        "version": 1,
-        "fastmine": __version__,
-        "seed": run.seed,
-        "first_game": run.first,
-        "workers": run.workers,
-        "wall_seconds": run.wall_seconds,
-        "games_per_second": run.games_per_second,
-        "command": argv,
-        "results": [r.to_dict() for r in run.results],
-    }
-    atomic_write_text(path, json.dumps(doc, indent=2) + "\n")
-
-
-def plot(run: Run, path: str) -> None:
-    """Draw the win rates with their 95 % intervals as bars, saved to ``path``."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    labels = [f"{r.config.difficulty}\n{r.config.rule} {r.config.first_click}"
-              + (f"\n{r.config.strategy}" if len({x.config.strategy for x in run.results}) > 1
-                 else "") for r in run.results]
-    rates = [100 * r.win_rate for r in run.results]
-    lo = [max(0.0, 100 * (r.win_rate - r.ci95[0])) for r in run.results]
-    hi = [max(0.0, 100 * (r.ci95[1] - r.win_rate)) for r in run.results]
-    fig, ax = plt.subplots(figsize=(max(5.0, 1.3 * len(labels)), 4.5))
-    bars = ax.bar(range(len(labels)), rates, yerr=[lo, hi], capsize=4, color="#4c72b0")
-    for b, rate in zip(bars, rates, strict=True):
-        ax.annotate(f"{rate:.1f}%", (b.get_x() + b.get_width() / 2, 0), ha="center",
-                    va="bottom", fontsize=8, color="white", xytext=(0, 4),
-                    textcoords="offset points")
-    ax.set_xticks(range(len(labels)), labels, fontsize=8)
-    ax.set_ylabel("win rate (%), 95% Wilson interval")
-    ax.set_ylim(0, 105)
-    ax.set_title(f"fastmine solve: {run.results[0].games if run.results else 0} games each, "
-                 f"seed {run.seed}")
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-
-
-def _client(address: str, jobs: int | None) -> tuple[Any, Any]:
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError:
-        raise RuntimeError("--scheduler needs Dask: pip install 'fastmine[dist]'") from None
-    if address == "local":
-        cluster = LocalCluster(n_workers=jobs or os.cpu_count() or 1, threads_per_worker=1,
-                               processes=True, dashboard_address=None)
-        return Client(cluster), cluster
-    return Client(address), None
-
-
-def _compare(a: str, b: str) -> int:
-    from . import paired
-
-    try:
-        rows = paired.compare(a, b)
-    except (OSError, ValueError) as exc:   # SaveFormatError is a ValueError
-        print(f"fastmine solve: {exc}", file=sys.stderr)
-        return 2
-    print(paired.format_comparison(rows, a, b))
-    return 0
-
-
-def run(args: argparse.Namespace) -> int:
-    """Run ``fastmine solve``; returns the exit status."""
-    if getattr(args, "compare", None):
-        return _compare(*args.compare)
-    try:
-        configs = build_configs(args)
-    except ValueError as exc:
-        print(f"fastmine solve: {exc}", file=sys.stderr)
-        return 2
-    client = cluster = None
-    if args.scheduler:
-        try:
-            client, cluster = _client(args.scheduler, args.jobs)
-        except (RuntimeError, OSError, ValueError) as exc:
-            print(f"fastmine solve: {exc}", file=sys.stderr)
-            return 2
-    try:
-        result = run_configs(configs, args.games, seed=args.seed, jobs=args.jobs,
-                             chunk=args.chunk, client=client, progress=not args.quiet,
-                             first=args.first_game)
-    except KeyboardInterrupt:
-        print("fastmine solve: interrupted", file=sys.stderr)
-        return 130
-    finally:
-        if client is not None:
-            client.close()
-        if cluster is not None:
-            cluster.close()
-    print(format_table(result))
-    if args.json:
-        write_json(result, args.json, sys.argv[1:])
-        print(f"results written to {args.json}")
-    if args.plot:
-        plot(result, args.plot)
-        print(f"plot written to {args.plot}")
-    if getattr(args, "outcomes", None):
-        from . import paired
-
-        paired.save(result, args.outcomes)
-        print(f"outcomes written to {args.outcomes}")
-    return 0
+        return getattr(solvecmd, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
