@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("kivy")
 
-MODULES = ["raster", "theme", "tiles", "sounds", "store", "dialogs", "screens"]
+MODULES = ["raster", "theme", "tiles", "sounds", "store", "dialogs", "screens", "settings"]
 
 
 @pytest.mark.parametrize("name", MODULES)
