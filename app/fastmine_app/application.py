@@ -226,7 +226,10 @@ class FastmineApp(App):
         Factory.MainMenu().open(button)
 
     def open_settings(self, *largs) -> bool:
-        """The settings screen (the menu, F1), in the app's theme and words."""
+        """The settings screen (the menu, F1), in the app's theme and words;
+        False if it is already open (Kivy's F1 then closes it)."""
+        if self.root.current == "settings":
+            return False
         self.show_screen("settings")
         return True
 

@@ -176,6 +176,16 @@ def test_settings_screen_speaks_the_players_words(drv):
         assert "cell_size = 72" in f.read()
 
 
+def test_f1_opens_and_closes_the_settings(drv):
+    w = drv.window
+    for current in ("settings", "game"):
+        # as SDL does: on_keyboard (Kivy's F1 handler) when on_key_down is not handled
+        if not w.dispatch("on_key_down", 282, 58, None, []):
+            w.dispatch("on_keyboard", 282, 58, None, [])
+        drv.frames(2)
+        assert drv.app.root.current == current
+
+
 def test_question_marks_default_off_on_touch_screens():
     from fastmine_app import settings as S
 
