@@ -294,12 +294,16 @@ class RecordsScreen(Screen):
         if not rows:
             return
         for i, row in enumerate([("#", "Name", "Time", "3BV/s", "Date"), *rows]):
-            for text in row:
-                lbl = TLabel(text=text, bold=i == 0, size_hint_y=None, shorten=True,
-                             halign="center")
-                # a name too long for its column ends in "...", never overflows
-                lbl.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
-                         texture_size=lambda w, ts: setattr(w, "height", ts[1] + dp(6)))
+            for j, text in enumerate(row):
+                if j == 1:  # the name takes what is left; a long one ends in "..."
+                    lbl = TLabel(text=text, bold=i == 0, size_hint_y=None, shorten=True,
+                                 halign="center")
+                    lbl.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
+                             texture_size=lambda w, ts: setattr(w, "height", ts[1] + dp(6)))
+                else:  # numbers and dates are never cut: their column fits the widest
+                    lbl = TLabel(text=text, bold=i == 0, size_hint=(None, None))
+                    lbl.bind(texture_size=lambda w, ts: setattr(w, "size", (ts[0] + dp(8), ts[1] + dp(6))))
+                    lbl.texture_update()
                 table.add_widget(lbl)
 
     def on_difficulty(self, *_args) -> None:

@@ -237,12 +237,20 @@ def test_new_game_screen_start_is_always_reachable(make_app, data_dir, profile):
 
 @pytest.mark.parametrize("profile", ["phone_360_font13", "desktop"])
 def test_other_screens_fit(make_app, data_dir, profile):
+    with records.RecordsStore(data_dir=str(data_dir)) as db:
+        for i, who in enumerate(["Annabelle Longname-Smith", "Bob"]):
+            db.add(records.GameRecord.make(9, 9, 10, won=True, time=112.5 + i, bbbv=20, name=who))
     drv = start_app(make_app, data_dir, profile)
     for name in ("records", "settings", "about"):
         drv.app.show_screen(name)
         drv.frames(3)
         screen = drv.app.root.get_screen(name)
         assert not clipped_labels(screen), (name, clipped_labels(screen))
+        if name == "records":  # only a long name may end in "...": times and dates never
+            cells = list(screen.ids.table.children)[::-1]
+            assert len(cells) == 15
+            cut = [c.text for i, c in enumerate(cells) if c.is_shortened]
+            assert all(cells.index(c) % 5 == 1 for c in cells if c.is_shortened), cut
         assert inside(screen.ids.get("back") or next(
             w for w in screen.walk() if getattr(w, "text", None) == "Back"), drv.window)
 
