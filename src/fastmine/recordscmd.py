@@ -51,7 +51,7 @@ def _fmt(v: object, spec: str) -> str:
 
 
 def printable(text: str) -> str:
-    """``text`` safe for a terminal: control and other unprintable characters escaped.
+    r"""``text`` safe for a terminal: control and other unprintable characters escaped.
 
     The database may have been written by another program: an escape sequence
     stored in a name must show as text, not act on the terminal.
