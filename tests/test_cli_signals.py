@@ -215,3 +215,18 @@ def test_closed_stdin_is_no_input(tmp_path):
     r = subprocess.run(["sh", "-c", f'exec "{sys.executable}" -m fastmine play <&-'],
                        capture_output=True, text=True, env=env, timeout=60)
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+
+
+def test_the_curses_game_without_curses_says_what_to_install(monkeypatch, capsys, tmp_path):
+    from fastmine.cli import main
+
+    class Tty:
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stdin", Tty())
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setitem(sys.modules, "curses", None)      # as on Windows without windows-curses
+    assert main(["play", "--data-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "windows-curses" in err and "--plain" in err

@@ -75,13 +75,20 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, TypeError) as exc:
         print(f"fastmine play: {exc}", file=sys.stderr)
         return 2
+    if not args.plain:
+        if not (sys.stdin is not None and sys.stdin.isatty() and sys.stdout.isatty()):
+            print("fastmine play: the curses game needs a terminal; use --plain to pipe "
+                  "commands", file=sys.stderr)
+            return 2
+        try:
+            import curses  # noqa: F401  (not built into Python on Windows)
+        except ImportError:
+            print("fastmine play: the full-screen game needs curses: pip install "
+                  "windows-curses (on Windows), or play with --plain", file=sys.stderr)
+            return 2
     session = Session(options, data_dir=args.data_dir, use_records=args.records)
     if args.plain:
         return _run_plain(session, args)
-    if not (sys.stdin is not None and sys.stdin.isatty() and sys.stdout.isatty()):
-        print("fastmine play: the curses game needs a terminal; use --plain to pipe commands",
-              file=sys.stderr)
-        return 2
     from .tui.app import run_curses
 
     return run_curses(session, resume=True if args.resume else False if args.new else None,
