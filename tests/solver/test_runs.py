@@ -184,3 +184,34 @@ def test_named_positions():
     assert resolve_position("centre", 16, 30, "cell", 99) == (8, 15)
     with pytest.raises(ValueError, match="outside a 9x9 board"):
         resolve_position((9, 0), 9, 9, "cell", 10)
+
+
+def test_a_failing_task_on_the_process_pool_keeps_the_finished_chunks():
+    """One failed chunk stops the run; every chunk that finished is counted (RunFailed)."""
+    from dask_tasks import failing_chunk
+
+    from fastmine.solver.runs import RunFailed
+
+    with pytest.raises(RunFailed, match="a broken chunk") as err:
+        run_configs([BEGINNER], games=100, seed=4, chunk=10, jobs=2, progress=False,
+                    task=failing_chunk)
+    run = err.value.run
+    assert run.partial
+    [r] = run.results
+    ref = run_configs([BEGINNER], games=40, seed=4, jobs=1, progress=False).results[0]
+    # Chunks from game 40 on fail, so what finished is exactly games 0-39.
+    assert r.games == 40 and r.outcomes[:40].tolist() == ref.outcomes.tolist()
+    assert (r.outcomes[40:] == -1).all()
+
+
+def test_a_run_too_big_is_refused_before_anything_is_allocated():
+    from fastmine.solver.runs import MAX_GAMES
+
+    with pytest.raises(ValueError, match="MAX_GAMES"):
+        run_configs([BEGINNER, BEGINNER], games=MAX_GAMES // 2 + 1, jobs=1, progress=False)
+
+
+def test_the_command_line_names_stay_importable_from_runs():
+    from fastmine.solver import runs, solvecmd
+
+    assert runs.configure is solvecmd.configure and runs.format_table is solvecmd.format_table
