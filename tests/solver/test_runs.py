@@ -140,8 +140,10 @@ def test_cli_position_off_the_board(capsys):
 
 def test_dask_local_cluster():
     distributed = pytest.importorskip("dask.distributed")
+    # No dashboard, and no fixed port 8787 (dashboard_address=None still takes it).
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                                  dashboard_address=None) as cluster, \
+                                  dashboard_address="127.0.0.1:0",
+                                  scheduler_kwargs={"dashboard": False}) as cluster, \
             distributed.Client(cluster) as client:
         a = run_configs([BEGINNER], games=20, seed=9, chunk=6, client=client, progress=False)
     b = run_configs([BEGINNER], games=20, seed=9, jobs=1, progress=False)
@@ -215,3 +217,28 @@ def test_the_command_line_names_stay_importable_from_runs():
     from fastmine.solver import runs, solvecmd
 
     assert runs.configure is solvecmd.configure and runs.format_table is solvecmd.format_table
+
+
+def test_dask_tests_leave_port_8787_alone():
+    """The local cluster serves nothing on Dask's default dashboard port (a warning in CI)."""
+    import socket
+    import warnings
+
+    distributed = pytest.importorskip("dask.distributed")
+    from fastmine.solver.cluster import connect
+
+    with socket.socket() as busy:
+        try:
+            busy.bind(("127.0.0.1", 8787))
+        except OSError:
+            pytest.skip("port 8787 is taken by something else here")
+        busy.listen()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")      # "Port 8787 is already in use" is a UserWarning
+            client, cluster = connect("local", jobs=1, timeout=60)
+            try:
+                assert len(client.scheduler_info()["workers"]) == 1
+            finally:
+                client.close()
+                cluster.close()
+    assert distributed is not None

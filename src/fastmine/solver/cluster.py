@@ -38,8 +38,12 @@ def connect(address: str, jobs: int | None = None,
     cluster = None
     try:
         if address == "local":
+            # dashboard_address=None alone still serves HTTP on 8787 (a warning when
+            # that port is taken): no dashboard, and any free loopback port.
             cluster = LocalCluster(n_workers=jobs or os.cpu_count() or 1, threads_per_worker=1,
-                                   processes=True, host="127.0.0.1", dashboard_address=None)
+                                   processes=True, host="127.0.0.1",
+                                   dashboard_address="127.0.0.1:0",
+                                   scheduler_kwargs={"dashboard": False})
             client = Client(cluster, timeout=f"{timeout}s")
         else:
             client = Client(address, timeout=f"{timeout}s")
