@@ -35,6 +35,7 @@ from .dialogs import (
     end_lines,
     fmt_time,
 )
+from .leaving import LeavingMixin
 from .screens import AboutScreen, GameScreen, NewGameScreen, RecordsScreen
 from .settingsscreen import SettingsScreen
 from .sounds import SoundBoard
@@ -45,7 +46,7 @@ from .tiles import Atlas
 END_DIALOG_DELAY = 0.6  # seconds to see the board before the dialog covers it
 
 
-class FastmineApp(App):
+class FastmineApp(LeavingMixin, App):
     """fastmine's touch and desktop Minesweeper.
 
     The settings, records, saved game, sounds and tile cache live in one
@@ -61,8 +62,6 @@ class FastmineApp(App):
     atlas = ObjectProperty(None, allownone=True)
     solver_ok = BooleanProperty(False)
     use_kivy_settings = False
-    restore_window_size = True
-    """Open a desktop window at the size it had when the app last closed."""
     kv_file = os.path.join(os.path.dirname(__file__), "fastmine.kv")
 
     def __init__(self, data_dir: str | None = None, clock: Callable[[], float] = time.monotonic,
@@ -252,91 +251,6 @@ class FastmineApp(App):
         menu.bind(on_choose=lambda _m, strategy: self.ctrl.assist(strategy))
         menu.open(button)
         return menu
-
-    # ------------------------------------------------------------ leaving a game
-
-    def confirm_abandon(self, then: Callable[[], None]) -> ConfirmDialog | None:
-        """Run ``then`` (a new game), asking first if a game is in progress.
-
-        An abandoned game is paused while the question is on screen and, if
-        the player confirms, counted as abandoned in the statistics.
-        """
-        g = self.ctrl.game
-        if g is None or self.ctrl.state != "playing":
-            then()
-            return None
-        was_paused = self.ctrl.paused
-        self.ctrl.pause()
-        d = ConfirmDialog(title="Abandon this game?",
-                          text="The game in progress will be lost and counted as abandoned "
-                               "in your statistics.",
-                          yes_text="Abandon", no_text="Keep playing")
-
-        def yes(*_a):
-            self._count_abandoned(g)
-            then()
-
-        def no(*_a):
-            if not was_paused:
-                self.ctrl.resume()
-
-        d.bind(on_yes=yes, on_no=no)
-        d.open()
-        return d
-
-    def _count_abandoned(self, game) -> None:
-        try:
-            self.store.count_abandoned(game)
-        except (StoreError, OSError) as exc:
-            Logger.warning(f"fastmine: cannot count the abandoned game: {exc}")
-
-    def ask_quit(self) -> ConfirmDialog:
-        """Escape or back on the game screen: pause, and ask before quitting."""
-        if self.quit_dialog is not None:
-            return self.quit_dialog
-        if self.ctrl.state == "playing":
-            self.ctrl.pause()
-        text = ("Your game is paused and will be saved: you can resume it next time."
-                if self.ctrl.state == "playing" else "")
-        d = ConfirmDialog(title="Quit fastmine?", text=text, yes_text="Quit", no_text="Keep playing")
-
-        def closed(*_a):
-            self.quit_dialog = None
-
-        d.bind(on_yes=lambda *_a: (closed(), self.stop()), on_no=closed)
-        self.quit_dialog = d
-        d.open()
-        return d
-
-    def _on_request_close(self, _window, *args, source=None, **kwargs) -> bool:
-        # Kivy closes the window on Escape (source "keyboard"): ask instead.
-        if source == "keyboard":
-            self.ask_quit()
-            return True
-        return False
-
-    def _restore_window_size(self) -> None:
-        """A desktop window opens at the size it had when the app last closed."""
-        from kivy.utils import platform
-
-        if platform in ("android", "ios") or not self.restore_window_size:
-            return
-        try:
-            w, h = self.config.getint("window", "width"), self.config.getint("window", "height")
-        except ValueError:
-            return
-        if w >= 320 and h >= 320 and (w, h) != tuple(Window.system_size):
-            Window.system_size = (w, h)
-
-    def _remember_window_size(self) -> None:
-        from kivy.utils import platform
-
-        if platform in ("android", "ios"):
-            return
-        w, h = Window.system_size
-        self.config.set("window", "width", int(w))
-        self.config.set("window", "height", int(h))
-        self._write_config()
 
     def _on_key_down(self, _window, key, _scancode, codepoint, _modifiers) -> bool:
         modals = [w for w in Window.children if isinstance(w, ModalView)]
