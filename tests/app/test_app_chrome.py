@@ -414,3 +414,11 @@ def test_abandoned_counts_file_is_kept_when_unreadable(tmp_path):
     assert store.abandoned("beginner") == 1
     kept = list(tmp_path.glob("abandoned.json.corrupt*"))
     assert kept and kept[0].read_text() == "{not json"
+
+
+def test_profiles_examples():
+    import doctest
+
+    import profiles
+
+    assert doctest.testmod(profiles).failed == 0
