@@ -19,11 +19,14 @@ cnp.import_array()
 
 # Cell states of a game (padded ``st`` array).  The border ring is REVEALED so
 # flood fill and chord never step onto it.
+#
+# The two states a reveal may open are 0 and 1, so "openable" is one test,
+# ``(s & 0xFE) == 0``, that also works on eight cells at once (see fm_* below).
 cdef enum:
     ST_HIDDEN = 0
-    ST_REVEALED = 1
-    ST_FLAG = 2
-    ST_QUESTION = 3
+    ST_QUESTION = 1
+    ST_REVEALED = 2
+    ST_FLAG = 3
 
 # View codes: must match fastmine.codes.
 cdef enum:
@@ -45,6 +48,125 @@ cdef extern from *:
     int FASTMINE_DEBUG
 
 BOUNDS_CHECKED = bool(FASTMINE_DEBUG)
+
+# Eight cells at a time.  A word is read with memcpy (no alignment or aliasing
+# assumption; compilers turn it into one load).  Only whole-word "all" / "none"
+# questions are asked, so byte order does not matter.  Every caller reads a
+# word only where all eight bytes lie inside one padded row (ring included),
+# so a word never leaves the buffer.
+cdef extern from *:
+    """
+    #include <string.h>
+    #include <stdint.h>
+    #define FM_ONES 0x0101010101010101ULL
+    #define FM_HIGH 0x8080808080808080ULL
+    #define FM_NOT_OPENABLE 0xFEFEFEFEFEFEFEFEULL
+    static inline uint64_t fm_load8(const void* p) { uint64_t v; memcpy(&v, p, 8); return v; }
+    /* some byte of v is 0 (exact) */
+    static inline int fm_has_zero(uint64_t v) { return ((v - FM_ONES) & ~v & FM_HIGH) != 0; }
+    /* all 8 cells are openable zeros: state 0/1 and count 0 */
+    static inline int fm_all_open_zero(const uint8_t* st, const int8_t* pc) {
+        return ((fm_load8(st) & FM_NOT_OPENABLE) | fm_load8(pc)) == 0;
+    }
+    /* none of the 8 cells is openable */
+    static inline int fm_none_openable(const uint8_t* st) {
+        return !fm_has_zero(fm_load8(st) & FM_NOT_OPENABLE);
+    }
+    /* all 8 cells are safe zeros (no mine, count 0) */
+    static inline int fm_all_zero_cells(const uint8_t* pm, const int8_t* pc) {
+        return (fm_load8(pm) | fm_load8(pc)) == 0;
+    }
+    /* none of the 8 cells is a safe zero */
+    static inline int fm_no_zero_cell(const uint8_t* pm, const int8_t* pc) {
+        return !fm_has_zero(fm_load8(pm) | fm_load8(pc));
+    }
+    /* none of the 8 cells is a mine */
+    static inline int fm_no_mine(const uint8_t* pm) { return fm_load8(pm) == 0; }
+    /* none of the 8 cells is in state s */
+    static inline int fm_none_in_state(const uint8_t* st, uint8_t s) {
+        return !fm_has_zero(fm_load8(st) ^ (FM_ONES * s));
+    }
+    """
+    bint fm_all_open_zero(const uint8_t* st, const int8_t* pc) noexcept nogil
+    bint fm_no_mine(const uint8_t* pm) noexcept nogil
+    bint fm_none_in_state(const uint8_t* st, uint8_t s) noexcept nogil
+    bint fm_none_openable(const uint8_t* st) noexcept nogil
+    bint fm_all_zero_cells(const uint8_t* pm, const int8_t* pc) noexcept nogil
+    bint fm_no_zero_cell(const uint8_t* pm, const int8_t* pc) noexcept nogil
+
+# Rows as bits (3BV): bit j of a row is its real cell j.  Portable: the
+# builtins where the compiler has them, plain loops elsewhere; the word trick
+# that packs eight cells into eight bits assumes little-endian byte order, so
+# a big-endian build packs them one at a time.
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define fm_ctz64(x) __builtin_ctzll(x)
+    #define fm_popcount64(x) __builtin_popcountll(x)
+    #elif defined(_MSC_VER) && defined(_M_X64)
+    #include <intrin.h>
+    static inline int fm_ctz64(uint64_t x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
+    #define fm_popcount64(x) ((int)__popcnt64(x))
+    #else
+    static inline int fm_ctz64(uint64_t x) { int i = 0; while (!(x & 1)) { x >>= 1; i++; } return i; }
+    static inline int fm_popcount64(uint64_t x) { int n = 0; while (x) { x &= x - 1; n++; } return n; }
+    #endif
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    #define FM_LITTLE 0
+    #else
+    #define FM_LITTLE 1
+    #endif
+
+    /* Bits of the zero cells (pm | pc == 0) of one row: cells m[0..ncols-1],
+       c[0..ncols-1]; writes (ncols + 63) / 64 words.  Reads only those cells. */
+    static void fm_zero_bits(const uint8_t* m, const int8_t* c, Py_ssize_t ncols, uint64_t* out) {
+        Py_ssize_t j = 0, w;
+        Py_ssize_t nw = (ncols + 63) / 64;
+        for (w = 0; w < nw; w++) out[w] = 0;
+        if (FM_LITTLE) {
+            for (; j + 8 <= ncols; j += 8) {
+                uint64_t v = fm_load8(m + j) | fm_load8(c + j);
+                /* high bit of each byte: that byte is 0 (exact, no carries) */
+                uint64_t t = ~(((v & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | v) & FM_HIGH;
+                uint64_t bits = ((t >> 7) * 0x0102040810204080ULL) >> 56;
+                out[j >> 6] |= bits << (j & 63);
+            }
+        }
+        for (; j < ncols; j++)
+            if ((m[j] | (uint8_t)c[j]) == 0) out[j >> 6] |= 1ULL << (j & 63);
+    }
+
+    /* The runs of set bits of a row of nw words, as inclusive (first + s, first + e)
+       pairs into out (room for (64 * nw + 1) / 2 pairs); returns how many. */
+    static Py_ssize_t fm_runs(const uint64_t* bits, Py_ssize_t nw, Py_ssize_t first, Py_ssize_t* out) {
+        Py_ssize_t w, k = 0, open = -1;
+        for (w = 0; w < nw; w++) {
+            uint64_t x = bits[w];
+            Py_ssize_t b = 64 * w;
+            if (open >= 0) {
+                uint64_t y = ~x;
+                if (y == 0) continue;
+                int t = fm_ctz64(y);
+                out[2 * k] = first + open; out[2 * k + 1] = first + b + t - 1; k++;
+                open = -1;
+                x &= ~0ULL << t;
+            }
+            while (x) {
+                int s = fm_ctz64(x);
+                uint64_t y = ~x & (~0ULL << s);
+                if (y == 0) { open = b + s; break; }
+                int t = fm_ctz64(y);
+                out[2 * k] = first + b + s; out[2 * k + 1] = first + b + t - 1; k++;
+                x &= ~0ULL << t;
+            }
+        }
+        if (open >= 0) { out[2 * k] = first + open; out[2 * k + 1] = first + 64 * nw - 1; k++; }
+        return k;
+    }
+    """
+    int fm_popcount64(uint64_t x) noexcept nogil
+    void fm_zero_bits(const uint8_t* m, const int8_t* c, Py_ssize_t ncols, uint64_t* out) noexcept nogil
+    Py_ssize_t fm_runs(const uint64_t* bits, Py_ssize_t nw, Py_ssize_t first, Py_ssize_t* out) noexcept nogil
 
 # Exported so the Python layer and tests share one definition.
 STATE_HIDDEN = ST_HIDDEN
@@ -311,79 +433,220 @@ def lay_mines(Py_ssize_t rows, Py_ssize_t cols, Py_ssize_t mines, Py_ssize_t fr,
 # 3BV and openings
 # --------------------------------------------------------------------------
 
+cdef inline Py_ssize_t uf_find(Py_ssize_t* parent, Py_ssize_t i) noexcept nogil:
+    # Path halving: iterative, and each find shortens the path for the next.
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+    return i
+
+
 def bbbv_openings(const uint8_t[::1] pm, const int8_t[::1] pc, Py_ssize_t rows,
                   Py_ssize_t cols):
     """Return (3BV, number of openings) of a padded board.
 
     An opening is an 8-connected region of safe zero cells; one click clears it
     and its border.  3BV = openings + safe numbered cells with no zero
-    neighbour (each needs its own click).  ``z`` marks the safe zero cells
-    (1 = not yet flooded, 2 = flooded); the flood visits zero cells only, and
-    the singles are counted by a branch-free pass over ``z``.
+    neighbour (each needs its own click).
+
+    Each row becomes a row of bits (1 = safe zero cell), eight cells per step.
+    The cells some opening uncovers are then, per row, the bits of the rows
+    above, at and below or-ed and widened by one, counted by popcount; the
+    singles are the other safe cells.  Openings = runs of set bits minus the
+    unions of runs that touch across adjacent rows (union-find over run
+    numbers).  The work per row is a few word operations plus a little per run.
     """
     check_padded(pm.shape[0], rows, cols)
     check_padded(pc.shape[0], rows, cols)
     cdef Py_ssize_t W = cols + 2, n = (rows + 2) * (cols + 2)
-    cdef Py_ssize_t r, c, p, q, nb, k
-    cdef Py_ssize_t openings = 0, singles = 0
-    cdef Py_ssize_t off[8]
-    cdef uint8_t* z
+    cdef Py_ssize_t nw = (cols + 63) // 64
+    cdef Py_ssize_t r, x, a, end, i, j, k, ri, rk, w
+    cdef Py_ssize_t mines = 0, merges = 0, covered = 0, nruns
+    cdef uint64_t u, left, right, last_mask
     cdef const uint8_t* m = &pm[0]
     cdef const int8_t* cnt = &pc[0]
-    cdef uint8_t cover
-    cdef IdxBuf stack
-    neighbour_offsets(W, off)
-    z = <uint8_t*>calloc(n, 1)  # the ring stays 0: never a zero cell
-    if z == NULL:
+    cdef uint64_t* bits = NULL
+    cdef uint64_t* up
+    cdef uint64_t* mid
+    cdef uint64_t* down
+    cdef Py_ssize_t* rowstart = NULL
+    cdef Py_ssize_t* parent = NULL
+    cdef IdxBuf runs
+    runs.data = NULL
+    last_mask = ~(<uint64_t>0) if cols % 64 == 0 else ((<uint64_t>1) << (cols % 64)) - 1
+    rowstart = <Py_ssize_t*>malloc((rows + 3) * sizeof(Py_ssize_t))
+    # rows + 2 bit rows: the ring rows stay 0 (no zero cell there).
+    bits = <uint64_t*>calloc((rows + 2) * nw, sizeof(uint64_t))
+    if rowstart == NULL or bits == NULL:
+        free(rowstart)
+        free(bits)
         raise MemoryError("fastmine: out of memory computing 3BV")
     try:
-        buf_init(&stack, 64)
+        buf_init(&runs, 256)
         with nogil:
+            for x in range(n):          # the ring holds no mine
+                mines += m[x]
+            rowstart[0] = 0
+            rowstart[1] = 0
             for r in range(1, rows + 1):
-                p = r * W
-                for c in range(1, cols + 1):
-                    z[p + c] = (m[p + c] == 0) & (cnt[p + c] == 0)
+                fm_zero_bits(m + r * W + 1, cnt + r * W + 1, cols, bits + r * nw)
+                # Pass 1: the runs of zero cells ((a, b) padded, inclusive).
+                buf_reserve(&runs, 32 * nw + 2)
+                k = fm_runs(bits + r * nw, nw, r * W + 1, runs.data + runs.size)
+                runs.size += 2 * k
+                rowstart[r + 1] = runs.size // 2
+            rowstart[rows + 2] = rowstart[rows + 1]
+            nruns = runs.size // 2
+            # Uncovered safe cells: per row, (up | mid | down) widened by one.
             for r in range(1, rows + 1):
-                p = r * W
-                for c in range(1, cols + 1):
-                    q = p + c
-                    cover = (z[q - W - 1] | z[q - W] | z[q - W + 1] | z[q - 1] | z[q + 1]
-                             | z[q + W - 1] | z[q + W] | z[q + W + 1])
-                    singles += (m[q] == 0) & (z[q] == 0) & (cover == 0)
-            for r in range(1, rows + 1):
-                p = r * W
-                for c in range(1, cols + 1):
-                    if z[p + c] != 1:
-                        continue
-                    openings += 1
-                    z[p + c] = 2
-                    stack.size = 0
-                    buf_push(&stack, p + c)
-                    while stack.size:
-                        stack.size -= 1
-                        q = stack.data[stack.size]
-                        for k in range(8):
-                            nb = q + off[k]
-                            if z[nb] == 1:
-                                z[nb] = 2
-                                buf_push(&stack, nb)
+                up = bits + (r - 1) * nw
+                mid = bits + r * nw
+                down = bits + (r + 1) * nw
+                for w in range(nw):
+                    u = up[w] | mid[w] | down[w]
+                    left = (up[w - 1] | mid[w - 1] | down[w - 1]) if w > 0 else 0
+                    right = (up[w + 1] | mid[w + 1] | down[w + 1]) if w + 1 < nw else 0
+                    u = u | (u << 1) | (u >> 1) | (left >> 63) | (right << 63)
+                    if w + 1 == nw:
+                        u &= last_mask
+                    covered += fm_popcount64(u)
+        parent = <Py_ssize_t*>malloc((nruns if nruns > 0 else 1) * sizeof(Py_ssize_t))
+        if parent == NULL:
+            raise MemoryError("fastmine: out of memory computing 3BV")
+        with nogil:
+            # A run touches a run of the row above when their columns, one
+            # widened by one cell each side, overlap (8-connectivity).
+            for i in range(nruns):
+                parent[i] = i
+            for r in range(2, rows + 1):
+                j = rowstart[r - 1]
+                for i in range(rowstart[r], rowstart[r + 1]):
+                    a = runs.data[2 * i] - W
+                    end = runs.data[2 * i + 1] - W
+                    while j < rowstart[r] and runs.data[2 * j + 1] < a - 1:
+                        j += 1
+                    k = j
+                    while k < rowstart[r] and runs.data[2 * k] <= end + 1:
+                        ri = uf_find(parent, i)
+                        rk = uf_find(parent, k)
+                        if ri != rk:
+                            merges += 1
+                            if ri < rk:
+                                parent[rk] = ri
+                            else:
+                                parent[ri] = rk
+                        k += 1
     finally:
-        buf_free(&stack)
-        free(z)
-    return openings + singles, openings
+        buf_free(&runs)
+        free(rowstart)
+        free(parent)
+        free(bits)
+    openings = nruns - merges
+    return openings + (rows * cols - mines - covered), openings
 
 
 # --------------------------------------------------------------------------
 # Game core: the move kernels over one game's padded arrays
 # --------------------------------------------------------------------------
 
+# Changed cells are recorded as runs: (first padded cell, length), each run
+# inside one row.  A cell that continues the last run extends it, so a flood
+# records about one entry per row it crosses instead of one per cell.
+cdef inline int rec(IdxBuf* b, Py_ssize_t p, Py_ssize_t length) except -1 nogil:
+    if b.size and b.data[b.size - 2] + b.data[b.size - 1] == p:
+        b.data[b.size - 1] += length
+        return 0
+    if b.size + 2 > b.cap:
+        buf_reserve(b, 2)
+    b.data[b.size] = p
+    b.data[b.size + 1] = length
+    b.size += 2
+    return 0
+
+
+cdef struct Fill:
+    # One flood fill's arrays and buffers, passed by pointer so the stores
+    # through the byte arrays cannot make the compiler reload them.
+    uint8_t* st
+    int8_t* view
+    const int8_t* pc
+    Py_ssize_t n
+    Py_ssize_t W
+    Py_ssize_t opened
+    IdxBuf* changes
+    IdxBuf* spans
+
+
+cdef inline int open_one(Fill* f, Py_ssize_t x) except -1 nogil:
+    """Reveal the openable cell x (a number next to a zero)."""
+    f.st[x] = ST_REVEALED
+    f.view[x] = f.pc[x]
+    f.opened += 1
+    rec(f.changes, x, 1)
+    return 0
+
+
+cdef Py_ssize_t open_run(Fill* f, Py_ssize_t x) except -1 nogil:
+    """x is an openable zero: reveal its whole run of openable zeros in the row
+    and the openable cells at both ends, queue the run for the rows above and
+    below, and return the run's last cell."""
+    cdef uint8_t* st = f.st
+    cdef const int8_t* pc = f.pc
+    cdef Py_ssize_t a = x, b = x
+    # The ring is revealed, never openable: no run leaves its row.
+    while (st[a - 1] & 0xFE) == 0 and pc[a - 1] == 0:
+        a -= 1
+    # A word is read only while its last byte is inside the buffer; a window
+    # that reaches the ring fails the test, so it never crosses the row.
+    while b + 9 <= f.n and fm_all_open_zero(st + b + 1, pc + b + 1):
+        b += 8
+    while (st[b + 1] & 0xFE) == 0 and pc[b + 1] == 0:
+        b += 1
+    # Left end, run, right end: recorded in this order they make one run.
+    if (st[a - 1] & 0xFE) == 0:
+        open_one(f, a - 1)
+    memset(st + a, ST_REVEALED, b - a + 1)
+    memset(f.view + a, 0, b - a + 1)
+    f.opened += b - a + 1
+    rec(f.changes, a, b - a + 1)
+    if (st[b + 1] & 0xFE) == 0:
+        open_one(f, b + 1)
+    if f.spans.size + 2 > f.spans.cap:
+        buf_reserve(f.spans, 2)
+    f.spans.data[f.spans.size] = a
+    f.spans.data[f.spans.size + 1] = b
+    f.spans.size += 2
+    return b
+
+
+cdef int scan_row(Fill* f, Py_ssize_t lo, Py_ssize_t hi) except -1 nogil:
+    """Open what a run of zeros uncovers in an adjacent row, cells lo..hi
+    (the run widened by one, same row, ring cells included): each openable
+    number, and each run of openable zeros that starts there."""
+    cdef uint8_t* st = f.st
+    cdef Py_ssize_t x = lo
+    while x <= hi:
+        if (st[x] & 0xFE) != 0:
+            x += 1
+            # Already open or flagged (typically the row the fill came from):
+            # skip eight cells at a time.
+            while x + 8 <= hi + 1 and fm_none_openable(st + x):
+                x += 8
+        elif f.pc[x] != 0:
+            open_one(f, x)
+            x += 1
+        else:
+            x = open_run(f, x) + 2   # the cell after a run is not an openable zero
+    return 0
+
+
 cdef class GameCore:
     """Move kernels of one game.  Owned and driven by fastmine.game.Game.
 
     Holds typed views of the game's padded state and view arrays (and, once
     mines are laid, of the board's), so a move costs no buffer acquisition.
-    Every move appends the padded indices of the cells it changed to one
-    buffer; ``take_changes`` converts them to (row, col) pairs.
+    Every move appends the cells it changed to one buffer, as runs;
+    ``take_changes`` converts them to (row, col) pairs.
     """
 
     cdef uint8_t[::1] st
@@ -396,10 +659,12 @@ cdef class GameCore:
     cdef readonly Py_ssize_t flags
     cdef readonly Py_ssize_t exploded
     cdef IdxBuf changes
+    cdef IdxBuf spans
     cdef bint has_board
 
     def __cinit__(self, uint8_t[::1] st, int8_t[::1] view, Py_ssize_t rows,
                   Py_ssize_t cols):
+        cdef Py_ssize_t r, W = cols + 2
         check_padded(st.shape[0], rows, cols)
         check_padded(view.shape[0], rows, cols)
         self.st = st
@@ -407,13 +672,22 @@ cdef class GameCore:
         self.n = st.shape[0]
         self.rows = rows
         self.cols = cols
-        self.W = cols + 2
+        self.W = W
         neighbour_offsets(self.W, self.off)
         self.has_board = False
+        # The flood fill stops at the ring only because it is revealed: the
+        # core makes sure of that itself rather than trust the caller.
+        st[:W] = ST_REVEALED
+        st[(rows + 1) * W:] = ST_REVEALED
+        for r in range(1, rows + 1):
+            st[r * W] = ST_REVEALED
+            st[r * W + W - 1] = ST_REVEALED
         buf_init(&self.changes, 64)
+        buf_init(&self.spans, 64)
 
     def __dealloc__(self):
         buf_free(&self.changes)
+        buf_free(&self.spans)
 
     def attach(self, const uint8_t[::1] pm, const int8_t[::1] pc):
         """Give the core the board's mines and counts (at the first reveal)."""
@@ -450,46 +724,36 @@ cdef class GameCore:
         return 0
 
     cdef int _open_safe(self, Py_ssize_t p) except -1 nogil:
-        """Reveal safe hidden cell p and flood its zero region (BFS queue)."""
-        # Local pointers and counters: the stores through uint8/int8 pointers
-        # below may alias anything, so fields read through ``self`` would be
-        # reloaded on every step of the loop.
-        cdef uint8_t* st = &self.st[0]
-        cdef int8_t* view = &self.view[0]
-        cdef const int8_t* pc = &self.pc[0]
-        cdef Py_ssize_t start = self.changes.size, head, size, q, nb, k
-        cdef Py_ssize_t* data
-        cdef Py_ssize_t off[8]
-        cdef uint8_t s
-        for k in range(8):
-            off[k] = self.off[k]
-        st[p] = ST_REVEALED
-        view[p] = pc[p]
-        buf_push(&self.changes, p)
-        head = start
-        size = self.changes.size
-        data = self.changes.data
-        # Cells are marked revealed when queued, so each enters the queue once
-        # and the queue itself is the list of changed cells.
-        while head < size:
-            q = data[head]
-            head += 1
-            if pc[q] != 0:
-                continue
-            if size + 8 > self.changes.cap:
-                self.changes.size = size
-                buf_reserve(&self.changes, 8)
-                data = self.changes.data
-            for k in range(8):
-                nb = q + off[k]
-                s = st[nb]
-                if s == ST_HIDDEN or s == ST_QUESTION:
-                    st[nb] = ST_REVEALED
-                    view[nb] = pc[nb]
-                    data[size] = nb
-                    size += 1
-        self.changes.size = size
-        self.revealed += size - start
+        """Reveal safe openable cell p and, if it is a zero, flood its region.
+
+        Scanline fill: a run of openable zeros is opened whole (eight cells at
+        a time), then the rows above and below it are scanned once over its
+        width plus one; the runs found there are queued on an explicit stack
+        (no recursion).  Every cell opened is recorded once, so the fill
+        touches each cell a small constant number of times.
+        """
+        cdef Fill f
+        cdef Py_ssize_t a, b, W = self.W
+        f.st = &self.st[0]
+        f.view = &self.view[0]
+        f.pc = &self.pc[0]
+        f.n = self.n
+        f.W = W
+        f.opened = 0
+        f.changes = &self.changes
+        f.spans = &self.spans
+        if f.pc[p] != 0:
+            open_one(&f, p)
+        else:
+            self.spans.size = 0
+            open_run(&f, p)
+            while self.spans.size:
+                self.spans.size -= 2
+                a = self.spans.data[self.spans.size]
+                b = self.spans.data[self.spans.size + 1]
+                scan_row(&f, a - W - 1, b - W + 1)
+                scan_row(&f, a + W - 1, b + W + 1)
+        self.revealed += f.opened
         return 0
 
     cdef int _open(self, Py_ssize_t p) except -1 nogil:
@@ -497,7 +761,7 @@ cdef class GameCore:
             self.st[p] = ST_REVEALED
             self.view[p] = V_EXPLODED
             self.exploded += 1
-            buf_push(&self.changes, p)
+            rec(&self.changes, p, 1)
         else:
             self._open_safe(p)
         return 0
@@ -584,67 +848,103 @@ cdef class GameCore:
             self.view[p] = V_HIDDEN
         else:
             return
-        buf_push(&self.changes, p)
+        rec(&self.changes, p, 1)
 
     def finish_win(self):
         """Show every mine as flagged (all safe cells are open by now)."""
         cdef Py_ssize_t r, p, end
-        for r in range(1, self.rows + 1):
-            p = r * self.W + 1
-            end = p + self.cols
-            while p < end:
-                if self.pm[p] and self.st[p] != ST_FLAG:
-                    self.st[p] = ST_FLAG
-                    self.view[p] = V_FLAG
-                    self.flags += 1
-                    buf_push(&self.changes, p)
-                p += 1
+        cdef const uint8_t* pm = &self.pm[0]
+        cdef uint8_t* st = &self.st[0]
+        cdef int8_t* view = &self.view[0]
+        with nogil:
+            for r in range(1, self.rows + 1):
+                p = r * self.W + 1
+                end = p + self.cols
+                while p < end:
+                    # Mines are few: skip eight mine-free cells at a time
+                    # (the word stays inside the row's real cells).
+                    if p + 8 <= end and fm_no_mine(pm + p):
+                        p += 8
+                        continue
+                    if pm[p] and st[p] != ST_FLAG:
+                        st[p] = ST_FLAG
+                        view[p] = V_FLAG
+                        self.flags += 1
+                        rec(&self.changes, p, 1)
+                    p += 1
 
     def finish_loss(self):
         """Show every unflagged mine and mark every wrong flag."""
         cdef Py_ssize_t r, p, end
         cdef uint8_t s
-        for r in range(1, self.rows + 1):
-            p = r * self.W + 1
-            end = p + self.cols
-            while p < end:
-                s = self.st[p]
-                if self.pm[p]:
-                    if s == ST_HIDDEN or s == ST_QUESTION:
-                        self.view[p] = V_MINE
-                        buf_push(&self.changes, p)
-                elif s == ST_FLAG:
-                    self.view[p] = V_WRONG_FLAG
-                    buf_push(&self.changes, p)
-                p += 1
+        cdef const uint8_t* pm = &self.pm[0]
+        cdef uint8_t* st = &self.st[0]
+        cdef int8_t* view = &self.view[0]
+        with nogil:
+            for r in range(1, self.rows + 1):
+                p = r * self.W + 1
+                end = p + self.cols
+                while p < end:
+                    if p + 8 <= end and fm_no_mine(pm + p) and fm_none_in_state(st + p, ST_FLAG):
+                        p += 8
+                        continue
+                    s = st[p]
+                    if pm[p]:
+                        if s == ST_HIDDEN or s == ST_QUESTION:
+                            view[p] = V_MINE
+                            rec(&self.changes, p, 1)
+                    elif s == ST_FLAG:
+                        view[p] = V_WRONG_FLAG
+                        rec(&self.changes, p, 1)
+                    p += 1
+
+    def changed_count(self):
+        """How many cells changed since the last :meth:`take_changes`."""
+        cdef Py_ssize_t i, total = 0
+        for i in range(1, self.changes.size, 2):
+            total += self.changes.data[i]
+        return total
 
     def take_changes(self):
         """Return the cells changed since the last call as an (n, 2) array."""
-        cdef Py_ssize_t i, p, q, W = self.W
+        cdef Py_ssize_t i, k, p, q, r, c0, length, W = self.W
         cdef double inv = 1.0 / <double>W
         cdef Py_ssize_t* shrunk
+        cdef Py_ssize_t* o
         cdef cnp.npy_intp dims[2]
-        dims[0] = self.changes.size
+        dims[0] = self.changed_count()
         dims[1] = 2
         out = cnp.PyArray_EMPTY(2, dims, cnp.NPY_INTP, 0)
-        # Raw pointer: the array was just made C-contiguous with exactly this size.
-        cdef Py_ssize_t* o = <Py_ssize_t*>cnp.PyArray_DATA(out)
-        # p // W by a floating reciprocal, corrected by one step: exact for any
-        # padded index (< 2**31), and several times cheaper than a 64-bit divide.
-        for i in range(dims[0]):
-            p = self.changes.data[i]
-            q = <Py_ssize_t>(<double>p * inv)
-            if q * W > p:
-                q -= 1
-            elif (q + 1) * W <= p:
-                q += 1
-            o[2 * i] = q - 1
-            o[2 * i + 1] = p - q * W - 1
+        # Raw pointer: the array was just made C-contiguous with exactly
+        # 2 * (sum of the run lengths) entries, which the loop writes.
+        o = <Py_ssize_t*>cnp.PyArray_DATA(out)
+        with nogil:
+            for i in range(0, self.changes.size, 2):
+                p = self.changes.data[i]
+                length = self.changes.data[i + 1]
+                # p // W by a floating reciprocal, corrected by one step: exact
+                # for any padded index (< 2**31), and cheaper than a divide.
+                q = <Py_ssize_t>(<double>p * inv)
+                if q * W > p:
+                    q -= 1
+                elif (q + 1) * W <= p:
+                    q += 1
+                r = q - 1
+                c0 = p - q * W - 1
+                for k in range(length):
+                    o[2 * k] = r
+                    o[2 * k + 1] = c0 + k
+                o += 2 * length
         self.changes.size = 0
         if self.changes.cap > SHRINK_ABOVE:
-            # A huge flood must not pin its buffer for the rest of the game.
+            # A huge move must not pin its buffer for the rest of the game.
             shrunk = <Py_ssize_t*>realloc(self.changes.data, 64 * sizeof(Py_ssize_t))
             if shrunk != NULL:
                 self.changes.data = shrunk
                 self.changes.cap = 64
+        if self.spans.cap > SHRINK_ABOVE:
+            shrunk = <Py_ssize_t*>realloc(self.spans.data, 64 * sizeof(Py_ssize_t))
+            if shrunk != NULL:
+                self.spans.data = shrunk
+                self.spans.cap = 64
         return out

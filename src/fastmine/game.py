@@ -136,15 +136,14 @@ class Game:
         self._safe = rows * cols - mines
         n = (rows + 2) * (cols + 2)
         st = np.zeros(n, np.uint8)
-        pv = np.full(n, HIDDEN, np.int8)
-        # The ring is "revealed" so no move ever touches it.
-        st2 = st.reshape(rows + 2, cols + 2)
-        st2[0, :] = st2[-1, :] = st2[:, 0] = st2[:, -1] = _ST_REVEALED
+        pv = np.empty(n, np.int8)
+        pv.fill(HIDDEN)     # (np.full costs several times more on small boards)
         self._st = st
         self._pv = pv
-        view = pv.reshape(rows + 2, cols + 2)[1:-1, 1:-1]
-        view.flags.writeable = False
-        self._view = view
+        # Made on first use: a game that is only played (a solver, a benchmark)
+        # never pays for the view object.
+        self._view: NDArray[np.int8] | None = None
+        # The core sets the ring of ``st`` to "revealed", so no move touches it.
         self._core = _kernels.GameCore(st, pv, rows, cols)
         self._board: Board | None = None
         self._state = GameState.READY
@@ -205,7 +204,12 @@ class Game:
     @property
     def view(self) -> NDArray[np.int8]:
         """Read-only int8 array (rows, cols): 0..8 where revealed, else a view code."""
-        return self._view
+        view = self._view
+        if view is None:
+            view = self._pv.reshape(self._rows + 2, self._cols + 2)[1:-1, 1:-1]
+            view.flags.writeable = False
+            self._view = view
+        return view
 
     @property
     def board(self) -> Board | None:
@@ -438,9 +442,7 @@ class Game:
         new.__dict__.update(self.__dict__)
         new._st = self._st.copy()
         new._pv = self._pv.copy()
-        view = new._pv.reshape(self.rows + 2, self.cols + 2)[1:-1, 1:-1]
-        view.flags.writeable = False
-        new._view = view
+        new._view = None
         new._core = _kernels.GameCore(new._st, new._pv, self.rows, self.cols)
         if self._board is not None:
             new._core.attach(self._board._pm, self._board._pc)
