@@ -28,5 +28,8 @@ def test_build_matches_environment():
 def test_debug_build_checks_bounds():
     n = 4 * 4
     core = _kernels.GameCore(np.zeros(n, np.uint8), np.zeros(n, np.int8), 2, 2)
+    # A move's cell is refused by the core's own check (ValueError) before any
+    # index; a private call given an array narrower than it reads is not: the
+    # checked build turns that read into an IndexError.
     with pytest.raises(IndexError):
-        core.reveal(10**6)
+        core.first_outside(np.zeros((3, 1), np.intp))
