@@ -76,4 +76,43 @@ def breakdown(rows: int, cols: int, mines: int, seed: int, min_time: float,
     out["Game.from_board(board).reveal(r, c)"] = us(new_game_reveal)
     out["game.reveal(r, c) alone (game built untimed)"] = _reveal_only(
         board, (fr, fc), repeats, batch=max(50, min(2000, 2_000_000 // n)))
+    out.update(_mstoollib_game(mask, (fr, fc), us, repeats, batch=max(50, min(2000, 2_000_000 // n))))
     return out
+
+
+def _mstoollib_game(mask, click, us, repeats: int, batch: int) -> dict[str, float]:
+    """ms-toollib's game object on the same board: a new game and its first reveal.
+
+    ``MinesweeperBoard(board)`` takes the board as a list of lists (-1 at a
+    mine); a reveal is a press and a release, ``step("lc", ...)`` then
+    ``step("lr", ...)``.  Nothing when ms-toollib is not installed.
+    """
+    try:
+        import ms_toollib as ms
+    except ImportError:
+        return {}
+    from .peers.mstoollib_peer import to_board
+    from .peers.numpy_peer import count
+
+    board = to_board(mask, count(mask))
+    r, c = click
+
+    def new_game_reveal():
+        g = ms.MinesweeperBoard(board)
+        g.step("lc", (r, c))
+        g.step("lr", (r, c))
+
+    samples = []
+    for _ in range(repeats):
+        games = [ms.MinesweeperBoard(board) for _ in range(batch)]
+        gc.disable()
+        t0 = timing._now()
+        for g in games:
+            g.step("lc", (r, c))
+            g.step("lr", (r, c))
+        samples.append((timing._now() - t0) / batch)
+        gc.enable()
+    return {
+        "ms-toollib MinesweeperBoard(board) + step lc, lr": us(new_game_reveal),
+        "ms-toollib step lc, lr alone (board built untimed)": statistics.median(samples) * 1e6,
+    }

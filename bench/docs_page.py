@@ -45,7 +45,9 @@ def write(doc: dict, result_md: Path, docs: Path = DOCS) -> Path:
         "boards); the suite records it and goes on.", "",
     ]
     lines += report.headline(doc)
-    lines += ["", f"![time per call against board size, log-log, with fitted slopes]({PLOT})", "",
+    lines += [""] + report.floor_lines(doc)
+    lines += _new_game_line(doc)
+    lines += [f"![time per call against board size, log-log, with fitted slopes]({PLOT})", "",
               f"Speed targets: {len(t) - len(misses)} of {len(t)} comparisons met "
               f"(>= {an.PURE_TARGET:g}x plain Python from 50x50 up, faster than ms-toollib from "
               "9x9 to 1000x1000)."]
@@ -82,6 +84,24 @@ def write(doc: dict, result_md: Path, docs: Path = DOCS) -> Path:
     page = docs / "benchmarks.md"
     page.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return page
+
+
+def _new_game_line(doc: dict) -> list[str]:
+    """A new game and its first reveal, fastmine against ms-toollib's game object."""
+    out = []
+    for b in doc.get("breakdown") or []:
+        fm = b.get("Game.from_board(board).reveal(r, c)")
+        ms = b.get("ms-toollib step lc, lr alone (board built untimed)")
+        ms_new = b.get("ms-toollib MinesweeperBoard(board) + step lc, lr")
+        if isinstance(fm, float) and isinstance(ms, float) and isinstance(ms_new, float):
+            out.append(f"{b['size']}/{b['mines']}: {an.fmt_us(fm)} µs, against "
+                       f"{an.fmt_us(ms)} µs for ms-toollib's reveal alone on a board built "
+                       f"beforehand and {an.fmt_us(ms_new)} µs with its construction")
+    if not out:
+        return []
+    return ["A new game and its first reveal, `Game.from_board(board).reveal(r, c)` (the "
+            "whole cost of a game: construction, the reveal, the changed cells returned): "
+            + "; ".join(out) + ".", ""]
 
 
 def _link(rel: Path, docs: Path) -> str:

@@ -35,6 +35,11 @@ KERNELS: dict[str, Kernel] = {k.name: k for k in (
 )}
 
 
+#: Kernels that touch every cell of the board: the report gives their ns per
+#: cell and the memory floor (bench.tasks.memory_floor) beside them.
+WHOLE_BOARD = ("count", "bbbv", "bbbv_empty", "reveal_empty")
+
+
 @dataclass(frozen=True)
 class Size:
     """A board size and its mine count for the normal-density kernels."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import analysis as an
+from .kernels import WHOLE_BOARD
 
 STATUS_WORD = {"crash": "CRASH", "timeout": "TIMEOUT", "error": "ERROR", "skipped": "skipped"}
 
@@ -22,6 +23,38 @@ def _cell(row: dict | None) -> str:
     return STATUS_WORD.get(row["status"], row["status"])
 
 
+def _ns(row: dict | None, key: str) -> str:
+    """ns per cell of a fastmine row's time (``us_per_call``) or its memory floor."""
+    if row is None or row["status"] != "ok" or row.get(key) is None:
+        return ""
+    return f"{1000 * row[key] / row['cells']:.2f}"
+
+
+def floor_lines(doc: dict) -> list[str]:
+    """What the memory floor is, and where fastmine stands against it at the largest size."""
+    rows = [r for r in doc["rows"] if r["peer"] == "fastmine" and r["status"] == "ok"
+            and r.get("floor_us")]
+    if not rows:
+        return []
+    out = ["*ns per cell* (whole-board kernels): fastmine's time divided by the cells. "
+           "*Memory floor*: NumPy moving, in the same worker and interleaved with the peers, "
+           "the bytes the kernel must move at least (`bench.tasks.memory_floor`: for a reveal "
+           "a memset of the (n, 2) changed-cells array it returns plus a memcpy of the counts "
+           "into the view, 18 bytes a cell; for 3BV a read of the mines and the counts, 2 "
+           "bytes a cell; for the counts two 1-byte copies, 4 bytes a cell). No engine can go "
+           "below it on this machine.", ""]
+    largest = max(r["cells"] for r in rows)
+    parts = []
+    for r in sorted((r for r in rows if r["cells"] == largest), key=lambda r: r["kernel"]):
+        gbs = r["floor_bytes"] / (r["floor_us"] * 1e-6) / 1e9
+        parts.append(f"{doc['kernels'][r['kernel']]['title']} {an.fmt_us(r['us_per_call'])} µs "
+                     f"against a floor of {an.fmt_us(r['floor_us'])} µs "
+                     f"({r['us_per_call'] / r['floor_us']:.1f}x; {gbs:.0f} GB/s moved)")
+    label = next(r["size"] for r in rows if r["cells"] == largest)
+    out += [f"Bandwidth bound at {label}: " + "; ".join(parts) + ".", ""]
+    return out
+
+
 def headline(doc: dict) -> list[str]:
     """The headline table: fastmine µs per call and each peer's ratio, per kernel and size.
 
@@ -39,6 +72,10 @@ def headline(doc: dict) -> list[str]:
         title = doc["kernels"][k]["title"]
         out.append(f"| **{title}** | fastmine µs | "
                    + " | ".join(_cell(idx.get((k, "fastmine", s))) for s in sizes) + " |")
+        if k in WHOLE_BOARD:
+            fm = [idx.get((k, "fastmine", s)) for s in sizes]
+            out.append("| | fastmine ns per cell | " + " | ".join(_ns(r, "us_per_call") for r in fm) + " |")
+            out.append("| | memory floor ns per cell | " + " | ".join(_ns(r, "floor_us") for r in fm) + " |")
         for p in peers:
             cells = []
             for s in sizes:
@@ -62,9 +99,10 @@ def _details(doc: dict) -> list[str]:
     out = []
     for k, meta in doc["kernels"].items():
         out += [f"### {meta['title']}", "", meta["what"] + ".", ""]
+        whole = k in WHOLE_BOARD
         out.append("| size | mines | " + " | ".join(f"{labels[p]} µs" for p in peers)
-                   + " | check |")
-        out.append("|---|---:|" + "---:|" * len(peers) + "---|")
+                   + (" | fastmine ns/cell | memory floor µs" if whole else "") + " | check |")
+        out.append("|---|---:|" + "---:|" * (len(peers) + 2 * whole) + "---|")
         for s in _sizes([r for r in rows if r["kernel"] == k]):
             cells, checks = [], set()
             mines = ""
@@ -84,6 +122,10 @@ def _details(doc: dict) -> list[str]:
             check = ("all ok" if checks == {"ok"} else
                      (f"agree: {checks.pop()}" if len(checks) == 1 else
                       ("**DISAGREE** " + ", ".join(sorted(checks)) if checks else "")))
+            if whole:
+                fm = idx.get((k, "fastmine", s))
+                floor = fm.get("floor_us") if fm and fm["status"] == "ok" else None
+                cells += [_ns(fm, "us_per_call"), an.fmt_us(floor) if floor else ""]
             out.append(f"| {s} | {mines} | " + " | ".join(cells) + f" | {check} |")
         out.append("")
     return out
@@ -161,7 +203,10 @@ def _breakdown(doc: dict) -> list[str]:
     keys = [k for k in blocks[0] if k not in ("size", "mines")]
     out = ["## Where fastmine's time goes on small boards", "",
            "Public calls next to the private kernels under them (µs per call). The "
-           "difference is the Python layer: argument checks, array allocation, object creation.",
+           "difference is the Python layer: argument checks, array allocation, object creation. "
+           "The ms-toollib rows are its game object on the same board and click, for the cost "
+           "of a new game and its first reveal (`MinesweeperBoard(board)`, then `step('lc')` and "
+           "`step('lr')`, a press and a release).",
            "", "| call | " + " | ".join(sizes) + " |", "|---|" + "---:|" * len(sizes)]
     for k in keys:
         out.append(f"| {k} | " + " | ".join(
@@ -226,7 +271,7 @@ def render(doc: dict, plots: dict[str, str]) -> str:
     if doc.get("worker_restarts"):
         out += [f"The worker was restarted {doc['worker_restarts']} time(s) after a crash or "
                 "timeout.", ""]
-    out += ["## Headline", ""] + headline(doc) + [""]
+    out += ["## Headline", ""] + headline(doc) + [""] + floor_lines(doc)
     if "scaling" in plots:
         out += [f"![time against cells]({plots['scaling']})", ""]
     if "speedup" in plots:

@@ -11,7 +11,7 @@ import tracemalloc
 import numpy as np
 
 from . import peers
-from .kernels import make_case
+from .kernels import WHOLE_BOARD, make_case
 from .timing import Sampler, measure, measure_group, use_clock
 
 
@@ -73,6 +73,48 @@ def summarise(kernel: str, case, out) -> object:
     return int(out)
 
 
+def memory_floor(kernel: str, rows: int, cols: int):
+    """NumPy moving the bytes ``kernel`` must move at least: ``(call, bytes)``.
+
+    The bandwidth bound of this machine, timed in the same run and worker as
+    the kernels: no engine can do the kernel's job faster than it can touch
+    its input and output once.
+
+    - ``reveal_empty``: fill an (n, 2) intp array (the changed cells the
+      reveal returns, 16 bytes a cell) and copy the counts into the view (1
+      byte read, 1 written): a memset and a memcpy, 18 bytes a cell.
+    - ``bbbv``, ``bbbv_empty``: read the mines and the counts once
+      (``np.count_nonzero`` of each), 2 bytes a cell.
+    - ``count``: copy the mask and write the counts (two 1-byte memcpys),
+      4 bytes a cell.
+    """
+    n = rows * cols
+    if kernel == "reveal_empty":
+        out = np.zeros((n, 2), np.intp)
+        counts = np.zeros(n, np.int8)
+        view = np.zeros(n, np.int8)
+
+        def call():
+            out.fill(0)
+            np.copyto(view, counts)
+        return call, 18 * n
+    if kernel in ("bbbv", "bbbv_empty"):
+        pm = np.zeros(n, np.uint8)
+        pc = np.zeros(n, np.int8)
+        return (lambda: (np.count_nonzero(pm), np.count_nonzero(pc))), 2 * n
+    if kernel == "count":
+        mask = np.zeros(n, np.uint8)
+        padded = np.zeros(n, np.uint8)
+        counts = np.zeros(n, np.int8)
+        minus = np.zeros(n, np.int8)
+
+        def copies():
+            np.copyto(padded, mask)
+            np.copyto(counts, minus)
+        return copies, 4 * n
+    raise KeyError(kernel)
+
+
 def time_kernel(peer: str, kernel: str, rows: int, cols: int, mines: int, seed: int,
                 min_time: float, repeats: int, budget: float, clock: str = "wall") -> dict:
     """Time ``kernel`` of ``peer`` on its case; returns the timing and the check value."""
@@ -110,9 +152,24 @@ def time_group(peers_: list[str], kernel: str, rows: int, cols: int, mines: int,
             samplers[peer] = s
         except Exception as exc:  # one peer's failure is a row, not the end of the group
             out[peer] = {"status": "error", "error": f"{type(exc).__name__}: {exc}"}
-    for peer, res in measure_group(samplers, repeats, budget).items():
+    floor_bytes = 0
+    if "fastmine" in samplers and kernel in WHOLE_BOARD:
+        # Timed in turn with the peers, like one of them, so the same load hits it.
+        call, floor_bytes = memory_floor(kernel, rows, cols)
+        s = Sampler(call, None, min_time, max(1, 4_000_000 // (rows * cols)))
+        s.calibrate()
+        samplers[FLOOR] = s
+    results = measure_group(samplers, repeats, budget)
+    floor = results.pop(FLOOR, None)
+    for peer, res in results.items():
         out[peer] = {"status": "ok", **res, "check": checks[peer]}
+    if floor is not None:
+        out["fastmine"]["floor_us"] = floor["us_per_call"]
+        out["fastmine"]["floor_bytes"] = floor_bytes
     return out
+
+
+FLOOR = "_memory_floor"
 
 
 def memory_kernel(peer: str, kernel: str, rows: int, cols: int, mines: int, seed: int) -> dict:

@@ -202,3 +202,20 @@ def test_core_makes_its_own_ring():
     assert changed.min() >= 0 and changed[:, 0].max() < rows and changed[:, 1].max() < cols
     assert len({tuple(x) for x in changed.tolist()}) == rows * cols - 1
     assert core.take_changes().shape == (0, 2)
+
+
+@pytest.mark.parametrize("step", [3, 4, 5])
+def test_rows_with_many_short_openings(step):
+    """Mines every few cells along a row: that row and its neighbours hold the
+    most runs a row can, and every run is its own short stretch of zeros."""
+    mask = np.zeros((5, 200), bool)
+    mask[2, step - 1::step] = True
+    board = Board.from_mines(mask)
+    ref = RefBoard(mask.tolist())
+    assert (board.bbbv(), board.openings()) == (ref.bbbv(), len(ref.openings()))
+    game = Game.from_board(board)
+    rgame = RefGame(ref)
+    for c in range(0, 200, 7):
+        if not mask[2, c] and not game.state.is_over:
+            assert changed_set(game.reveal(2, c)) == rgame.reveal(2, c)
+    assert game.view.tolist() == rgame.view

@@ -118,26 +118,32 @@ cdef extern from *:
     #endif
 
     /* Bits of the zero cells (pm | pc == 0) of one row: cells m[0..ncols-1],
-       c[0..ncols-1]; writes (ncols + 63) / 64 words.  Reads only those cells. */
-    static void fm_zero_bits(const uint8_t* m, const int8_t* c, Py_ssize_t ncols, uint64_t* out) {
-        Py_ssize_t j = 0, w;
+       c[0..ncols-1]; writes (ncols + 63) / 64 words.  Reads only those cells.
+       Returns the row's mines (pm is 0 or 1: eight bytes sum by one multiply). */
+    static Py_ssize_t fm_zero_bits(const uint8_t* m, const int8_t* c, Py_ssize_t ncols, uint64_t* out) {
+        Py_ssize_t j = 0, w, mines = 0;
         Py_ssize_t nw = (ncols + 63) / 64;
         for (w = 0; w < nw; w++) out[w] = 0;
         if (FM_LITTLE) {
             for (; j + 8 <= ncols; j += 8) {
-                uint64_t v = fm_load8(m + j) | fm_load8(c + j);
+                uint64_t mw = fm_load8(m + j);
+                uint64_t v = mw | fm_load8(c + j);
                 /* high bit of each byte: that byte is 0 (exact, no carries) */
                 uint64_t t = ~(((v & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | v) & FM_HIGH;
                 uint64_t bits = ((t >> 7) * 0x0102040810204080ULL) >> 56;
                 out[j >> 6] |= bits << (j & 63);
+                mines += (Py_ssize_t)((mw * FM_ONES) >> 56);
             }
         }
-        for (; j < ncols; j++)
+        for (; j < ncols; j++) {
+            mines += m[j];
             if ((m[j] | (uint8_t)c[j]) == 0) out[j >> 6] |= 1ULL << (j & 63);
+        }
+        return mines;
     }
 
     /* The runs of set bits of a row of nw words, as inclusive (first + s, first + e)
-       pairs into out (room for (64 * nw + 1) / 2 pairs); returns how many. */
+       pairs into out (room for 32 * nw pairs: runs are at least one bit apart); returns how many. */
     static Py_ssize_t fm_runs(const uint64_t* bits, Py_ssize_t nw, Py_ssize_t first, Py_ssize_t* out) {
         Py_ssize_t w, k = 0, open = -1;
         for (w = 0; w < nw; w++) {
@@ -165,7 +171,7 @@ cdef extern from *:
     }
     """
     int fm_popcount64(uint64_t x) noexcept nogil
-    void fm_zero_bits(const uint8_t* m, const int8_t* c, Py_ssize_t ncols, uint64_t* out) noexcept nogil
+    Py_ssize_t fm_zero_bits(const uint8_t* m, const int8_t* c, Py_ssize_t ncols, uint64_t* out) noexcept nogil
     Py_ssize_t fm_runs(const uint64_t* bits, Py_ssize_t nw, Py_ssize_t first, Py_ssize_t* out) noexcept nogil
 
 # Exported so the Python layer and tests share one definition.
@@ -458,9 +464,9 @@ def bbbv_openings(const uint8_t[::1] pm, const int8_t[::1] pc, Py_ssize_t rows,
     """
     check_padded(pm.shape[0], rows, cols)
     check_padded(pc.shape[0], rows, cols)
-    cdef Py_ssize_t W = cols + 2, n = (rows + 2) * (cols + 2)
+    cdef Py_ssize_t W = cols + 2
     cdef Py_ssize_t nw = (cols + 63) // 64
-    cdef Py_ssize_t r, x, a, end, i, j, k, ri, rk, w
+    cdef Py_ssize_t r, a, end, i, j, k, ri, rk, w
     cdef Py_ssize_t mines = 0, merges = 0, covered = 0, nruns
     cdef uint64_t u, left, right, last_mask
     cdef const uint8_t* m = &pm[0]
@@ -484,14 +490,12 @@ def bbbv_openings(const uint8_t[::1] pm, const int8_t[::1] pc, Py_ssize_t rows,
     try:
         buf_init(&runs, 256)
         with nogil:
-            for x in range(n):          # the ring holds no mine
-                mines += m[x]
             rowstart[0] = 0
             rowstart[1] = 0
             for r in range(1, rows + 1):
-                fm_zero_bits(m + r * W + 1, cnt + r * W + 1, cols, bits + r * nw)
+                mines += fm_zero_bits(m + r * W + 1, cnt + r * W + 1, cols, bits + r * nw)
                 # Pass 1: the runs of zero cells ((a, b) padded, inclusive).
-                buf_reserve(&runs, 32 * nw + 2)
+                buf_reserve(&runs, 64 * nw + 2)    # at most 32 * nw runs, two entries each
                 k = fm_runs(bits + r * nw, nw, r * W + 1, runs.data + runs.size)
                 runs.size += 2 * k
                 rowstart[r + 1] = runs.size // 2
@@ -526,15 +530,17 @@ def bbbv_openings(const uint8_t[::1] pm, const int8_t[::1] pc, Py_ssize_t rows,
                     while j < rowstart[r] and runs.data[2 * j + 1] < a - 1:
                         j += 1
                     k = j
+                    ri = i              # run i is alone until its first touch
                     while k < rowstart[r] and runs.data[2 * k] <= end + 1:
-                        ri = uf_find(parent, i)
                         rk = uf_find(parent, k)
                         if ri != rk:
                             merges += 1
+                            # Link to the smaller number: the older run's set.
                             if ri < rk:
                                 parent[rk] = ri
                             else:
                                 parent[ri] = rk
+                                ri = rk
                         k += 1
     finally:
         buf_free(&runs)
