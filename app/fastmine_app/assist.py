@@ -109,9 +109,16 @@ class Hint:
     p: float
     certain: bool
 
-    def message(self) -> str:
-        """What to tell the player."""
-        where = f"row {self.row + 1}, column {self.col + 1}"
+    def message(self, transposed: bool = False) -> str:
+        """What to tell the player; ``transposed``: the board is drawn turned,
+        so the row and column named are those the player sees (counted from
+        the top left of the drawing), not the game's.
+
+        >>> Hint(6, 17, 0.0, True).message(), Hint(6, 17, 0.0, True).message(transposed=True)
+        ('Safe: row 7, column 18.', 'Safe: row 18, column 7.')
+        """
+        r, c = (self.col, self.row) if transposed else (self.row, self.col)
+        where = f"row {r + 1}, column {c + 1}"
         if self.certain:
             return f"Safe: {where}."
         return f"No certain move. Safest guess: {where} ({self.p:.0%} chance of a mine)."

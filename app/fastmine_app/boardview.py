@@ -458,7 +458,9 @@ class BoardView(Widget):
             self._build_geometry()
             self.mesh.vertices = self._verts
             self._recalled = self.memory.recall(self._memory_key())
-            if not self._settled or cell is None:
+            if self._settled and self._fitted:
+                self.fit()  # the player chose the whole board: still the whole board
+            elif not self._settled or cell is None:
                 self.open_view()
             else:
                 self.set_view(dp(scale_dp), self._drawn_center(*cell))
@@ -514,7 +516,10 @@ class BoardView(Widget):
         if self.hidden:
             self.indicators.color.a = 0.0
         fb = self.fit_button
-        fb.pos = (self.right - fb.width - dp(BUTTON_MARGIN), self.y + dp(BUTTON_MARGIN))
+        # x + width, not right: inside a pos/size callback Kivy's cached
+        # right/top may still hold the old value (a turned window left the
+        # clip and the button where the board was)
+        fb.pos = (self.x + self.width - fb.width - dp(BUTTON_MARGIN), self.y + dp(BUTTON_MARGIN))
         fitted = self.is_fitted()
         fb.zoomed = not fitted
         # "zoom in" only where it covers no cell of the whole board: the whole
@@ -530,7 +535,7 @@ class BoardView(Widget):
     def update_clip(self, *_args) -> None:
         """Clip drawing to the widget (in window coordinates, as scissors are)."""
         x0, y0 = self.to_window(self.x, self.y)
-        x1, y1 = self.to_window(self.right, self.top)
+        x1, y1 = self.to_window(self.x + self.width, self.y + self.height)  # not right/top: stale here
         sc = self._scissor
         sc.x, sc.y = int(round(x0)), int(round(y0))
         sc.width, sc.height = max(0, int(round(x1 - x0))), max(0, int(round(y1 - y0)))

@@ -310,7 +310,8 @@ class GameController(EventDispatcher):
         self.board.set_tiles(cells, self._tiles_at(cells))
         self.board.show_cell(h.row, h.col)
         self.message = ("The first click is always safe: tap anywhere."
-                        if g.state is GameState.READY and h.certain else h.message())
+                        if g.state is GameState.READY and h.certain
+                        else h.message(transposed=self.board.transposed))
 
     # ------------------------------------------------------------ clock
 

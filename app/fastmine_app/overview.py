@@ -49,7 +49,7 @@ class ScrollIndicators:
         if show_v:
             length = max(dp(24), h * h / bh)
             y = board.y + min(1.0, max(0.0, -oy / max(1.0, bh - h))) * (h - length)
-            self.v_bar.pos, self.v_bar.size = (board.right - m - t, y), (t, length)
+            self.v_bar.pos, self.v_bar.size = (board.x + board.width - m - t, y), (t, length)
         else:
             self.v_bar.size = (0, 0)
         self.visible = (show_h, show_v)

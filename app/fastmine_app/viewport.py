@@ -193,7 +193,13 @@ def clamp_axis(offset: float, content: float, view: float, low_pad: float = 0.0,
 
     >>> clamp_axis(0, 100, 300), clamp_axis(50, 500, 300), clamp_axis(-900, 500, 300, low_pad=60)
     (100.0, 0.0, -260)
+
+    Content longer by a rounding error still fits (a whole board drawn at
+    the scale that fits it is ``n * (view / n)`` long, a hair over ``view``):
+
+    >>> abs(clamp_axis(87, 30 * (1040 / 30) + 1e-9, 1040, high_pad=120)) < 1e-6  # not 87 px down
+    True
     """
-    if content <= view:
+    if content <= view + 0.5:  # half a pixel: no visible overflow
         return (view - content) / 2
     return min(high_pad, max(view - content - low_pad, offset))

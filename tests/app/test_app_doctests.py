@@ -9,7 +9,8 @@ import pytest
 
 pytest.importorskip("kivy")
 
-MODULES = ["raster", "theme", "tiles", "sounds", "store", "dialogs", "screens", "settings"]
+MODULES = ["raster", "theme", "tiles", "sounds", "store", "dialogs", "screens", "settings", "viewport",
+           "assist"]
 
 
 @pytest.mark.parametrize("name", MODULES)

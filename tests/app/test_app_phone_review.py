@@ -1,0 +1,100 @@
+"""Defects found by playing the app at the phone profiles (turning the phone
+with the whole board shown, a hint on a turned board), each tested with real
+rendering and real touches."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+pytest.importorskip("kivy")
+
+from fastmine_app import assist  # noqa: E402
+from profiles import PROFILES, box, start_app  # noqa: E402
+
+from fastmine import Difficulty  # noqa: E402
+
+EXPERT = Difficulty(16, 30, 99)
+
+
+@pytest.fixture
+def touch_first(monkeypatch):
+    """Phones open games the touch-screen way (the platform says so on a device)."""
+    from fastmine_app import viewport
+
+    monkeypatch.setattr(viewport, "TOUCH_FIRST", True)
+
+
+def turn(drv, size) -> None:
+    drv.window.size = size
+    drv.frames(6)
+
+
+def check_whole_board_clipped_to_its_box(drv) -> None:
+    b = drv.board
+    # the clip is the board's box in the window: drawing is neither cut
+    # inside the board nor spilled over the bars
+    sc = b._scissor
+    x0, y0, x1, y1 = box(b)
+    assert (sc.x, sc.y, sc.x + sc.width, sc.y + sc.height) == (
+        round(x0), round(y0), round(x1), round(y1))
+    # the whole board shows, inside the box
+    ox, oy = b.offset
+    s = b.scale
+    assert b.is_fitted()
+    assert ox >= -0.5 and ox + b.dcols * s <= b.width + 0.5
+    assert oy >= -0.5 and oy + b.drows * s <= b.height + 0.5
+    assert max(b.dcols * s - b.width, b.drows * s - b.height) > -1.0  # fills one side
+
+
+def test_turning_the_phone_keeps_the_whole_board_whole_and_clipped_right(
+        make_app, data_dir, touch_first):
+    drv = start_app(make_app, data_dir, "phone_360", animations=0)
+    drv.ctrl.seed = 3
+    drv.app.start_game(EXPERT)
+    drv.frames(2)
+    drv.tap_cell(8, 15)
+    b = drv.board
+    assert not b.is_fitted()  # opened at the finger cell size
+    drv.press(b.fit_button)  # "fit whole board"
+    drv.frames(3)
+    check_whole_board_clipped_to_its_box(drv)
+    w, h = PROFILES["phone_360"].size
+    turn(drv, (h, w))  # landscape
+    assert not b.transposed
+    check_whole_board_clipped_to_its_box(drv)
+    turn(drv, (w, h))  # and back
+    assert b.transposed
+    check_whole_board_clipped_to_its_box(drv)
+    # the top row of the board really shows (it was cut off under the clip)
+    px = drv.pixels()
+    x0, y0, x1, y1 = box(b)
+    ox, oy = b.offset
+    top = int(y0 + oy + b.drows * b.scale - b.scale / 2)
+    bg = (np.array(drv.app.theme.bg[:3]) * 255).round()
+    row = px[top, int(x0 + ox + b.scale):int(x0 + ox + b.dcols * b.scale - b.scale)]
+    assert (np.abs(row.astype(int) - bg).max(axis=1) > 10).mean() > 0.5
+
+
+@pytest.mark.skipif(not assist.available(), reason=assist.unavailable_reason())
+def test_a_hint_on_a_turned_board_names_the_cell_where_the_player_sees_it(
+        make_app, data_dir, touch_first):
+    drv = start_app(make_app, data_dir, "phone_393", animations=0)
+    drv.ctrl.seed = 3
+    drv.app.start_game(EXPERT)
+    drv.frames(2)
+    drv.tap_cell(8, 15)
+    b = drv.board
+    assert b.transposed
+    drv.press(b.fit_button)
+    drv.press(drv.ids("hint"))
+    m = re.search(r"row (\d+), column (\d+)", drv.ctrl.message)
+    assert m, drv.ctrl.message
+    row, col = int(m[1]), int(m[2])  # counted from the top left, as drawn
+    ox, oy = b.offset
+    s = b.scale
+    x = b.x + ox + (col - 0.5) * s
+    y = b.y + oy + (b.drows - row + 0.5) * s
+    assert b.cell_at(x, y) == drv.ctrl._hint_cell
