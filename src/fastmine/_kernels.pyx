@@ -598,7 +598,7 @@ cdef Py_ssize_t open_run(Fill* f, Py_ssize_t x) except -1 nogil:
     below, and return the run's last cell."""
     cdef uint8_t* st = f.st
     cdef const int8_t* pc = f.pc
-    cdef Py_ssize_t a = x, b = x
+    cdef Py_ssize_t a = x, b = x, i
     # The ring is revealed, never openable: no run leaves its row.
     while (st[a - 1] & 0xFE) == 0 and pc[a - 1] == 0:
         a -= 1
@@ -611,8 +611,14 @@ cdef Py_ssize_t open_run(Fill* f, Py_ssize_t x) except -1 nogil:
     # Left end, run, right end: recorded in this order they make one run.
     if (st[a - 1] & 0xFE) == 0:
         open_one(f, a - 1)
-    memset(st + a, ST_REVEALED, b - a + 1)
-    memset(f.view + a, 0, b - a + 1)
+    if b - a < 16:
+        # Most runs are short where mines are about: a loop beats a call.
+        for i in range(a, b + 1):
+            st[i] = ST_REVEALED
+            f.view[i] = 0
+    else:
+        memset(st + a, ST_REVEALED, b - a + 1)
+        memset(f.view + a, 0, b - a + 1)
     f.opened += b - a + 1
     rec(f.changes, a, b - a + 1)
     if (st[b + 1] & 0xFE) == 0:
@@ -630,7 +636,8 @@ cdef int scan_row(Fill* f, Py_ssize_t lo, Py_ssize_t hi) except -1 nogil:
     (the run widened by one, same row, ring cells included): each openable
     number, and each run of openable zeros that starts there."""
     cdef uint8_t* st = f.st
-    cdef Py_ssize_t x = lo
+    cdef const int8_t* pc = f.pc
+    cdef Py_ssize_t x = lo, start
     while x <= hi:
         if (st[x] & 0xFE) != 0:
             x += 1
@@ -638,9 +645,18 @@ cdef int scan_row(Fill* f, Py_ssize_t lo, Py_ssize_t hi) except -1 nogil:
             # skip eight cells at a time.
             while x + 8 <= hi + 1 and fm_none_openable(st + x):
                 x += 8
-        elif f.pc[x] != 0:
-            open_one(f, x)
-            x += 1
+        elif pc[x] != 0:
+            # A stretch of openable numbers (the edge of the region): opened
+            # and recorded together.
+            start = x
+            while True:
+                st[x] = ST_REVEALED
+                f.view[x] = pc[x]
+                x += 1
+                if x > hi or (st[x] & 0xFE) != 0 or pc[x] == 0:
+                    break
+            f.opened += x - start
+            rec(f.changes, start, x - start)
         else:
             x = open_run(f, x) + 2   # the cell after a run is not an openable zero
     return 0
