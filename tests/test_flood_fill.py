@@ -219,3 +219,18 @@ def test_rows_with_many_short_openings(step):
         if not mask[2, c] and not game.state.is_over:
             assert changed_set(game.reveal(2, c)) == rgame.reveal(2, c)
     assert game.view.tolist() == rgame.view
+
+
+@settings(max_examples=150, deadline=None)
+@given(sparse_masks(), st.integers(0, 10**6))
+def test_the_clicked_cell_is_listed_first(mask, seed):
+    # Callers (the solver's strategies, the app's cascade) take a move's cell
+    # from the first changed cell; the span fill must not list its run's left
+    # end first when the click lands in the middle of a run of zeros.
+    rnd = random.Random(seed)
+    safe = np.argwhere(~mask)
+    r, c = (int(x) for x in safe[rnd.randrange(len(safe))])
+    game = Game.from_board(Board.from_mines(mask))
+    changed = game.reveal(r, c)
+    assert (int(changed[0][0]), int(changed[0][1])) == (r, c)
+    assert len({tuple(x) for x in changed.tolist()}) == len(changed)

@@ -592,10 +592,12 @@ cdef inline int open_one(Fill* f, Py_ssize_t x) except -1 nogil:
     return 0
 
 
-cdef Py_ssize_t open_run(Fill* f, Py_ssize_t x) except -1 nogil:
+cdef Py_ssize_t open_run(Fill* f, Py_ssize_t x, bint clicked) except -1 nogil:
     """x is an openable zero: reveal its whole run of openable zeros in the row
     and the openable cells at both ends, queue the run for the rows above and
-    below, and return the run's last cell."""
+    below, and return the run's last cell.  ``clicked``: x is the cell the move
+    acted on, and is recorded first (callers report a move's cell as the first
+    changed cell)."""
     cdef uint8_t* st = f.st
     cdef const int8_t* pc = f.pc
     cdef Py_ssize_t a = x, b = x, i
@@ -609,7 +611,7 @@ cdef Py_ssize_t open_run(Fill* f, Py_ssize_t x) except -1 nogil:
     while (st[b + 1] & 0xFE) == 0 and pc[b + 1] == 0:
         b += 1
     # Left end, run, right end: recorded in this order they make one run.
-    if (st[a - 1] & 0xFE) == 0:
+    if not clicked and (st[a - 1] & 0xFE) == 0:
         open_one(f, a - 1)
     if b - a < 16:
         # Most runs are short where mines are about: a loop beats a call.
@@ -620,9 +622,19 @@ cdef Py_ssize_t open_run(Fill* f, Py_ssize_t x) except -1 nogil:
         memset(st + a, ST_REVEALED, b - a + 1)
         memset(f.view + a, 0, b - a + 1)
     f.opened += b - a + 1
-    rec(f.changes, a, b - a + 1)
-    if (st[b + 1] & 0xFE) == 0:
-        open_one(f, b + 1)
+    if not clicked:
+        rec(f.changes, a, b - a + 1)
+        if (st[b + 1] & 0xFE) == 0:
+            open_one(f, b + 1)
+    else:
+        # x first: x..b, the right end, then the left end and a..x-1 (two runs).
+        rec(f.changes, x, b - x + 1)
+        if (st[b + 1] & 0xFE) == 0:
+            open_one(f, b + 1)
+        if (st[a - 1] & 0xFE) == 0:
+            open_one(f, a - 1)
+        if x > a:
+            rec(f.changes, a, x - a)
     if f.spans.size + 2 > f.spans.cap:
         buf_reserve(f.spans, 2)
     f.spans.data[f.spans.size] = a
@@ -658,7 +670,7 @@ cdef int scan_row(Fill* f, Py_ssize_t lo, Py_ssize_t hi) except -1 nogil:
             f.opened += x - start
             rec(f.changes, start, x - start)
         else:
-            x = open_run(f, x) + 2   # the cell after a run is not an openable zero
+            x = open_run(f, x, False) + 2   # the cell after a run is not an openable zero
     return 0
 
 
@@ -768,7 +780,7 @@ cdef class GameCore:
             open_one(&f, p)
         else:
             self.spans.size = 0
-            open_run(&f, p)
+            open_run(&f, p, True)
             while self.spans.size:
                 self.spans.size -= 2
                 a = self.spans.data[self.spans.size]
