@@ -101,6 +101,13 @@ class Driver:
             app._app_settings.parent.remove_widget(app._app_settings)
         self.frames(2)  # let pending kv updates run while ``app`` still resolves
         App._running_app = None
+        # kv's ``app`` caches the app it first resolved and forgets it on that
+        # app's on_stop; resolved again by the frames above, it would keep this
+        # (stopped) app, and the next app's kv rules would read its root and
+        # sizes (a solver sheet sized for the last test's window)
+        from kivy.lang.parser import global_idmap
+
+        object.__setattr__(global_idmap["app"], "_obj", None)
 
     # ------------------------------------------------------------ time
 

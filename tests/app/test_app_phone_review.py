@@ -98,3 +98,68 @@ def test_a_hint_on_a_turned_board_names_the_cell_where_the_player_sees_it(
     x = b.x + ox + (col - 0.5) * s
     y = b.y + oy + (b.drows - row + 0.5) * s
     assert b.cell_at(x, y) == drv.ctrl._hint_cell
+
+
+LANDSCAPE_360_FONT13 = ("phone_360_font13", (1280, 720))  # the narrow phone turned, large text
+
+
+def _win_a_record(drv) -> None:
+    from fastmine_app.dialogs import EndDialog
+
+    mask = np.zeros((9, 9), bool)
+    for rc in ((0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (6, 6)):
+        mask[rc] = True
+    drv.attach_board(mask)
+    drv.board.fit()  # every cell on screen, so the taps below land
+    drv.tap_cell(8, 0)
+    drv.clock.advance(12.3)  # a plausible time on the clock
+    drv.frames(1)
+    drv.tap_cell(0, 0)  # the last opening
+    drv.wait(1.0)
+    assert drv.game.state.name == "WON"
+    return next(w for w in drv.window.children if isinstance(w, EndDialog))
+
+
+def _assert_all_inside(dialog, window) -> None:
+    from kivy.uix.label import Label
+    from profiles import inside
+
+    assert inside(dialog, window), f"dialog {box(dialog)} outside the window {window.size}"
+    stack = [dialog]
+    while stack:
+        w = stack.pop()
+        stack.extend(w.children)
+        if isinstance(w, Label) and w.text and w.opacity > 0 and w.height > 0:
+            assert inside(w, window), f"{w.text!r} at {box(w)} outside the window"
+
+
+@pytest.mark.parametrize("profile,size", [LANDSCAPE_360_FONT13, ("landscape", None)])
+def test_the_end_dialog_fits_a_landscape_phone(make_app, data_dir, touch_first, profile, size):
+    drv = start_app(make_app, data_dir, profile, animations=0)
+    if size:
+        turn(drv, size)
+    d = _win_a_record(drv)
+    assert d.ask_name  # the tallest end dialog: numbers, the name prompt, the buttons
+    drv.frames(3)
+    _assert_all_inside(d, drv.window)
+    drv.press(d.ids.new_game)  # reachable by a tap
+    drv.wait(0.5)
+    assert d.parent is None
+
+
+@pytest.mark.parametrize("profile", ["phone_360", "landscape"])
+def test_a_message_never_covers_the_corner_button(make_app, data_dir, touch_first, profile):
+    drv = start_app(make_app, data_dir, profile, animations=0)
+    drv.app.start_game(EXPERT)
+    drv.frames(2)
+    drv.tap_cell(8, 15)
+    b = drv.board
+    assert b.fit_button.shown
+    drv.ctrl.message = "Move taken back: the game goes on, marked as assisted."
+    drv.frames(3)
+    toast = drv.ids("toast")
+    tx0, ty0, tx1, ty1 = box(toast)
+    fx0, fy0, fx1, fy1 = box(b.fit_button)
+    assert tx1 <= fx0 or fx1 <= tx0 or ty1 <= fy0 or fy1 <= ty0, "the message lies over the button"
+    assert toast.texture_size[1] <= toast.height
+    assert box(toast)[3] <= box(b)[3]  # and inside the board's area
