@@ -61,6 +61,8 @@ class GameController(EventDispatcher):
                    on_cell_long_press=lambda _b, r, c: self.long_press(r, c),
                    on_cell_secondary=lambda _b, r, c: self.mark(r, c),
                    on_cell_chord=lambda _b, r, c: self.chord(r, c))
+        self._shown_hint: assist.Hint | None = None  # the hint the message names
+        board.bind(transposed=self._on_turned)
         self._ticker = Clock.schedule_interval(self._tick, 0.2)
 
     # ------------------------------------------------------------ games
@@ -309,9 +311,18 @@ class GameController(EventDispatcher):
         cells = np.array([self._hint_cell] + ([old] if old else []), np.intp)
         self.board.set_tiles(cells, self._tiles_at(cells))
         self.board.show_cell(h.row, h.col)
-        self.message = ("The first click is always safe: tap anywhere."
-                        if g.state is GameState.READY and h.certain
-                        else h.message(transposed=self.board.transposed))
+        if g.state is GameState.READY and h.certain:
+            self._shown_hint = None
+            self.message = "The first click is always safe: tap anywhere."
+        else:
+            self._shown_hint = h
+            self.message = h.message(transposed=self.board.transposed)
+
+    def _on_turned(self, _board, transposed: bool) -> None:
+        # the phone turned while a hint shows: name its cell where it now is
+        h = self._shown_hint
+        if h is not None and self.message == h.message(transposed=not transposed):
+            self.message = h.message(transposed=transposed)
 
     # ------------------------------------------------------------ clock
 

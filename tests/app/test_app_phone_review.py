@@ -78,26 +78,48 @@ def test_turning_the_phone_keeps_the_whole_board_whole_and_clipped_right(
     assert (np.abs(row.astype(int) - bg).max(axis=1) > 10).mean() > 0.5
 
 
-@pytest.mark.skipif(not assist.available(), reason=assist.unavailable_reason())
-def test_a_hint_on_a_turned_board_names_the_cell_where_the_player_sees_it(
-        make_app, data_dir, touch_first):
+def _hint_on_a_turned_board(make_app, data_dir):
     drv = start_app(make_app, data_dir, "phone_393", animations=0)
     drv.ctrl.seed = 3
     drv.app.start_game(EXPERT)
     drv.frames(2)
     drv.tap_cell(8, 15)
-    b = drv.board
-    assert b.transposed
-    drv.press(b.fit_button)
+    assert drv.board.transposed
+    drv.press(drv.board.fit_button)
     drv.press(drv.ids("hint"))
+    return drv
+
+
+@pytest.mark.skipif(not assist.available(), reason=assist.unavailable_reason())
+def test_a_hint_on_a_turned_board_names_the_cell_where_the_player_sees_it(
+        make_app, data_dir, touch_first):
+    drv = _hint_on_a_turned_board(make_app, data_dir)
+    # counted from the top left, as drawn
+    assert _named_cell(drv) == drv.ctrl._hint_cell
+
+
+def _named_cell(drv):
+    """The cell the message names, found on the screen as the player counts."""
+    b = drv.board
     m = re.search(r"row (\d+), column (\d+)", drv.ctrl.message)
     assert m, drv.ctrl.message
-    row, col = int(m[1]), int(m[2])  # counted from the top left, as drawn
+    row, col = int(m[1]), int(m[2])
     ox, oy = b.offset
-    s = b.scale
-    x = b.x + ox + (col - 0.5) * s
-    y = b.y + oy + (b.drows - row + 0.5) * s
-    assert b.cell_at(x, y) == drv.ctrl._hint_cell
+    return b.cell_at(b.x + ox + (col - 0.5) * b.scale, b.y + oy + (b.drows - row + 0.5) * b.scale)
+
+
+@pytest.mark.skipif(not assist.available(), reason=assist.unavailable_reason())
+def test_a_hint_shown_while_the_phone_turns_names_its_cell_where_it_now_is(
+        make_app, data_dir, touch_first):
+    drv = _hint_on_a_turned_board(make_app, data_dir)
+    b = drv.board
+    w, h = PROFILES["phone_393"].size
+    turn(drv, (h, w))
+    assert not b.transposed and b.is_fitted()
+    assert _named_cell(drv) == drv.ctrl._hint_cell
+    turn(drv, (w, h))
+    assert b.transposed
+    assert _named_cell(drv) == drv.ctrl._hint_cell
 
 
 LANDSCAPE_360_FONT13 = ("phone_360_font13", (1280, 720))  # the narrow phone turned, large text
