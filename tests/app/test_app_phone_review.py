@@ -185,3 +185,25 @@ def test_a_message_never_covers_the_corner_button(make_app, data_dir, touch_firs
     assert tx1 <= fx0 or fx1 <= tx0 or ty1 <= fy0 or fy1 <= ty0, "the message lies over the button"
     assert toast.texture_size[1] <= toast.height
     assert box(toast)[3] <= box(b)[3]  # and inside the board's area
+
+
+@pytest.mark.parametrize("profile", ["phone_360_font13", "desktop"])
+def test_the_records_board_list_opens_and_picks_by_touch(make_app, data_dir, profile):
+    from kivy.uix.dropdown import DropDown
+
+    drv = start_app(make_app, data_dir, profile)
+    drv.app.show_screen("records")
+    drv.frames(3)
+    rs = drv.app.root.get_screen("records")
+    drv.press(rs.ids.spinner)
+    drv.wait(0.4)
+    dd = next(w for w in drv.window.children if isinstance(w, DropDown))
+    options = {o.text: o for o in dd.container.children}
+    assert set(options) >= {"Beginner", "Intermediate", "Expert"}
+    expert = options["Expert"]
+    assert expert.height >= 48 * drv.profile.density - 0.5  # a finger's worth each
+    assert expert.texture_size[1] <= expert.height
+    assert box(expert)[1] >= 0 and box(expert)[3] <= drv.window.height
+    drv.press(expert)
+    drv.wait(0.4)
+    assert rs.difficulty == "Expert" and rs.ids.spinner.text == "Expert"
