@@ -207,3 +207,19 @@ def test_the_records_board_list_opens_and_picks_by_touch(make_app, data_dir, pro
     drv.press(expert)
     drv.wait(0.4)
     assert rs.difficulty == "Expert" and rs.ids.spinner.text == "Expert"
+
+
+@pytest.mark.skipif(not assist.available(), reason=assist.unavailable_reason())
+def test_hint_and_solver_are_greyed_while_paused(make_app, data_dir, touch_first):
+    drv = start_app(make_app, data_dir, "phone_360", animations=0)
+    drv.tap_cell(4, 4)
+    hint, solver = drv.ids("hint"), drv.ids("solver")
+    assert not hint.disabled and not solver.disabled
+    drv.press(drv.ids("pause"))
+    assert drv.ctrl.paused
+    assert hint.disabled and solver.disabled  # they took no move and said nothing
+    drv.press(hint)
+    drv.press(solver)
+    assert not [w for w in drv.window.children if type(w).__name__ == "SolverMenu"]
+    drv.press(drv.ids("pause"))
+    assert not drv.ctrl.paused and not hint.disabled and not solver.disabled
