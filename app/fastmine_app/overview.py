@@ -9,6 +9,7 @@ zoomed view (the player's cell size), showing the icon of what a tap does.
 
 from __future__ import annotations
 
+from kivy.clock import Clock
 from kivy.graphics import Color, InstructionGroup, Rectangle, RoundedRectangle
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ObjectProperty
@@ -19,6 +20,9 @@ from . import tiles as T
 
 BAR = 4  # dp thickness of a scroll indicator
 MARGIN = 3  # dp from the board's edge
+HIDDEN_GRACE = 0.6
+"""Seconds after the corner button hides during which a touch on its place
+is still swallowed (longer than a double tap)."""
 
 
 class ScrollIndicators:
@@ -70,6 +74,7 @@ class FitButton(ButtonBehavior, Widget):
     shown = BooleanProperty(False)
 
     def __init__(self, **kwargs) -> None:
+        self._hidden_at = -1e9
         super().__init__(**kwargs)
         self.size_hint = (None, None)
         self.size = (dp(44), dp(44))
@@ -92,7 +97,15 @@ class FitButton(ButtonBehavior, Widget):
         self._bg_color.a = (0.8 if down else 0.6) if self.shown else 0.0
         self._icon_color.a = 1.0 if self.shown else 0.0
 
+    def on_shown(self, _inst, shown: bool) -> None:
+        if not shown:
+            self._hidden_at = Clock.get_time()
+
     def on_touch_down(self, touch):
         if not self.shown:
-            return False
+            # just hidden (a tap fitted a board that now lies under the
+            # button): a second tap of the same finger, a double tap, must not
+            # land on the cell that appeared under it and reveal it
+            recent = Clock.get_time() - self._hidden_at < HIDDEN_GRACE
+            return bool(recent and self.collide_point(*touch.pos))
         return super().on_touch_down(touch)

@@ -223,3 +223,25 @@ def test_hint_and_solver_are_greyed_while_paused(make_app, data_dir, touch_first
     assert not [w for w in drv.window.children if type(w).__name__ == "SolverMenu"]
     drv.press(drv.ids("pause"))
     assert not drv.ctrl.paused and not hint.disabled and not solver.disabled
+
+
+def test_a_second_tap_on_the_fit_button_does_not_open_the_cell_under_it(
+        make_app, data_dir, touch_first):
+    drv = start_app(make_app, data_dir, "phone_393", animations=0)
+    drv.ctrl.seed = 3
+    drv.app.start_game(EXPERT)
+    drv.frames(2)
+    drv.tap_cell(8, 15)
+    b, fb = drv.board, drv.board.fit_button
+    assert fb.shown
+    x, y = drv.widget_pos(fb)
+    drv.tap(x, y, hold=0.05)  # fits the whole board: it now lies under the button
+    assert b.is_fitted() and not fb.shown
+    cell = b.cell_at(*b.to_parent(*b.to_widget(x, y)))
+    assert cell is not None and drv.game.view[cell] == -1
+    view = drv.game.view.copy()
+    drv.tap(x, y, hold=0.05)  # the same finger again, as in a double tap
+    assert (drv.game.view == view).all() and drv.ctrl.state == "playing"
+    drv.wait(1.0)  # later, the place is an ordinary cell again
+    drv.tap(x, y)
+    assert drv.game.view[cell] != -1
