@@ -245,3 +245,22 @@ def test_a_second_tap_on_the_fit_button_does_not_open_the_cell_under_it(
     drv.wait(1.0)  # later, the place is an ordinary cell again
     drv.tap(x, y)
     assert drv.game.view[cell] != -1
+
+
+@pytest.mark.parametrize("profile", ["phone_360", "desktop"])
+def test_a_tap_that_closes_the_menu_plays_no_move(make_app, data_dir, touch_first, profile):
+    from kivy.uix.dropdown import DropDown
+
+    drv = start_app(make_app, data_dir, profile, animations=0)
+    drv.tap_cell(4, 4)
+    drv.press(drv.ids("menu_button"))
+    drv.wait(0.3)
+    menu = next(w for w in drv.window.children if isinstance(w, DropDown))
+    view = drv.game.view.copy()
+    # a hidden cell outside the menu, where a player taps to close it
+    cell = next((int(r), int(c)) for r, c in np.argwhere(view == -1)
+                if not menu.collide_point(*drv.cell_pos(int(r), int(c))))
+    drv.tap_cell(*cell)
+    drv.wait(0.3)
+    assert menu.parent is None  # closed
+    assert (drv.game.view == view).all(), "the closing tap opened a cell"
