@@ -214,9 +214,19 @@ class NewGameScreen(Screen):
         self.rule_help = RULE_HELP.get(rule, "")
 
     def on_kv_post(self, _base) -> None:
+        buttons: list[FlatToggle] = []
+
+        def even(*_args) -> None:
+            # one height for all: a label that wraps onto three lines makes
+            # its whole row taller, and ragged rows read as misplaced buttons
+            h = max(max(dp(56), b.texture_size[1] + dp(16)) for b in buttons)
+            for b in buttons:
+                b.height = h
+
         for name in DIFFICULTIES:
             btn = FlatToggle(text=self.preset_label(name), group="difficulty", size_hint_y=None)
-            btn.bind(texture_size=lambda b, ts: setattr(b, "height", max(dp(56), ts[1] + dp(16))))
+            buttons.append(btn)
+            btn.bind(texture_size=even)
             btn.preset = name
             btn.bind(on_release=lambda b: self._pick(b.preset))
             self.bind(choice=lambda _s, choice, b=btn: setattr(

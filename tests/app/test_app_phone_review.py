@@ -264,3 +264,29 @@ def test_a_tap_that_closes_the_menu_plays_no_move(make_app, data_dir, touch_firs
     drv.wait(0.3)
     assert menu.parent is None  # closed
     assert (drv.game.view == view).all(), "the closing tap opened a cell"
+
+
+@pytest.mark.parametrize("profile,size", [LANDSCAPE_360_FONT13, ("landscape", None)])
+def test_every_preset_shows_without_scrolling_on_a_landscape_phone(
+        make_app, data_dir, profile, size):
+    from profiles import inside
+
+    from fastmine import DIFFICULTIES
+
+    drv = start_app(make_app, data_dir, profile)
+    if size:
+        turn(drv, size)
+    drv.app.show_screen("new_game")
+    drv.frames(3)
+    ng = drv.app.root.get_screen("new_game")
+    view = ng.ids.custom.parent.parent  # the scrolling part, at its top
+    assert ng.ids.presets.cols == 4
+    for name in DIFFICULTIES:
+        btn = ng.ids[f"preset_{name}"]
+        assert inside(btn, view), f"{name} needs scrolling"
+        assert btn.texture_size[1] <= btn.height and btn.texture_size[0] <= btn.width
+    heights = {ng.ids[f"preset_{name}"].height for name in DIFFICULTIES}
+    assert len(heights) == 1, f"ragged rows of presets: {heights}"
+    assert inside(ng.ids.start, drv.window)
+    drv.press(ng.ids["preset_expert"])
+    assert ng.choice == "expert"
