@@ -5,9 +5,9 @@ Pure arithmetic, no widgets, so the rules are easy to read and test:
 
 - On a touch screen a game opens at the player's cell size (the setting,
   about 9 mm by default).  A board that fits at that size, or nearly
-  (``FIT_SLACK``: fitting shrinks its cells by at most 30%, so Beginner
-  opens whole on a 360-dp phone at the default size), opens whole and
-  centred; a bigger one opens zoomed at that size around the middle
+  (``FIT_SLACK``: fitting may shrink its cells from the default 56 dp to
+  48 dp, the smallest comfortable touch target, and no further), opens
+  whole and centred; a bigger one opens zoomed at that size around the middle
   of the board (where a first click opens an area) or, for a resumed game,
   around the cells already open.
 - A wide board in a portrait window (or a tall one in landscape) is drawn
@@ -30,9 +30,10 @@ TOUCH_FIRST: bool | None = None
 """Force the touch-first layout on (True) or off (False); None: decide by
 platform (Android, iOS) or the ``FASTMINE_TOUCH`` environment variable."""
 
-FIT_SLACK = 0.7
+FIT_SLACK = 48 / 56
 """A board whose whole-board cells are at least this fraction of the chosen
-cell size opens whole rather than panning for a sliver."""
+cell size (48 dp of the default 56) opens whole rather than panning for a
+sliver; below that a finger misses cells, so it opens zoomed and pans."""
 
 
 def touch_first() -> bool:
@@ -89,8 +90,10 @@ def opening_view(drows: int, dcols: int, width: float, height: float, cell_px: f
 
     >>> opening_view(30, 16, 393, 700, 56).scale      # Expert in portrait: 56 px cells
     56
-    >>> opening_view(9, 9, 393, 700, 56)               # Beginner: whole, 43.7 px cells
-    View(scale=43.666666666666664, center=(4.5, 4.5), fitted=True)
+    >>> opening_view(9, 9, 393, 700, 56).fitted        # Beginner on a phone: 43.7 would be too small
+    False
+    >>> opening_view(9, 9, 460, 700, 56)               # a little short of 56: whole at 51 px
+    View(scale=51.111111111111114, center=(4.5, 4.5), fitted=True)
     >>> opening_view(16, 16, 360, 600, 56).fitted      # Intermediate on a phone: zoomed, pans
     False
     >>> opening_view(9, 9, 800, 800, 56).scale         # fits at 56: centred at 56, not blown up
