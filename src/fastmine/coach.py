@@ -1,0 +1,336 @@
+"""The coach: was each click of a game skill or luck?
+
+:func:`analyze` replays a game's moves on its board and asks the exact solver
+(:mod:`fastmine.solver`), before every click, what the player could know: the
+chance that the clicked cell holds a mine, whether a certainly safe cell
+existed anywhere, and the lowest risk on offer.  Each move gets a
+:class:`Verdict`; :func:`summary` turns them into one line ("2 forced guesses
+survived at 50/33%, 1 avoidable risk of 20%") and :func:`fatal` finds the
+move that lost, with the odds the player had.
+
+Probabilities are those of a player who knows the size, the total mine count
+and the rule, and sees the numbers: every mine layout that agrees with the
+numbers is equally likely (flags are the player's opinion, not evidence).  On
+a "no guess" board the layouts are not all equally likely (the generator kept
+only solvable ones), so there the risks are the uniform ones, as a player
+reasons without that knowledge.
+
+>>> from fastmine import Board
+>>> from fastmine.coach import analyze, summary
+>>> board = Board.from_mines([[1, 0, 0],
+...                          [0, 0, 0],
+...                          [0, 0, 1]])
+>>> verdicts = analyze(board, [("reveal", 1, 1), ("reveal", 0, 2)], rule="cell")
+>>> [v.category.value for v in verdicts]
+['first_click', 'forced_guess']
+>>> round(verdicts[1].risk, 3), verdicts[1].survived
+(0.25, True)
+>>> summary(verdicts)
+'1 forced guess survived at 25%'
+"""
+
+from __future__ import annotations
+
+import enum
+import operator
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .board import Board, Rule, _check_rule
+from .codes import FLAG, HIDDEN, QUESTION, GameState
+from .errors import PositionTooLargeError
+from .game import Game
+from .solver import probability as _probability
+
+__all__ = ["Category", "Verdict", "analyze", "describe", "fatal", "summary", "MARGIN"]
+
+MARGIN = 1e-9
+"""How much riskier than the best cell a guess must be to count as a worse
+guess: the counts are exact, but the probabilities are floats, and two cells
+with the same odds may differ in the last bits."""
+
+KINDS = ("reveal", "mark", "chord")
+"""Move kinds :func:`analyze` accepts (a mark is one right click: flag, ?, clear)."""
+
+
+class Category(str, enum.Enum):
+    """What a move was, as the exact solver sees it."""
+
+    FIRST_CLICK = "first_click"
+    """The first reveal: the first-click rule makes it safe (free)."""
+    SAFE = "safe"
+    """Every cell it opened was proven safe."""
+    FORCED_GUESS = "forced_guess"
+    """No safe cell existed anywhere, and no cell was safer than this one."""
+    AVOIDABLE_RISK = "avoidable_risk"
+    """A risk taken while a proven-safe cell existed elsewhere."""
+    WORSE_GUESS = "worse_guess"
+    """No safe cell existed, but another cell was strictly safer."""
+    FLAG = "flag"
+    """A flag on a mine."""
+    WRONG_FLAG = "wrong_flag"
+    """A flag on a cell that holds no mine (it may even have been proven safe)."""
+    MARK = "mark"
+    """A flag taken off, or a question mark changed: no claim made."""
+    NO_EFFECT = "no_effect"
+    """The move changed nothing (a click on a revealed or flagged cell, a chord
+    whose flags do not match its number)."""
+    NOT_ANALYSED = "not_analysed"
+    """A risky move on a position too large for the solver's exact count."""
+
+
+_RISKY = (Category.FORCED_GUESS, Category.AVOIDABLE_RISK, Category.WORSE_GUESS)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The coach's verdict on one move.
+
+    ``risk``: the chance that the move hits a mine (for a chord, the risk of the
+    riskiest cell it opens, a lower bound of its chance to lose); for a flag,
+    the chance the flagged cell holds a mine; None when not analysed.
+    ``best_risk``: the lowest risk of any unknown cell at that moment (0.0 when a
+    safe cell existed).  ``safe_cells_available``: proven-safe cells at that
+    moment (None when not analysed).  ``survived``: False only for the move that
+    lost the game.
+    """
+
+    index: int
+    kind: str
+    cell: tuple[int, int]
+    category: Category
+    risk: float | None
+    best_risk: float | None
+    safe_cells_available: int | None
+    survived: bool = True
+
+
+def _move(m: Any, index: int) -> tuple[str, int, int]:
+    """(kind, row, col) of one move: a ``(kind, row, col[, time])`` tuple or array
+    row, or an object with ``kind``, ``row`` and ``col``."""
+    if isinstance(m, (tuple, list, np.ndarray)) and len(m) in (3, 4):
+        kind, r, c = m[0], m[1], m[2]
+    elif all(hasattr(m, a) for a in ("kind", "row", "col")):
+        kind, r, c = m.kind, m.row, m.col
+    else:
+        raise TypeError(f"move {index} must be (kind, row, col) or have kind, row and col, got {m!r}")
+    kind = getattr(kind, "value", kind)         # an enum of kinds is fine too
+    if isinstance(kind, (int, np.integer)) and not isinstance(kind, (bool, np.bool_)):
+        # A move log's number: 0 reveal, 1 mark, 2 chord (+4 when a solver made it).
+        code = int(kind)
+        if 0 <= code < 8 and code & 3 < 3:
+            kind = KINDS[code & 3]
+    if kind not in KINDS:
+        raise ValueError(f"move {index} has an unknown kind {kind!r}; choose one of {KINDS}")
+    try:
+        if isinstance(r, (bool, np.bool_)) or isinstance(c, (bool, np.bool_)):
+            raise TypeError
+        r, c = operator.index(r), operator.index(c)
+    except TypeError:
+        raise TypeError(f"move {index} must give its row and column as integers, got {r!r}, {c!r}") from None
+    return str(kind), r, c
+
+
+def _neighbours(rows: int, cols: int, r: int, c: int) -> list[tuple[int, int]]:
+    return [(rr, cc) for rr in range(max(r - 1, 0), min(r + 2, rows))
+            for cc in range(max(c - 1, 0), min(c + 2, cols)) if (rr, cc) != (r, c)]
+
+
+def _opened(view: NDArray[np.int8], kind: str, r: int, c: int) -> list[tuple[int, int]]:
+    """The cells a reveal or chord at (r, c) opens directly in ``view`` (not the flood)."""
+    v = int(view[r, c])
+    if kind == "reveal":
+        return [(r, c)] if v in (HIDDEN, QUESTION) else []
+    if v < 0:                                   # a chord on an unrevealed cell does nothing
+        return []
+    nb = _neighbours(view.shape[0], view.shape[1], r, c)
+    if sum(1 for p in nb if view[p] == FLAG) != v:
+        return []
+    return [p for p in nb if view[p] in (HIDDEN, QUESTION)]
+
+
+def analyze(board: Board, moves: Iterable[Any], *, rule: Rule = "opening",
+            question_marks: bool = True) -> list[Verdict]:
+    """Replay ``moves`` on ``board`` and judge each one with the exact solver.
+
+    ``moves``: ``(kind, row, col)`` tuples (or objects with ``kind``, ``row``
+    and ``col``), kind one of :data:`KINDS`, in the order played; rows of a
+    move log array ``(kind, row, col, ms)`` with kind 0 reveal, 1 mark, 2 chord
+    (plus 4 for a solver's move) are read too.  ``rule`` is
+    the first-click rule the board was made under: with any rule but ``"none"``
+    the first reveal is free (:attr:`Category.FIRST_CLICK`); with ``"none"`` it
+    is judged like any other click.  ``question_marks``: whether a mark cycles
+    through "?" (as the game was set).  Raises ``ValueError`` for an unknown
+    kind, a cell off the board, a move after the game ended, or a first click
+    the rule would have made safe that is a mine on this board.
+    """
+    if not isinstance(board, Board):
+        raise TypeError(f"analyze needs a fastmine.Board, got {type(board).__name__}")
+    rule = _check_rule(rule)
+    game = Game.from_board(board, question_marks=question_marks, clock=lambda: 0.0)
+    view = game.view
+    mines = board.mines
+    total = board.mine_count
+    rows, cols = board.shape
+    verdicts: list[Verdict] = []
+    cache: tuple[int, _probability.Analysis | None] | None = None   # (revealed, analysis)
+
+    def analysis() -> _probability.Analysis | None:
+        nonlocal cache
+        # Marks do not change what the solver knows: reuse until a cell opens.
+        if cache is None or cache[0] != game.revealed_count:
+            try:
+                a: _probability.Analysis | None = _probability.analyze(view, total)
+            except PositionTooLargeError:
+                a = None
+            cache = (game.revealed_count, a)
+        return cache[1]
+
+    for i, m in enumerate(moves):
+        kind, r, c = _move(m, i)
+        if game.state.is_over:
+            raise ValueError(f"move {i} ({kind} at {r}, {c}) comes after the game ended")
+        if not (0 <= r < rows and 0 <= c < cols):
+            raise ValueError(f"move {i} is at ({r!r}, {c!r}), off the {rows}x{cols} board")
+        cell = (r, c)
+        risk = best = None
+        n_safe: int | None = None
+        if kind == "mark":
+            before = int(view[r, c])
+            if before == HIDDEN:
+                a = analysis()
+                category = Category.FLAG if mines[r, c] else Category.WRONG_FLAG
+                if a is not None:
+                    risk = float(a.probabilities[r, c])
+            else:
+                category = Category.MARK if before in (FLAG, QUESTION) else Category.NO_EFFECT
+            game.toggle_mark(r, c)
+            verdicts.append(Verdict(i, kind, cell, category, risk, best, n_safe))
+            continue
+        first = game.state is GameState.READY
+        cells = [] if first and kind == "chord" else _opened(view, kind, r, c)
+        if not cells:
+            category = Category.NO_EFFECT
+        elif first and rule != "none":
+            if mines[r, c]:
+                raise ValueError(
+                    f"the first click at ({r}, {c}) is a mine on this board: "
+                    f"the board was not made under the {rule!r} rule")
+            category, risk, best = Category.FIRST_CLICK, 0.0, 0.0
+        else:
+            category, risk, best, n_safe = _judge(analysis(), cells)
+        game.chord(r, c) if kind == "chord" else game.reveal(r, c)
+        survived = game.state is not GameState.LOST
+        verdicts.append(Verdict(i, kind, cell, category, risk, best, n_safe, survived))
+    return verdicts
+
+
+def _judge(a: _probability.Analysis | None, cells: list[tuple[int, int]]
+           ) -> tuple[Category, float | None, float | None, int | None]:
+    """Category, risk, best risk and safe-cell count of opening ``cells``."""
+    if a is None:
+        return Category.NOT_ANALYSED, None, None, None
+    idx = tuple(np.array(cells).T)
+    n_safe = int(np.count_nonzero(a.safe))
+    if a.safe[idx].all():
+        return Category.SAFE, 0.0, 0.0, n_safe
+    risk = float(a.probabilities[idx].max())
+    if n_safe:
+        return Category.AVOIDABLE_RISK, risk, 0.0, n_safe
+    if not a.exact:                 # certain cells stay certain, odds do not
+        return Category.NOT_ANALYSED, None, None, n_safe
+    best = float(np.nanmin(a.probabilities))
+    return (Category.WORSE_GUESS if risk > best + MARGIN else Category.FORCED_GUESS), risk, best, 0
+
+
+def fatal(verdicts: Iterable[Verdict]) -> Verdict | None:
+    """The move that lost the game (its risk and the best risk are the odds the
+    player had), or None when no move lost."""
+    return next((v for v in verdicts if not v.survived), None)
+
+
+def _pct(p: float) -> str:
+    v = p * 100
+    if v >= 10 or v == 0:
+        return f"{v:.0f}"
+    return f"{v:.2g}" if v < 1 else f"{v:.1f}".rstrip("0").rstrip(".")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word[:-1]}es" if word.endswith("ss") else f"{n} {word}s"
+
+
+def summary(verdicts: Iterable[Verdict]) -> str:
+    """One line on skill and luck: the risks taken and survived, mistakes, the loss.
+
+    >>> v = [Verdict(0, "reveal", (0, 0), Category.FIRST_CLICK, 0.0, 0.0, None),
+    ...      Verdict(1, "reveal", (2, 2), Category.FORCED_GUESS, 0.5, 0.5, 0),
+    ...      Verdict(2, "reveal", (4, 1), Category.AVOIDABLE_RISK, 0.2, 0.0, 3, False)]
+    >>> summary(v)
+    '1 forced guess survived at 50%, lost on an avoidable risk of 20% (a safe cell existed)'
+    """
+    vs = list(verdicts)
+    parts = []
+    for cat, word in ((Category.FORCED_GUESS, "forced guess"),
+                      (Category.AVOIDABLE_RISK, "avoidable risk"),
+                      (Category.WORSE_GUESS, "worse guess")):
+        risks = [v.risk for v in vs if v.category is cat and v.survived and v.risk is not None]
+        if risks:
+            at = "of" if cat is Category.AVOIDABLE_RISK else "at"
+            text = f"{_plural(len(risks), word)} survived {at} {'/'.join(_pct(p) for p in risks)}%"
+            if cat is Category.WORSE_GUESS:
+                bests = [v.best_risk for v in vs if v.category is cat and v.survived]
+                text += f" (best {'/'.join(_pct(b or 0.0) for b in bests)}%)"
+            parts.append(text)
+    wrong = sum(v.category is Category.WRONG_FLAG for v in vs)
+    if wrong:
+        parts.append(_plural(wrong, "wrong flag"))
+    skipped = sum(v.category is Category.NOT_ANALYSED for v in vs)
+    if skipped:
+        parts.append(f"{skipped} not analysed (position too large)")
+    lost = fatal(vs)
+    if lost is not None:
+        parts.append("lost on " + _loss(lost))
+    if not parts:
+        return "no guesses: every click was proven safe"
+    return ", ".join(parts)
+
+
+def _loss(v: Verdict) -> str:
+    """How the losing move is named in the summary."""
+    if v.category is Category.FORCED_GUESS and v.risk is not None:
+        return f"a forced guess at {_pct(v.risk)}%"
+    if v.category is Category.AVOIDABLE_RISK and v.risk is not None:
+        return f"an avoidable risk of {_pct(v.risk)}% (a safe cell existed)"
+    if v.category is Category.WORSE_GUESS and v.risk is not None:
+        return f"a guess at {_pct(v.risk)}% when {_pct(v.best_risk or 0.0)}% was on offer"
+    return "a move the solver could not weigh (position too large)"
+
+
+def describe(v: Verdict) -> str:
+    """One sentence on a move, for a replay's move list or "Why did I lose?".
+
+    >>> describe(Verdict(7, "reveal", (3, 5), Category.WORSE_GUESS, 0.4, 0.125, 0, False))
+    'Move 8, reveal at row 4, column 6: a 40% risk when the safest cell had 12%; it hit a mine.'
+    """
+    where = f"Move {v.index + 1}, {v.kind} at row {v.cell[0] + 1}, column {v.cell[1] + 1}: "
+    risk = _pct(v.risk) if v.risk is not None else "?"
+    text = {
+        Category.FIRST_CLICK: "the first click, safe by the first-click rule",
+        Category.SAFE: "proven safe",
+        Category.FORCED_GUESS: f"a forced guess at {risk}% (no safe cell existed, none was safer)",
+        Category.AVOIDABLE_RISK: (f"a {risk}% risk while {v.safe_cells_available} "
+                                  f"proven-safe cell{'s' if v.safe_cells_available != 1 else ''}"
+                                  " existed"),
+        Category.WORSE_GUESS: f"a {risk}% risk when the safest cell had {_pct(v.best_risk or 0.0)}%",
+        Category.FLAG: "a flag on a mine",
+        Category.WRONG_FLAG: "a flag on a cell with no mine",
+        Category.MARK: "a mark changed",
+        Category.NO_EFFECT: "changed nothing",
+        Category.NOT_ANALYSED: "not analysed: the position is too large to count exactly",
+    }[v.category]
+    return where + text + ("; it hit a mine." if not v.survived else ".")

@@ -1,0 +1,303 @@
+"""The coach (fastmine.coach) against brute force on small boards, and by hand."""
+
+from __future__ import annotations
+
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import fastmine
+from fastmine import FLAG, HIDDEN, QUESTION, Board, Game
+from fastmine.coach import MARGIN, Category, Verdict, analyze, describe, fatal, summary
+
+sys.path.insert(0, str(Path(__file__).parent / "solver"))
+import brute_force  # noqa: E402  (the solver tests' slow reference)
+
+# A 4x4 board: mines in three corners, the first click at (1, 2) shows 1.
+#   *1..
+#   1111
+#   111*
+#   *111
+CORNERS = Board.from_mines([[1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 1], [1, 0, 0, 0]])
+
+
+def _opened(view: np.ndarray, kind: str, r: int, c: int) -> list[tuple[int, int]]:
+    """Cells a reveal / chord opens directly, written out from the rules."""
+    rows, cols = view.shape
+    if kind == "reveal":
+        return [(r, c)] if view[r, c] in (HIDDEN, QUESTION) else []
+    if view[r, c] < 0:
+        return []
+    nb = [(i, j) for i in range(rows) for j in range(cols)
+          if max(abs(i - r), abs(j - c)) == 1]
+    if sum(view[p] == FLAG for p in nb) != view[r, c]:
+        return []
+    return [p for p in nb if view[p] in (HIDDEN, QUESTION)]
+
+
+def reference(board: Board, moves: list[tuple[str, int, int]], rule: str) -> list[tuple]:
+    """(category, risk, best, safe count, survived) of each move by counting layouts."""
+    game = Game.from_board(board)
+    mines = board.mines
+    out = []
+    for kind, r, c in moves:
+        view = np.array(game.view)
+        started = game.state is not fastmine.GameState.READY
+        if kind == "mark":
+            if view[r, c] == HIDDEN:
+                p = float(brute_force.probabilities(view, board.mine_count)[r, c])
+                out.append(("flag" if mines[r, c] else "wrong_flag", p, None, None, True))
+            elif view[r, c] in (FLAG, QUESTION):
+                out.append(("mark", None, None, None, True))
+            else:
+                out.append(("no_effect", None, None, None, True))
+            game.toggle_mark(r, c)
+            continue
+        cells = _opened(view, kind, r, c) if (started or kind == "reveal") else []
+        if not cells:
+            out.append(("no_effect", None, None, None, True))
+        elif not started and rule != "none":
+            out.append(("first_click", 0.0, 0.0, None, True))
+        else:
+            prob = brute_force.probabilities(view, board.mine_count)
+            safe, _ = brute_force.certain(view, board.mine_count)
+            n_safe = int(safe.sum())
+            risk = max(float(prob[p]) for p in cells)
+            best = float(np.nanmin(prob))
+            if all(safe[p] for p in cells):
+                cat, risk, best = "safe", 0.0, 0.0
+            elif n_safe:
+                cat, best = "avoidable_risk", 0.0
+            elif risk > best + MARGIN:
+                cat = "worse_guess"
+            else:
+                cat = "forced_guess"
+            out.append((cat, risk, best, n_safe, not any(mines[p] for p in cells)))
+        if kind == "reveal":
+            game.reveal(r, c)
+        else:
+            game.chord(r, c)
+    assert game.state is not fastmine.GameState.LOST or out[-1][4] is False
+    return out
+
+
+@st.composite
+def games(draw: st.DrawFn) -> tuple[Board, list[tuple[str, int, int]], str]:
+    """A board of at most 16 cells, a rule, and a legal move sequence on it."""
+    rows = draw(st.integers(1, 4))
+    cols = draw(st.integers(2, 4))
+    n = rows * cols
+    k = draw(st.integers(1, max(1, n - 2)))
+    cells = draw(st.permutations(range(n)))
+    mask = np.zeros(n, bool)
+    mask[cells[:k]] = True
+    board = Board.from_mines(mask.reshape(rows, cols))
+    rule = draw(st.sampled_from(["none", "cell"]))
+    game = Game.from_board(board)
+    moves: list[tuple[str, int, int]] = []
+    if rule == "cell":   # the rule made the first reveal safe: play it first
+        first = divmod(int(draw(st.sampled_from(np.flatnonzero(~mask).tolist()))), cols)
+        moves.append(("reveal", *first))
+        game.reveal(*first)
+    for _ in range(draw(st.integers(0, 16))):
+        if game.state.is_over:
+            break
+        kind, where = draw(st.sampled_from([
+            ("reveal", "hidden"), ("reveal", "hidden"), ("reveal", "any"), ("mark", "any"),
+            ("mark", "mine"), ("mark", "mine"), ("chord", "number"), ("chord", "any")]))
+        view = np.array(game.view)
+        pool = {"any": np.ones_like(mask), "hidden": view.ravel() == HIDDEN,
+                "mine": mask & (view.ravel() == HIDDEN), "number": view.ravel() >= 0}[where]
+        if not pool.any():
+            pool = np.ones_like(mask)
+        r, c = divmod(int(draw(st.sampled_from(np.flatnonzero(pool).tolist()))), cols)
+        moves.append((kind, r, c))
+        {"reveal": game.reveal, "mark": game.toggle_mark, "chord": game.chord}[kind](r, c)
+    return board, moves, rule
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games())
+def test_matches_brute_force(case: tuple[Board, list[tuple[str, int, int]], str]) -> None:
+    board, moves, rule = case
+    got = analyze(board, moves, rule=rule)  # type: ignore[arg-type]
+    want = reference(board, moves, rule)
+    assert len(got) == len(want) == len(moves)
+    for i, (v, (cat, risk, best, n_safe, survived)) in enumerate(zip(got, want, strict=True)):
+        assert (v.index, v.kind, v.cell) == (i, moves[i][0], moves[i][1:])
+        assert v.category.value == cat, (i, v)
+        assert v.survived is survived
+        for a, b in ((v.risk, risk), (v.best_risk, best)):
+            assert (a is None) == (b is None)
+            if a is not None:
+                assert a == pytest.approx(b, abs=1e-9)
+        if cat not in ("first_click", "flag", "wrong_flag", "mark", "no_effect"):
+            assert v.safe_cells_available == n_safe
+    lost = fatal(got)
+    assert (lost is None) == all(w[4] for w in want)
+    assert isinstance(summary(got), str)
+
+
+def test_first_click_free_then_forced_guess() -> None:
+    # Two mines in opposite corners, first click in the centre: its 2 covers
+    # all 8 hidden cells, so every one has P = 2/8.
+    board = Board.from_mines([[1, 0, 0], [0, 0, 0], [0, 0, 1]])
+    v = analyze(board, [("reveal", 1, 1), ("reveal", 0, 1)], rule="opening")
+    assert v[0].category is Category.FIRST_CLICK and v[0].risk == 0.0
+    assert v[1].category is Category.FORCED_GUESS
+    assert Fraction(v[1].risk).limit_denominator(100) == Fraction(1, 4)
+    assert v[1].best_risk == pytest.approx(0.25) and v[1].safe_cells_available == 0
+    assert summary(v) == "1 forced guess survived at 25%"
+    assert fatal(v) is None
+
+
+def test_first_click_without_rule_is_a_guess() -> None:
+    v = analyze(CORNERS, [("reveal", 1, 2)], rule="none")
+    assert v[0].category is Category.FORCED_GUESS
+    assert v[0].risk == pytest.approx(3 / 16) and v[0].best_risk == pytest.approx(3 / 16)
+
+
+def test_worse_guess_and_fatal() -> None:
+    # After the 1 at (1, 2): its 8 neighbours hold 1 mine, the other 7 cells 2.
+    moves = [("reveal", 1, 2), ("reveal", 0, 0)]
+    v = analyze(CORNERS, moves, rule="cell")
+    assert v[1].category is Category.WORSE_GUESS
+    assert v[1].risk == pytest.approx(2 / 7) and v[1].best_risk == pytest.approx(1 / 8)
+    assert v[1].survived is False and fatal(v) == v[1]
+    assert summary(v) == "lost on a guess at 29% when 12% was on offer"
+    assert describe(v[1]).endswith("it hit a mine.")
+
+
+def test_certain_safe_and_avoidable_risk() -> None:
+    #   0 0 1 1      the first click at (0, 0) opens the top-left zeros and
+    #   1 1 2 *      their border; the brute force finds a proven-safe cell
+    #   * 1 2 1      left, so revealing it is safe and any other guess avoidable
+    board = Board.from_mines([[0, 0, 0, 0], [0, 0, 0, 1], [1, 0, 0, 0]])
+    game = Game.from_board(board)
+    game.reveal(0, 0)
+    safe, _ = brute_force.certain(np.array(game.view), 2)
+    assert safe.any()
+    r, c = (int(x) for x in np.argwhere(safe)[0])
+    risky = next((int(i), int(j)) for i, j in np.argwhere(game.view < 0) if not safe[i, j])
+    v = analyze(board, [("reveal", 0, 0), ("reveal", r, c), ("reveal", *risky)], rule="cell")
+    assert v[1].category is Category.SAFE and v[1].risk == 0.0
+    assert v[2].category is Category.AVOIDABLE_RISK and v[2].risk is not None and v[2].risk > 0
+    assert v[2].best_risk == 0.0 and (v[2].safe_cells_available or 0) >= 1
+    assert "avoidable risk" in summary(v)
+
+
+def test_flags_marks_chords() -> None:
+    moves = [("reveal", 1, 2), ("mark", 1, 2),      # a mark on the revealed 1: nothing
+             ("mark", 0, 1), ("mark", 0, 1),        # wrong flag, then flag -> ?
+             ("mark", 0, 1),                        # ? -> hidden
+             ("mark", 0, 0), ("chord", 2, 2),       # flag a mine; chord a hidden cell
+             ("reveal", 0, 0)]                      # a reveal on a flag does nothing
+    v = analyze(CORNERS, moves, rule="cell")
+    assert [x.category for x in v] == [
+        Category.FIRST_CLICK, Category.NO_EFFECT, Category.WRONG_FLAG, Category.MARK,
+        Category.MARK, Category.FLAG, Category.NO_EFFECT, Category.NO_EFFECT]
+    assert v[2].risk == pytest.approx(1 / 8)
+    assert summary(v) == "1 wrong flag"
+
+
+def test_chord_takes_its_riskiest_cell() -> None:
+    # Flag the true mine next to the 1 at (1, 2)? It is not next to it: flag (0, 1)
+    # (safe, P = 1/8) and chord the 1: it opens the 7 other neighbours.
+    v = analyze(CORNERS, [("reveal", 1, 2), ("mark", 0, 1), ("chord", 1, 2)], rule="cell")
+    assert v[2].category is Category.FORCED_GUESS
+    assert v[2].risk == pytest.approx(1 / 8) and v[2].best_risk == pytest.approx(1 / 8)
+
+
+def test_not_analysed_when_too_large(monkeypatch: pytest.MonkeyPatch) -> None:
+    from fastmine.solver import probability
+
+    def too_large(*args: object, **kwargs: object) -> None:
+        raise fastmine.solver.PositionTooLargeError("too large for the test")
+
+    monkeypatch.setattr(probability, "analyze", too_large)
+    v = analyze(CORNERS, [("reveal", 1, 2), ("reveal", 3, 3)], rule="cell")
+    assert v[1].category is Category.NOT_ANALYSED and v[1].risk is None
+    assert summary(v) == "1 not analysed (position too large)"
+
+
+def test_solver_game_has_no_avoidable_risk() -> None:
+    game = Game(9, 9, 10, rule="opening", seed=5)
+    moves: list[tuple[str, int, int]] = []
+    recorder = _Recording(game, moves)
+    while not game.state.is_over:
+        fastmine.solver.step(recorder.game)
+    v = analyze(game.board, moves, rule="opening")  # type: ignore[arg-type]
+    assert v[0].category is Category.FIRST_CLICK
+    assert not any(x.category in (Category.AVOIDABLE_RISK, Category.WRONG_FLAG) for x in v)
+    assert (fatal(v) is None) == (game.state is fastmine.GameState.WON)
+
+
+class _Recording:
+    """Wraps a game's move methods so the moves a solver makes are written down."""
+
+    def __init__(self, game: Game, moves: list[tuple[str, int, int]]) -> None:
+        self.game = game
+        for kind, name in (("reveal", "reveal"), ("mark", "toggle_mark"), ("chord", "chord")):
+            method = getattr(game, name)
+
+            def record(r: int, c: int, _k: str = kind, _m: object = method) -> object:
+                moves.append((_k, r, c))
+                return _m(r, c)  # type: ignore[operator]
+
+            setattr(game, name, record)
+
+
+@pytest.mark.parametrize("bad, err", [
+    ([("jump", 0, 0)], ValueError), ([("reveal", 9, 0)], ValueError),
+    ([("reveal", 0)], TypeError), ([("reveal", 0, 0), ("reveal", 0, 1)], ValueError),
+])
+def test_bad_moves(bad: list, err: type) -> None:
+    # (0, 0) is a mine: under "none" the game ends there, a later move is refused;
+    # under "cell" the first click on a mine says the board does not fit the rule.
+    with pytest.raises(err):
+        analyze(CORNERS, bad, rule="none")
+    with pytest.raises(ValueError, match="first-click|not made under"):
+        analyze(CORNERS, [("reveal", 0, 0)], rule="cell")
+    with pytest.raises(TypeError):
+        analyze("board", [])  # type: ignore[arg-type]
+
+
+def test_verdict_is_frozen() -> None:
+    v = Verdict(0, "reveal", (0, 0), Category.SAFE, 0.0, 0.0, 1)
+    with pytest.raises(AttributeError):
+        v.risk = 1.0  # type: ignore[misc]
+
+
+def test_move_log_rows_accepted() -> None:
+    # (kind, row, col, ms) rows as a game's move log gives them: 0 reveal, 1 mark,
+    # 2 chord, +4 for a solver's move.
+    log = np.array([[0, 1, 2, 0], [1, 0, 0, 500], [4, 0, 1, 900]], np.int64)
+    v = analyze(CORNERS, log, rule="cell")
+    assert [(x.kind, x.cell) for x in v] == [("reveal", (1, 2)), ("mark", (0, 0)), ("reveal", (0, 1))]
+    assert [x.category for x in v] == [Category.FIRST_CLICK, Category.FLAG, Category.FORCED_GUESS]
+    with pytest.raises(ValueError, match="unknown kind"):
+        analyze(CORNERS, [(3, 0, 0)])
+    with pytest.raises(TypeError, match="integers"):
+        analyze(CORNERS, [("reveal", 0.5, 0)])
+
+
+def test_chord_risk_is_its_riskiest_cell_by_brute_force() -> None:
+    # Two 1s open, a wrong flag at (0, 1), then a chord on (1, 1): it opens six
+    # cells whose odds differ; its risk is the highest of them.
+    moves = [("reveal", 1, 2), ("reveal", 1, 1), ("mark", 0, 1), ("chord", 1, 1)]
+    v = analyze(CORNERS, moves, rule="cell")
+    game = Game.from_board(CORNERS)
+    game.reveal(1, 2)
+    game.reveal(1, 1)
+    game.toggle_mark(0, 1)
+    prob = brute_force.probabilities(np.array(game.view), 3)
+    opened = [(0, 0), (0, 2), (1, 0), (2, 0), (2, 1), (2, 2)]
+    p = [float(prob[c]) for c in opened]
+    assert max(p) > min(p) + 0.01
+    assert v[3].risk == pytest.approx(max(p))
+    assert v[3].survived is False          # (0, 0) is a mine
