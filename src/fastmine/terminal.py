@@ -17,7 +17,7 @@ from .board import RULES
 from .difficulty import DIFFICULTIES
 
 if TYPE_CHECKING:
-    from .tui.session import Session
+    from .tui.session import GameOptions, Session
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -27,11 +27,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "keys (curses): arrows/hjkl move, space/enter reveal (chord on a number), f mark,\n"
         "  mouse left reveals, right marks, p pause, n new game, q quit (saves the game),\n"
         "  assists: a auto, d deterministic, i inference, o probability, r random, b best,\n"
-        "  t or ? hint.\n"
+        "  t or ? hint, s game code (to share: fastmine play --code CODE).\n"
         "plain mode: type 'help' for the commands (e.g. 'r 3 4' reveals row 3, col 4).\n"
         "exit status with --plain: 0 won, 1 lost, 3 unfinished, 2 usage error.")
     g = parser.add_argument_group("board")
-    g.add_argument("--difficulty", "-d", choices=list(DIFFICULTIES), default="beginner",
+    g.add_argument("--difficulty", "-d", choices=list(DIFFICULTIES), default=None,
                    help="preset board (default beginner)")
     g.add_argument("--rows", type=int, help="custom number of rows")
     g.add_argument("--cols", type=int, help="custom number of columns")
@@ -41,6 +41,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
                    help="first-click rule: cell (safe), opening (opens; default), "
                         "no_guess (solvable by logic), none")
     g.add_argument("--seed", type=int, help="random seed, for a reproducible board")
+    share = g.add_mutually_exclusive_group()
+    share.add_argument("--code", metavar="CODE",
+                       help="play the game of a game code (from 's' in the game or 'code' "
+                            "with --plain); sets the board, overriding the options above")
+    share.add_argument("--daily", action="store_true",
+                       help="play today's daily board (UTC date; the same for everyone): "
+                            "the --difficulty preset, Expert unless given")
     g.add_argument("--no-question-marks", dest="question_marks", action="store_false",
                    help="marking cycles hidden <-> flag only")
     m = parser.add_argument_group("mode")
@@ -69,9 +76,12 @@ def run(args: argparse.Namespace) -> int:
     from .tui.session import Session, options_from
 
     try:
-        options = options_from(args.difficulty, args.rows, args.cols, args.mines,
-                               rule=args.rule, seed=args.seed,
-                               question_marks=args.question_marks)
+        if args.code is not None or args.daily:
+            options = _options_from_code(args)
+        else:
+            options = options_from(args.difficulty, args.rows, args.cols, args.mines,
+                                   rule=args.rule, seed=args.seed,
+                                   question_marks=args.question_marks)
     except (ValueError, TypeError) as exc:
         print(f"fastmine play: {exc}", file=sys.stderr)
         return 2
@@ -93,6 +103,17 @@ def run(args: argparse.Namespace) -> int:
 
     return run_curses(session, resume=True if args.resume else False if args.new else None,
                       name=args.name)
+
+
+def _options_from_code(args: argparse.Namespace) -> GameOptions:
+    """The options of ``--code`` or ``--daily`` (a bad code raises ValueError)."""
+    from . import gamecode
+    from .tui.session import GameOptions
+
+    code = gamecode.daily(difficulty=args.difficulty or "expert") if args.daily else args.code
+    spec = gamecode.decode(code)
+    return GameOptions(spec.rows, spec.cols, spec.mines, rule=spec.rule, seed=spec.seed,
+                       question_marks=args.question_marks, board=spec.board)
 
 
 def _run_plain(session: Session, args: argparse.Namespace) -> int:

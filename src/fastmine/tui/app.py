@@ -185,6 +185,8 @@ class TerminalUI:
             self.quit()
         elif action == "pause":
             self.message = s.toggle_pause() or ""
+        elif action == "code":
+            self.message = s.code()
         elif action == "new":
             if g.state.name == "PLAYING" and self.ask(
                     "Abandon this game and start a new one? (y/n)") != "y":

@@ -30,7 +30,7 @@ def _build() -> dict[int, str]:
     letters = {"k": "up", "j": "down", "h": "left", "l": "right",
                "K": "up5", "J": "down5", "H": "left5", "L": "right5",
                " ": "reveal", "\n": "reveal", "\r": "reveal",
-               "f": "mark", "c": "chord", "p": "pause", "n": "new", "q": "quit",
+               "f": "mark", "c": "chord", "p": "pause", "s": "code", "n": "new", "q": "quit",
                "t": "hint", "?": "hint", "g": "home", "G": "end"}
     letters.update({k: f"assist:{s}" for k, s in ASSIST_KEYS.items()})
     for ch, action in letters.items():
@@ -42,7 +42,7 @@ KEYMAP: dict[int, str] = _build()
 """Key code (from ``getch``) -> action name."""
 
 HELP_LINE = ("arrows/hjkl move  space reveal  f mark  p pause  n new  q quit  "
-             "assist: a d i o r b  t hint")
+             "assist: a d i o r b  t hint  s code")
 """The keys line at the bottom of the screen."""
 
 

@@ -22,6 +22,7 @@ row and column are 1-based and may be separated by spaces or a comma)::
     h|hint|?                     show a safe cell (or the safest guess)
     n|new                        start a new game with the same options
     v|view|board                 print the board again
+    code                         show the game's code, to share (fastmine play --code)
     s|save                       save the game (`fastmine play` offers to resume it)
     help                         this list
     q|quit|e|exit                leave
@@ -56,7 +57,7 @@ _ASSISTS = {"a": "auto", "auto": "auto", "d": "deterministic", "deterministic": 
             "probability": "probability", "x": "random", "random": "random",
             "b": "best", "best": "best"}
 _OTHER = {"h": "hint", "hint": "hint", "?": "hint", "n": "new", "new": "new",
-          "v": "view", "view": "view", "board": "view", "s": "save", "save": "save",
+          "v": "view", "view": "view", "board": "view", "code": "code", "s": "save", "save": "save",
           "help": "help", "q": "quit", "quit": "quit", "e": "quit", "exit": "quit"}
 _MAX_REPEAT = 100_000
 
@@ -68,7 +69,7 @@ class CommandError(ValueError):
 @dataclass(frozen=True)
 class Command:
     """A parsed command: ``verb`` (reveal, flag, unflag, chord, an assist strategy,
-    hint, new, view, save, help, quit) and its numbers (a 0-based cell, or a repeat count).
+    hint, new, view, code, save, help, quit) and its numbers (a 0-based cell, or a repeat count).
     ``cell is None`` for a move means "ask for the coordinates" (a letter alone)."""
 
     verb: str
@@ -239,6 +240,9 @@ class PlainGame:
             return
         if cmd.verb == "view":
             self.show()
+            return
+        if cmd.verb == "code":
+            self.say(s.code())
             return
         if cmd.verb == "new":
             self.say(s.new_game())

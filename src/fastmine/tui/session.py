@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from .. import records, saves
-from ..board import Rule
+from ..board import Board, Rule
 from ..codes import FLAG, HIDDEN, QUESTION, GameState
 from ..difficulty import DIFFICULTIES, difficulty_name
 from ..errors import FutureVersionError, GameOverError, GamePausedError, SaveFormatError
@@ -36,7 +36,11 @@ def cell_text(r: int, c: int) -> str:
 
 @dataclass(frozen=True)
 class GameOptions:
-    """How new games are made: size, mines, first-click rule, seed, question marks."""
+    """How new games are made: size, mines, first-click rule, seed, question marks.
+
+    ``board``: a fixed board (from a board game code); every new game is played
+    on it, and size, mines, rule and seed are then the board's.
+    """
 
     rows: int = 9
     cols: int = 9
@@ -44,6 +48,7 @@ class GameOptions:
     rule: Rule = "opening"
     seed: int | None = None
     question_marks: bool = True
+    board: Board | None = None
 
     @property
     def label(self) -> str:
@@ -53,6 +58,8 @@ class GameOptions:
 
     def new_game(self, clock: Callable[[], float] = time.monotonic) -> Game:
         """A fresh game with these options (raises ValueError on a bad size or rule)."""
+        if self.board is not None:
+            return Game.from_board(self.board, question_marks=self.question_marks, clock=clock)
         return Game(self.rows, self.cols, self.mines, rule=self.rule, seed=self.seed,
                     question_marks=self.question_marks, clock=clock)
 
@@ -115,6 +122,17 @@ class Session:
         self.outcome = None
         self._recorded = False
         return f"New game: {self.options.label}"
+
+    def code(self) -> str:
+        """The current game's code, to share (see :mod:`fastmine.gamecode`), as a message."""
+        from ..gamecode import code_of
+
+        code = code_of(self.game)
+        if code is None:
+            if self.game.board is None:
+                return "No code yet: the mines are laid at the first click (or play with --seed)"
+            return "This board is too big for a board code; play it with --seed to share it"
+        return f"Game code: {code}"
 
     def check_save(self) -> tuple[Game | None, str | None]:
         """The saved game if there is a readable one, and a message if there was trouble.
