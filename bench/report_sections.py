@@ -17,9 +17,22 @@ def solver_section(doc: dict) -> list[str]:
         out += _probabilities(s["probabilities"])
     if s.get("play"):
         out += _play(s["play"])
+    if s.get("coach"):
+        out += _coach(s["coach"])
     if s.get("no_guess"):
         out += _no_guess(s["no_guess"])
     return out
+
+
+def _coach(r: dict) -> list[str]:
+    out = ["### The coach on whole games", ""]
+    if r.get("status") != "ok":
+        return out + [f"`fastmine.coach.analyze`: {r.get('status', '').upper()} — {r.get('error', '')}", ""]
+    return out + [
+        f"`fastmine.coach.analyze(board, moves)` on {r['games']} Expert games played by "
+        f"`solver.step(game, 'best')` (median {r['moves_per_game']:.0f} moves): "
+        f"{r['ms_per_game']:.2f} ms a game (median; worst {r['max_ms']:.2f} ms), "
+        f"{r['us_per_move']:.1f} µs a move.", ""]
 
 
 def _probabilities(rows: list[dict]) -> list[str]:

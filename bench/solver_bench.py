@@ -100,6 +100,43 @@ def play_task(strategy: str, difficulty: str, rule: str, games: int, seconds: fl
             "function": "solver.play"}
 
 
+def coach_task(games: int, seconds: float, seed: int) -> dict:
+    """Time :func:`fastmine.coach.analyze` on whole Expert games the solver played.
+
+    Each game is played by ``solver.step(game, "best")`` until it ends, its
+    moves written down as they are made; only the analysis is timed.
+    """
+    from fastmine import Game, solver
+    from fastmine.coach import analyze
+
+    times, moves_n = [], []
+    t_start = time.perf_counter()
+    for i in range(games):
+        if times and time.perf_counter() - t_start > seconds:
+            break
+        game = Game(16, 30, 99, rule="opening", seed=seed + i)
+        moves: list = []
+        for kind, name in (("reveal", "reveal"), ("mark", "toggle_mark"), ("chord", "chord")):
+            setattr(game, name, _recorder(moves, kind, getattr(game, name)))
+        while not game.state.is_over:
+            solver.step(game, "best", rng=seed + i)
+        t0 = time.perf_counter()
+        analyze(game.board, moves, rule="opening")
+        times.append(time.perf_counter() - t0)
+        moves_n.append(len(moves))
+    return {"games": len(times), "ms_per_game": statistics.median(times) * 1e3,
+            "max_ms": max(times) * 1e3, "moves_per_game": statistics.median(moves_n),
+            "us_per_move": 1e6 * sum(times) / max(sum(moves_n), 1)}
+
+
+def _recorder(moves: list, kind: str, method):
+    """``method`` (a game's move method) that also appends ``(kind, r, c)`` to ``moves``."""
+    def record(r, c):
+        moves.append((kind, r, c))
+        return method(r, c)
+    return record
+
+
 def noguess_task(peer: str, rows: int, cols: int, mines: int, calls: int, seed: int,
                  max_times: int, seconds: float = 60.0) -> dict:
     """Time up to ``calls`` no-guess generations with different seeds (each call
@@ -186,6 +223,12 @@ def run(cfg, worker, progress) -> dict:
                     row["error"] = res.get("error")
                 out["play"].append(row)
                 progress.update()
+    progress.set_postfix_str("coach expert", refresh=False)
+    res = worker.call("bench.solver_bench:coach_task", {
+        "games": 5 if cfg.quick else 50, "seconds": 5.0 if cfg.quick else 30.0,
+        "seed": cfg.seed}, timeout=cfg.timeout)
+    out["coach"] = (dict(res["result"], status="ok") if res["status"] == "ok"
+                    else {"status": res["status"], "error": res.get("error")})
     out["no_guess"] = []
     labels = NOGUESS_SIZES[:3] if cfg.quick else NOGUESS_SIZES
     peers = ["fastmine"] + ([] if ms_missing else ["ms_toollib"])

@@ -232,6 +232,7 @@ def test_solver_game_has_no_avoidable_risk() -> None:
     while not game.state.is_over:
         fastmine.solver.step(recorder.game)
     v = analyze(game.board, moves, rule="opening")  # type: ignore[arg-type]
+    assert len(v) == len(moves) > 10
     assert v[0].category is Category.FIRST_CLICK
     assert not any(x.category in (Category.AVOIDABLE_RISK, Category.WRONG_FLAG) for x in v)
     assert (fatal(v) is None) == (game.state is fastmine.GameState.WON)
@@ -301,3 +302,29 @@ def test_chord_risk_is_its_riskiest_cell_by_brute_force() -> None:
     assert max(p) > min(p) + 0.01
     assert v[3].risk == pytest.approx(max(p))
     assert v[3].survived is False          # (0, 0) is a mine
+
+
+def test_summary_plurals() -> None:
+    v = [Verdict(i, "reveal", (0, i), Category.FORCED_GUESS, p, p, 0)
+         for i, p in enumerate([0.5, 1 / 3, 0.25])]
+    v += [Verdict(3, "reveal", (1, 0), Category.WORSE_GUESS, 0.2, 0.1, 0),
+          Verdict(4, "reveal", (1, 1), Category.WORSE_GUESS, 0.04, 0.03, 0),
+          Verdict(5, "mark", (1, 2), Category.WRONG_FLAG, 0.0, None, None),
+          Verdict(6, "mark", (1, 3), Category.WRONG_FLAG, 0.5, None, None)]
+    assert summary(v) == ("3 forced guesses survived at 50/33/25%, "
+                          "2 worse guesses survived at 20/4% (best 10/3%), 2 wrong flags")
+
+
+def test_bench_coach_case_runs() -> None:
+    root = Path(__file__).resolve().parents[1]
+    if not (root / "bench" / "solver_bench.py").is_file():
+        pytest.skip("bench/ is not here (tests run against an installed wheel)")
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    from bench.report_sections import solver_section
+    from bench.solver_bench import coach_task
+
+    r = coach_task(1, 5.0, 0)
+    assert r["games"] == 1 and r["moves_per_game"] > 10 and r["ms_per_game"] > 0
+    text = "\n".join(solver_section({"solver": {"coach": dict(r, status="ok")}}))
+    assert "The coach on whole games" in text and "Expert games" in text

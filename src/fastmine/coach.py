@@ -261,7 +261,9 @@ def _pct(p: float) -> str:
 
 
 def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word[:-1]}es" if word.endswith("ss") else f"{n} {word}s"
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {word}es" if word.endswith("ss") else f"{n} {word}s"
 
 
 def summary(verdicts: Iterable[Verdict]) -> str:
