@@ -1,13 +1,19 @@
 """``fastmine records``: print best times and statistics from the records store.
 
-The store itself is :mod:`fastmine.records`; this module only formats it.
+The store itself is :mod:`fastmine.records`; this module only formats it: as
+tables, as JSON (``--json``) or as a plot of time and 3BV/s over the last
+games of each board (``--plot``, matplotlib).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
+import math
 import sys
 import unicodedata
+from pathlib import Path
 
 from .difficulty import DIFFICULTIES
 from .records import (
@@ -19,6 +25,7 @@ from .records import (
     board_label,
     default_path,
 )
+from .storage import atomic_write_text
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -32,6 +39,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="count games where a solver assist was used")
     parser.add_argument("--data-dir", metavar="DIR",
                         help="data directory (default: $FASTMINE_DATA_DIR or the user data dir)")
+    out = parser.add_mutually_exclusive_group()
+    out.add_argument("--json", nargs="?", const="-", default=None, metavar="PATH",
+                     help="write every recorded game (of --difficulty if given; assisted "
+                          "ones too, marked) as JSON to PATH, or to standard output")
+    out.add_argument("--plot", metavar="PATH",
+                     help="draw time and 3BV/s of the last won games of each board to PATH "
+                          "(png/svg/pdf; needs matplotlib)")
+    parser.add_argument("--last", type=int, default=100, metavar="N",
+                        help="--plot: how many of each board's last won games (default 100)")
 
 
 def _parse_board(text: str) -> BoardKey:
@@ -107,6 +123,135 @@ def format_statistics(rows: list[tuple[str, Statistics]]) -> list[str]:
     return lines
 
 
+JSON_FORMAT = "fastmine-records"
+JSON_VERSION = 1
+
+
+def records_json(records: list[GameRecord]) -> str:
+    """The JSON document of ``--json``: a format name, a version and every game, oldest first.
+
+    >>> doc = json.loads(records_json([GameRecord.make(9, 9, 10, won=True, time=8.5, bbbv=17,
+    ...                                                date="2026-11-24T10:00:00Z")]))
+    >>> doc["format"], doc["version"], doc["games"][0]["time"], doc["games"][0]["bbbv_per_second"]
+    ('fastmine-records', 1, 8.5, 2.0)
+    """
+    return json.dumps({"format": JSON_FORMAT, "version": JSON_VERSION,
+                       "games": [dataclasses.asdict(r) for r in records]}, indent=1) + "\n"
+
+
+def plot_series(records: list[GameRecord], last: int,
+                include_assisted: bool = False) -> dict[str, list[GameRecord]]:
+    """Board label -> its last ``last`` won games (oldest first), the boards in the
+    order they were first played; losses are left out (their time measures nothing)."""
+    series: dict[str, list[GameRecord]] = {}
+    for r in records:
+        if r.won and (include_assisted or not r.assisted):
+            series.setdefault(r.board_label, []).append(r)
+    return {label: games[-last:] for label, games in series.items()}
+
+
+def plot(series: dict[str, list[GameRecord]], path: str) -> None:
+    """Draw each board's time and 3BV/s, game by game with a running median, to ``path``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    n = len(series)
+    fig, axes = plt.subplots(n, 2, figsize=(10, 2.6 * n + 0.6), squeeze=False)
+    for (label, games), (ax_t, ax_r) in zip(series.items(), axes, strict=True):
+        x = list(range(1, len(games) + 1))
+        for ax, values, what in ((ax_t, [g.time for g in games], "time (s)"),
+                                 (ax_r, [g.bbbv_per_second for g in games], "3BV/s")):
+            pts = [(i, v) for i, v in zip(x, values, strict=True)
+                   if v is not None and math.isfinite(v)]
+            ax.plot([i for i, _ in pts], [v for _, v in pts], "o", ms=3, color="#4c72b0",
+                    alpha=0.6, label="game")
+            med = _running_median([v for _, v in pts], 10)
+            ax.plot([i for i, _ in pts], med, "-", color="#dd8452", label="median of 10")
+            ax.set_ylabel(what)
+            ax.set_title(f"{label}: {what}", fontsize=9)
+            ax.grid(alpha=0.3)
+        ax_t.legend(fontsize=7, loc="upper right")
+    for ax in axes[-1]:
+        ax.set_xlabel("won game (oldest first)")
+    fig.suptitle("fastmine records: the last won games of each board")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def _running_median(values: list[float], window: int) -> list[float]:
+    """The median of each value and up to ``window - 1`` before it.
+
+    >>> _running_median([5.0, 1.0, 3.0, 2.0], 3)
+    [5.0, 3.0, 3.0, 2.0]
+    """
+    out = []
+    for i in range(len(values)):
+        w = sorted(values[max(0, i - window + 1):i + 1])
+        k = len(w)
+        out.append(w[k // 2] if k % 2 else (w[k // 2 - 1] + w[k // 2]) / 2)
+    return out
+
+
+def _check_output(path: str) -> None:
+    """Refuse (ValueError) an output path that cannot be written, before any work."""
+    p = Path(path)
+    if p.is_dir():
+        raise ValueError(f"{path} is a folder; give a file name")
+    folder = p.parent if str(p.parent) else Path(".")
+    if not folder.is_dir():
+        raise ValueError(f"the folder of {path} does not exist")
+
+
+def _export(args: argparse.Namespace, board: BoardKey | None) -> int:
+    """``--json`` and ``--plot``: everything is checked before the database is read."""
+    if args.plot is not None:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            print("fastmine records: --plot needs matplotlib: pip install 'fastmine[plot]'",
+                  file=sys.stderr)
+            return 2
+        if args.last < 1:
+            print("fastmine records: --last must be at least 1", file=sys.stderr)
+            return 2
+    out = args.plot if args.plot is not None else args.json
+    try:
+        if out != "-":
+            _check_output(out)
+    except ValueError as exc:
+        print(f"fastmine records: {exc}", file=sys.stderr)
+        return 2
+    path = default_path(args.data_dir)
+    records: list[GameRecord] = []
+    if path.exists():
+        try:
+            with RecordsStore(path, create=False) as store:
+                records = store.games(board)
+        except RecordsError as exc:
+            print(f"fastmine records: {exc}", file=sys.stderr)
+            return 1
+    if args.json is not None:
+        text = records_json(records)
+        if args.json == "-":
+            sys.stdout.write(text)
+        else:
+            atomic_write_text(args.json, text)
+            print(f"{len(records)} games written to {args.json}", file=sys.stderr)
+        return 0
+    series = plot_series(records, args.last, args.assisted)
+    if not series:
+        print("fastmine records: no won games to plot yet"
+              + ("" if args.assisted else " (without solver assistance)"), file=sys.stderr)
+        return 1
+    plot(series, args.plot)
+    print(f"plotted {sum(map(len, series.values()))} games of {len(series)} boards "
+          f"to {args.plot}", file=sys.stderr)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """``fastmine records``: print best times and statistics; returns the exit status."""
     path = default_path(args.data_dir)
@@ -115,6 +260,8 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"fastmine records: {exc}", file=sys.stderr)
         return 2
+    if args.json is not None or args.plot is not None:
+        return _export(args, board)
     if not path.exists():
         print(f"No games recorded yet ({path}).")
         return 0
