@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import fastmine
 from fastmine import FLAG, HIDDEN, QUESTION, Board, Game
-from fastmine.coach import MARGIN, Category, Verdict, analyze, describe, fatal, summary
+from fastmine.coach import MARGIN, Category, Verdict, analyze, describe, fatal, judge, summary
 
 sys.path.insert(0, str(Path(__file__).parent / "solver"))
 import brute_force  # noqa: E402  (the solver tests' slow reference)
@@ -328,3 +328,30 @@ def test_bench_coach_case_runs() -> None:
     assert r["games"] == 1 and r["moves_per_game"] > 10 and r["ms_per_game"] > 0
     text = "\n".join(solver_section({"solver": {"coach": dict(r, status="ok")}}))
     assert "The coach on whole games" in text and "Expert games" in text
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games())
+def test_live_judge_agrees_with_analyze(case: tuple[Board, list[tuple[str, int, int]], str]) -> None:
+    board, moves, rule = case
+    game = Game.from_board(board)
+    live = []
+    for i, (kind, r, c) in enumerate(moves):
+        before = np.array(game.view)
+        live.append(judge(game, kind, r, c, rule=rule, index=i))  # type: ignore[arg-type]
+        assert np.array_equal(game.view, before)                   # judging changes nothing
+        {"reveal": game.reveal, "mark": game.toggle_mark, "chord": game.chord}[kind](r, c)
+    assert live == analyze(board, moves, rule=rule)  # type: ignore[arg-type]
+
+
+def test_live_judge_needs_laid_mines() -> None:
+    game = Game(9, 9, 10, seed=3)
+    with pytest.raises(ValueError, match="first reveal"):
+        judge(game, "reveal", 4, 4)
+    game.reveal(4, 4)
+    hidden = tuple(int(x) for x in np.argwhere(game.view < 0)[0])
+    v = judge(game, "reveal", *hidden)
+    assert v.category in (Category.SAFE, Category.AVOIDABLE_RISK, Category.FORCED_GUESS,
+                          Category.WORSE_GUESS)
+    with pytest.raises(TypeError):
+        judge("game", "reveal", 0, 0)  # type: ignore[arg-type]

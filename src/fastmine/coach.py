@@ -46,7 +46,7 @@ from .errors import PositionTooLargeError
 from .game import Game
 from .solver import probability as _probability
 
-__all__ = ["Category", "Verdict", "analyze", "describe", "fatal", "summary", "MARGIN"]
+__all__ = ["Category", "KINDS", "MARGIN", "Verdict", "analyze", "describe", "fatal", "judge", "summary"]
 
 MARGIN = 1e-9
 """How much riskier than the best cell a guess must be to count as a worse
@@ -172,61 +172,105 @@ def analyze(board: Board, moves: Iterable[Any], *, rule: Rule = "opening",
         raise TypeError(f"analyze needs a fastmine.Board, got {type(board).__name__}")
     rule = _check_rule(rule)
     game = Game.from_board(board, question_marks=question_marks, clock=lambda: 0.0)
-    view = game.view
-    mines = board.mines
-    total = board.mine_count
-    rows, cols = board.shape
+    cache = _Cache(game)
     verdicts: list[Verdict] = []
-    cache: tuple[int, _probability.Analysis | None] | None = None   # (revealed, analysis)
-
-    def analysis() -> _probability.Analysis | None:
-        nonlocal cache
-        # Marks do not change what the solver knows: reuse until a cell opens.
-        if cache is None or cache[0] != game.revealed_count:
-            try:
-                a: _probability.Analysis | None = _probability.analyze(view, total)
-            except PositionTooLargeError:
-                a = None
-            cache = (game.revealed_count, a)
-        return cache[1]
-
     for i, m in enumerate(moves):
         kind, r, c = _move(m, i)
-        if game.state.is_over:
-            raise ValueError(f"move {i} ({kind} at {r}, {c}) comes after the game ended")
-        if not (0 <= r < rows and 0 <= c < cols):
-            raise ValueError(f"move {i} is at ({r!r}, {c!r}), off the {rows}x{cols} board")
-        cell = (r, c)
-        risk = best = None
-        n_safe: int | None = None
+        v = _verdict(game, board, rule, cache, i, kind, r, c)
         if kind == "mark":
-            before = int(view[r, c])
-            if before == HIDDEN:
-                a = analysis()
-                category = Category.FLAG if mines[r, c] else Category.WRONG_FLAG
-                if a is not None:
-                    risk = float(a.probabilities[r, c])
-            else:
-                category = Category.MARK if before in (FLAG, QUESTION) else Category.NO_EFFECT
             game.toggle_mark(r, c)
-            verdicts.append(Verdict(i, kind, cell, category, risk, best, n_safe))
-            continue
-        first = game.state is GameState.READY
-        cells = [] if first and kind == "chord" else _opened(view, kind, r, c)
-        if not cells:
-            category = Category.NO_EFFECT
-        elif first and rule != "none":
-            if mines[r, c]:
-                raise ValueError(
-                    f"the first click at ({r}, {c}) is a mine on this board: "
-                    f"the board was not made under the {rule!r} rule")
-            category, risk, best = Category.FIRST_CLICK, 0.0, 0.0
+        elif kind == "chord":
+            game.chord(r, c)
         else:
-            category, risk, best, n_safe = _judge(analysis(), cells)
-        game.chord(r, c) if kind == "chord" else game.reveal(r, c)
-        survived = game.state is not GameState.LOST
-        verdicts.append(Verdict(i, kind, cell, category, risk, best, n_safe, survived))
+            game.reveal(r, c)
+        verdicts.append(v)
     return verdicts
+
+
+def judge(game: Game, kind: str, row: int, col: int, *, rule: Rule | None = None,
+          index: int = 0) -> Verdict:
+    """The verdict on a move about to be made on a live ``game`` (left unchanged).
+
+    For a coach that speaks during play: call it before making the move.
+    ``rule`` defaults to the game's own (a game made by ``Game.from_board``
+    says ``"none"``: pass the rule its board was made under).  ``survived`` is
+    read from the board, so the game's mines must be laid: it raises
+    ``ValueError`` before the first reveal of a game that lays them then.
+    ``index`` is copied into the verdict.
+
+    >>> import fastmine
+    >>> g = fastmine.Game(9, 9, 10, seed=3)
+    >>> _ = g.reveal(4, 4)
+    >>> judge(g, "reveal", 4, 4).category.value
+    'no_effect'
+    """
+    if not isinstance(game, Game):
+        raise TypeError(f"judge needs a fastmine.Game, got {type(game).__name__}")
+    board = game.board
+    if board is None:
+        raise ValueError("the mines are laid at the first reveal: there is nothing to judge "
+                         "against yet (the first click is free under the game's rule)")
+    kind, r, c = _move((kind, row, col), index)
+    rule = _check_rule(game.rule if rule is None else rule)
+    return _verdict(game, board, rule, _Cache(game), index, kind, r, c)
+
+
+class _Cache:
+    """The solver's analysis of a game's view, redone only when a cell opened."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.revealed = -1
+        self.analysis: _probability.Analysis | None = None
+
+    def get(self) -> _probability.Analysis | None:
+        game = self.game
+        # Marks do not change what the solver knows: reuse until a cell opens.
+        if self.revealed != game.revealed_count:
+            try:
+                self.analysis = _probability.analyze(game.view, game.mine_count)
+            except PositionTooLargeError:
+                self.analysis = None
+            self.revealed = game.revealed_count
+        return self.analysis
+
+
+def _verdict(game: Game, board: Board, rule: Rule, cache: _Cache, i: int, kind: str,
+             r: int, c: int) -> Verdict:
+    """The verdict on move ``i`` about to be made on ``game`` (whose mines are ``board``'s)."""
+    if game.state.is_over:
+        raise ValueError(f"move {i} ({kind} at {r}, {c}) comes after the game ended")
+    rows, cols = game.shape
+    if not (0 <= r < rows and 0 <= c < cols):
+        raise ValueError(f"move {i} is at ({r!r}, {c!r}), off the {rows}x{cols} board")
+    view = game.view
+    mines = board.mines
+    risk = best = None
+    n_safe: int | None = None
+    if kind == "mark":
+        before = int(view[r, c])
+        if before == HIDDEN:
+            a = cache.get()
+            category = Category.FLAG if mines[r, c] else Category.WRONG_FLAG
+            if a is not None:
+                risk = float(a.probabilities[r, c])
+        else:
+            category = Category.MARK if before in (FLAG, QUESTION) else Category.NO_EFFECT
+        return Verdict(i, kind, (r, c), category, risk, best, n_safe)
+    first = game.state is GameState.READY
+    cells = [] if first and kind == "chord" else _opened(view, kind, r, c)
+    if not cells:
+        category = Category.NO_EFFECT
+    elif first and rule != "none":
+        if mines[r, c]:
+            raise ValueError(
+                f"the first click at ({r}, {c}) is a mine on this board: "
+                f"the board was not made under the {rule!r} rule")
+        category, risk, best = Category.FIRST_CLICK, 0.0, 0.0
+    else:
+        category, risk, best, n_safe = _judge(cache.get(), cells)
+    survived = not any(mines[p] for p in cells)
+    return Verdict(i, kind, (r, c), category, risk, best, n_safe, survived)
 
 
 def _judge(a: _probability.Analysis | None, cells: list[tuple[int, int]]
