@@ -312,7 +312,7 @@ def test_summary_plurals() -> None:
           Verdict(5, "mark", (1, 2), Category.WRONG_FLAG, 0.0, None, None),
           Verdict(6, "mark", (1, 3), Category.WRONG_FLAG, 0.5, None, None)]
     assert summary(v) == ("3 forced guesses survived at 50/33/25%, "
-                          "2 worse guesses survived at 20/4% (best 10/3%), 2 wrong flags")
+                          "2 worse guesses at 20/4% (best 10/3%), 2 wrong flags")
 
 
 def test_bench_coach_case_runs() -> None:
@@ -355,3 +355,11 @@ def test_live_judge_needs_laid_mines() -> None:
                           Category.WORSE_GUESS)
     with pytest.raises(TypeError):
         judge("game", "reveal", 0, 0)  # type: ignore[arg-type]
+
+
+def test_summary_line_as_the_issue_writes_it() -> None:
+    v = [Verdict(i, "reveal", (0, i), Category.FORCED_GUESS, p, p, 0)
+         for i, p in enumerate([0.5, 1 / 3, 0.25])]
+    v.append(Verdict(3, "reveal", (1, 0), Category.AVOIDABLE_RISK, 0.2, 0.0, 2))
+    assert summary(v) == "3 forced guesses survived at 50/33/25%, 1 avoidable risk of 20%"
+    assert summary([]) == "no guesses: every click was proven safe"

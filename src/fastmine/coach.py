@@ -326,8 +326,10 @@ def summary(verdicts: Iterable[Verdict]) -> str:
                       (Category.WORSE_GUESS, "worse guess")):
         risks = [v.risk for v in vs if v.category is cat and v.survived and v.risk is not None]
         if risks:
-            at = "of" if cat is Category.AVOIDABLE_RISK else "at"
-            text = f"{_plural(len(risks), word)} survived {at} {'/'.join(_pct(p) for p in risks)}%"
+            # The mistakes survived too (the loss is named apart); only the
+            # forced guesses say so, as their survival is the luck.
+            at = {Category.FORCED_GUESS: "survived at", Category.AVOIDABLE_RISK: "of"}.get(cat, "at")
+            text = f"{_plural(len(risks), word)} {at} {'/'.join(_pct(p) for p in risks)}%"
             if cat is Category.WORSE_GUESS:
                 bests = [v.best_risk for v in vs if v.category is cat and v.survived]
                 text += f" (best {'/'.join(_pct(b or 0.0) for b in bests)}%)"
