@@ -363,3 +363,27 @@ def test_summary_line_as_the_issue_writes_it() -> None:
     v.append(Verdict(3, "reveal", (1, 0), Category.AVOIDABLE_RISK, 0.2, 0.0, 2))
     assert summary(v) == "3 forced guesses survived at 50/33/25%, 1 avoidable risk of 20%"
     assert summary([]) == "no guesses: every click was proven safe"
+
+
+def test_approximate_odds_are_not_analysed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # When the solver had to approximate (a huge component), certain cells stay
+    # certain but odds do not: a guess is "not analysed", a proven-safe click is safe.
+    from fastmine.solver import probability
+
+    real = probability.analyze
+
+    def approximate(*args: object, **kwargs: object) -> probability.Analysis:
+        a = real(*args, **kwargs)  # type: ignore[arg-type]
+        a.exact = False
+        return a
+
+    monkeypatch.setattr(probability, "analyze", approximate)
+    v = analyze(CORNERS, [("reveal", 1, 2), ("reveal", 3, 3)], rule="cell")
+    assert v[1].category is Category.NOT_ANALYSED and v[1].risk is None
+    board = Board.from_mines([[0, 0, 0, 0], [0, 0, 0, 1], [1, 0, 0, 0]])
+    game = Game.from_board(board)
+    game.reveal(0, 0)
+    safe, _ = brute_force.certain(np.array(game.view), 2)
+    r, c = (int(x) for x in np.argwhere(safe)[0])
+    v = analyze(board, [("reveal", 0, 0), ("reveal", r, c)], rule="cell")
+    assert v[1].category is Category.SAFE
