@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import copy
 import json
 
@@ -119,6 +120,9 @@ def test_saved_dict_shape(clock):
     game.toggle_mark(0, 0)
     clock.advance(2)
     d = game.to_dict()
+    # The move log for replays: (padded cell * 8 + kind, ms) as little-endian int64.
+    log = np.frombuffer(base64.b64decode(d.pop("moves")), "<i8")
+    assert log.tolist() == [(2 * 5 + 1) * 8 + 0, 0, (1 * 5 + 1) * 8 + 1, 0]
     assert d == {
         "format": "fastmine-game", "version": 1, "rows": 2, "cols": 3, "mines": 2,
         "rule": "none", "seed": None, "question_marks": True, "state": "playing",

@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("fastmine.terminal", "play in the terminal (curses, or --plain for scripted play)"),
     "solve": ("fastmine.solver.solvecmd", "let a solver play many games and report win rates"),
     "records": ("fastmine.recordscmd", "show best times and statistics"),
+    "replay": ("fastmine.replaycmd", "watch a recorded game again, or export/import a replay file"),
     "bench": ("fastmine.benchcmd", "run the benchmark suite (python -m bench)"),
 }
 

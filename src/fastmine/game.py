@@ -14,9 +14,12 @@ pairs, so a UI redraws only those.
 
 from __future__ import annotations
 
+import base64
+import contextlib
 import math
 import time
-from collections.abc import Callable
+from array import array
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +44,13 @@ _CHAR_ST = {v: k for k, v in _ST_CHARS.items()}
 
 _NO_CHANGES = np.empty((0, 2), np.intp)
 _NO_CHANGES.flags.writeable = False
+
+# The move log (see Game.moves): two int64 per move, ``code`` then ``ms``.
+# code = padded cell index * 8 + kind (+ MOVE_ASSIST for a solver's move).
+MOVE_REVEAL = 0
+MOVE_MARK = 1
+MOVE_CHORD = 2
+MOVE_ASSIST = 4
 
 
 @dataclass(frozen=True)
@@ -153,6 +163,20 @@ class Game:
         self.left_clicks = 0
         self.right_clicks = 0
         self.chord_clicks = 0
+        # Every move, appended in place: a code and the game time, two machine
+        # numbers a move and no Python object kept (fastmine.replay reads them).
+        # ``_log_complete`` is False for a game rebuilt from a save that did not
+        # carry its moves.
+        self._set_log(array("q"), array("d"))
+        self._log_complete = True
+        self._assist = 0
+
+    def _set_log(self, codes: array[int], times: array[float]) -> None:
+        self._codes = codes
+        self._times = times
+        # Bound once: a move appends through these without looking them up.
+        self._code_log = codes.append
+        self._time_log = times.append
 
     def _attach(self, board: Board) -> None:
         self._board = board
@@ -317,6 +341,8 @@ class Game:
             now = self._now()
         self.left_clicks += 1
         self._core.reveal(p)
+        self._code_log(p * 8 + self._assist)
+        self._time_log(0.0 if now is None else now - self._started + self._elapsed)  # type: ignore[operator]
         return self._settle(now)
 
     def reveal_cells(self, cells: ArrayLike) -> NDArray[np.intp]:
@@ -375,7 +401,9 @@ class Game:
         if k == n or self._state is not GameState.PLAYING:
             return changed[0] if len(changed) == 1 else np.concatenate(changed)
         now = self._now()
-        self.left_clicks += core.reveal_many(arr, k, self._safe)
+        tried = core.reveal_many(arr, k, self._safe)
+        self.left_clicks += tried
+        self._record_many(arr[k:k + tried], now)
         changed.append(self._settle(now))
         return changed[0] if len(changed) == 1 else np.concatenate(changed)
 
@@ -388,10 +416,14 @@ class Game:
         p = self._begin_move(r, c)
         if self._state is GameState.READY:
             self.chord_clicks += 1
+            self._code_log(p * 8 + MOVE_CHORD + self._assist)
+            self._time_log(0.0)
             return _NO_CHANGES
         now = self._now()
         self.chord_clicks += 1
         self._core.chord(p)
+        self._code_log(p * 8 + MOVE_CHORD + self._assist)
+        self._time_log(now - self._started + self._elapsed)  # type: ignore[operator]
         return self._settle(now)
 
     def toggle_mark(self, r: int, c: int) -> NDArray[np.intp]:
@@ -401,9 +433,76 @@ class Game:
         cells are left as they are.
         """
         p = self._begin_move(r, c)
+        started = self._started
+        now = self._clock() if started is not None else None
         self.right_clicks += 1
         self._core.toggle_mark(p, self._question_marks)
+        self._code_log(p * 8 + MOVE_MARK + self._assist)
+        self._time_log(0.0 if now is None else now - started + self._elapsed)  # type: ignore[operator]
         return self._core.take_changes()
+
+    # ------------------------------------------------------------ move log
+
+    def _record_many(self, cells: NDArray[np.intp], now: float | None) -> None:
+        """Log reveals of ``cells`` ((n, 2) pairs), all made at clock ``now``."""
+        n = cells.shape[0]
+        if n == 0:
+            return
+        t = self._elapsed
+        if now is not None and self._started is not None:
+            t += now - self._started
+        codes = ((cells[:, 0] + 1) * self._W + cells[:, 1] + 1) * 8 + self._assist
+        self._codes.frombytes(codes.astype(np.int64).tobytes())
+        self._times.frombytes(np.full(n, t, np.float64).tobytes())
+
+    @property
+    def moves(self) -> NDArray[np.int64]:
+        """Every move so far as an ``(n, 4)`` int64 array (a copy) of
+        ``(kind, row, col, ms)``: kind 0 reveal, 1 mark, 2 chord, plus 4 when a
+        solver made the move (see :meth:`assisting`); ms is the game time of
+        the move (first reveal at 0, pauses not counted).  Moves that raised
+        (a finished or paused game, a cell off the board) are not moves.
+        """
+        # From a copy of the bytes: a numpy view would pin the array's buffer
+        # and the next move could not grow it.
+        codes = np.frombuffer(self._codes.tobytes(), np.int64)
+        out = np.empty((codes.shape[0], 4), np.int64)
+        p = codes >> 3
+        out[:, 0] = codes & 7
+        out[:, 1] = p // self._W - 1
+        out[:, 2] = p % self._W - 1
+        out[:, 3] = self._move_ms()
+        return out
+
+    def _move_ms(self) -> NDArray[np.int64]:
+        """The game time of each move in whole milliseconds (rounded half up)."""
+        t = np.frombuffer(self._times.tobytes(), np.float64)
+        return np.floor(np.maximum(t, 0.0) * 1000.0 + 0.5).astype(np.int64)
+
+    @property
+    def moves_complete(self) -> bool:
+        """True if :attr:`moves` holds every move since the game began (False for
+        a game resumed from a save that did not carry its moves)."""
+        return self._log_complete
+
+    @contextlib.contextmanager
+    def assisting(self) -> Iterator[Game]:
+        """Within this block, moves are the solver's: logged as assisted, and
+        the game is marked :attr:`assisted`.
+
+        >>> g = Game(9, 9, 10, seed=1)
+        >>> with g.assisting():
+        ...     _ = g.reveal(4, 4)
+        >>> int(g.moves[0, 0]), g.assisted
+        (4, True)
+        """
+        self.assisted = True
+        before = self._assist
+        self._assist = MOVE_ASSIST
+        try:
+            yield self
+        finally:
+            self._assist = before
 
     def _settle(self, now: float | None) -> NDArray[np.intp]:
         """End the game if the move just made lost or won it (``now``: the clock
@@ -443,6 +542,7 @@ class Game:
         new._st = self._st.copy()
         new._pv = self._pv.copy()
         new._view = None
+        new._set_log(array("q", self._codes), array("d", self._times))
         new._core = _kernels.GameCore(new._st, new._pv, self.rows, self.cols)
         if self._board is not None:
             new._core.attach(self._board._pm, self._board._pc)
@@ -482,6 +582,10 @@ class Game:
             "assisted": self.assisted,
             "clicks": {"left": self.left_clicks, "right": self.right_clicks,
                        "chord": self.chord_clicks},
+            # The move log for replays: base64 of little-endian int64 pairs
+            # (padded cell * 8 + kind, ms); None if this game's log is
+            # incomplete.  Optional on load.
+            "moves": _log_text(self) if self._log_complete else None,
         }
 
     @classmethod
@@ -493,6 +597,40 @@ class Game:
         A resumed game in progress starts paused only if it was saved paused.
         """
         return _load(cls, d, clock)
+
+
+def _log_text(game: Game) -> str:
+    pairs = np.empty((len(game._codes), 2), "<i8")
+    pairs[:, 0] = np.frombuffer(game._codes.tobytes(), np.int64)
+    pairs[:, 1] = game._move_ms()
+    return base64.b64encode(pairs.tobytes()).decode("ascii")
+
+
+def _load_log(game: Game, text: object) -> None:
+    """Give ``game`` the move log saved as ``text`` (see :meth:`Game.to_dict`),
+    or mark its log incomplete if there is none."""
+    if text is None:
+        fresh = (game._state is GameState.READY and not (game.left_clicks or game.right_clicks
+                                                          or game.chord_clicks))
+        game._log_complete = fresh
+        return
+    if not isinstance(text, str):
+        raise SaveFormatError("saved game's moves must be a base64 string or null")
+    try:
+        raw = base64.b64decode(text.encode("ascii"), validate=True)
+    except (ValueError, UnicodeEncodeError):
+        raise SaveFormatError("saved game's moves are not valid base64") from None
+    if len(raw) % 16:
+        raise SaveFormatError("saved game's moves are cut short (not whole moves)")
+    pairs = np.frombuffer(raw, "<i8").reshape(-1, 2)
+    p = pairs[:, 0] >> 3
+    r, c = p // game._W - 1, p % game._W - 1
+    if ((pairs[:, 0] < 0) | ((pairs[:, 0] & 3) == 3) | (r < 0) | (r >= game.rows)
+            | (c < 0) | (c >= game.cols) | (pairs[:, 1] < 0)
+            | (pairs[:, 1] > MAX_SAVED_SECONDS * 1000)).any():
+        raise SaveFormatError("saved game's moves name cells off the board or bad times")
+    game._set_log(array("q", pairs[:, 0].astype(np.int64).tobytes()),
+                  array("d", (pairs[:, 1] / 1000.0).tobytes()))
 
 
 def _holds_bool(cells: Any) -> bool:
@@ -631,6 +769,7 @@ def _load(cls: type[Game], d: object, clock: Callable[[], float]) -> Game:
     game.left_clicks, game.right_clicks, game.chord_clicks = left, right, chord
     game.assisted = assisted
     game._paused = paused
+    _load_log(game, d.get("moves"))
     if state is GameState.PLAYING and not paused:
         game._started = clock()
     return game

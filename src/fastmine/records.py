@@ -53,11 +53,12 @@ from .storage import data_dir as _data_dir
 
 if TYPE_CHECKING:
     from .game import Game
+    from .replay import Replay
 
 RECORDS_FILE = "records.sqlite3"
 """File name of the records database inside the data directory."""
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The schema this fastmine writes (``PRAGMA user_version``)."""
 
 APPLICATION_ID = 0x464D5243  # "FMRC": marks the file as a fastmine records database
@@ -97,6 +98,14 @@ _MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN right_clicks INTEGER;
     ALTER TABLE games ADD COLUMN chord_clicks INTEGER;
     CREATE INDEX games_by_board ON games (rows, cols, mines, won, time);
+    """,
+    # 2 -> 3: the replay of a game (a fastmine.replay file's bytes), in a table
+    # of its own so listing games never reads them.
+    """
+    CREATE TABLE replays (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        data BLOB NOT NULL
+    );
     """,
 )
 assert len(_MIGRATIONS) == SCHEMA_VERSION
@@ -361,8 +370,11 @@ class RecordsStore:
             return
         expected = list(_COLUMNS[:15] if version == 1 else _COLUMNS)
         columns = [row[1] for row in self._db().execute("PRAGMA table_info(games)")]
+        if version >= 3 and columns == expected:
+            columns = [row[1] for row in self._db().execute("PRAGMA table_info(replays)")]
+            expected = ["game_id", "data"]
         if columns != expected:
-            found = ", ".join(columns) if columns else "no games table"
+            found = ", ".join(columns) if columns else "a table missing"
             raise RecordsError(
                 f"{self.path} says it is fastmine records (schema {version}) but its tables "
                 f"are not ({found}); it was left untouched: move it away to start new records")
@@ -411,9 +423,11 @@ class RecordsStore:
 
     # ---------------------------------------------------------------- writing
 
-    def add(self, record: GameRecord) -> GameRecord:
-        """Store a record; returns it with its ``id`` set."""
+    def add(self, record: GameRecord, replay: Replay | None = None) -> GameRecord:
+        """Store a record (and its replay, in the same transaction); returns it
+        with its ``id`` set."""
         _check_record(record)
+        blob = replay.to_bytes() if replay is not None else None
         values = [getattr(record, c) for c in _COLUMNS[1:]]
         sql = (f"INSERT INTO games ({', '.join(_COLUMNS[1:])}) "
                f"VALUES ({', '.join('?' * len(values))})")
@@ -422,6 +436,9 @@ class RecordsStore:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 cur = conn.execute(sql, values)
+                if blob is not None:
+                    conn.execute("INSERT INTO replays (game_id, data) VALUES (?, ?)",
+                                 (cur.lastrowid, blob))
                 conn.execute("COMMIT")
             except BaseException:
                 rollback(conn)
@@ -431,8 +448,37 @@ class RecordsStore:
         return replace(record, id=cur.lastrowid)
 
     def record_game(self, game: Game, name: str | None = None) -> GameRecord:
-        """Store a finished :class:`fastmine.Game` (see :meth:`GameRecord.from_game`)."""
-        return self.add(GameRecord.from_game(game, name))
+        """Store a finished :class:`fastmine.Game` (see :meth:`GameRecord.from_game`)
+        with its replay when it has an exact one (see :meth:`fastmine.replay.Replay.from_game`)."""
+        from .replay import Replay  # the replay module builds on the game
+
+        record = GameRecord.from_game(game, name)
+        try:
+            replay: Replay | None = Replay.from_game(game)
+        except ValueError:
+            replay = None      # a game without an exact replay is still recorded
+        return self.add(record, replay)
+
+    def replay(self, record_id: int) -> Replay | None:
+        """The replay stored with game ``record_id``, or None if it has none.
+
+        Raises :class:`RecordsError` if the stored replay is corrupt.
+        """
+        from .errors import SaveFormatError
+        from .replay import Replay
+
+        row = self._db().execute("SELECT data FROM replays WHERE game_id = ?",
+                                 (int(record_id),)).fetchone()
+        if row is None:
+            return None
+        try:
+            return Replay.from_bytes(bytes(row[0]))
+        except SaveFormatError as exc:
+            raise RecordsError(f"the replay of game {record_id} is unreadable: {exc}") from None
+
+    def replay_ids(self) -> list[int]:
+        """The ids of the stored games that have a replay, oldest first."""
+        return [r[0] for r in self._db().execute("SELECT game_id FROM replays ORDER BY game_id")]
 
     def set_name(self, record_id: int, name: str | None) -> None:
         """Change the player name of a stored record."""

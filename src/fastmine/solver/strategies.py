@@ -264,21 +264,21 @@ def step(game: Game, strategy: Strategy = "best", *, rng: object = None) -> NDAr
     """
     _check(game, strategy)
     gen = _rng(rng)
-    game.assisted = True
-    if game.state.name == "READY":
-        return game.reveal(*first_click_for(game.rows, game.cols, game.rule, game.mine_count))
-    planner = planner_for(game)
-    if strategy == "best":
-        return planner.step(game)
-    if strategy == "random":
-        return _random(game, gen)
-    if strategy == "deterministic":
-        return _deterministic(game)
-    if strategy == "inference":
-        return _inference(game, planner)
-    if strategy == "probability":
-        return _probability(game, gen)
-    return _auto(game, planner, gen)
+    with game.assisting():     # logs these moves as the solver's (replays)
+        if game.state.name == "READY":
+            return game.reveal(*first_click_for(game.rows, game.cols, game.rule, game.mine_count))
+        planner = planner_for(game)
+        if strategy == "best":
+            return planner.step(game)
+        if strategy == "random":
+            return _random(game, gen)
+        if strategy == "deterministic":
+            return _deterministic(game)
+        if strategy == "inference":
+            return _inference(game, planner)
+        if strategy == "probability":
+            return _probability(game, gen)
+        return _auto(game, planner, gen)
 
 
 def play(
@@ -307,17 +307,17 @@ def play(
         if not isinstance(flag, (bool, np.bool_)):
             raise TypeError(f"{name} must be True or False, got {flag!r}")
     gen = _rng(rng)
-    game.assisted = True
-    if game.state.name == "READY":
-        if first_click is None:
-            first_click = first_click_for(game.rows, game.cols, game.rule, game.mine_count)
-        elif not (isinstance(first_click, tuple) and len(first_click) == 2):
-            raise TypeError(f"first_click must be a (row, col) tuple, got {first_click!r}")
-        game.reveal(*first_click)
-    if strategy == "best":
-        planner = planner_for(game, endgame=endgame, lookahead=lookahead, long_term=long_term)
-        return planner.play(game)
-    while not game.state.is_over:
-        if len(step(game, strategy, rng=gen)) == 0:
-            break
-    return game.state
+    with game.assisting():     # logs these moves as the solver's (replays)
+        if game.state.name == "READY":
+            if first_click is None:
+                first_click = first_click_for(game.rows, game.cols, game.rule, game.mine_count)
+            elif not (isinstance(first_click, tuple) and len(first_click) == 2):
+                raise TypeError(f"first_click must be a (row, col) tuple, got {first_click!r}")
+            game.reveal(*first_click)
+        if strategy == "best":
+            planner = planner_for(game, endgame=endgame, lookahead=lookahead, long_term=long_term)
+            return planner.play(game)
+        while not game.state.is_over:
+            if len(step(game, strategy, rng=gen)) == 0:
+                break
+        return game.state

@@ -1,0 +1,158 @@
+"""``fastmine replay``: watch a recorded game again in the terminal.
+
+``fastmine replay`` plays the last recorded game that has a replay;
+``fastmine replay ID`` a given one (ids as ``--list`` shows them).  By default
+a full-screen curses player (space pauses, left/right arrows step a move,
++/- change the speed, q quits); ``--plain`` prints the board after every move
+with its time, for pipes, and ``--timeline`` only one line a move.
+``--export ID FILE`` writes a replay file (``docs/replays.md``) and
+``--import FILE`` plays one (it is not added to the records).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import TYPE_CHECKING, Any
+
+from .errors import SaveFormatError
+
+if TYPE_CHECKING:
+    from .replay import Replay
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the ``fastmine replay`` options to an argparse parser."""
+    parser.add_argument("id", nargs="?", help="the recorded game to play (default: the last one)")
+    src = parser.add_mutually_exclusive_group()
+    src.add_argument("--list", action="store_true", help="list the recorded games that have a replay")
+    src.add_argument("--export", nargs=2, metavar=("ID", "FILE"),
+                     help="write the replay of game ID to FILE (use 'last' for the last game)")
+    src.add_argument("--import", dest="import_file", metavar="FILE",
+                     help="play a replay file (it is not added to your records)")
+    parser.add_argument("--plain", action="store_true",
+                        help="no curses: print the board after every move, with its time")
+    parser.add_argument("--timeline", action="store_true",
+                        help="print one line a move (time, kind, cell), no boards")
+    parser.add_argument("--speed", type=float, default=None,
+                        help="playback speed: 1 real time, 2 twice as fast, 0 no waiting "
+                             "(default: 1, or 0 with --plain/--timeline when not a terminal)")
+    parser.add_argument("--data-dir", help="where the records are (default: the fastmine data folder)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``fastmine replay``; returns the exit status (0, or 2 for a usage or file error)."""
+    from .records import RecordsError, RecordsStore
+    from .replay import Replay
+
+    if args.speed is not None and not (args.speed >= 0):
+        print("--speed must be 0 or more", file=sys.stderr)
+        return 2
+    try:
+        if args.import_file:
+            if args.id is not None:
+                print("give either a game ID or --import FILE, not both", file=sys.stderr)
+                return 2
+            return _play(Replay.load(args.import_file), args)
+        with RecordsStore(data_dir=args.data_dir) as store:
+            if args.list:
+                return _list(store)
+            ident = args.export[0] if args.export else args.id
+            replay = _find(store, ident)
+            if replay is None:
+                return 2
+        if args.export:
+            path = replay.save(args.export[1])
+            print(f"replay written to {path}")
+            return 0
+        return _play(replay, args)
+    except BrokenPipeError:
+        raise                   # the command line handles a reader that went away
+    except FileNotFoundError as exc:
+        print(f"no such file: {exc.filename}", file=sys.stderr)
+        return 2
+    except (SaveFormatError, RecordsError, OSError) as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+
+
+def _find(store: Any, ident: str | None) -> Replay | None:
+    ids = store.replay_ids()
+    if ident is None or ident == "last":
+        if not ids:
+            print("no recorded game has a replay yet: play one with 'fastmine play'",
+                  file=sys.stderr)
+            return None
+        return store.replay(ids[-1])  # type: ignore[no-any-return]
+    try:
+        n = int(ident)
+    except ValueError:
+        print(f"a game ID is a number (see 'fastmine replay --list'), got {ident!r}",
+              file=sys.stderr)
+        return None
+    replay = store.replay(n)
+    if replay is None:
+        print(f"game {n} has no replay (see 'fastmine replay --list')", file=sys.stderr)
+    return replay  # type: ignore[no-any-return]
+
+
+def _list(store: Any) -> int:
+    ids = set(store.replay_ids())
+    games = [g for g in store.games() if g.id in ids]
+    if not games:
+        print("no recorded game has a replay yet")
+        return 0
+    for g in games:
+        result = "won " if g.won else "lost"
+        print(f"{g.id:6d}  {g.date[:16].replace('T', ' ')}  {g.board_label:22s} "
+              f"{result} {g.time:8.2f} s{'  (assisted)' if g.assisted else ''}")
+    return 0
+
+
+def _play(replay: Replay, args: argparse.Namespace) -> int:
+    text_mode = args.plain or args.timeline
+    speed = args.speed
+    if speed is None:
+        speed = 1.0 if (not text_mode or sys.stdout.isatty()) else 0.0
+    if text_mode:
+        return play_text(replay, speed=speed, boards=not args.timeline, out=sys.stdout)
+    from .replayview import play_curses
+
+    return play_curses(replay, speed=speed)
+
+
+def header(replay: Replay) -> str:
+    """One line naming the game: board, rule, how it ended and its time."""
+    from .difficulty import difficulty_name
+
+    name = difficulty_name(replay.rows, replay.cols, replay.mine_count)
+    return (f"{name} {replay.rows}x{replay.cols}/{replay.mine_count}, first click "
+            f"{replay.rule}: {replay.state.value} in {replay.time:.3f} s, {len(replay)} moves")
+
+
+def play_text(replay: Replay, *, speed: float, boards: bool, out: Any,
+              sleep: Any = time.sleep) -> int:
+    """Print the replay: its header, then each move (and the board after it).
+
+    ``speed`` > 0 waits between moves as the player did (divided by ``speed``).
+    """
+    from .tui.text import board_lines
+
+    print(header(replay), file=out)
+    times = replay.moves[:, 3].tolist()
+    before = 0
+    for k, game in enumerate(replay.frames()):
+        if k == 0:
+            if boards:
+                print("\n".join(board_lines(game.view)), file=out)
+            continue
+        if speed > 0 and times[k - 1] > before:
+            out.flush()
+            sleep((times[k - 1] - before) / 1000.0 / speed)
+        before = times[k - 1]
+        print(f"move {k}/{len(replay)}  {replay.describe_move(k - 1)}", file=out)
+        if boards:
+            print("\n".join(board_lines(game.view)), file=out)
+    print(f"{replay.state.value} at {replay.time:.3f} s", file=out)
+    return 0
