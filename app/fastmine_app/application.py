@@ -38,6 +38,7 @@ from .dialogs import (
 from .leaving import LeavingMixin
 from .screens import AboutScreen, GameScreen, NewGameScreen, RecordsScreen
 from .settingsscreen import SettingsScreen
+from .sharing import SharingMixin
 from .sounds import SoundBoard
 from .store import Store, StoreError
 from .theme import LIGHT, get_theme
@@ -46,7 +47,7 @@ from .tiles import Atlas
 END_DIALOG_DELAY = 0.6  # seconds to see the board before the dialog covers it
 
 
-class FastmineApp(LeavingMixin, App):
+class FastmineApp(LeavingMixin, SharingMixin, App):
     """fastmine's touch and desktop Minesweeper.
 
     The settings, records, saved game, sounds and tile cache live in one

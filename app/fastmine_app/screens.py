@@ -209,6 +209,8 @@ class NewGameScreen(Screen):
     rule_labels = RULE_LABELS
     rule_help = StringProperty(RULE_HELP["opening"])
     """What the chosen first-click rule does, in a line."""
+    code_error = StringProperty("")
+    """Why the typed game code cannot be played ("" when it can)."""
 
     def on_rule(self, _inst, rule: str) -> None:
         self.rule_help = RULE_HELP.get(rule, "")
@@ -250,6 +252,7 @@ class NewGameScreen(Screen):
         self.ids.cols.text = str(cfg.get("game", "custom_cols"))
         self.ids.mines.text = str(cfg.get("game", "custom_mines"))
         self.error = ""
+        self.code_error = ""
 
     def preset_label(self, name: str) -> str:
         d = DIFFICULTIES[name]
@@ -262,6 +265,11 @@ class NewGameScreen(Screen):
             return self.choice, DIFFICULTIES[self.choice]
         d, self.error = validate_custom(self.ids.rows.text, self.ids.cols.text, self.ids.mines.text)
         return "custom", d
+
+    def play_code(self) -> bool:
+        """The Play code button: play the typed game code, or show why not."""
+        self.code_error = App.get_running_app().play_code(self.ids.game_code.text)
+        return not self.code_error
 
     def start(self) -> bool:
         """The Start button: validate and start, or show why not."""

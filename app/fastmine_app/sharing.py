@@ -1,0 +1,62 @@
+"""Shareable games in the app: play a game code, copy the current game's code.
+
+A mixin of :class:`.application.FastmineApp`.  The codes themselves are
+:mod:`fastmine.gamecode` (the same ones ``fastmine play --code`` reads).
+"""
+
+from __future__ import annotations
+
+from kivy.core.clipboard import Clipboard
+from kivy.logger import Logger
+
+from fastmine import gamecode
+
+
+class SharingMixin:
+    """Game codes, for the App (which has ``ctrl``, ``root``, ``confirm_abandon``,
+    ``show_message`` and ``_flush_pending_record``)."""
+
+    def play_code(self, text: str) -> str:
+        """Start the game of a game code; returns "" or why the code cannot be played.
+
+        A bad code (a typo, a code from a newer fastmine) leaves the current game
+        as it is: the message says what is wrong.
+        """
+        try:
+            spec = gamecode.decode(text)
+            game = spec.new_game(question_marks=self.ctrl.question_marks,
+                                 clock=self.ctrl.clock)
+        except (ValueError, TypeError) as exc:
+            return str(exc)[:1].upper() + str(exc)[1:] + "."
+
+        def start() -> None:
+            self._flush_pending_record()
+            self.ctrl.attach(game)
+            if self.root is not None:
+                self.root.current = "game"
+
+        self.confirm_abandon(start)
+        return ""
+
+    def copy_code(self) -> str | None:
+        """Copy the current game's code to the clipboard and show it; returns the code.
+
+        A game laid from fresh randomness has no code before its first reveal
+        (its mines do not exist yet): the message says so.
+        """
+        game = self.ctrl.game
+        code = gamecode.code_of(game) if game is not None else None
+        if code is None:
+            self.show_message(
+                "No game code yet",
+                "This game's mines are laid at your first tap: its code (the exact board) "
+                "is ready after it.")
+            return None
+        try:
+            Clipboard.copy(code)
+            copied = "It is copied: paste it to a friend, who plays it from New game."
+        except Exception as exc:  # noqa: BLE001 - a missing clipboard must not lose the code
+            Logger.warning(f"fastmine: clipboard unavailable: {exc}")
+            copied = "Share it with a friend, who plays it from New game."
+        self.show_message("Game code", f"{code}\n\n{copied}")
+        return code
