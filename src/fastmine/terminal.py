@@ -44,7 +44,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     share = g.add_mutually_exclusive_group()
     share.add_argument("--code", metavar="CODE",
                        help="play the game of a game code (from 's' in the game or 'code' "
-                            "with --plain); sets the board, overriding the options above")
+                            "with --plain): the code sets size, mines, rule and seed")
     share.add_argument("--daily", action="store_true",
                        help="play today's daily board (UTC date; the same for everyone): "
                             "the --difficulty preset, Expert unless given")
@@ -110,6 +110,10 @@ def _options_from_code(args: argparse.Namespace) -> GameOptions:
     from . import gamecode
     from .tui.session import GameOptions
 
+    given = [f"--{o}" for o in ("rows", "cols", "mines", "seed") if getattr(args, o) is not None]
+    if given:
+        raise ValueError(f"{'--daily' if args.daily else '--code'} sets the board: "
+                         f"leave out {', '.join(given)}")
     code = gamecode.daily(difficulty=args.difficulty or "expert") if args.daily else args.code
     spec = gamecode.decode(code)
     return GameOptions(spec.rows, spec.cols, spec.mines, rule=spec.rule, seed=spec.seed,

@@ -65,6 +65,9 @@ def test_a_mistyped_code_is_refused_before_the_game(tmp_path):
     assert res.stdout == ""
     both = run_plain("", "--code", code, "--daily", data_dir=tmp_path)
     assert both.returncode == 2 and "not allowed with" in both.stderr
+    mixed = run_plain("", "--code", code, "--rows", "20", "--seed", "3", data_dir=tmp_path)
+    assert mixed.returncode == 2
+    assert "--code sets the board: leave out --rows, --seed" in mixed.stderr
 
 
 def test_daily_plays_todays_code(tmp_path):
