@@ -41,8 +41,10 @@ def _build() -> dict[int, str]:
 KEYMAP: dict[int, str] = _build()
 """Key code (from ``getch``) -> action name."""
 
+# Assists last: on an 80-column terminal the line is cut there, and every other
+# key still shows.
 HELP_LINE = ("arrows/hjkl move  space reveal  f mark  p pause  n new  q quit  "
-             "assist: a d i o r b  t hint  s code")
+             "t hint  s code  assist: a d i o r b")
 """The keys line at the bottom of the screen."""
 
 
