@@ -695,6 +695,10 @@ cdef class GameCore:
     cdef IdxBuf changes
     cdef IdxBuf spans
     cdef bint has_board
+    # The move log (fastmine.replay): pairs (padded cell * 8 + kind, game ms),
+    # appended by the moves themselves so logging costs no Python call.
+    cdef IdxBuf log
+    cdef public double base     # clock value at game time 0 (set by Game)
 
     def __cinit__(self, uint8_t[::1] st, int8_t[::1] view, Py_ssize_t rows,
                   Py_ssize_t cols):
@@ -718,10 +722,52 @@ cdef class GameCore:
             st[r * W + W - 1] = ST_REVEALED
         buf_init(&self.changes, 64)
         buf_init(&self.spans, 64)
+        buf_init(&self.log, 64)
+        self.base = 0.0
 
     def __dealloc__(self):
         buf_free(&self.changes)
         buf_free(&self.spans)
+        buf_free(&self.log)
+
+    cdef int _log(self, Py_ssize_t code, object now) except -1:
+        # now None: the clock is not running yet (before the first reveal): 0 ms.
+        cdef double t = 0.0
+        if now is not None:
+            t = (<double>now - self.base) * 1000.0 + 0.5
+            if not t >= 0.0:          # a clock that went back (or NaN)
+                t = 0.0
+            elif t > 9.0e15:          # beyond any real game: keep the cast defined
+                t = 9.0e15
+        buf_push(&self.log, code)
+        buf_push(&self.log, <Py_ssize_t>t)
+        return 0
+
+    def log_move(self, Py_ssize_t code, object now):
+        """Append one move to the log (code = padded cell * 8 + kind)."""
+        self._log(code, now)
+
+    def log_bytes(self):
+        """The move log as bytes of native int64 pairs (code, ms)."""
+        cdef Py_ssize_t i
+        out = np.empty(self.log.size, np.int64)
+        cdef int64_t[::1] o = out
+        for i in range(self.log.size):
+            o[i] = self.log.data[i]
+        return out.tobytes()
+
+    def log_set(self, const int64_t[::1] pairs):
+        """Replace the move log with ``pairs`` (a flat int64 array, code then ms)."""
+        cdef Py_ssize_t i
+        self.log.size = 0
+        buf_reserve(&self.log, pairs.shape[0])
+        for i in range(pairs.shape[0]):
+            self.log.data[i] = pairs[i]
+        self.log.size = pairs.shape[0]
+
+    def log_count(self):
+        """Number of moves logged."""
+        return self.log.size // 2
 
     def attach(self, const uint8_t[::1] pm, const int8_t[::1] pc):
         """Give the core the board's mines and counts (at the first reveal)."""
@@ -800,9 +846,14 @@ cdef class GameCore:
             self._open_safe(p)
         return 0
 
-    def reveal(self, Py_ssize_t p):
-        """Reveal padded cell p if it is hidden or question-marked."""
+    def reveal(self, Py_ssize_t p, Py_ssize_t flags=-1, object now=None):
+        """Reveal padded cell p if it is hidden or question-marked.
+
+        ``flags`` >= 0 logs the move (kind bits added to the reveal kind) at
+        clock ``now`` (None: before the clock runs)."""
         self._inside(p)
+        if flags >= 0:
+            self._log(p * 8 + flags, now)
         cdef uint8_t s = self.st[p]
         if s == ST_HIDDEN or s == ST_QUESTION:
             with nogil:
@@ -819,7 +870,8 @@ cdef class GameCore:
                 return i
         return -1
 
-    def reveal_many(self, const Py_ssize_t[:, :] cells, Py_ssize_t start, Py_ssize_t win_at):
+    def reveal_many(self, const Py_ssize_t[:, :] cells, Py_ssize_t start, Py_ssize_t win_at,
+                    Py_ssize_t flags=-1, object now=None):
         """Reveal the (row, col) pairs ``cells[start:]`` (all on the board:
         :meth:`first_outside`) in order, as :meth:`reveal` does, stopping after
         a mine or once ``win_at`` safe cells are revealed; returns how many of
@@ -835,13 +887,19 @@ cdef class GameCore:
                     if self.exploded or self.revealed >= win_at:
                         tried = i + 1 - start
                         break
+        if flags >= 0:
+            for i in range(start, start + tried):
+                self._log(((cells[i, 0] + 1) * W + cells[i, 1] + 1) * 8 + flags, now)
         return tried
 
-    def chord(self, Py_ssize_t p):
-        """Chord on p: if its flag count equals its number, open the rest."""
+    def chord(self, Py_ssize_t p, Py_ssize_t flags=-1, object now=None):
+        """Chord on p: if its flag count equals its number, open the rest.
+        (``flags``, ``now``: logged as :meth:`reveal` does.)"""
         cdef Py_ssize_t k, nb, nflags = 0
         cdef uint8_t s
         self._inside(p)
+        if flags >= 0:
+            self._log(p * 8 + 2 + flags, now)
         if self.st[p] != ST_REVEALED or self.view[p] <= 0:
             return
         for k in range(8):
@@ -861,9 +919,13 @@ cdef class GameCore:
         self._inside(p)
         return self.st[p]
 
-    def toggle_mark(self, Py_ssize_t p, bint question_marks):
-        """hidden -> flag -> question (if enabled) -> hidden."""
+    def toggle_mark(self, Py_ssize_t p, bint question_marks, Py_ssize_t flags=-1,
+                    object now=None):
+        """hidden -> flag -> question (if enabled) -> hidden.
+        (``flags``, ``now``: logged as :meth:`reveal` does.)"""
         self._inside(p)
+        if flags >= 0:
+            self._log(p * 8 + 1 + flags, now)
         cdef uint8_t s = self.st[p]
         if s == ST_HIDDEN:
             self.st[p] = ST_FLAG

@@ -18,7 +18,6 @@ import base64
 import contextlib
 import math
 import time
-from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -163,20 +162,13 @@ class Game:
         self.left_clicks = 0
         self.right_clicks = 0
         self.chord_clicks = 0
-        # Every move, appended in place: a code and the game time, two machine
-        # numbers a move and no Python object kept (fastmine.replay reads them).
-        # ``_log_complete`` is False for a game rebuilt from a save that did not
-        # carry its moves.
-        self._set_log(array("q"), array("d"))
+        # Every move is logged by the core itself (its cell, kind and game
+        # time: two machine ints, no Python object; fastmine.replay reads
+        # them).  ``_assist`` is added to the kind of the moves a solver makes;
+        # ``_log_complete`` is False for a game rebuilt from a save that did
+        # not carry its moves.
         self._log_complete = True
         self._assist = 0
-
-    def _set_log(self, codes: array[int], times: array[float]) -> None:
-        self._codes = codes
-        self._times = times
-        # Bound once: a move appends through these without looking them up.
-        self._code_log = codes.append
-        self._time_log = times.append
 
     def _attach(self, board: Board) -> None:
         self._board = board
@@ -299,6 +291,7 @@ class Game:
         self._paused = False
         if self._state is GameState.PLAYING:
             self._started = self._clock()
+            self._core.base = self._started - self._elapsed
         return True
 
     # ------------------------------------------------------------------ moves
@@ -336,13 +329,12 @@ class Game:
                 self._attach(board)
             self._state = GameState.PLAYING
             self._started = started
+            self._core.base = started      # game time 0 on the core's move log
             now = started
         else:
             now = self._now()
         self.left_clicks += 1
-        self._core.reveal(p)
-        self._code_log(p * 8 + self._assist)
-        self._time_log(0.0 if now is None else now - self._started + self._elapsed)  # type: ignore[operator]
+        self._core.reveal(p, self._assist, now)
         return self._settle(now)
 
     def reveal_cells(self, cells: ArrayLike) -> NDArray[np.intp]:
@@ -401,9 +393,7 @@ class Game:
         if k == n or self._state is not GameState.PLAYING:
             return changed[0] if len(changed) == 1 else np.concatenate(changed)
         now = self._now()
-        tried = core.reveal_many(arr, k, self._safe)
-        self.left_clicks += tried
-        self._record_many(arr[k:k + tried], now)
+        self.left_clicks += core.reveal_many(arr, k, self._safe, self._assist, now)
         changed.append(self._settle(now))
         return changed[0] if len(changed) == 1 else np.concatenate(changed)
 
@@ -416,14 +406,11 @@ class Game:
         p = self._begin_move(r, c)
         if self._state is GameState.READY:
             self.chord_clicks += 1
-            self._code_log(p * 8 + MOVE_CHORD + self._assist)
-            self._time_log(0.0)
+            self._core.log_move(p * 8 + MOVE_CHORD + self._assist, None)
             return _NO_CHANGES
         now = self._now()
         self.chord_clicks += 1
-        self._core.chord(p)
-        self._code_log(p * 8 + MOVE_CHORD + self._assist)
-        self._time_log(now - self._started + self._elapsed)  # type: ignore[operator]
+        self._core.chord(p, self._assist, now)
         return self._settle(now)
 
     def toggle_mark(self, r: int, c: int) -> NDArray[np.intp]:
@@ -433,27 +420,12 @@ class Game:
         cells are left as they are.
         """
         p = self._begin_move(r, c)
-        started = self._started
-        now = self._clock() if started is not None else None
+        now = self._clock() if self._started is not None else None
         self.right_clicks += 1
-        self._core.toggle_mark(p, self._question_marks)
-        self._code_log(p * 8 + MOVE_MARK + self._assist)
-        self._time_log(0.0 if now is None else now - started + self._elapsed)  # type: ignore[operator]
+        self._core.toggle_mark(p, self._question_marks, self._assist, now)
         return self._core.take_changes()
 
     # ------------------------------------------------------------ move log
-
-    def _record_many(self, cells: NDArray[np.intp], now: float | None) -> None:
-        """Log reveals of ``cells`` ((n, 2) pairs), all made at clock ``now``."""
-        n = cells.shape[0]
-        if n == 0:
-            return
-        t = self._elapsed
-        if now is not None and self._started is not None:
-            t += now - self._started
-        codes = ((cells[:, 0] + 1) * self._W + cells[:, 1] + 1) * 8 + self._assist
-        self._codes.frombytes(codes.astype(np.int64).tobytes())
-        self._times.frombytes(np.full(n, t, np.float64).tobytes())
 
     @property
     def moves(self) -> NDArray[np.int64]:
@@ -465,19 +437,14 @@ class Game:
         """
         # From a copy of the bytes: a numpy view would pin the array's buffer
         # and the next move could not grow it.
-        codes = np.frombuffer(self._codes.tobytes(), np.int64)
-        out = np.empty((codes.shape[0], 4), np.int64)
-        p = codes >> 3
-        out[:, 0] = codes & 7
+        raw = np.frombuffer(self._core.log_bytes(), np.int64).reshape(-1, 2)
+        out = np.empty((raw.shape[0], 4), np.int64)
+        p = raw[:, 0] >> 3
+        out[:, 0] = raw[:, 0] & 7
         out[:, 1] = p // self._W - 1
         out[:, 2] = p % self._W - 1
-        out[:, 3] = self._move_ms()
+        out[:, 3] = raw[:, 1]
         return out
-
-    def _move_ms(self) -> NDArray[np.int64]:
-        """The game time of each move in whole milliseconds (rounded half up)."""
-        t = np.frombuffer(self._times.tobytes(), np.float64)
-        return np.floor(np.maximum(t, 0.0) * 1000.0 + 0.5).astype(np.int64)
 
     @property
     def moves_complete(self) -> bool:
@@ -542,11 +509,12 @@ class Game:
         new._st = self._st.copy()
         new._pv = self._pv.copy()
         new._view = None
-        new._set_log(array("q", self._codes), array("d", self._times))
         new._core = _kernels.GameCore(new._st, new._pv, self.rows, self.cols)
         if self._board is not None:
             new._core.attach(self._board._pm, self._board._pc)
         new._core.recount()
+        new._core.base = self._core.base
+        new._core.log_set(np.frombuffer(self._core.log_bytes(), np.int64))
         return new
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
@@ -600,9 +568,7 @@ class Game:
 
 
 def _log_text(game: Game) -> str:
-    pairs = np.empty((len(game._codes), 2), "<i8")
-    pairs[:, 0] = np.frombuffer(game._codes.tobytes(), np.int64)
-    pairs[:, 1] = game._move_ms()
+    pairs = np.frombuffer(game._core.log_bytes(), np.int64).astype("<i8")
     return base64.b64encode(pairs.tobytes()).decode("ascii")
 
 
@@ -629,8 +595,7 @@ def _load_log(game: Game, text: object) -> None:
             | (c < 0) | (c >= game.cols) | (pairs[:, 1] < 0)
             | (pairs[:, 1] > MAX_SAVED_SECONDS * 1000)).any():
         raise SaveFormatError("saved game's moves name cells off the board or bad times")
-    game._set_log(array("q", pairs[:, 0].astype(np.int64).tobytes()),
-                  array("d", (pairs[:, 1] / 1000.0).tobytes()))
+    game._core.log_set(pairs.astype(np.int64).ravel())
 
 
 def _holds_bool(cells: Any) -> bool:
@@ -772,4 +737,5 @@ def _load(cls: type[Game], d: object, clock: Callable[[], float]) -> Game:
     _load_log(game, d.get("moves"))
     if state is GameState.PLAYING and not paused:
         game._started = clock()
+        game._core.base = game._started - game._elapsed
     return game
