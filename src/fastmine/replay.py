@@ -36,7 +36,8 @@ from ._validate import check_mines, check_size
 from .board import Board, Rule, _check_rule
 from .codes import GameState
 from .errors import FutureVersionError, SaveFormatError
-from .game import MAX_SAVED_SECONDS, MOVE_ASSIST, Game
+from .game import MOVE_ASSIST, Game
+from .gamesave import MAX_SAVED_SECONDS
 from .storage import atomic_write_bytes, read_regular_file
 
 REPLAY_FORMAT = "fastmine-replay"
