@@ -273,3 +273,26 @@ def test_plain_playback_waits_as_the_player_did(rep):
 
     play_text(Replay.from_game(g), speed=4.0, boards=False, out=io.StringIO(), sleep=waits.append)
     assert waits == [0.5]
+
+
+@pytest.mark.parametrize("paused", [False, True])
+def test_a_resumed_save_goes_on_logging_game_time(paused):
+    clock = FakeClock()
+    g = fastmine.Game(9, 9, 10, seed=7, clock=clock)
+    g.reveal(4, 4)
+    clock.advance(1.5)
+    if paused:
+        g.pause()
+    d = g.to_dict()
+    later = FakeClock(start=-50.0)        # another run of the program, another clock
+    h = fastmine.Game.from_dict(d, clock=later)
+    later.advance(30.0)                   # the saved game was paused, or not yet running
+    if paused:
+        h.resume()
+        later.advance(0.25)
+        expected = 1750
+    else:
+        expected = 31500
+    h.toggle_mark(0, 0)
+    assert h.moves[:, 3].tolist() == [0, expected]
+    assert Replay.from_game(h).play().elapsed == pytest.approx(expected / 1000)
