@@ -293,6 +293,10 @@ def test_undo_after_a_loss_restores_the_board_and_marks_the_game_assisted(drv, d
         games = db.games()
         assert len(games) == 1 and games[0].won and games[0].assisted
         assert db.best_times("beginner") == []
+        # its replay skips the move taken back and plays to the same win
+        replay = db.replay(games[0].id)
+        assert replay is not None and replay.play().state.value == "won"
+        assert (4, 4) not in {(int(m[1]), int(m[2])) for m in replay.moves if m[0] & 3 == 0}
 
 
 def test_undo_key_and_nothing_to_undo(drv):
