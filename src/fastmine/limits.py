@@ -12,7 +12,7 @@ products like ``row * width`` in 32-bit ``int``s.  With at most
 :data:`MAX_CELLS` cells and :data:`MAX_ROWS` / :data:`MAX_COLS` per side the
 padded board stays under 2**26 cells, far from 2**31 even after the small
 multiples the kernels take.  Memory: a game needs about 4 bytes a cell (plus
-about 24 bytes for each cell one move changes), the solver a few tens of bytes
+16 bytes for each cell one move changes: the (row, col) pairs it returns), the solver a few tens of bytes
 for each unknown cell, so the largest board stays around a gigabyte; 5000 x 5000
 fits, 50000 x 40000 does not.
 
