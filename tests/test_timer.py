@@ -164,3 +164,42 @@ def test_stats_before_mines_are_laid(clock):
     assert s.right_clicks == 1 and s.time == 0
     game.reveal(4, 4)
     assert game.stats().bbbv == game.board.bbbv()
+
+
+class _CountingClock:
+    """A clock that counts its readings (each costs ~100 ns on a real one)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        return self.now
+
+
+@pytest.mark.parametrize("outcome", ["win", "loss"])
+def test_every_move_reads_the_clock_at_most_once(outcome):
+    # One reading serves both the move log's time and the elapsed/start
+    # bookkeeping (a move that ends the game stops the clock with it too).
+    # Mines at (0, 0) and (0, 2): (0, 1) is a 2, (0, 3) a 1, (0, 4) a 0.
+    clock = _CountingClock()
+    game = Game.from_board(Board.from_mines([[1, 0, 1, 0, 0]]), clock=clock)
+    moves = [
+        lambda: game.toggle_mark(0, 0),     # before the start: no reading needed
+        lambda: game.toggle_mark(0, 0),     # (0, 0) question-marked
+        lambda: game.chord(0, 3),
+        lambda: game.reveal(0, 4),          # starts the clock, opens (0, 3) too
+        lambda: game.toggle_mark(0, 2),
+        lambda: game.chord(0, 3),
+        lambda: game.reveal_cells([(0, 4), (0, 3)]),
+        (lambda: game.reveal(0, 1)) if outcome == "win" else (lambda: game.reveal(0, 0)),
+    ]
+    for move in moves:
+        before = clock.reads
+        clock.now += 1.0
+        move()
+        assert clock.reads - before <= 1
+    assert game.state is (GameState.WON if outcome == "win" else GameState.LOST)
+    assert game.elapsed == 4.0
+    assert [int(ms) for ms in game.moves[:, 3]] == [0, 0, 0, 0, 1000, 2000, 3000, 3000, 4000]
