@@ -208,15 +208,14 @@ def _unrank(rank: int, k: int, n: int) -> list[int]:
     return out
 
 
-def _put_size(w: _Writer, rows: int, cols: int, mines: int, with_mines: bool) -> None:
+def _put_size(w: _Writer, rows: int, cols: int, mines: int) -> None:
     try:
         i = _PRESETS.index((rows, cols, mines))
     except ValueError:
         w.put(0, 1)
         w.put_number(rows)
         w.put_number(cols)
-        if with_mines:
-            w.put_number(mines)
+        w.put_number(mines)
     else:
         w.put(1, 1)
         w.put(i, 3)
@@ -243,7 +242,7 @@ def seed_code(rows: int, cols: int, mines: int, seed: int, rule: Rule = "opening
     w.put(CODE_VERSION, 5)
     w.put(0, 1)                                   # kind: seed
     w.put(RULES.index(rule), 2)
-    _put_size(w, rows, cols, mines, with_mines=True)
+    _put_size(w, rows, cols, mines)
     nbytes = (seed.bit_length() + 7) // 8
     w.put(nbytes, 4)
     w.put(seed, 8 * nbytes)
@@ -266,7 +265,7 @@ def board_code(board: Board) -> str:
     w = _Writer()
     w.put(CODE_VERSION, 5)
     w.put(1, 1)                                   # kind: board
-    _put_size(w, rows, cols, mines, with_mines=True)
+    _put_size(w, rows, cols, mines)
     width = (math.comb(n, mines) - 1).bit_length()
     w.put(_rank(np.flatnonzero(board.mines)), width)
     return _to_code(w)
