@@ -43,7 +43,8 @@ from numpy.typing import NDArray
 from .board import Board, Rule, _check_rule
 from .codes import FLAG, HIDDEN, QUESTION, GameState
 from .errors import PositionTooLargeError
-from .game import Game
+from .game import MOVE_ASSIST, Game
+from .replay import KIND_NAMES
 from .solver import probability as _probability
 
 __all__ = ["Category", "KINDS", "MARGIN", "Verdict", "analyze", "describe", "fatal", "judge", "summary"]
@@ -53,7 +54,7 @@ MARGIN = 1e-9
 guess: the counts are exact, but the probabilities are floats, and two cells
 with the same odds may differ in the last bits."""
 
-KINDS = ("reveal", "mark", "chord")
+KINDS = KIND_NAMES
 """Move kinds :func:`analyze` accepts (a mark is one right click: flag, ?, clear)."""
 
 
@@ -122,8 +123,8 @@ def _move(m: Any, index: int) -> tuple[str, int, int]:
     if isinstance(kind, (int, np.integer)) and not isinstance(kind, (bool, np.bool_)):
         # A move log's number: 0 reveal, 1 mark, 2 chord (+4 when a solver made it).
         code = int(kind)
-        if 0 <= code < 8 and code & 3 < 3:
-            kind = KINDS[code & 3]
+        if 0 <= code < 2 * MOVE_ASSIST and code & ~MOVE_ASSIST < len(KINDS):
+            kind = KINDS[code & ~MOVE_ASSIST]
     if kind not in KINDS:
         raise ValueError(f"move {index} has an unknown kind {kind!r}; choose one of {KINDS}")
     try:
