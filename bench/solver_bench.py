@@ -103,8 +103,8 @@ def play_task(strategy: str, difficulty: str, rule: str, games: int, seconds: fl
 def coach_task(games: int, seconds: float, seed: int) -> dict:
     """Time :func:`fastmine.coach.analyze` on whole Expert games the solver played.
 
-    Each game is played by ``solver.step(game, "best")`` until it ends, its
-    moves written down as they are made; only the analysis is timed.
+    Each game is played by ``solver.step(game, "best")`` until it ends; its
+    move log (:attr:`fastmine.Game.moves`) is analysed, and only that is timed.
     """
     from fastmine import Game, solver
     from fastmine.coach import analyze
@@ -115,11 +115,9 @@ def coach_task(games: int, seconds: float, seed: int) -> dict:
         if times and time.perf_counter() - t_start > seconds:
             break
         game = Game(16, 30, 99, rule="opening", seed=seed + i)
-        moves: list = []
-        for kind, name in (("reveal", "reveal"), ("mark", "toggle_mark"), ("chord", "chord")):
-            setattr(game, name, _recorder(moves, kind, getattr(game, name)))
         while not game.state.is_over:
             solver.step(game, "best", rng=seed + i)
+        moves = game.moves
         t0 = time.perf_counter()
         analyze(game.board, moves, rule="opening")
         times.append(time.perf_counter() - t0)
@@ -127,14 +125,6 @@ def coach_task(games: int, seconds: float, seed: int) -> dict:
     return {"games": len(times), "ms_per_game": statistics.median(times) * 1e3,
             "max_ms": max(times) * 1e3, "moves_per_game": statistics.median(moves_n),
             "us_per_move": 1e6 * sum(times) / max(sum(moves_n), 1)}
-
-
-def _recorder(moves: list, kind: str, method):
-    """``method`` (a game's move method) that also appends ``(kind, r, c)`` to ``moves``."""
-    def record(r, c):
-        moves.append((kind, r, c))
-        return method(r, c)
-    return record
 
 
 def noguess_task(peer: str, rows: int, cols: int, mines: int, calls: int, seed: int,
