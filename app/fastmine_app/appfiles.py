@@ -29,7 +29,6 @@ from __future__ import annotations
 import configparser
 import io
 import os
-import stat
 from collections.abc import Callable
 from pathlib import Path
 
@@ -119,9 +118,8 @@ def migrate_settings(folder: Path, old_folder: Path | None) -> Path | None:
     try:
         if os.path.lexists(new) or not old.is_file() or old.resolve() == new.resolve():
             return None
-        if old.stat().st_size > MAX_SETTINGS_BYTES:
-            return None  # not a settings file; nothing to carry over
-        data = old.read_bytes()
+        # too big for a settings file: refused with a message, nothing carried over
+        data = storage.read_regular_file(old, MAX_SETTINGS_BYTES)
         storage.atomic_write_bytes(new, data)
     except OSError as exc:
         Logger.warning(f"fastmine: old settings not moved from {old}: {exc}")
@@ -166,14 +164,10 @@ class SettingsConfig(ConfigParser):
 
 
 def _check_settings_text(path: Path) -> None:
-    """Raise ValueError saying why ``path`` is not a readable settings file."""
-    st = path.stat()
-    if not stat.S_ISREG(st.st_mode):
-        raise ValueError("it is not a regular file")
-    if st.st_size > MAX_SETTINGS_BYTES:
-        raise ValueError(f"it is {st.st_size} bytes long, too long for a settings file")
-    with open(path, "rb") as f:
-        data = f.read(MAX_SETTINGS_BYTES + 1)
+    """Raise ValueError saying why ``path`` is not a readable settings file
+    (OSError from :func:`fastmine.storage.read_regular_file` if it is not a
+    regular file of a settings file's size, or cannot be opened)."""
+    data = storage.read_regular_file(path, MAX_SETTINGS_BYTES)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -203,7 +197,8 @@ def read_settings(config: SettingsConfig, path: str | os.PathLike[str]) -> str |
     except ValueError as exc:
         why = str(exc)
     except OSError as exc:
-        why = f"it cannot be opened ({exc.strerror or exc})"
+        # read_regular_file's own refusals (no errno) are already words for the player
+        why = str(exc) if exc.errno is None else f"it cannot be opened ({exc.strerror or exc})"
     else:
         config.read(str(path))
         return None

@@ -255,3 +255,26 @@ def test_settings_file_text_is_what_kivy_reads(tmp_path):
     assert back.get("game", "player_name") == "Zoë = ; # [x]"
     assert back.getint("game", "custom_rows") == 20
     assert path.read_text().startswith("[game]")
+
+
+@pytest.mark.parametrize("kind", ["directory", "too big", "fifo"])
+def test_settings_that_are_no_file_are_kept_aside_with_why(tmp_path, kind):
+    """A folder, a file far too big, or a FIFO where the settings file should be:
+    moved aside (never read without bound, never waited on) and the note says what
+    it is; the defaults take its place."""
+    af = _appfiles()
+    path = tmp_path / "fastmine.ini"
+    if kind == "directory":
+        path.mkdir()
+    elif kind == "too big":
+        path.write_bytes(b"[game]\n" + b"#" * (af.MAX_SETTINGS_BYTES + 1))
+    else:
+        if not hasattr(os, "mkfifo"):
+            pytest.skip("no FIFOs here")
+        os.mkfifo(path)
+    c = af.SettingsConfig()
+    c.setdefaults("game", {"theme": "light"})
+    note = af.read_settings(c, path)
+    assert note is not None and {"fifo": "FIFO"}.get(kind, kind) in note, note
+    assert len(list(tmp_path.glob("fastmine.ini.corrupt-*"))) == 1
+    assert path.is_file() and "theme = light" in path.read_text()
