@@ -13,7 +13,6 @@ import json
 import math
 import sys
 import unicodedata
-from pathlib import Path
 
 from .difficulty import DIFFICULTIES
 from .records import (
@@ -25,7 +24,7 @@ from .records import (
     board_label,
     default_path,
 )
-from .storage import atomic_write_text
+from .storage import atomic_write_figure, atomic_write_text, check_figure_path, check_output
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -177,7 +176,7 @@ def plot(series: dict[str, list[GameRecord]], path: str) -> None:
         ax.set_xlabel("won game (oldest first)")
     fig.suptitle("fastmine records: the last won games of each board")
     fig.tight_layout()
-    fig.savefig(path)
+    atomic_write_figure(path, fig)
     plt.close(fig)
 
 
@@ -195,32 +194,17 @@ def _running_median(values: list[float], window: int) -> list[float]:
     return out
 
 
-def _check_output(path: str) -> None:
-    """Refuse (ValueError) an output path that cannot be written, before any work."""
-    p = Path(path)
-    if p.is_dir():
-        raise ValueError(f"{path} is a folder; give a file name")
-    folder = p.parent if str(p.parent) else Path(".")
-    if not folder.is_dir():
-        raise ValueError(f"the folder of {path} does not exist")
-
-
 def _export(args: argparse.Namespace, board: BoardKey | None) -> int:
     """``--json`` and ``--plot``: everything is checked before the database is read."""
-    if args.plot is not None:
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            print("fastmine records: --plot needs matplotlib: pip install 'fastmine[plot]'",
-                  file=sys.stderr)
-            return 2
-        if args.last < 1:
-            print("fastmine records: --last must be at least 1", file=sys.stderr)
-            return 2
-    out = args.plot if args.plot is not None else args.json
+    if args.plot is not None and args.last < 1:
+        print("fastmine records: --last must be at least 1", file=sys.stderr)
+        return 2
+    option, out = ("--plot", args.plot) if args.plot is not None else ("--json", args.json)
     try:
+        if args.plot is not None:
+            check_figure_path(out)
         if out != "-":
-            _check_output(out)
+            check_output(out, option)
     except ValueError as exc:
         print(f"fastmine records: {exc}", file=sys.stderr)
         return 2
@@ -238,7 +222,12 @@ def _export(args: argparse.Namespace, board: BoardKey | None) -> int:
         if args.json == "-":
             sys.stdout.write(text)
         else:
-            atomic_write_text(args.json, text)
+            try:
+                atomic_write_text(args.json, text)
+            except OSError as exc:
+                print(f"fastmine records: cannot write {args.json}: {exc.strerror or exc}",
+                      file=sys.stderr)
+                return 1
             print(f"{len(records)} games written to {args.json}", file=sys.stderr)
         return 0
     series = plot_series(records, args.last, args.assisted)
@@ -246,7 +235,12 @@ def _export(args: argparse.Namespace, board: BoardKey | None) -> int:
         print("fastmine records: no won games to plot yet"
               + ("" if args.assisted else " (without solver assistance)"), file=sys.stderr)
         return 1
-    plot(series, args.plot)
+    try:
+        plot(series, args.plot)
+    except OSError as exc:
+        print(f"fastmine records: cannot write {args.plot}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 1
     print(f"plotted {sum(map(len, series.values()))} games of {len(series)} boards "
           f"to {args.plot}", file=sys.stderr)
     return 0

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from fastmine import records
+from fastmine import records, storage
 from fastmine.cli import main as cli_main
 from fastmine.records import GameRecord, RecordsStore
 from fastmine.recordscmd import plot_series
@@ -97,3 +97,23 @@ def test_plot_series_keeps_the_last_won_games_per_board():
     (label,) = series
     assert [r.time for r in series[label]] == [33.0, 35.0, 36.0, 38.0, 39.0]
     assert len(plot_series(recs, last=100, include_assisted=True)[label]) == 21
+
+
+def test_plot_format_and_write_errors_are_messages_not_tracebacks(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("matplotlib")
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    _fill(tmp_path)
+    assert records_main(["--data-dir", str(tmp_path), "--plot", str(tmp_path / "p.xyz")]) == 2
+    err = capsys.readouterr().err
+    assert "cannot draw a xyz file" in err and ".png" in err and "Traceback" not in err
+    assert not (tmp_path / "p.xyz").exists()
+
+    def full_disk(path, data):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(storage, "atomic_write_bytes", full_disk)
+    for option, name in (("--json", "all.json"), ("--plot", "p.png")):
+        assert records_main(["--data-dir", str(tmp_path), option, str(tmp_path / name)]) == 1
+        err = capsys.readouterr().err
+        assert f"cannot write {tmp_path / name}: No space left on device" in err
+        assert not (tmp_path / name).exists()

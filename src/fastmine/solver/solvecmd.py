@@ -22,12 +22,11 @@ import os
 import signal
 import sys
 import threading
-from pathlib import Path
 
 from ..board import RULES, Rule
 from ..difficulty import DIFFICULTIES
 from ..limits import check_board_size
-from ..storage import atomic_write_text
+from ..storage import atomic_write_figure, atomic_write_text, check_figure_path, check_output
 from .runs import Config, Run, RunFailed, RunInterrupted, check_games, run_configs
 from .strategies import STRATEGIES, first_click_for
 
@@ -305,7 +304,7 @@ def plot(run: Run, path: str) -> None:
     ax.set_title(f"fastmine solve: {run.results[0].games if run.results else 0} games each, "
                  f"seed {run.seed}")
     fig.tight_layout()
-    fig.savefig(path)
+    atomic_write_figure(path, fig)
     plt.close(fig)
 
 
@@ -322,39 +321,11 @@ def _compare(a: str, b: str) -> int:
     return 0
 
 
-def check_output(path: str, what: str) -> None:
-    """Refuse (ValueError) an output path that cannot be written, before the run."""
-    p = Path(path)
-    folder = p.parent if str(p.parent) else Path(".")
-    if p.is_dir():
-        raise ValueError(f"{what} {path} is a folder; give a file name")
-    if p.exists() and not p.is_file():
-        raise ValueError(f"{what} {path} exists and is not a regular file")
-    if not folder.is_dir():
-        raise ValueError(f"{what} {path}: the folder {folder} does not exist")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise ValueError(f"{what} {path}: cannot write in the folder {folder}")
-
-
-def check_plot(path: str) -> None:
-    """Refuse (ValueError) ``--plot`` without matplotlib or with a format it cannot write."""
-    try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise ValueError("--plot needs matplotlib: pip install 'fastmine[plot]'") from None
-    kinds = FigureCanvasAgg(Figure()).get_supported_filetypes()
-    suffix = Path(path).suffix.lower().lstrip(".")
-    if suffix not in kinds:
-        raise ValueError(f"--plot {path}: cannot draw a {suffix or 'suffix-less'} file; use "
-                         f"one of {', '.join('.' + k for k in sorted(kinds))}")
-
-
 def preflight(args: argparse.Namespace, configs: list[Config]) -> None:
     """Everything checkable before the run (ValueError with the reason)."""
     check_games(len(configs), args.games)
     if args.plot:
-        check_plot(args.plot)
+        check_figure_path(args.plot)
     for option in ("json", "plot", "outcomes"):
         path = getattr(args, option, None)
         if path:
