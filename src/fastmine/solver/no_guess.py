@@ -90,6 +90,12 @@ _K_UNKNOWN = -1
 _clock = time.perf_counter   # the search's clock (a module attribute: tests replace it)
 
 
+def _has_twins(rows: int, cols: int) -> bool:
+    """True if some cells of a rows x cols board have equal closed neighbourhoods:
+    only boards at most 2 x 2, and boards two cells across."""
+    return max(rows, cols) <= 2 or min(rows, cols) == 2
+
+
 def _twin_classes_left(rows: int, cols: int, fr: int, fc: int, radius: int) -> list[int] | None:
     """Sizes of the groups of indistinguishable cells left after the first click.
 
@@ -98,24 +104,19 @@ def _twin_classes_left(rows: int, cols: int, fr: int, fc: int, radius: int) -> l
     across.  None when the board has no twins.  A group's cells revealed at
     the start (the first click, or its 3x3 block when it opens) leave it.
     """
-    if rows > 2 and cols > 2 or (rows == 1 and cols > 2) or (cols == 1 and rows > 2):
+    if not _has_twins(rows, cols):
         return None
 
     def start(r: int, c: int) -> bool:
         return abs(r - fr) <= radius and abs(c - fc) <= radius
 
     if rows <= 2 and cols <= 2:
-        groups = [[(r, c) for r in range(rows) for c in range(cols)]]
-    elif rows == 2:
-        # Columns: only the few near the click differ; the rest are whole pairs.
-        near = range(max(fc - 1, 0), min(fc + 2, cols))
-        groups = [[(0, c), (1, c)] for c in near]
-        return [2] * (cols - len(near)) + [sum(not start(r, c) for r, c in g) for g in groups]
-    else:  # cols == 2
-        near = range(max(fr - 1, 0), min(fr + 2, rows))
-        groups = [[(r, 0), (r, 1)] for r in near]
-        return [2] * (rows - len(near)) + [sum(not start(r, c) for r, c in g) for g in groups]
-    return [sum(not start(r, c) for r, c in g) for g in groups]
+        return [sum(not start(r, c) for r in range(rows) for c in range(cols))]
+    if cols == 2:       # the same as its transpose (start() is symmetric)
+        rows, cols, fr, fc = cols, rows, fc, fr
+    # Columns of two: only the few near the click differ; the rest are whole pairs.
+    near = range(max(fc - 1, 0), min(fc + 2, cols))
+    return [2] * (cols - len(near)) + [sum(not start(r, c) for r in (0, 1)) for c in near]
 
 
 def _reachable(sizes: list[int], total: int) -> bool:
@@ -169,7 +170,7 @@ def impossible(rows: int, cols: int, mines: int,
     if first_click is not None:
         fr, fc = check_point(rows, cols, first_click)
         return _impossible_at(rows, cols, mines, fr, fc)
-    if rows > 2 and cols > 2 or (rows == 1 and cols > 2) or (cols == 1 and rows > 2):
+    if not _has_twins(rows, cols):
         return None
     # Thin boards: a click's class structure depends only on its distance to
     # the ends (up to 3) and the row/column across, so a few clicks cover all.
