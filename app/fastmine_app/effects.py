@@ -153,16 +153,15 @@ class Effects:
     def __init__(self, cells_group: InstructionGroup, screen_group: InstructionGroup) -> None:
         self.cells_group = cells_group  # drawn in cell units, under the cursor
         self.screen_group = screen_group  # drawn in window units, over the board
-        self.running: list[tuple[_Effect, InstructionGroup]] = []
-        self._t: dict[int, float] = {}
+        # each running effect, the group it draws in, and its age in seconds
+        self.running: list[tuple[_Effect, InstructionGroup, float]] = []
         self._event = None
 
     def start(self, effect: _Effect, in_cells: bool = False) -> _Effect:
         """Show ``effect`` from its first frame."""
         parent = self.cells_group if in_cells else self.screen_group
         parent.add(effect.group)
-        self.running.append((effect, parent))
-        self._t[id(effect)] = 0.0
+        self.running.append((effect, parent, 0.0))
         effect.step(0.0)
         if self._event is None:
             self._event = Clock.schedule_interval(self._step, 0)
@@ -170,14 +169,12 @@ class Effects:
 
     def _step(self, dt: float) -> None:
         alive = []
-        for effect, parent in self.running:
-            t = self._t[id(effect)] + dt
-            self._t[id(effect)] = t
+        for effect, parent, t in self.running:
+            t += dt
             if effect.step(t):
-                alive.append((effect, parent))
+                alive.append((effect, parent, t))
             else:
                 parent.remove(effect.group)
-                del self._t[id(effect)]
         self.running = alive
         if not alive:
             self._stop_clock()
@@ -189,15 +186,14 @@ class Effects:
 
     def clear(self) -> None:
         """Stop and remove every effect (a new game)."""
-        for effect, parent in self.running:
+        for effect, parent, _t in self.running:
             parent.remove(effect.group)
         self.running = []
-        self._t.clear()
         self._stop_clock()
 
     def kinds(self) -> list[str]:
         """Names of the effects running now (tests, the benchmark)."""
-        return [type(e).__name__ for e, _p in self.running]
+        return [type(e).__name__ for e, _p, _t in self.running]
 
 
 class ArmingRing:
