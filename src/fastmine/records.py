@@ -113,6 +113,7 @@ assert len(_MIGRATIONS) == SCHEMA_VERSION
 _COLUMNS = ("id", "date", "difficulty", "rows", "cols", "mines", "rule", "won", "time", "bbbv",
             "bbbv_per_second", "clicks", "efficiency", "assisted", "name",
             "left_clicks", "right_clicks", "chord_clicks")
+_V1_COLUMNS = _COLUMNS[:15]     # the games table of schema 1, before the click kinds
 
 
 class RecordsError(ValueError):
@@ -368,7 +369,7 @@ class RecordsStore:
         """
         if version == 0:
             return
-        expected = list(_COLUMNS[:15] if version == 1 else _COLUMNS)
+        expected = list(_V1_COLUMNS if version == 1 else _COLUMNS)
         columns = [row[1] for row in self._db().execute("PRAGMA table_info(games)")]
         if version >= 3 and columns == expected:
             columns = [row[1] for row in self._db().execute("PRAGMA table_info(replays)")]
@@ -388,6 +389,8 @@ class RecordsStore:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             self._check_version(app_id, version)
             for step in range(version, SCHEMA_VERSION):
+                # One statement at a time: executescript() would COMMIT first and
+                # break the transaction (the migrations hold no ';' in literals).
                 for statement in _MIGRATIONS[step].split(";"):
                     if statement.strip():
                         conn.execute(statement)
