@@ -128,3 +128,21 @@ def test_schema_3_without_the_replays_table_is_refused(tmp_path):
     with pytest.raises(RecordsError, match="tables are not"):
         RecordsStore(path)
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["replay", "999"], "game 999 has no replay"),
+    (["replay", "abc"], "a game ID is a number"),
+    (["replay", "--import", "/nonexistent/x.fmr"], "no such file: /nonexistent/x.fmr"),
+    (["replay", "--export", "1", "/nonexistent/x.fmr"], "game 1 has no replay"),
+    (["replay", "--speed", "-1"], "--speed must be 0 or more"),
+])
+def test_replay_command_errors_are_one_named_line(tmp_path, capsys, argv, words):
+    from fastmine.cli import main
+
+    with RecordsStore(data_dir=tmp_path) as store:
+        store.add(GameRecord.make(9, 9, 10, won=True, time=5.0))
+    assert main([*argv, "--data-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("fastmine replay: ") and words in err
+    assert "Traceback" not in err

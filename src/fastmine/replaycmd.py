@@ -47,12 +47,12 @@ def run(args: argparse.Namespace) -> int:
     from .replay import Replay
 
     if args.speed is not None and not (args.speed >= 0):
-        print("--speed must be 0 or more", file=sys.stderr)
+        print("fastmine replay: --speed must be 0 or more", file=sys.stderr)
         return 2
     try:
         if args.import_file:
             if args.id is not None:
-                print("give either a game ID or --import FILE, not both", file=sys.stderr)
+                print("fastmine replay: give either a game ID or --import FILE, not both", file=sys.stderr)
                 return 2
             return _play(Replay.load(args.import_file), args)
         with RecordsStore(data_dir=args.data_dir) as store:
@@ -70,10 +70,10 @@ def run(args: argparse.Namespace) -> int:
     except BrokenPipeError:
         raise                   # the command line handles a reader that went away
     except FileNotFoundError as exc:
-        print(f"no such file: {exc.filename}", file=sys.stderr)
+        print(f"fastmine replay: no such file: {exc.filename}", file=sys.stderr)
         return 2
     except (SaveFormatError, RecordsError, OSError) as exc:
-        print(str(exc), file=sys.stderr)
+        print(f"fastmine replay: {exc}", file=sys.stderr)
         return 2
 
 
@@ -81,19 +81,19 @@ def _find(store: Any, ident: str | None) -> Replay | None:
     ids = store.replay_ids()
     if ident is None or ident == "last":
         if not ids:
-            print("no recorded game has a replay yet: play one with 'fastmine play'",
+            print("fastmine replay: no recorded game has a replay yet: play one with 'fastmine play'",
                   file=sys.stderr)
             return None
         return store.replay(ids[-1])  # type: ignore[no-any-return]
     try:
         n = int(ident)
     except ValueError:
-        print(f"a game ID is a number (see 'fastmine replay --list'), got {ident!r}",
+        print(f"fastmine replay: a game ID is a number (see 'fastmine replay --list'), got {ident!r}",
               file=sys.stderr)
         return None
     replay = store.replay(n)
     if replay is None:
-        print(f"game {n} has no replay (see 'fastmine replay --list')", file=sys.stderr)
+        print(f"fastmine replay: game {n} has no replay (see 'fastmine replay --list')", file=sys.stderr)
     return replay  # type: ignore[no-any-return]
 
 
