@@ -146,3 +146,13 @@ def test_replay_command_errors_are_one_named_line(tmp_path, capsys, argv, words)
     err = capsys.readouterr().err
     assert err.startswith("fastmine replay: ") and words in err
     assert "Traceback" not in err
+
+
+def test_a_records_folder_that_cannot_be_made_is_a_records_error(tmp_path):
+    # The terminal game asks the records for a best time when a game is won and
+    # catches RecordsError: an OSError from making the folder escaped it.
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    with pytest.raises(RecordsError, match="cannot make the records folder"):
+        RecordsStore(data_dir=blocker / "data")
+    assert blocker.read_text() == "not a folder"

@@ -275,7 +275,11 @@ class RecordsStore:
         if not self.path.exists():
             if not create:
                 raise RecordsError(f"no records database at {self.path}")
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise RecordsError(f"cannot make the records folder {self.path.parent}: "
+                                   f"{exc.strerror or exc}") from None
         else:
             self._check_header()
         deadline = time.monotonic() + timeout
