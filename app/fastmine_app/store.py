@@ -23,6 +23,8 @@ from fastmine import saves as S
 
 ABANDONED_FILE = "abandoned.json"
 """Games given up while in progress, counted per board (the records keep finished games)."""
+MAX_ABANDONED_BYTES = 1 << 20
+"""Far more than any count of abandoned games needs; a bigger file is not one."""
 
 BoardKey = str | tuple[int, int, int]
 
@@ -152,7 +154,8 @@ class Store:
     def _abandoned_counts(self) -> dict[str, int]:
         path = self._abandoned_path()
         try:
-            data = json.loads(path.read_text("utf-8"))
+            # never waits on a FIFO nor reads without bound: a few bytes per board size
+            data = json.loads(storage.read_regular_file(path, MAX_ABANDONED_BYTES).decode("utf-8"))
         except FileNotFoundError:
             return {}
         except (OSError, ValueError) as exc:

@@ -420,6 +420,19 @@ def test_abandoned_counts_file_is_kept_when_unreadable(tmp_path):
     assert kept and kept[0].read_text() == "{not json"
 
 
+def test_abandoned_counts_fifo_is_refused_not_waited_on(tmp_path):
+    """A FIFO where the counts should be: a clear StoreError, not a frozen app."""
+    import os
+
+    from fastmine_app.store import Store, StoreError
+
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    os.mkfifo(tmp_path / "abandoned.json")
+    with pytest.raises(StoreError, match="FIFO"):
+        Store(str(tmp_path)).abandoned("beginner")
+
+
 def test_profiles_examples():
     import doctest
 
