@@ -314,6 +314,9 @@ def _compare(a: str, b: str) -> int:
 
     try:
         rows = paired.compare(a, b)
+    except FileNotFoundError as exc:
+        print(f"fastmine solve: no such file: {exc.filename}", file=sys.stderr)
+        return 2
     except (OSError, ValueError) as exc:   # SaveFormatError is a ValueError
         print(f"fastmine solve: {exc}", file=sys.stderr)
         return 2
