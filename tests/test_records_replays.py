@@ -156,3 +156,20 @@ def test_a_records_folder_that_cannot_be_made_is_a_records_error(tmp_path):
     with pytest.raises(RecordsError, match="cannot make the records folder"):
         RecordsStore(data_dir=blocker / "data")
     assert blocker.read_text() == "not a folder"
+
+
+def test_a_remove_that_cannot_write_is_a_records_error_and_keeps_the_game(tmp_path):
+    with RecordsStore(data_dir=tmp_path, timeout=0.05) as store:
+        rec = store.add(GameRecord.make(9, 9, 10, won=False, time=2.0))
+        other = sqlite3.connect(store.path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")        # another program is writing
+        try:
+            with pytest.raises(RecordsError, match="could not remove the game"):
+                store.remove(rec.id)
+            with pytest.raises(RecordsError, match="could not change the name"):
+                store.set_name(rec.id, "Ann")
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        assert [g.id for g in store.games()] == [rec.id] and store.games()[0].name is None
+        assert store.remove(rec.id) and store.count() == 0

@@ -37,6 +37,7 @@ Guarantees
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import sqlite3
@@ -428,6 +429,25 @@ class RecordsStore:
             raise RecordsError("the records store is closed")
         return self._conn
 
+    @contextlib.contextmanager
+    def _write(self, doing: str) -> Iterator[sqlite3.Connection]:
+        """One ``BEGIN IMMEDIATE`` transaction: committed, or rolled back on any error.
+
+        An SQLite error becomes a :class:`RecordsError` that names its cause
+        (``doing`` says what failed: "could not store the game").
+        """
+        conn = self._db()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+                conn.execute("COMMIT")
+            except BaseException:
+                rollback(conn)
+                raise
+        except sqlite3.DatabaseError as exc:
+            raise self._trouble(exc, doing) from None
+
     # ---------------------------------------------------------------- writing
 
     def add(self, record: GameRecord, replay: Replay | None = None) -> GameRecord:
@@ -438,20 +458,11 @@ class RecordsStore:
         values = [getattr(record, c) for c in _COLUMNS[1:]]
         sql = (f"INSERT INTO games ({', '.join(_COLUMNS[1:])}) "
                f"VALUES ({', '.join('?' * len(values))})")
-        conn = self._db()
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                cur = conn.execute(sql, values)
-                if blob is not None:
-                    conn.execute("INSERT INTO replays (game_id, data) VALUES (?, ?)",
-                                 (cur.lastrowid, blob))
-                conn.execute("COMMIT")
-            except BaseException:
-                rollback(conn)
-                raise
-        except sqlite3.DatabaseError as exc:
-            raise self._trouble(exc, "could not store the game") from None
+        with self._write("could not store the game") as conn:
+            cur = conn.execute(sql, values)
+            if blob is not None:
+                conn.execute("INSERT INTO replays (game_id, data) VALUES (?, ?)",
+                             (cur.lastrowid, blob))
         return replace(record, id=cur.lastrowid)
 
     def record_game(self, game: Game, name: str | None = None) -> GameRecord:
@@ -489,29 +500,14 @@ class RecordsStore:
 
     def set_name(self, record_id: int, name: str | None) -> None:
         """Change the player name of a stored record."""
-        conn = self._db()
         name = clean_name(name)
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                conn.execute("UPDATE games SET name = ? WHERE id = ?", (name, record_id))
-                conn.execute("COMMIT")
-            except BaseException:
-                rollback(conn)
-                raise
-        except sqlite3.DatabaseError as exc:
-            raise self._trouble(exc, "could not change the name") from None
+        with self._write("could not change the name") as conn:
+            conn.execute("UPDATE games SET name = ? WHERE id = ?", (name, record_id))
 
     def remove(self, record_id: int) -> bool:
         """Delete a stored record (a loss the player took back); True if it existed."""
-        conn = self._db()
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with self._write("could not remove the game") as conn:
             cur = conn.execute("DELETE FROM games WHERE id = ?", (int(record_id),))
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
         return cur.rowcount > 0
 
     # ---------------------------------------------------------------- queries
