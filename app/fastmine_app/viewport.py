@@ -108,6 +108,10 @@ def opening_view(drows: int, dcols: int, width: float, height: float, cell_px: f
     return View(cell_px, focus or middle, False)
 
 
+MAX_VIEWS_BYTES = 1 << 20
+"""Far more than the kept views of every board size need; a bigger file is not theirs."""
+
+
 class ZoomMemory:
     """The last zoom and position per board size (in dp and cell units), so
     the next game of the same size opens where the player left the last one.
@@ -163,10 +167,12 @@ class ZoomMemory:
 
     @classmethod
     def load(cls, path: str) -> ZoomMemory:
-        """The views kept in ``path``; none if it is missing or unreadable."""
+        """The views kept in ``path``; none if it is missing or unreadable (read at
+        the first game: a FIFO or a huge file there must not hold up the start)."""
+        from fastmine.storage import read_regular_file
+
         try:
-            with open(path, encoding="utf-8") as f:
-                return cls.from_json(f.read())
+            return cls.from_json(read_regular_file(path, MAX_VIEWS_BYTES).decode("utf-8"))
         except (OSError, UnicodeDecodeError):
             return cls()
 

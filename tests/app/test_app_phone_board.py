@@ -463,6 +463,26 @@ def test_the_kept_zoom_survives_a_restart(make_app, data_dir, touch_first):
     assert dp_scale(drv) == pytest.approx(56)
 
 
+def test_kept_views_that_are_no_file_are_ignored_not_waited_on(tmp_path):
+    """A FIFO where the kept views should be (read when the first game opens)
+    gives no views instead of freezing the start; a huge file is not read."""
+    import os
+
+    from fastmine_app.viewport import MAX_VIEWS_BYTES, ZoomMemory
+
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    fifo, huge = tmp_path / "fifo.json", tmp_path / "huge.json"
+    os.mkfifo(fifo)
+    m = ZoomMemory()
+    m.remember((9, 9, False), 56.0, (4.5, 4.5), False)
+    huge.write_text(m.to_json() + " " * MAX_VIEWS_BYTES)
+    for path in (fifo, huge):
+        assert ZoomMemory.load(str(path)).recall((9, 9, False)) is None
+    m.save(str(huge))
+    assert ZoomMemory.load(str(huge)).recall((9, 9, False)) == (56.0, (4.5, 4.5), False)
+
+
 def test_arrow_keys_move_the_cursor_on_the_screen_when_turned(make_app, data_dir, touch_first):
     drv = phone(make_app, data_dir)
     drv.app.start_game(EXPERT)
