@@ -359,10 +359,11 @@ class BoardView(Widget):
     def _drawn(self, r: int, c: int) -> tuple[int, int]:
         return (c, r) if self.transposed else (r, c)
 
-    def display_cells(self, cells: np.ndarray) -> np.ndarray:
-        """Game (row, col) pairs -> drawn (row, col) pairs."""
+    def cell_quads(self, cells: np.ndarray) -> np.ndarray:
+        """A copy of the mesh's vertices of game cells ``cells`` ((n, 2) (row, col)):
+        (n, 4, 4), per corner x, y (drawn cell units) and the tile's u, v."""
         cells = np.asarray(cells)
-        return cells[:, ::-1] if self.transposed else cells
+        return self._verts.reshape(-1, 4, 4)[cells[:, 0] * self.cols + cells[:, 1]]
 
     def _drawn_center(self, r: int, c: int) -> tuple[float, float]:
         dr, dc = self._drawn(r, c)

@@ -50,9 +50,12 @@ class Cascade(_Effect):
     Drawn in cell units (inside the board's zoom)."""
 
     def __init__(self, board, cells: np.ndarray, origin: tuple[int, int]) -> None:
-        disp = board.display_cells(cells)  # (n, 2): drawn (row, col)
-        o = board.display_cells(np.array([origin]))[0]
-        d = np.hypot(disp[:, 0] - o[0], disp[:, 1] - o[1])
+        # each cell's quad as the board draws it (drawn cell units, turned or not):
+        # the covers sit exactly on the cells and only their texture differs
+        quads = board.cell_quads(cells)  # (n, 4, 4): x, y, u, v per corner
+        corner = quads[:, 0, :2]
+        o = board.cell_quads(np.array([origin]))[0, 0, :2]
+        d = np.hypot(corner[:, 0] - o[0], corner[:, 1] - o[1])
         dmax = float(d.max()) or 1.0
         nb = max(1, min(CASCADE_BANDS, int(dmax) + 1))
         band = np.minimum((d / dmax * nb).astype(int), nb - 1)
@@ -62,21 +65,14 @@ class Cascade(_Effect):
         self.colors: list[Color] = []
         uv = board.atlas.uv[T.HIDDEN_T]  # (4, 2)
         for k in range(nb):
-            sel = disp[band == k]
+            v = quads[band == k]
             color = Color(1, 1, 1, 1)
             self.colors.append(color)
             self.group.add(color)
-            if len(sel) == 0:
+            if len(v) == 0:
                 continue
-            x0 = sel[:, 1].astype(np.float32)
-            y0 = (board.drows - 1 - sel[:, 0]).astype(np.float32)
-            v = np.zeros((len(sel), 4, 4), np.float32)
-            v[:, 0, 0] = v[:, 3, 0] = x0
-            v[:, 1, 0] = v[:, 2, 0] = x0 + 1
-            v[:, 0, 1] = v[:, 1, 1] = y0
-            v[:, 2, 1] = v[:, 3, 1] = y0 + 1
             v[:, :, 2:] = uv
-            idx = ((np.arange(len(sel)) * 4)[:, None] + np.array([0, 1, 2, 2, 3, 0])).ravel()
+            idx = ((np.arange(len(v)) * 4)[:, None] + np.array([0, 1, 2, 2, 3, 0])).ravel()
             self.group.add(Mesh(vertices=v.reshape(-1), indices=idx.tolist(), mode="triangles",
                                 texture=board.atlas.texture))
 

@@ -306,6 +306,33 @@ def test_opening_explosion_and_celebration_play_and_end(drv):
     assert fx.kinds() == []
 
 
+def test_opening_covers_sit_on_the_opened_cells_of_a_turned_board(make_app, data_dir,
+                                                                  touch_first):
+    """The cascade's covers are drawn where the board draws the cells, turned too:
+    on the first frame an opened cell still looks as it did hidden; once the wave
+    has passed it looks open."""
+    drv = phone(make_app, data_dir)
+    mask = np.zeros((16, 30), bool)
+    mask[:, 22] = True  # a wall: the tap opens the cells left of it, not the whole board
+    drv.attach_board(mask)
+    b = drv.board
+    assert b.transposed
+    target = (8, 17)  # opened by the tap below, two cells from it
+    in_view(drv, 8, 15)
+    x, y = (int(v) for v in drawn_center(drv, *target))
+    hidden = drv.pixels()[y, x].copy()
+    drv.tap_cell(8, 15)
+    assert drv.board.effects.kinds() == ["Cascade"] and b.tiles[target] == 0
+    covered = drv.pixels()[y, x].copy()
+    settle(drv)
+    opened = drv.pixels()[y, x].copy()
+    def diff(a, b):
+        return int(np.abs(a.astype(int) - b.astype(int)).max())
+
+    # (the wave may already have begun to fade the cover by a shade)
+    assert diff(covered, hidden) <= 8 and diff(opened, hidden) > 24, (hidden, covered, opened)
+
+
 def test_reduce_motion_turns_the_animations_off(make_app, data_dir):
     drv = make_app(data_dir, animations=0)
     drv.attach_board(MASK)
