@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shlex
 import sys
 from pathlib import Path
+
+from fastmine.storage import atomic_write_text
 
 from .kernels import FASTMINE_ONLY_SIZES, FULL_SIZES, KERNELS, QUICK_SIZES, size
 from .peers import PEERS
@@ -96,12 +97,6 @@ def config(args: argparse.Namespace, argv: list[str] | None = None) -> Config:
     )
 
 
-def _atomic_write(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
 #: what each optional module of the ``bench`` extra is for in a run
 OPTIONAL = {
     "scipy": ("SciPy", "the NumPy/SciPy peer"),
@@ -166,8 +161,8 @@ def run(args: argparse.Namespace, argv: list[str] | None = None) -> int:
     doc["plots"] = plots
     js = cfg.out / f"{cfg.name}.json"
     md = cfg.out / f"{cfg.name}.md"
-    _atomic_write(js, json.dumps(doc, indent=1, default=str) + "\n")
-    _atomic_write(md, report.render(doc, plots))
+    atomic_write_text(js, json.dumps(doc, indent=1, default=str) + "\n")
+    atomic_write_text(md, report.render(doc, plots))
     print(f"bench: wrote {js}, {md}" + "".join(f", {cfg.out / p}" for p in plots.values()))
     if args.docs:
         from . import docs_page
