@@ -15,6 +15,7 @@ import sys
 import unicodedata
 
 from .difficulty import DIFFICULTIES
+from .outputs import atomic_write_figure, check_figure_path, check_output
 from .records import (
     BoardKey,
     GameRecord,
@@ -24,7 +25,7 @@ from .records import (
     board_label,
     default_path,
 )
-from .storage import atomic_write_figure, atomic_write_text, check_figure_path, check_output
+from .storage import atomic_write_text
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -24,14 +24,12 @@ half-written mix.  A file fastmine cannot read is never overwritten silently:
 from __future__ import annotations
 
 import contextlib
-import io
 import os
 import re
 import stat
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 ENV_DATA_DIR = "FASTMINE_DATA_DIR"
 """Environment variable that overrides the data directory."""
@@ -196,48 +194,6 @@ def _new_file_mode() -> int:
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:
     """Write ``text`` (UTF-8) to ``path`` atomically; see :func:`atomic_write_bytes`."""
     return atomic_write_bytes(path, text.encode("utf-8"))
-
-
-def atomic_write_figure(path: str | os.PathLike[str], fig: Any) -> Path:
-    """Draw a matplotlib figure to ``path`` atomically, in the format its suffix names.
-
-    Check the suffix first with :func:`check_figure_path`.
-    """
-    buf = io.BytesIO()
-    fig.savefig(buf, format=Path(path).suffix.lower().lstrip("."))
-    return atomic_write_bytes(path, buf.getvalue())
-
-
-def check_output(path: str, what: str) -> None:
-    """Refuse (ValueError) an output path that cannot be written, before any work.
-
-    ``what`` names the option in the message (``"--json"``).
-    """
-    p = Path(path)
-    folder = p.parent if str(p.parent) else Path(".")
-    if p.is_dir():
-        raise ValueError(f"{what} {path} is a folder; give a file name")
-    if p.exists() and not p.is_file():
-        raise ValueError(f"{what} {path} exists and is not a regular file")
-    if not folder.is_dir():
-        raise ValueError(f"{what} {path}: the folder {folder} does not exist")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise ValueError(f"{what} {path}: cannot write in the folder {folder}")
-
-
-def check_figure_path(path: str, what: str = "--plot") -> None:
-    """Refuse (ValueError) a plot without matplotlib or with a format it cannot write."""
-    try:
-        import matplotlib  # noqa: F401  (first: a submodule may be cached without it)
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise ValueError(f"{what} needs matplotlib: pip install 'fastmine[plot]'") from None
-    kinds = FigureCanvasAgg(Figure()).get_supported_filetypes()
-    suffix = Path(path).suffix.lower().lstrip(".")
-    if suffix not in kinds:
-        raise ValueError(f"{what} {path}: cannot draw a {suffix or 'suffix-less'} file; use "
-                         f"one of {', '.join('.' + k for k in sorted(kinds))}")
 
 
 def move_aside(path: str | os.PathLike[str], reason: str = "corrupt") -> Path:

@@ -26,7 +26,8 @@ import threading
 from ..board import RULES, Rule
 from ..difficulty import DIFFICULTIES
 from ..limits import check_board_size
-from ..storage import atomic_write_figure, atomic_write_text, check_figure_path, check_output
+from ..outputs import atomic_write_figure, check_figure_path, check_output
+from ..storage import atomic_write_text
 from .runs import Config, Run, RunFailed, RunInterrupted, check_games, run_configs
 from .strategies import STRATEGIES, first_click_for
 
