@@ -23,6 +23,19 @@ class ClusterError(RuntimeError):
     """The Dask cluster cannot run fastmine: unreachable, no workers, or workers that differ."""
 
 
+NO_DASK = "--scheduler needs Dask: pip install 'fastmine[dist]'"
+"""What a run with ``--scheduler`` says when Dask is not installed."""
+
+
+def have_dask() -> bool:
+    """Whether ``dask.distributed`` can be imported (checked before a run starts)."""
+    try:
+        import dask.distributed  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def connect(address: str, jobs: int | None = None,
             timeout: float = DEFAULT_TIMEOUT) -> tuple[Any, Any]:
     """``(client, cluster)``: a client of the scheduler at ``address`` with a worker ready.
@@ -34,7 +47,7 @@ def connect(address: str, jobs: int | None = None,
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:
-        raise ClusterError("--scheduler needs Dask: pip install 'fastmine[dist]'") from None
+        raise ClusterError(NO_DASK) from None
     cluster = None
     try:
         if address == "local":

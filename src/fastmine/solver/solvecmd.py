@@ -335,10 +335,10 @@ def preflight(args: argparse.Namespace, configs: list[Config]) -> None:
         if path:
             check_output(path, f"--{option}")
     if args.scheduler:
-        try:
-            import dask.distributed  # noqa: F401
-        except ImportError:
-            raise ValueError("--scheduler needs Dask: pip install 'fastmine[dist]'") from None
+        from .cluster import NO_DASK, have_dask
+
+        if not have_dask():
+            raise ValueError(NO_DASK)
 
 
 def run(args: argparse.Namespace) -> int:
