@@ -10,12 +10,13 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import math
 import sys
 import unicodedata
 
 from .difficulty import DIFFICULTIES
 from .outputs import atomic_write_figure, check_figure_path, check_output
+from .progress import MEDIAN_WINDOW, last_won_by_board
+from .progress import series as points
 from .records import (
     BoardKey,
     GameRecord,
@@ -143,11 +144,7 @@ def plot_series(records: list[GameRecord], last: int,
                 include_assisted: bool = False) -> dict[str, list[GameRecord]]:
     """Board label -> its last ``last`` won games (oldest first), the boards in the
     order they were first played; losses are left out (their time measures nothing)."""
-    series: dict[str, list[GameRecord]] = {}
-    for r in records:
-        if r.won and (include_assisted or not r.assisted):
-            series.setdefault(r.board_label, []).append(r)
-    return {label: games[-last:] for label, games in series.items()}
+    return last_won_by_board(records, last, include_assisted)
 
 
 def plot(series: dict[str, list[GameRecord]], path: str) -> None:
@@ -160,17 +157,12 @@ def plot(series: dict[str, list[GameRecord]], path: str) -> None:
     n = len(series)
     fig, axes = plt.subplots(n, 2, figsize=(10, 2.6 * n + 0.6), squeeze=False)
     for (label, games), (ax_t, ax_r) in zip(series.items(), axes, strict=True):
-        x = list(range(1, len(games) + 1))
-        for ax, values, what in ((ax_t, [g.time for g in games], "time (s)"),
-                                 (ax_r, [g.bbbv_per_second for g in games], "3BV/s")):
-            pts = [(i, v) for i, v in zip(x, values, strict=True)
-                   if v is not None and math.isfinite(v)]
-            ax.plot([i for i, _ in pts], [v for _, v in pts], "o", ms=3, color="#4c72b0",
-                    alpha=0.6, label="game")
-            med = _running_median([v for _, v in pts], 10)
-            ax.plot([i for i, _ in pts], med, "-", color="#dd8452", label="median of 10")
-            ax.set_ylabel(what)
-            ax.set_title(f"{label}: {what}", fontsize=9)
+        for ax, what, name in ((ax_t, "time", "time (s)"), (ax_r, "bbbv_per_second", "3BV/s")):
+            s = points(games, what)
+            ax.plot(s.x, s.values, "o", ms=3, color="#4c72b0", alpha=0.6, label="game")
+            ax.plot(s.x, s.median, "-", color="#dd8452", label=f"median of {MEDIAN_WINDOW}")
+            ax.set_ylabel(name)
+            ax.set_title(f"{label}: {name}", fontsize=9)
             ax.grid(alpha=0.3)
         ax_t.legend(fontsize=7, loc="upper right")
     for ax in axes[-1]:
@@ -179,20 +171,6 @@ def plot(series: dict[str, list[GameRecord]], path: str) -> None:
     fig.tight_layout()
     atomic_write_figure(path, fig)
     plt.close(fig)
-
-
-def _running_median(values: list[float], window: int) -> list[float]:
-    """The median of each value and up to ``window - 1`` before it.
-
-    >>> _running_median([5.0, 1.0, 3.0, 2.0], 3)
-    [5.0, 3.0, 3.0, 2.0]
-    """
-    out = []
-    for i in range(len(values)):
-        w = sorted(values[max(0, i - window + 1):i + 1])
-        k = len(w)
-        out.append(w[k // 2] if k % 2 else (w[k // 2 - 1] + w[k // 2]) / 2)
-    return out
 
 
 def _export(args: argparse.Namespace, board: BoardKey | None) -> int:
