@@ -9,7 +9,7 @@ the app (see :mod:`.application`), not here.
 
 from __future__ import annotations
 
-import base64
+import copy
 import time
 from collections.abc import Callable
 
@@ -19,7 +19,7 @@ from kivy.event import EventDispatcher
 from kivy.logger import Logger
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 
-from fastmine import FLAG, HIDDEN, QUESTION, Game, GameOverError, GamePausedError, GameState
+from fastmine import FLAG, HIDDEN, Game, GameOverError, GamePausedError, GameState
 
 from . import assist
 from . import tiles as T
@@ -211,7 +211,7 @@ class GameController(EventDispatcher):
     def can_undo_loss(self) -> bool:
         """True when the game was just lost and the losing move can be taken back."""
         g = self.game
-        return g is not None and g.state is GameState.LOST and self._view_before is not None
+        return g is not None and self._view_before is not None and g.can_take_back_loss
 
     def undo_loss(self) -> bool:
         """Take back the move that lost, as Simon Tatham's Mines does.
@@ -222,20 +222,15 @@ class GameController(EventDispatcher):
         """
         if not self.can_undo_loss:
             return False
-        g, view = self.game, self._view_before
-        letters = np.full(view.shape, ord("h"), np.uint8)
-        letters[view >= 0] = ord("r")
-        letters[view == FLAG] = ord("f")
-        letters[view == QUESTION] = ord("q")
-        d = g.to_dict()
-        d.update(cells=letters.tobytes().decode("ascii"), assisted=True, paused=False,
-                 state="playing" if (view >= 0).any() else "ready")
-        if isinstance(d.get("moves"), str):
-            # The losing move is the log's last (16 bytes: docs/replays.md); without
-            # it the moves replay to the board the game goes on from, so the game
-            # keeps an exact replay.
-            d["moves"] = base64.b64encode(base64.b64decode(d["moves"])[:-16]).decode("ascii")
-        game = Game.from_dict(d, clock=self.clock)
+        # The engine rebuilds the position from its board and move log, and drops
+        # the move from the log (so the game keeps an exact replay); on a copy, so
+        # the lost game stays as it was when it was recorded.
+        game = copy.copy(self.game)
+        try:
+            game.take_back_loss()
+        except ValueError as exc:  # moves that do not lead to the game (an edited save)
+            self.message = f"Cannot take the move back: {exc}"
+            return False
         self.game = game
         self._view_before = None
         self._hint_cell = None

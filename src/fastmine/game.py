@@ -24,6 +24,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _kernels
+from . import takeback as _takeback
 from ._validate import check_cell, check_mines, check_seed, check_size
 from .board import Board, Rule, _check_rule
 from .codes import HIDDEN, GameState
@@ -468,6 +469,57 @@ class Game:
             yield self
         finally:
             self._assist = before
+
+    def _play_logged(self, kind: int, r: int, c: int) -> NDArray[np.intp]:
+        """Make one move as :attr:`moves` records it (``kind`` with its assist
+        bit): how a replay or a take-back plays a move log again."""
+        self._assist = kind & MOVE_ASSIST
+        try:
+            move = kind & 3
+            if move == MOVE_REVEAL:
+                return self.reveal(r, c)
+            if move == MOVE_MARK:
+                return self.toggle_mark(r, c)
+            return self.chord(r, c)
+        finally:
+            self._assist = 0
+
+    # ------------------------------------------------------------ take back
+
+    @property
+    def can_take_back_loss(self) -> bool:
+        """True if the game is lost and its move log is complete, so
+        :meth:`take_back_loss` can rebuild the position before the losing move.
+
+        (Cheap: the moves are not played.  A log that does not lead to the game,
+        from a save edited by hand, is found out by :meth:`take_back_loss`.)"""
+        return _takeback.why_not(self) is None
+
+    def take_back_loss(self) -> NDArray[np.intp]:
+        """Take back the move that lost the game: the game goes on from the
+        position before it, marked :attr:`assisted`.
+
+        The cells, counters and mines left are as they were before that move,
+        the state is PLAYING again (READY if it was the first reveal), the
+        clock runs on from the time of the loss, and the move is gone from
+        :attr:`moves`, so the moves still replay exactly to the game.  The
+        losing click is no longer counted.  Returns the cells that changed as
+        ``(row, col)`` pairs, as a move does.
+
+        Raises ValueError, leaving the game unchanged, if the game is not lost
+        or its move log is incomplete (resumed from a save without its moves;
+        see :attr:`can_take_back_loss`).
+
+        >>> g = Game.from_board(Board.from_mines([[1, 0, 0], [0, 0, 1]]))
+        >>> _ = g.reveal(0, 2); _ = g.reveal(0, 0)
+        >>> g.state
+        <GameState.LOST: 'lost'>
+        >>> g.take_back_loss().tolist(), g.state, g.assisted
+        ([[0, 0], [1, 2]], <GameState.PLAYING: 'playing'>, True)
+        >>> g.moves[:, :3].tolist()
+        [[0, 0, 2]]
+        """
+        return _takeback.take_back_loss(self)
 
     def _settle(self, now: float | None) -> NDArray[np.intp]:
         """End the game if the move just made lost or won it (``now``: the clock

@@ -94,8 +94,10 @@ class Replay:
 
         Raises ValueError if the game has no board yet (no reveal), if its move
         log is incomplete (resumed from an old save), or if its moves do not
-        replay to it (it was changed other than by moves, e.g. a move taken
-        back): a replay is exact or there is none.
+        replay to it (its cells were changed other than by moves, e.g. a save
+        edited by hand): a replay is exact or there is none.  A move taken back
+        with :meth:`fastmine.Game.take_back_loss` leaves the log, so such a game
+        keeps its replay.
         """
         if not isinstance(game, Game):
             raise TypeError(f"Replay.from_game needs a fastmine.Game, got {type(game).__name__}")
@@ -109,7 +111,7 @@ class Replay:
         again = rep.play()
         if again.state is not game.state or not np.array_equal(again.view, game.view):
             raise ValueError("this game's moves do not replay to it (it was changed by "
-                             "other means, such as a move taken back); it has no replay")
+                             "other means); it has no replay")
         return rep
 
     # ------------------------------------------------------------ reading
@@ -196,17 +198,7 @@ class Replay:
         last = len(self)
         for i, (kind, r, c, ms) in enumerate(self.moves[:n].tolist(), 1):
             clock.now = ms / 1000.0
-            game._assist = kind & MOVE_ASSIST
-            try:
-                move = kind & 3
-                if move == 0:
-                    game.reveal(r, c)
-                elif move == 1:
-                    game.toggle_mark(r, c)
-                else:
-                    game.chord(r, c)
-            finally:
-                game._assist = 0
+            game._play_logged(kind, r, c)
             # The solver's moves make the game assisted; so does the player's
             # use of a hint, known only for the whole game.
             game.assisted = game.assisted or bool(kind & MOVE_ASSIST) or (
