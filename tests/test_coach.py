@@ -371,3 +371,46 @@ def test_approximate_odds_are_not_analysed(monkeypatch: pytest.MonkeyPatch) -> N
     r, c = (int(x) for x in np.argwhere(safe)[0])
     v = analyze(board, [("reveal", 0, 0), ("reveal", r, c)], rule="cell")
     assert v[1].category is Category.SAFE
+
+
+def test_a_loss_not_analysed_is_named_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from fastmine.solver import probability
+
+    def too_large(*args: object, **kwargs: object) -> None:
+        raise fastmine.solver.PositionTooLargeError("too large for the test")
+
+    monkeypatch.setattr(probability, "analyze", too_large)
+    v = analyze(CORNERS, [("reveal", 1, 2), ("reveal", 0, 0)], rule="cell")
+    assert v[1].category is Category.NOT_ANALYSED and not v[1].survived
+    assert summary(v) == "lost on a move the solver could not weigh (position too large)"
+
+
+def test_budget_leaves_the_rest_not_analysed() -> None:
+    game = Game(16, 30, 99, rule="opening", seed=2)
+    while not game.state.is_over:
+        fastmine.solver.step(game)
+    full = analyze(game.board, game.moves, rule="opening")
+    none = analyze(game.board, game.moves, rule="opening", budget=0)
+    assert [v.survived for v in none] == [v.survived for v in full]
+    assert none[0].category is Category.FIRST_CLICK
+    for a, b in zip(full, none, strict=True):
+        # Moves the solver weighs become "not analysed"; the rest keep their verdict.
+        if a.category in (Category.SAFE, Category.FORCED_GUESS, Category.AVOIDABLE_RISK,
+                          Category.WORSE_GUESS):
+            assert b.category is Category.NOT_ANALYSED
+        else:
+            assert b.category is a.category
+    assert analyze(game.board, game.moves, rule="opening", budget=60.0) == full
+    with pytest.raises(ValueError, match="budget"):
+        analyze(game.board, game.moves, budget=-1.0)
+
+
+def test_tags_and_remarks() -> None:
+    from fastmine.coach import is_risky, remark, tag
+
+    v = analyze(CORNERS, [("reveal", 1, 2), ("mark", 0, 1), ("reveal", 2, 2), ("reveal", 0, 0)],
+                rule="cell")
+    assert [tag(x) for x in v] == ["first click", "wrong flag", "guess 12%", "worse 35%>10% LOST"]
+    assert [is_risky(x) for x in v] == [False, False, True, True]
+    assert remark(v[2]) == "a forced guess at 12%"
+    assert remark(v[0]) is None and remark(v[1]) is None

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import enum
 import operator
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -47,7 +48,8 @@ from .game import MOVE_ASSIST, Game
 from .replay import KIND_NAMES
 from .solver import probability as _probability
 
-__all__ = ["Category", "KINDS", "MARGIN", "Verdict", "analyze", "describe", "fatal", "judge", "summary"]
+__all__ = ["Category", "KINDS", "MARGIN", "Verdict", "analyze", "describe", "fatal", "is_risky",
+           "judge", "remark", "summary", "tag"]
 
 MARGIN = 1e-9
 """How much riskier than the best cell a guess must be to count as a worse
@@ -155,7 +157,7 @@ def _opened(view: NDArray[np.int8], kind: str, r: int, c: int) -> list[tuple[int
 
 
 def analyze(board: Board, moves: Iterable[Any], *, rule: Rule = "opening",
-            question_marks: bool = True) -> list[Verdict]:
+            question_marks: bool = True, budget: float | None = None) -> list[Verdict]:
     """Replay ``moves`` on ``board`` and judge each one with the exact solver.
 
     ``moves``: ``(kind, row, col)`` tuples (or objects with ``kind``, ``row``
@@ -168,12 +170,20 @@ def analyze(board: Board, moves: Iterable[Any], *, rule: Rule = "opening",
     through "?" (as the game was set).  Raises ``ValueError`` for an unknown
     kind, a cell off the board, a move after the game ended, or a first click
     the rule would have made safe that is a mine on this board.
+
+    ``budget``: seconds the solver may spend on the whole game (None: no
+    limit).  Once they are spent, every later move that needs the solver is
+    :attr:`Category.NOT_ANALYSED`, so a game on a huge board never stalls a
+    caller that waits for it (an Expert game takes a few milliseconds; a
+    200x200 game of 8,000 moves some seconds).
     """
     if not isinstance(board, Board):
         raise TypeError(f"analyze needs a fastmine.Board, got {type(board).__name__}")
     rule = _check_rule(rule)
+    if budget is not None and not budget >= 0:
+        raise ValueError(f"budget must be a number of seconds, 0 or more, got {budget!r}")
     game = Game.from_board(board, question_marks=question_marks, clock=lambda: 0.0)
-    cache = _Cache(game)
+    cache = _Cache(game, None if budget is None else time.monotonic() + budget)
     verdicts: list[Verdict] = []
     for i, m in enumerate(moves):
         kind, r, c = _move(m, i)
@@ -217,10 +227,15 @@ def judge(game: Game, kind: str, row: int, col: int, *, rule: Rule | None = None
 
 
 class _Cache:
-    """The solver's analysis of a game's view, redone only when a cell opened."""
+    """The solver's analysis of a game's view, redone only when a cell opened.
 
-    def __init__(self, game: Game) -> None:
+    ``deadline``: a :func:`time.monotonic` time after which no new analysis is
+    started (the answer is then None, as for a position too large).
+    """
+
+    def __init__(self, game: Game, deadline: float | None = None) -> None:
         self.game = game
+        self.deadline = deadline
         self.revealed = -1
         self.analysis: _probability.Analysis | None = None
 
@@ -228,6 +243,10 @@ class _Cache:
         game = self.game
         # Marks do not change what the solver knows: reuse until a cell opens.
         if self.revealed != game.revealed_count:
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                self.analysis = None            # out of time: the rest is not analysed
+                self.revealed = game.revealed_count
+                return None
             try:
                 self.analysis = _probability.analyze(game.view, game.mine_count)
             except PositionTooLargeError:
@@ -292,6 +311,12 @@ def _judge(a: _probability.Analysis | None, cells: list[tuple[int, int]]
     return (Category.WORSE_GUESS if risk > best + MARGIN else Category.FORCED_GUESS), risk, best, 0
 
 
+def is_risky(v: Verdict) -> bool:
+    """Whether a move is one a reader of the game looks at: a guess of any kind,
+    an avoidable risk, or the move that lost."""
+    return v.category in _RISKY or not v.survived
+
+
 def fatal(verdicts: Iterable[Verdict]) -> Verdict | None:
     """The move that lost the game (its risk and the best risk are the odds the
     player had), or None when no move lost."""
@@ -338,7 +363,8 @@ def summary(verdicts: Iterable[Verdict]) -> str:
     wrong = sum(v.category is Category.WRONG_FLAG for v in vs)
     if wrong:
         parts.append(_plural(wrong, "wrong flag"))
-    skipped = sum(v.category is Category.NOT_ANALYSED for v in vs)
+    # The losing move is named apart, as for the risks above.
+    skipped = sum(v.category is Category.NOT_ANALYSED and v.survived for v in vs)
     if skipped:
         parts.append(f"{skipped} not analysed (position too large)")
     lost = fatal(vs)
@@ -349,8 +375,48 @@ def summary(verdicts: Iterable[Verdict]) -> str:
     return ", ".join(parts)
 
 
+def remark(v: Verdict) -> str | None:
+    """What a live coach says after a risky move, in the summary's words; None
+    for any other move (a safe click, a flag, a move not analysed).
+
+    >>> remark(Verdict(3, "reveal", (0, 0), Category.AVOIDABLE_RISK, 0.2, 0.0, 3))
+    'an avoidable risk of 20% (a safe cell existed)'
+    >>> remark(Verdict(4, "reveal", (1, 1), Category.SAFE, 0.0, 0.0, 5)) is None
+    True
+    """
+    if v.category not in _RISKY or v.risk is None:
+        return None
+    return _loss(v)
+
+
+def tag(v: Verdict) -> str:
+    """A short mark of a move, for a replay's move list: ``safe``, ``guess 33%``,
+    ``RISK 20% (3 safe)``, ``worse 40%>12%``, ``wrong flag``, ...; the move that
+    lost ends in ``LOST``.
+
+    >>> tag(Verdict(7, "reveal", (3, 5), Category.WORSE_GUESS, 0.4, 0.125, 0, False))
+    'worse 40%>12% LOST'
+    >>> tag(Verdict(2, "chord", (1, 1), Category.AVOIDABLE_RISK, 0.2, 0.0, 3))
+    'RISK 20% (3 safe)'
+    """
+    risk = _pct(v.risk) if v.risk is not None else "?"
+    text = {
+        Category.FIRST_CLICK: "first click",
+        Category.SAFE: "safe",
+        Category.FORCED_GUESS: f"guess {risk}%",
+        Category.AVOIDABLE_RISK: f"RISK {risk}% ({v.safe_cells_available} safe)",
+        Category.WORSE_GUESS: f"worse {risk}%>{_pct(v.best_risk or 0.0)}%",
+        Category.FLAG: "flag",
+        Category.WRONG_FLAG: "wrong flag",
+        Category.MARK: "mark",
+        Category.NO_EFFECT: "no effect",
+        Category.NOT_ANALYSED: "not analysed",
+    }[v.category]
+    return text if v.survived else f"{text} LOST"
+
+
 def _loss(v: Verdict) -> str:
-    """How the losing move is named in the summary."""
+    """How the losing move is named in the summary (and a risky move live)."""
     if v.category is Category.FORCED_GUESS and v.risk is not None:
         return f"a forced guess at {_pct(v.risk)}%"
     if v.category is Category.AVOIDABLE_RISK and v.risk is not None:

@@ -7,6 +7,11 @@ a full-screen curses player (space pauses, left/right arrows step a move,
 with its time, for pipes, and ``--timeline`` only one line a move.
 ``--export ID FILE`` writes a replay file (``docs/replays.md``) and
 ``--import FILE`` plays one (it is not added to the records).
+
+The coach (:mod:`fastmine.coach`) marks every move (safe, a guess and its
+odds, a risk while a safe cell existed, ...) and sums the game up in one
+line; ``--no-coach`` leaves the marks out, ``--verdicts FILE`` writes them as
+JSON instead of playing (:mod:`fastmine.replaycoach`).
 """
 
 from __future__ import annotations
@@ -35,6 +40,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="no curses: print the board after every move, with its time")
     parser.add_argument("--timeline", action="store_true",
                         help="print one line a move (time, kind, cell), no boards")
+    parser.add_argument("--no-coach", dest="coach", action="store_false",
+                        help="leave out the coach's mark on each move and its summary")
+    parser.add_argument("--verdicts", metavar="FILE",
+                        help="write the coach's verdict on every move as JSON to FILE "
+                             "('-' for standard output) instead of playing")
     parser.add_argument("--speed", type=float, default=None,
                         help="playback speed: 1 real time, 2 twice as fast, 0 no waiting "
                              "(default: 1, or 0 with --plain/--timeline when not a terminal)")
@@ -49,6 +59,20 @@ def run(args: argparse.Namespace) -> int:
     if args.speed is not None and not (args.speed >= 0):
         print("fastmine replay: --speed must be 0 or more", file=sys.stderr)
         return 2
+    verdicts_to = getattr(args, "verdicts", None)
+    if verdicts_to is not None:
+        if args.list or args.export:
+            print("fastmine replay: --verdicts goes with a game ID or --import FILE, "
+                  "not --list or --export", file=sys.stderr)
+            return 2
+        if verdicts_to != "-":
+            from .outputs import check_output
+
+            try:
+                check_output(verdicts_to, "--verdicts")
+            except ValueError as exc:
+                print(f"fastmine replay: {exc}", file=sys.stderr)
+                return 2
     try:
         if args.import_file:
             if args.id is not None:
@@ -111,15 +135,32 @@ def _list(store: Any) -> int:
 
 
 def _play(replay: Replay, args: argparse.Namespace) -> int:
+    from .replaycoach import to_json, verdicts_of
+
+    if getattr(args, "verdicts", None) is not None:
+        verdicts, note = verdicts_of(replay, budget=None)
+        if verdicts is None:
+            print(f"fastmine replay: the coach could not analyse this game: {note}", file=sys.stderr)
+            return 2
+        if args.verdicts == "-":
+            sys.stdout.write(to_json(replay, verdicts))
+        else:
+            from .storage import atomic_write_text
+
+            print(f"verdicts written to {atomic_write_text(args.verdicts, to_json(replay, verdicts))}")
+        return 0
+    coached: tuple[list[Any] | None, str] | None = (
+        verdicts_of(replay) if getattr(args, "coach", True) else None)
     text_mode = args.plain or args.timeline
     speed = args.speed
     if speed is None:
         speed = 1.0 if (not text_mode or sys.stdout.isatty()) else 0.0
     if text_mode:
-        return play_text(replay, speed=speed, boards=not args.timeline, out=sys.stdout)
+        return play_text(replay, speed=speed, boards=not args.timeline, out=sys.stdout,
+                         coached=coached)
     from .replayview import play_curses
 
-    return play_curses(replay, speed=speed)
+    return play_curses(replay, speed=speed, coached=coached)
 
 
 def header(replay: Replay) -> str:
@@ -132,12 +173,23 @@ def header(replay: Replay) -> str:
 
 
 def play_text(replay: Replay, *, speed: float, boards: bool, out: Any,
-              sleep: Any = time.sleep) -> int:
+              sleep: Any = time.sleep, coached: tuple[list[Any] | None, str] | None = None) -> int:
     """Print the replay: its header, then each move (and the board after it).
 
     ``speed`` > 0 waits between moves as the player did (divided by ``speed``).
+    ``coached``: the coach's verdicts and note (:func:`fastmine.replaycoach.verdicts_of`):
+    each move then carries its mark, and the coach's line ends the output.
     """
     from .tui.text import board_lines
+
+    verdicts, note = coached if coached is not None else (None, "")
+    tags: list[str] = []
+    lost = None
+    if verdicts is not None:
+        from .coach import describe, fatal, tag
+
+        tags = [f"  [{tag(v)}]" for v in verdicts]
+        lost = fatal(verdicts)
 
     print(header(replay), file=out)
     times = replay.moves[:, 3].tolist()
@@ -151,8 +203,13 @@ def play_text(replay: Replay, *, speed: float, boards: bool, out: Any,
             out.flush()
             sleep((times[k - 1] - before) / 1000.0 / speed)
         before = times[k - 1]
-        print(f"move {k}/{len(replay)}  {replay.describe_move(k - 1)}", file=out)
+        mark = tags[k - 1] if tags else ""
+        print(f"move {k}/{len(replay)}  {replay.describe_move(k - 1)}{mark}", file=out)
         if boards:
             print("\n".join(board_lines(game.view)), file=out)
     print(f"{replay.state.value} at {replay.time:.3f} s", file=out)
+    if lost is not None:
+        print(describe(lost), file=out)
+    if coached is not None:
+        print(f"coach: {note}", file=out)
     return 0

@@ -27,7 +27,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "keys (curses): arrows/hjkl move, space/enter reveal (chord on a number), f mark,\n"
         "  mouse left reveals, right marks, p pause, n new game, q quit (saves the game),\n"
         "  assists: a auto, d deterministic, i inference, o probability, r random, b best,\n"
-        "  t or ? hint, s game code (to share: fastmine play --code CODE).\n"
+        "  t or ? hint, w live coach on/off, s game code (to share: fastmine play --code CODE).\n"
         "plain mode: type 'help' for the commands (e.g. 'r 3 4' reveals row 3, col 4).\n"
         "exit status with --plain: 0 won, 1 lost, 3 unfinished, 2 usage error.")
     g = parser.add_argument_group("board")
@@ -53,6 +53,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     m = parser.add_argument_group("mode")
     m.add_argument("--plain", action="store_true",
                    help="no curses: print the board and read commands from standard input")
+    m.add_argument("--coach", action="store_true",
+                   help="live coach: after a risky click, say what it was (a guess and its odds, "
+                        "or a risk while a safe cell existed); marks the game assisted, like a hint")
     m.add_argument("--quiet", action="store_true",
                    help="--plain: print the board only at the start and on 'view'")
     m.add_argument("--strict", action="store_true",
@@ -96,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
             print("fastmine play: the full-screen game needs curses: pip install "
                   "windows-curses (on Windows), or play with --plain", file=sys.stderr)
             return 2
-    session = Session(options, data_dir=args.data_dir, use_records=args.records)
+    session = Session(options, data_dir=args.data_dir, use_records=args.records, coach=args.coach)
     if args.plain:
         return _run_plain(session, args)
     from .tui.app import run_curses

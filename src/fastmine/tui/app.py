@@ -187,6 +187,8 @@ class TerminalUI:
             self.message = s.toggle_pause() or ""
         elif action == "code":
             self.message = s.code()
+        elif action == "coach":
+            self.message = s.toggle_coach()
         elif action == "new":
             if g.state.name == "PLAYING" and self.ask(
                     "Abandon this game and start a new one? (y/n)") != "y":

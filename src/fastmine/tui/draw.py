@@ -115,8 +115,30 @@ def draw(win: curses.window, session: Session, layout: Layout, cursor: tuple[int
     else:
         _draw_board(win, g.view, layout, cursor if show_cursor else None, palette)
     put(win, layout.message_y, 1, message, curses.A_BOLD)
-    put(win, layout.keys_y, 1, HELP_LINE)
+    notes = session.outcome.coach if session.outcome is not None else ()
+    slots = note_rows(layout, len(notes))
+    for y, line in zip(slots, notes, strict=False):
+        put(win, y, 1, line)
+    if layout.keys_y not in slots:
+        put(win, layout.keys_y, 1, HELP_LINE)
     win.refresh()
+
+
+def note_rows(layout: Layout, n: int) -> list[int]:
+    """Screen rows for ``n`` lines shown under a finished game (the coach's):
+    the free rows between the board and the message line, nearest the message,
+    else the keys line too (the message says which keys matter then).
+
+    >>> from .layout import fit
+    >>> note_rows(fit(24, 80, 9, 9, (0, 0)), 2)
+    [20, 21]
+    >>> note_rows(fit(24, 80, 30, 30, (0, 0)), 2)
+    [23]
+    """
+    free = list(range(BOARD_Y + layout.vis_rows, layout.message_y))
+    if len(free) >= n:
+        return free[len(free) - n:]
+    return (free + [layout.keys_y])[:n]
 
 
 def _draw_board(win: curses.window, view: np.ndarray, layout: Layout,

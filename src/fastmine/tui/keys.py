@@ -31,7 +31,7 @@ def _build() -> dict[int, str]:
                "K": "up5", "J": "down5", "H": "left5", "L": "right5",
                " ": "reveal", "\n": "reveal", "\r": "reveal",
                "f": "mark", "c": "chord", "p": "pause", "s": "code", "n": "new", "q": "quit",
-               "t": "hint", "?": "hint", "g": "home", "G": "end"}
+               "t": "hint", "?": "hint", "w": "coach", "g": "home", "G": "end"}
     letters.update({k: f"assist:{s}" for k, s in ASSIST_KEYS.items()})
     for ch, action in letters.items():
         m[ord(ch)] = action
@@ -42,9 +42,9 @@ KEYMAP: dict[int, str] = _build()
 """Key code (from ``getch``) -> action name."""
 
 # Assists last: on an 80-column terminal the line is cut there, and every other
-# key still shows.
-HELP_LINE = ("arrows/hjkl move  space reveal  f mark  p pause  n new  q quit  "
-             "t hint  s code  assist: a d i o r b")
+# key still shows (78 characters fit: the arrows go without saying).
+HELP_LINE = ("hjkl move  space open  f mark  p pause  n new  q quit  "
+             "t hint  s code  w coach  assist: a d i o r b")
 """The keys line at the bottom of the screen."""
 
 

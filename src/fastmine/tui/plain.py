@@ -20,6 +20,7 @@ row and column are 1-based and may be separated by spaces or a comma)::
     x|random [N]
     b|best [N]
     h|hint|?                     show a safe cell (or the safest guess)
+    w|coach                      live coach on/off: names a risky click after it
     n|new                        start a new game with the same options
     v|view|board                 print the board again
     code                         show the game's code, to share (fastmine play --code)
@@ -56,7 +57,7 @@ _ASSISTS = {"a": "auto", "auto": "auto", "d": "deterministic", "deterministic": 
             "i": "inference", "inference": "inference", "p": "probability", "o": "probability",
             "probability": "probability", "x": "random", "random": "random",
             "b": "best", "best": "best"}
-_OTHER = {"h": "hint", "hint": "hint", "?": "hint", "n": "new", "new": "new",
+_OTHER = {"h": "hint", "hint": "hint", "?": "hint", "w": "coach", "coach": "coach", "n": "new", "new": "new",
           "v": "view", "view": "view", "board": "view", "code": "code", "s": "save", "save": "save",
           "help": "help", "q": "quit", "quit": "quit", "e": "quit", "exit": "quit"}
 _MAX_REPEAT = 100_000
@@ -69,7 +70,7 @@ class CommandError(ValueError):
 @dataclass(frozen=True)
 class Command:
     """A parsed command: ``verb`` (reveal, flag, unflag, chord, an assist strategy,
-    hint, new, view, code, save, help, quit) and its numbers (a 0-based cell, or a repeat count).
+    hint, coach, new, view, code, save, help, quit) and its numbers (a 0-based cell, or a repeat count).
     ``cell is None`` for a move means "ask for the coordinates" (a letter alone)."""
 
     verb: str
@@ -255,6 +256,9 @@ class PlainGame:
             _, msg = s.hint()
             self.say(msg)
             return
+        if cmd.verb == "coach":
+            self.say(s.toggle_coach())
+            return
         if cmd.assist:
             msg = None
             for _ in range(cmd.count):
@@ -272,7 +276,7 @@ class PlainGame:
             self.say("\n".join(board_lines(s.game.view)))
             self.say(self.status())
         if s.outcome is not None and not was_over:
-            self.say(s.outcome.summary())
+            self.say("\n".join(s.outcome.lines()))
             self._finish()
         elif msg:
             self.say(msg)

@@ -24,6 +24,7 @@ from ..codes import FLAG, HIDDEN, QUESTION, GameState
 from ..difficulty import DIFFICULTIES, difficulty_name
 from ..errors import FutureVersionError, GameOverError, GamePausedError, SaveFormatError
 from ..game import Game, GameStats
+from . import coaching
 
 STRATEGIES = ("auto", "deterministic", "inference", "probability", "random", "best")
 """Solver strategies a player can ask for one step of (the five classic assists, and ``best``)."""
@@ -72,6 +73,11 @@ class Outcome:
     stats: GameStats
     assisted: bool
     best: bool  # a new best time on this board (ask for the player's name)
+    coach: tuple[str, ...] = ()  # the coach's skill/luck line, and the losing move
+
+    def lines(self) -> list[str]:
+        """The result line (:meth:`summary`) and the coach's lines under it."""
+        return [self.summary(), *self.coach]
 
     def summary(self) -> str:
         """``"You won in 12.34 s: 3BV 23, 3BV/s 1.86, efficiency 0.92"`` or a loss line."""
@@ -91,15 +97,17 @@ class Session:
 
     ``data_dir`` is where saves and records go (see :mod:`fastmine.storage`);
     ``use_records=False`` keeps finished games out of the records store.
+    ``coach``: the live coach is on (see :meth:`toggle_coach`).
     """
 
     def __init__(self, options: GameOptions, *, data_dir: str | os.PathLike[str] | None = None,
-                 use_records: bool = True,
+                 use_records: bool = True, coach: bool = False,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.options = options
         self.data_dir = data_dir
         self.use_records = use_records
         self.clock = clock
+        self.coach = coach
         self.game = options.new_game(clock)
         self.outcome: Outcome | None = None
         self.resumed = False
@@ -191,7 +199,10 @@ class Session:
 
     # ------------------------------------------------------------ moves
 
-    def _move(self, fn: Callable[[int, int], object], r: int, c: int) -> str | None:
+    def _move(self, fn: Callable[[int, int], object], r: int, c: int,
+              kind: str | None = None) -> str | None:
+        # kind: "reveal" or "chord" for a move the live coach judges first.
+        said = coaching.judge(self.game, kind, r, c) if self.coach and kind else None
         try:
             fn(r, c)
         except GamePausedError:
@@ -200,7 +211,7 @@ class Session:
             return "The game is over: n for a new game"
         except (ValueError, TypeError) as exc:
             return str(exc)
-        return self._after_move()
+        return self._after_move() or said
 
     def reveal(self, r: int, c: int) -> str | None:
         """Reveal a cell; on a revealed number, chord (seed 004's double click)."""
@@ -208,12 +219,12 @@ class Session:
         if v == FLAG and not self.game.state.is_over:
             return f"{cell_text(r, c)} is flagged: f to unmark it first"
         if v > 0:
-            return self._move(self.game.chord, r, c)
-        return self._move(self.game.reveal, r, c)
+            return self._move(self.game.chord, r, c, "chord")
+        return self._move(self.game.reveal, r, c, "reveal")
 
     def chord(self, r: int, c: int) -> str | None:
         """Chord on a revealed number whose adjacent flags match it."""
-        return self._move(self.game.chord, r, c)
+        return self._move(self.game.chord, r, c, "chord")
 
     def mark(self, r: int, c: int) -> str | None:
         """Cycle the mark of a hidden cell (flag, question mark, none)."""
@@ -245,11 +256,22 @@ class Session:
                     best = store.is_best_time(g)
             except records.RecordsError:
                 best = False  # reported when the game is recorded
-        self.outcome = Outcome(g.state is GameState.WON, g.stats(), bool(g.assisted), best)
+        self.outcome = Outcome(g.state is GameState.WON, g.stats(), bool(g.assisted), best,
+                               coaching.review(g))
         if self.resumed:
             self._discard_save()
             self.resumed = False
         return self.outcome.summary()
+
+    # ------------------------------------------------------------ live coach
+
+    def toggle_coach(self) -> str:
+        """Turn the live coach on or off; says what it does."""
+        self.coach = not self.coach
+        if self.coach:
+            return ("Coach on: a risky click is named after it "
+                    "(like a hint, the coach's word marks the game assisted)")
+        return "Coach off"
 
     # ------------------------------------------------------------ pause
 
