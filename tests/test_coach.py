@@ -222,7 +222,7 @@ def test_not_analysed_when_too_large(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(probability, "analyze", too_large)
     v = analyze(CORNERS, [("reveal", 1, 2), ("reveal", 3, 3)], rule="cell")
     assert v[1].category is Category.NOT_ANALYSED and v[1].risk is None
-    assert summary(v) == "1 not analysed (position too large)"
+    assert summary(v) == "1 not analysed (too large to count)"
 
 
 def test_solver_game_has_no_avoidable_risk() -> None:
@@ -382,7 +382,7 @@ def test_a_loss_not_analysed_is_named_once(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(probability, "analyze", too_large)
     v = analyze(CORNERS, [("reveal", 1, 2), ("reveal", 0, 0)], rule="cell")
     assert v[1].category is Category.NOT_ANALYSED and not v[1].survived
-    assert summary(v) == "lost on a move the solver could not weigh (position too large)"
+    assert summary(v) == "lost on a move the solver could not weigh (too large to count)"
 
 
 def test_budget_leaves_the_rest_not_analysed() -> None:

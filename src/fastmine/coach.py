@@ -83,7 +83,8 @@ class Category(str, enum.Enum):
     """The move changed nothing (a click on a revealed or flagged cell, a chord
     whose flags do not match its number)."""
     NOT_ANALYSED = "not_analysed"
-    """A risky move on a position too large for the solver's exact count."""
+    """A move the solver could not weigh: a position too large for its exact
+    count, or the time budget of :func:`analyze` spent."""
 
 
 _RISKY = (Category.FORCED_GUESS, Category.AVOIDABLE_RISK, Category.WORSE_GUESS)
@@ -366,7 +367,7 @@ def summary(verdicts: Iterable[Verdict]) -> str:
     # The losing move is named apart, as for the risks above.
     skipped = sum(v.category is Category.NOT_ANALYSED and v.survived for v in vs)
     if skipped:
-        parts.append(f"{skipped} not analysed (position too large)")
+        parts.append(f"{skipped} not analysed (too large to count)")
     lost = fatal(vs)
     if lost is not None:
         parts.append("lost on " + _loss(lost))
@@ -423,7 +424,7 @@ def _loss(v: Verdict) -> str:
         return f"an avoidable risk of {_pct(v.risk)}% (a safe cell existed)"
     if v.category is Category.WORSE_GUESS and v.risk is not None:
         return f"a guess at {_pct(v.risk)}% when {_pct(v.best_risk or 0.0)}% was on offer"
-    return "a move the solver could not weigh (position too large)"
+    return "a move the solver could not weigh (too large to count)"
 
 
 def describe(v: Verdict) -> str:
@@ -446,6 +447,6 @@ def describe(v: Verdict) -> str:
         Category.WRONG_FLAG: "a flag on a cell with no mine",
         Category.MARK: "a mark changed",
         Category.NO_EFFECT: "changed nothing",
-        Category.NOT_ANALYSED: "not analysed: the position is too large to count exactly",
+        Category.NOT_ANALYSED: "not analysed: the position or the game is too large to count exactly",
     }[v.category]
     return where + text + ("; it hit a mine." if not v.survived else ".")

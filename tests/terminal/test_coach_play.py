@@ -133,7 +133,7 @@ def test_review_of_a_huge_game_is_not_analysed_instead_of_stalling():
     assert made > 20
     # A budget of nothing: every move after the first is "not analysed", no wait.
     (line,) = coaching.review(g, budget=0)
-    assert line == f"Coach: {made} not analysed (position too large)"
+    assert line == f"Coach: {made} not analysed (too large to count)"
 
 
 def test_review_maps_a_refused_position_to_not_analysed(monkeypatch):
@@ -143,8 +143,8 @@ def test_review_maps_a_refused_position_to_not_analysed(monkeypatch):
     mine = a_mine(9, 9, 10, SEED, FIRST)
     monkeypatch.setattr(probability, "analyze", too_large)
     out, _ = plain(script_of([FIRST, mine]))
-    assert "Coach: lost on a move the solver could not weigh (position too large)\n" in out
-    assert "not analysed: the position is too large to count exactly; it hit a mine." in out
+    assert "Coach: lost on a move the solver could not weigh (too large to count)\n" in out
+    assert "not analysed: the position or the game is too large to count exactly; it hit a mine." in out
 
 
 def test_review_of_a_game_without_its_moves_says_so():
