@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the ``fastmine replay`` options to an argparse parser."""
+    parser.epilog = ("keys (full screen): space pause, left/right step, home/end, + - speed, "
+                     "n/N next/previous risky move, f the move that lost, q quit. "
+                     "Each move carries the coach's mark (safe, guess 33%, "
+                     "RISK 20% (3 safe), ...).")
     parser.add_argument("id", nargs="?", help="the recorded game to play (default: the last one)")
     src = parser.add_mutually_exclusive_group()
     src.add_argument("--list", action="store_true", help="list the recorded games that have a replay")
@@ -39,7 +43,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--plain", action="store_true",
                         help="no curses: print the board after every move, with its time")
     parser.add_argument("--timeline", action="store_true",
-                        help="print one line a move (time, kind, cell), no boards")
+                        help="print one line a move (time, kind, cell, the coach's mark), no boards")
     parser.add_argument("--no-coach", dest="coach", action="store_false",
                         help="leave out the coach's mark on each move and its summary")
     parser.add_argument("--verdicts", metavar="FILE",
