@@ -174,11 +174,23 @@ cdef extern from *:
     Py_ssize_t fm_zero_bits(const uint8_t* m, const int8_t* c, Py_ssize_t ncols, uint64_t* out) noexcept nogil
     Py_ssize_t fm_runs(const uint64_t* bits, Py_ssize_t nw, Py_ssize_t first, Py_ssize_t* out) noexcept nogil
 
+# Move kinds of the move log (GameCore): code = padded cell * 8 + kind, plus
+# MV_ASSIST for a solver's move.  The moves write them; nothing else does.
+cdef enum:
+    MV_REVEAL = 0
+    MV_MARK = 1
+    MV_CHORD = 2
+    MV_ASSIST = 4
+
 # Exported so the Python layer and tests share one definition.
 STATE_HIDDEN = ST_HIDDEN
 STATE_REVEALED = ST_REVEALED
 STATE_FLAG = ST_FLAG
 STATE_QUESTION = ST_QUESTION
+MOVE_REVEAL = MV_REVEAL
+MOVE_MARK = MV_MARK
+MOVE_CHORD = MV_CHORD
+MOVE_ASSIST = MV_ASSIST
 
 
 # --------------------------------------------------------------------------
@@ -743,10 +755,6 @@ cdef class GameCore:
         buf_push(&self.log, <Py_ssize_t>t)
         return 0
 
-    def log_move(self, Py_ssize_t code, object now):
-        """Append one move to the log (code = padded cell * 8 + kind)."""
-        self._log(code, now)
-
     def log_bytes(self):
         """The move log as bytes of native int64 pairs (code, ms)."""
         cdef Py_ssize_t i
@@ -853,7 +861,7 @@ cdef class GameCore:
         clock ``now`` (None: before the clock runs)."""
         self._inside(p)
         if flags >= 0:
-            self._log(p * 8 + flags, now)
+            self._log(p * 8 + MV_REVEAL + flags, now)
         cdef uint8_t s = self.st[p]
         if s == ST_HIDDEN or s == ST_QUESTION:
             with nogil:
@@ -889,18 +897,19 @@ cdef class GameCore:
                         break
         if flags >= 0:
             for i in range(start, start + tried):
-                self._log(((cells[i, 0] + 1) * W + cells[i, 1] + 1) * 8 + flags, now)
+                self._log(((cells[i, 0] + 1) * W + cells[i, 1] + 1) * 8 + MV_REVEAL + flags, now)
         return tried
 
     def chord(self, Py_ssize_t p, Py_ssize_t flags=-1, object now=None):
         """Chord on p: if its flag count equals its number, open the rest.
-        (``flags``, ``now``: logged as :meth:`reveal` does.)"""
+        (``flags``, ``now``: logged as :meth:`reveal` does.)  Before the
+        board is attached (no reveal yet) nothing is revealed: logged only."""
         cdef Py_ssize_t k, nb, nflags = 0
         cdef uint8_t s
         self._inside(p)
         if flags >= 0:
-            self._log(p * 8 + 2 + flags, now)
-        if self.st[p] != ST_REVEALED or self.view[p] <= 0:
+            self._log(p * 8 + MV_CHORD + flags, now)
+        if not self.has_board or self.st[p] != ST_REVEALED or self.view[p] <= 0:
             return
         for k in range(8):
             if self.st[p + self.off[k]] == ST_FLAG:
@@ -925,7 +934,7 @@ cdef class GameCore:
         (``flags``, ``now``: logged as :meth:`reveal` does.)"""
         self._inside(p)
         if flags >= 0:
-            self._log(p * 8 + 1 + flags, now)
+            self._log(p * 8 + MV_MARK + flags, now)
         cdef uint8_t s = self.st[p]
         if s == ST_HIDDEN:
             self.st[p] = ST_FLAG

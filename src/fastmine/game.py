@@ -39,16 +39,15 @@ from .gamesave import (  # noqa: F401 - the save format's names, re-exported
     _load,
     _log_text,
 )
+from .movelog import MOVE_ASSIST as MOVE_ASSIST  # the move kinds, importable from here too
+from .movelog import MOVE_CHORD as MOVE_CHORD
+from .movelog import MOVE_MARK as MOVE_MARK
+from .movelog import MOVE_REVEAL as MOVE_REVEAL
+from .movelog import decode
 
 _NO_CHANGES = np.empty((0, 2), np.intp)
 _NO_CHANGES.flags.writeable = False
 
-# The move log (see Game.moves): two int64 per move, ``code`` then ``ms``.
-# code = padded cell index * 8 + kind (+ MOVE_ASSIST for a solver's move).
-MOVE_REVEAL = 0
-MOVE_MARK = 1
-MOVE_CHORD = 2
-MOVE_ASSIST = 4
 
 
 @dataclass(frozen=True)
@@ -403,10 +402,7 @@ class Game:
         mine is revealed and the game is lost.  Otherwise nothing happens.
         """
         p = self._begin_move(r, c)
-        if self._state is GameState.READY:
-            self.chord_clicks += 1
-            self._core.log_move(p * 8 + MOVE_CHORD + self._assist, None)
-            return _NO_CHANGES
+        # Before the first reveal the core only logs it (no cell is revealed).
         now = self._now()
         self.chord_clicks += 1
         self._core.chord(p, self._assist, now)
@@ -437,13 +433,7 @@ class Game:
         # From a copy of the bytes: a numpy view would pin the array's buffer
         # and the next move could not grow it.
         raw = np.frombuffer(self._core.log_bytes(), np.int64).reshape(-1, 2)
-        out = np.empty((raw.shape[0], 4), np.int64)
-        p = raw[:, 0] >> 3
-        out[:, 0] = raw[:, 0] & 7
-        out[:, 1] = p // self._W - 1
-        out[:, 2] = p % self._W - 1
-        out[:, 3] = raw[:, 1]
-        return out
+        return decode(raw, self._cols, padded=True)
 
     @property
     def moves_complete(self) -> bool:

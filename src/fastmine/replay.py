@@ -32,12 +32,15 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from . import movelog
 from ._validate import check_mines, check_size
 from .board import Board, Rule, _check_rule
 from .codes import GameState
 from .errors import FutureVersionError, SaveFormatError
-from .game import MOVE_ASSIST, Game
+from .game import Game
 from .gamesave import MAX_SAVED_SECONDS
+from .movelog import KIND_BITS, MOVE_ASSIST
+from .movelog import KIND_NAMES as KIND_NAMES  # importable from here, as before
 from .storage import atomic_write_bytes, read_regular_file
 
 REPLAY_FORMAT = "fastmine-replay"
@@ -49,9 +52,6 @@ MAX_REPLAY_MOVES = 2**22
 
 MAX_REPLAY_BYTES = 64 * 2**20
 """The largest replay file read; a bigger one is refused unread."""
-
-KIND_NAMES = ("reveal", "mark", "chord")
-"""Move kinds by number (:attr:`fastmine.Game.moves` column 0, without the assist bit)."""
 
 
 class _ReplayClock:
@@ -150,7 +150,7 @@ class Replay:
         kind, r, c, ms = (int(v) for v in self.moves[k])
         who = " (solver)" if kind & MOVE_ASSIST else ""
         m, s = divmod(ms, 60_000)
-        return f"{m}:{s / 1000:06.3f} {KIND_NAMES[kind & 3]} row {r + 1}, col {c + 1}{who}"
+        return f"{m}:{s / 1000:06.3f} {KIND_NAMES[kind & KIND_BITS]} row {r + 1}, col {c + 1}{who}"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Replay):
@@ -209,10 +209,7 @@ class Replay:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready dict of the replay file (see ``docs/replays.md``)."""
-        cells = self.moves[:, 1] * self.cols + self.moves[:, 2]
-        pairs = np.empty((len(self), 2), "<i8")
-        pairs[:, 0] = cells * 8 + self.moves[:, 0]
-        pairs[:, 1] = self.moves[:, 3]
+        pairs = movelog.encode(self.moves, self.cols, padded=False)
         return {
             "format": REPLAY_FORMAT,
             "version": REPLAY_VERSION,
@@ -341,14 +338,12 @@ def _from_dict(cls: type[Replay], d: object) -> Replay:
         raise SaveFormatError(f"the moves are corrupt ({exc})") from None
     if len(raw) != 16 * n:
         raise SaveFormatError(f"the moves hold {len(raw) // 16} moves, not {n}")
-    pairs = np.frombuffer(raw, "<i8").reshape(n, 2).astype(np.int64)
-    code, ms = pairs[:, 0], pairs[:, 1]
-    cell = code >> 3
-    if ((code < 0) | ((code & 3) == 3) | (cell >= rows * cols) | (ms < 0)
-            | (ms > MAX_SAVED_SECONDS * 1000)).any() or (np.diff(ms) < 0).any():
-        raise SaveFormatError("the moves name cells off the board, unknown kinds or "
-                              "times that go backwards")
-    moves = np.stack([code & 7, cell // cols, cell % cols, ms], axis=1)
+    try:
+        moves = movelog.check(np.frombuffer(raw, "<i8").reshape(n, 2), rows, cols,
+                              padded=False, max_ms=MAX_SAVED_SECONDS * 1000,
+                              times_ordered=True)
+    except ValueError as exc:
+        raise SaveFormatError(f"the moves cannot be played back: {exc}") from None
     rep = cls(mask[:rows * cols].astype(bool).reshape(rows, cols), rule, moves, state,
               float(t), qm, assisted)
     try:
