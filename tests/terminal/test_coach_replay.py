@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 
+import numpy as np
 import pytest
 
 import fastmine
@@ -181,3 +182,22 @@ def test_curses_player_f_jumps_to_the_losing_move(stored, game):
     finally:
         if t.proc.poll() is None:
             t.proc.kill()
+
+
+def test_a_replay_the_coach_cannot_analyse_still_plays(tmp_path, capsys):
+    # A file whose first click is a mine under the "cell" rule (which forbids that):
+    # the replay plays, the coach says why it has no marks, --verdicts refuses.
+    mines = np.zeros((3, 3), bool)
+    mines[0, 0] = True
+    g = fastmine.Game.from_board(fastmine.Board.from_mines(mines))
+    g.reveal(0, 0)
+    r = Replay.from_game(g)
+    f = tmp_path / "odd.fmreplay"
+    Replay(r.mines.copy(), "cell", r.moves.copy(), r.state, r.time).save(f)
+    assert cli.main(["replay", "--import", str(f), "--timeline", "--speed", "0"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == "move 1/1  0:00.000 reveal row 1, col 1"
+    assert lines[-1].startswith("coach: not analysed (the first click at (0, 0) is a mine")
+    assert cli.main(["replay", "--import", str(f), "--verdicts", "-"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("fastmine replay: the coach could not analyse this game: not analysed")
