@@ -173,6 +173,7 @@ def test_curses_game_shows_the_coach_after_a_loss_and_w_toggles_the_live_coach(t
         assert "t hint  s code  w coach" in t.lines[-1]     # fits in 80 columns
         t.send("w")
         t.wait_for("Coach on")
+        assert "ready  coach" in t.lines[0]               # the header says the coach is on
         t.send(" ")                            # the cursor starts at the middle: (4, 4)
         t.wait_for("playing")
         dr, dc = mine[0] - 4, mine[1] - 4

@@ -93,6 +93,8 @@ def header_text(session: Session, cursor: tuple[int, int], layout: Layout) -> st
         g.state, g.state.value)
     if g.assisted:
         state += " (assisted)"
+    if session.coach:
+        state += "  coach"          # the live coach is on (w turns it off)
     pos = f"({cursor[0] + 1},{cursor[1] + 1})"
     scroll = "  scroll" if layout.scrolled else ""
     return (f"Mines {g.mines_left}  Time {int(g.elapsed)}  {state}  {pos}  "
