@@ -3,6 +3,8 @@
 One row per finished game (won or lost) in ``records.sqlite3`` in the data
 directory (see :mod:`fastmine.storage`).  The terminal game and the Kivy app
 both write here; ``fastmine records`` (:mod:`fastmine.recordscmd`) prints the tables.
+A record itself (:class:`GameRecord`, :class:`Statistics`) is a plain value
+defined in :mod:`fastmine.gamerecord`; its names import from here as well.
 
 >>> import tempfile
 >>> store = RecordsStore(data_dir=tempfile.mkdtemp())
@@ -38,17 +40,26 @@ Guarantees
 from __future__ import annotations
 
 import contextlib
-import math
 import os
 import sqlite3
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
-from datetime import datetime, timezone
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .difficulty import DIFFICULTIES, difficulty_name
+from .difficulty import DIFFICULTIES
+
+# The record's value types live in fastmine.gamerecord; importable from here as before.
+from .gamerecord import MAX_NAME_LENGTH as MAX_NAME_LENGTH
+from .gamerecord import FutureSchemaError as FutureSchemaError
+from .gamerecord import GameRecord as GameRecord
+from .gamerecord import RecordsError as RecordsError
+from .gamerecord import Statistics as Statistics
+from .gamerecord import _check_record
+from .gamerecord import board_label as board_label
+from .gamerecord import clean_name as clean_name
+from .gamerecord import now_iso as now_iso
 from .recordsfile import explain, read_header, rollback
 from .storage import data_dir as _data_dir
 
@@ -64,8 +75,6 @@ SCHEMA_VERSION = 3
 
 APPLICATION_ID = 0x464D5243  # "FMRC": marks the file as a fastmine records database
 _SQLITE_HEADER = b"SQLite format 3\x00"
-MAX_NAME_LENGTH = 40
-_MAX_INTEGER = 2**63 - 1    # SQLite's INTEGER
 
 BoardKey = str | tuple[int, int, int]
 """A preset name such as ``"expert"``, ``"custom"`` (every custom size), or ``(rows, cols, mines)``."""
@@ -115,134 +124,6 @@ _COLUMNS = ("id", "date", "difficulty", "rows", "cols", "mines", "rule", "won", 
             "bbbv_per_second", "clicks", "efficiency", "assisted", "name",
             "left_clicks", "right_clicks", "chord_clicks")
 _V1_COLUMNS = _COLUMNS[:15]     # the games table of schema 1, before the click kinds
-
-
-class RecordsError(ValueError):
-    """The records database is unreadable, not fastmine's, or a record is invalid."""
-
-
-class FutureSchemaError(RecordsError):
-    """The records database was written by a newer fastmine (a newer schema version)."""
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """One finished game as stored.  Build one with :meth:`from_game` or :meth:`make`.
-
-    ``date`` is an ISO 8601 UTC timestamp; ``id`` is set once the record is stored.
-    ``bbbv``, ``bbbv_per_second`` and ``efficiency`` may be None (for example a
-    game lost on its first reveal with ``rule="none"`` has no rate).
-    """
-
-    difficulty: str
-    rows: int
-    cols: int
-    mines: int
-    rule: str
-    won: bool
-    time: float
-    bbbv: int | None
-    bbbv_per_second: float | None
-    clicks: int
-    efficiency: float | None
-    assisted: bool
-    date: str
-    name: str | None = None
-    left_clicks: int | None = None
-    right_clicks: int | None = None
-    chord_clicks: int | None = None
-    id: int | None = None
-
-    @classmethod
-    def from_game(cls, game: Game, name: str | None = None, date: str | None = None) -> GameRecord:
-        """The record of a finished :class:`fastmine.Game` (raises RecordsError if not over)."""
-        if not game.state.is_over:
-            raise RecordsError(f"only finished games are recorded; this one is {game.state.value}")
-        s = game.stats()
-        return cls(
-            difficulty=difficulty_name(game.rows, game.cols, game.mine_count),
-            rows=game.rows, cols=game.cols, mines=game.mine_count, rule=game.rule,
-            won=game.state.name == "WON", time=s.time, bbbv=s.bbbv,
-            bbbv_per_second=s.bbbv_per_second, clicks=s.clicks, efficiency=s.efficiency,
-            assisted=bool(game.assisted), date=date or now_iso(), name=clean_name(name),
-            left_clicks=s.left_clicks, right_clicks=s.right_clicks, chord_clicks=s.chord_clicks,
-        )
-
-    @classmethod
-    def make(cls, rows: int, cols: int, mines: int, *, won: bool, time: float,
-             rule: str = "opening", bbbv: int | None = None, clicks: int = 0,
-             assisted: bool = False, name: str | None = None,
-             date: str | None = None) -> GameRecord:
-        """A record from plain values (for tests, imports and other front ends).
-
-        ``won`` and ``assisted`` must be real booleans (TypeError otherwise).
-        """
-        _check_flag("won", won)
-        _check_flag("assisted", assisted)
-        rate = bbbv / time if bbbv is not None and time > 0 else None
-        eff = bbbv / clicks if bbbv is not None and clicks > 0 else None
-        return cls(difficulty_name(rows, cols, mines), rows, cols, mines, rule, bool(won),
-                   float(time), bbbv, rate, clicks, eff, bool(assisted), date or now_iso(),
-                   clean_name(name))
-
-    @property
-    def board_label(self) -> str:
-        """The preset name, or ``"custom RxC/M"`` for a custom size."""
-        return board_label(self.rows, self.cols, self.mines)
-
-
-@dataclass(frozen=True)
-class Statistics:
-    """Games played and won, and win streaks, over a set of games (oldest first)."""
-
-    played: int
-    won: int
-    current_streak: int
-    best_streak: int
-
-    @property
-    def lost(self) -> int:
-        """Games lost."""
-        return self.played - self.won
-
-    @property
-    def win_percent(self) -> float | None:
-        """Wins as a percentage of games played (None before any game)."""
-        return 100.0 * self.won / self.played if self.played else None
-
-    @classmethod
-    def from_results(cls, results: list[bool]) -> Statistics:
-        """Statistics of a list of results (True = won), oldest first.
-
-        >>> Statistics.from_results([True, True, False, True, True, True, False, True])
-        Statistics(played=8, won=6, current_streak=1, best_streak=3)
-        """
-        best = run = 0
-        for won in results:
-            run = run + 1 if won else 0
-            best = max(best, run)
-        return cls(len(results), sum(map(bool, results)), run, best)
-
-
-def now_iso() -> str:
-    """The current UTC time as an ISO 8601 string, to the second."""
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def clean_name(name: str | None) -> str | None:
-    """A player name made safe to store: printable, trimmed, at most 40 characters; '' -> None."""
-    if name is None:
-        return None
-    if not isinstance(name, str):
-        raise TypeError(f"a player name must be a string, got {type(name).__name__}")
-    name = "".join(ch for ch in name if ch.isprintable()).strip()[:MAX_NAME_LENGTH].strip()
-    return name or None
-
-
-def board_label(rows: int, cols: int, mines: int) -> str:
-    """``"beginner"`` for a preset size, else ``"custom 12x20/40"``."""
-    name = difficulty_name(rows, cols, mines)
-    return name if name != "custom" else f"custom {rows}x{cols}/{mines}"
 
 
 def default_path(data_dir: str | os.PathLike[str] | None = None) -> Path:
@@ -636,37 +517,3 @@ def _count_arg(name: str, value: object) -> int:
     if value < 0:
         raise ValueError(f"{name} must be 0 or more, got {value}")
     return value
-
-
-def _check_flag(name: str, value: object) -> None:
-    # "no" or 0.5 stored as a win would be a silent lie in the records.
-    if not isinstance(value, bool):
-        raise TypeError(f"{name} must be True or False, got {value!r:.40}")
-
-
-def _check_record(r: GameRecord) -> None:
-    if not isinstance(r, GameRecord):
-        raise TypeError(f"expected a GameRecord, got {type(r).__name__}")
-    _check_flag("won", r.won)
-    _check_flag("assisted", r.assisted)
-    for field in ("rows", "cols", "mines", "clicks"):
-        v = getattr(r, field)
-        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= _MAX_INTEGER:
-            raise RecordsError(f"record field {field} must be a non-negative int, got {v!r:.40}")
-    for field in ("bbbv", "left_clicks", "right_clicks", "chord_clicks"):
-        v = getattr(r, field)
-        if v is not None and (not isinstance(v, int) or isinstance(v, bool)
-                              or not 0 <= v <= _MAX_INTEGER):
-            raise RecordsError(f"record field {field} must be None or a non-negative int, "
-                               f"got {v!r:.40}")
-    if not (r.rows > 0 and r.cols > 0 and 0 < r.mines < r.rows * r.cols):
-        raise RecordsError(f"record has an impossible board {r.rows}x{r.cols}/{r.mines}")
-    if not (isinstance(r.time, (int, float)) and math.isfinite(r.time) and r.time >= 0):
-        raise RecordsError(f"record time must be a finite number of seconds >= 0, got {r.time!r}")
-    if r.name is not None and r.name != clean_name(r.name):
-        raise RecordsError(f"record name {r.name!r} is not clean; pass it through clean_name()")
-    try:
-        datetime.fromisoformat(r.date)
-    except (TypeError, ValueError):
-        raise RecordsError(f"record date must be ISO 8601, got {r.date!r}") from None
-
