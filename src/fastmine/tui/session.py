@@ -114,6 +114,10 @@ class Session:
         self.save_blocked: str | None = None  # why quitting cannot save (an unreadable save)
         self.notes: list[str] = []  # details for the player, printed when the game ends
         self._recorded = False
+        # The records store opened for a finished win (its best time), kept open
+        # for the name's default and the record: opened once per finished game,
+        # since each open checks the whole file (quick_check).
+        self._store: records.RecordsStore | None = None
         self._solver: ModuleType | bool | None = None     # False: looked, not there
 
     # ------------------------------------------------------------ new / resume
@@ -251,11 +255,16 @@ class Session:
             return None
         best = False
         if self.use_records and g.state is GameState.WON and not g.assisted:
+            store = None
             try:
-                with records.RecordsStore(data_dir=self.data_dir) as store:
-                    best = store.is_best_time(g)
+                store = records.RecordsStore(data_dir=self.data_dir)
+                best = store.is_best_time(g)
             except records.RecordsError:
                 best = False  # reported when the game is recorded
+                if store is not None:
+                    store.close()
+                    store = None
+            self._store = store     # used and closed by finish_record
         self.outcome = Outcome(g.state is GameState.WON, g.stats(), bool(g.assisted), best,
                                coaching.review(g))
         if self.resumed:
@@ -293,8 +302,9 @@ class Session:
         if self.outcome is None or self._recorded or not self.use_records:
             return None
         self._recorded = True
+        store, self._store = self._store, None
         try:
-            with records.RecordsStore(data_dir=self.data_dir) as store:
+            with store or records.RecordsStore(data_dir=self.data_dir) as store:
                 store.record_game(self.game, name)
         except (records.RecordsError, OSError) as exc:
             return f"Records not saved: {exc}"
@@ -305,6 +315,8 @@ class Session:
         if not self.use_records:
             return ""
         try:
+            if self._store is not None:     # open for the game just won
+                return self._store.last_name() or ""
             with records.RecordsStore(data_dir=self.data_dir) as store:
                 return store.last_name() or ""
         except (records.RecordsError, OSError):
