@@ -136,6 +136,21 @@ def test_marks_before_the_first_reveal_and_times(tmp_path):
         "0:00.000 reveal row 5, col 5", "0:02.000 chord row 5, col 5"]
 
 
+def test_a_clock_that_steps_back_still_writes_a_readable_replay(tmp_path):
+    # The log's times never go back: a replay file with decreasing times is
+    # refused on reading, so a game must never log one.
+    clock = FakeClock()
+    g = fastmine.Game(9, 9, 10, seed=7, clock=clock)
+    g.reveal(4, 4)
+    clock.advance(2.0)
+    g.toggle_mark(0, 0)
+    clock.advance(-1.5)                # an injected clock that went back
+    g.toggle_mark(0, 0)
+    assert g.moves[:, 3].tolist() == [0, 2000, 2000]
+    rep = Replay.from_game(g)
+    assert Replay.load(rep.save(tmp_path / "back.fmreplay")) == rep
+
+
 def test_solver_moves_are_marked_and_make_the_game_assisted():
     from fastmine.solver import step
 

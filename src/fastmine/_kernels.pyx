@@ -751,8 +751,13 @@ cdef class GameCore:
                 t = 0.0
             elif t > 9.0e15:          # beyond any real game: keep the cast defined
                 t = 9.0e15
+        cdef Py_ssize_t ms = <Py_ssize_t>t
+        # A log's times never go back (replay files refuse that): a clock
+        # that stepped back logs the move at the previous move's time.
+        if self.log.size >= 2 and ms < self.log.data[self.log.size - 1]:
+            ms = self.log.data[self.log.size - 1]
         buf_push(&self.log, code)
-        buf_push(&self.log, <Py_ssize_t>t)
+        buf_push(&self.log, ms)
         return 0
 
     def log_bytes(self):
