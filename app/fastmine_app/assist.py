@@ -22,7 +22,7 @@ STRATEGIES: dict[str, str] = {
     "Proba": "probability",
     "Random": "random",
 }
-"""Short name -> solver strategy (seed 002's five)."""
+"""Short name -> solver strategy (the five auto-sweep moves)."""
 
 
 @dataclass(frozen=True)

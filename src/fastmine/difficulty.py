@@ -1,4 +1,4 @@
-"""Difficulty presets: the classic three and the five of seed 002."""
+"""Difficulty presets: the classic three and five square boards by mine ratio."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ class Difficulty(NamedTuple):
 
 
 def _ratio(n: int, ratio: float) -> Difficulty:
-    # Seed 002 gives these as a size and a mine ratio; round half up.
+    # These are defined as a size and a mine ratio; round half up.
     return Difficulty(n, n, int(n * n * ratio + 0.5))
 
 

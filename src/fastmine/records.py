@@ -470,7 +470,7 @@ class RecordsStore:
                      include_assisted: bool = False) -> bool:
         """Would this won game enter the ``top`` best times of its board?
 
-        Ask before storing the game (seed 003 asks for the player's name only
+        Ask before storing the game (the games ask for the player's name only
         for a new best).  Lost games are never best; assisted ones only with
         ``include_assisted=True``.  A tie does not beat an earlier time.
         """

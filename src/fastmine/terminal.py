@@ -1,7 +1,7 @@
 """``fastmine play``: Minesweeper in the terminal.
 
 By default a full-screen curses game (:mod:`fastmine.tui.app`); with
-``--plain`` the prompt-driven mode of seed 002 that reads commands from
+``--plain`` a prompt-driven mode that reads commands from
 standard input (:mod:`fastmine.tui.plain`), for scripts and pipes.  Both save
 an unfinished game, record finished ones in the records store and take the
 same options.  See ``docs/terminal.md`` for the keys and the plain grammar.

@@ -1,7 +1,7 @@
 """Strategies that play a :class:`fastmine.Game`: one move, or a whole game.
 
-Six strategies.  Five are the auto-sweep buttons of seed 002 (section 2.3),
-kept as that seed describes them -- as baselines and as assist buttons:
+Six strategies.  Five are the classic auto-sweep moves of Minesweeper helpers,
+kept as simple as they are described -- as baselines and as assist buttons:
 
 ``"random"``
     Reveal a cell chosen uniformly among the unrevealed, unflagged cells.
@@ -162,7 +162,7 @@ def _toward_flag(game: Game, r: int, c: int) -> np.ndarray:
     return game.toggle_mark(r, c)
 
 
-# ---------------------------------------------------------------- seed 002 moves
+# ---------------------------------------------------------------- the classic auto-sweep moves
 
 def _random(game: Game, rng: np.random.Generator) -> np.ndarray:
     v = game.view

@@ -218,7 +218,7 @@ class Session:
         return self._after_move() or said
 
     def reveal(self, r: int, c: int) -> str | None:
-        """Reveal a cell; on a revealed number, chord (seed 004's double click)."""
+        """Reveal a cell; on a revealed number, chord (a double click on a number in the app)."""
         v = int(self.game.view[r, c]) if self._inside(r, c) else HIDDEN
         if v == FLAG and not self.game.state.is_over:
             return f"{cell_text(r, c)} is flagged: f to unmark it first"
@@ -235,7 +235,7 @@ class Session:
         return self._move(self.game.toggle_mark, r, c)
 
     def unmark(self, r: int, c: int) -> str | None:
-        """Remove a flag or question mark (seed 002's Unflag)."""
+        """Remove a flag or question mark (the plain mode's ``unflag``)."""
         if not self._inside(r, c):
             return self._move(self.game.toggle_mark, r, c)  # reports the range error
         for _ in range(3):
