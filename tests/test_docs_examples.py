@@ -105,9 +105,13 @@ def test_links_resolve_inside_the_repository(md):
 
 
 def test_user_facing_text_names_features_not_sources():
-    """No "seed 002"-style references where a user reads them."""
+    """No "seed 002"-style references where a user reads them: the README, the
+    docs, and the sources whose docstrings a developer reads in help()."""
     offenders = []
-    for md in [ROOT / "README.md", ROOT / "docs" / "terminal.md"]:
+    files = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    for folder in (ROOT / "src" / "fastmine", ROOT / "app"):
+        files += [p for ext in ("py", "pyx", "kv") for p in sorted(folder.rglob(f"*.{ext}"))]
+    for md in files:
         for n, line in enumerate(md.read_text(encoding="utf-8").splitlines(), 1):
             if re.search(r"\bseeds? 00\d", line, re.I):
                 offenders.append(f"{md.name}:{n}: {line.strip()}")
