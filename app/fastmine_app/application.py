@@ -40,6 +40,7 @@ from .screens import AboutScreen, GameScreen, NewGameScreen, RecordsScreen
 from .settingsscreen import SettingsScreen
 from .sharing import SharingMixin
 from .sounds import SoundBoard
+from .statsscreen import ProgressScreen
 from .store import Store, StoreError
 from .theme import LIGHT, get_theme
 from .tiles import Atlas
@@ -155,6 +156,7 @@ class FastmineApp(LeavingMixin, SharingMixin, App):
         board.long_press_delay = S.long_press_delay(cfg)
         ctrl.question_marks = S.flag(cfg, "question_marks")
         ctrl.rule = S.first_click(cfg)
+        ctrl.coach = S.flag(cfg, "coach")
         ctrl.bind(on_game_over=self._on_game_over, on_sound=lambda _c, name: self.sounds.play(name))
         self.new_game()
         return sm
@@ -202,6 +204,8 @@ class FastmineApp(LeavingMixin, SharingMixin, App):
             self.apply_theme(value)
         elif key == "sound":
             self.sounds.enabled = S.flag(config, key)
+        elif key == "coach":
+            self.ctrl.coach = S.flag(config, key)
         # cell_size, haptics and animations are read where they are used
 
     def write_settings(self) -> None:
@@ -211,7 +215,7 @@ class FastmineApp(LeavingMixin, SharingMixin, App):
     # ------------------------------------------------------------ navigation
 
     SCREENS = {"new_game": NewGameScreen, "records": RecordsScreen, "about": AboutScreen,
-               "settings": SettingsScreen}
+               "settings": SettingsScreen, "progress": ProgressScreen}
 
     def show_screen(self, name: str) -> None:
         """Go to a screen (built on first use: a faster start); leaving the game pauses it."""

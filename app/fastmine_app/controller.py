@@ -21,7 +21,7 @@ from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, St
 
 from fastmine import FLAG, HIDDEN, Game, GameOverError, GamePausedError, GameState
 
-from . import assist
+from . import assist, livecoach
 from . import tiles as T
 
 _NONE = np.empty((0, 2), np.intp)
@@ -44,6 +44,8 @@ class GameController(EventDispatcher):
     message = StringProperty("")
     undoable = BooleanProperty(False)
     """The game was just lost and the losing move can be taken back (:meth:`undo_loss`)."""
+    coach = BooleanProperty(False)
+    """Coach while playing: after a risky move, say how risky (:mod:`.livecoach`)."""
 
     __events__ = ("on_game_over", "on_sound", "on_new_game", "on_moved")
 
@@ -151,6 +153,9 @@ class GameController(EventDispatcher):
             return
         before = g.state
         move = {"reveal": g.reveal, "mark": g.toggle_mark, "chord": g.chord}[kind]
+        verdict = livecoach.judge(g, kind, r, c) if self.coach else None
+        if verdict is not None:
+            g.assisted = True  # the coach tells what the solver knows, as a hint does
         if kind != "mark":
             self._view_before = g.view.copy()  # a few kB: what undo after a loss restores
         try:
@@ -163,6 +168,8 @@ class GameController(EventDispatcher):
             return
         self._last_cell = (r, c)
         self._after(changed, kind, before)
+        if verdict is not None:
+            self.message = livecoach.message(verdict)
 
     def assist(self, strategy: str) -> None:
         """One solver move with ``strategy`` (an assist button)."""

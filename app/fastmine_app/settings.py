@@ -26,6 +26,7 @@ DEFAULTS: dict[str, dict[str, object]] = {
         "cell_size": "56",
         "haptics": 1,
         "animations": 1,
+        "coach": 0,
     },
 }
 """Section -> key -> default, for ``App.build_config``."""
@@ -48,6 +49,10 @@ PANEL = [
              "No guess: the board can be solved without guessing."},
     {"type": "bool", "title": "Question marks", "section": SECTION, "key": "question_marks",
      "desc": "Marking a cell goes flag, ?, none (off: flag, none)."},
+    {"type": "bool", "title": "Coach while playing", "section": SECTION, "key": "coach",
+     "desc": "After a risky move, a line says how risky it was and whether a safe cell "
+             "was open to you; a wrong flag is named. The coach knows what the solver "
+             "knows, so games played with it count as assisted."},
     {"type": "options", "title": "Long-press delay", "section": SECTION,
      "key": "long_press_delay", "options": LONG_PRESS_DELAYS,
      "labels": {v: f"{v} s" for v in LONG_PRESS_DELAYS},

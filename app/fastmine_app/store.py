@@ -126,6 +126,12 @@ class Store:
             return [BestTime(b.name or "", b.time, b.date, b.bbbv_per_second)
                     for b in db.best_times(board, limit)]
 
+    @_wrap
+    def games(self, board: BoardKey) -> list[R.GameRecord]:
+        """Every unassisted game of a board, won or lost, oldest first (the Progress charts)."""
+        with self._db() as db:
+            return db.games(board, include_assisted=False)
+
     def best_time(self, board: BoardKey) -> BestTime | None:
         """The time to beat, or None."""
         best = self.best_times(board, limit=1)

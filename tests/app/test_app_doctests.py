@@ -10,6 +10,7 @@ import pytest
 pytest.importorskip("kivy")
 
 MODULES = ["raster", "theme", "tiles", "sounds", "store", "dialogs", "screens", "settings", "viewport",
+           "chart", "statsscreen", "livecoach",
            "assist"]
 
 
