@@ -239,7 +239,7 @@ def _coached(make_app, data_dir, on=True):
 
 
 @needs_solver
-def test_the_coach_names_an_avoidable_risk_with_its_odds(make_app, data_dir):
+def test_the_coach_names_an_avoidable_risk_with_its_odds(make_app, data_dir, screenshot_dir):
     drv, game = _coached(make_app, data_dir)
     probs = _brute_force(game.view, len(MINES))
     safe = sum(p == 0 for p in probs.values())
@@ -251,6 +251,8 @@ def test_the_coach_names_an_avoidable_risk_with_its_odds(make_app, data_dir):
     toast = drv.ids("toast")
     drv.frames(2)
     assert toast.text == drv.ctrl.message and inside(toast, drv.window)
+    assert toast.texture_size[1] <= toast.height  # every word shows
+    drv.screenshot(screenshot_dir, "coach_avoidable_risk")
     assert game.assisted and drv.ctrl.assisted  # the coach told what the solver knows
     drv.tap_cell(0, 4)  # proven safe: the coach says nothing, the toast goes
     assert drv.ctrl.message == ""
