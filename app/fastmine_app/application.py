@@ -36,6 +36,8 @@ from .dialogs import (
     fmt_time,
 )
 from .leaving import LeavingMixin
+from .replaylist import ReplayMixin, ReplaysScreen
+from .replayscreen import ReplayScreen
 from .screens import AboutScreen, GameScreen, NewGameScreen, RecordsScreen
 from .settingsscreen import SettingsScreen
 from .sharing import SharingMixin
@@ -48,7 +50,7 @@ from .tiles import Atlas
 END_DIALOG_DELAY = 0.6  # seconds to see the board before the dialog covers it
 
 
-class FastmineApp(LeavingMixin, SharingMixin, App):
+class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
     """fastmine's touch and desktop Minesweeper.
 
     The settings, records, saved game, sounds and tile cache live in one
@@ -215,6 +217,7 @@ class FastmineApp(LeavingMixin, SharingMixin, App):
     # ------------------------------------------------------------ navigation
 
     SCREENS = {"new_game": NewGameScreen, "records": RecordsScreen, "about": AboutScreen,
+               "replay": ReplayScreen, "replays": ReplaysScreen,
                "settings": SettingsScreen, "progress": ProgressScreen}
 
     def show_screen(self, name: str) -> None:
@@ -268,6 +271,9 @@ class FastmineApp(LeavingMixin, SharingMixin, App):
                 return True
             return False
         if self.root.current != "game":
+            on_key = getattr(self.root.current_screen, "on_key", None)
+            if on_key is not None and on_key(key, codepoint):
+                return True  # the screen's own keys (the replay player's)
             if key in (27, 1001):  # escape / Android back: return to the game
                 self.show_screen("game")
                 return True
@@ -397,6 +403,7 @@ class FastmineApp(LeavingMixin, SharingMixin, App):
         dialog.name = self.config.get(S.SECTION, "player_name") or self._last_name()
         dialog.ask_name = ask and self._pending_record is not None
         dialog.can_undo = ctrl.undoable
+        self.offer_replay(dialog, g)
         dialog.bind(on_name_entered=self._on_record_name, on_new_game=lambda *_a: self.new_game(),
                     on_undo=lambda *_a: self.undo_loss())
         self.end_dialog = dialog

@@ -52,8 +52,14 @@ class EndDialog(ModalView):
     name = StringProperty("")
     can_undo = BooleanProperty(False)
     """Offer to take back the losing move."""
+    summary = StringProperty("")
+    """The coach's line on the game (risks taken, mistakes, the loss)."""
+    can_replay = BooleanProperty(False)
+    """Offer "Watch replay" (the game has an exact replay)."""
+    can_why = BooleanProperty(False)
+    """Offer "Why did I lose?" (a lost game with a replay)."""
 
-    __events__ = ("on_new_game", "on_name_entered", "on_undo")
+    __events__ = ("on_new_game", "on_name_entered", "on_undo", "on_watch_replay", "on_why_lost")
 
     def on_lines(self, _inst, lines) -> None:
         from .widgets import TLabel
@@ -83,6 +89,26 @@ class EndDialog(ModalView):
         """The Undo button (after a loss)."""
         self.dismiss()
         self.dispatch("on_undo")
+
+    def watch_replay(self) -> None:
+        """The Watch replay button (a name typed for a best time is saved first)."""
+        self._leave_for("on_watch_replay")
+
+    def why_lost(self) -> None:
+        """The Why did I lose? button."""
+        self._leave_for("on_why_lost")
+
+    def _leave_for(self, event: str) -> None:
+        if self.ask_name:
+            self.submit_name(self.ids.name_input.text)
+        self.dismiss()
+        self.dispatch(event)
+
+    def on_watch_replay(self) -> None:
+        """Open the replay player at the start."""
+
+    def on_why_lost(self) -> None:
+        """Open the replay player at the losing move."""
 
     def on_new_game(self) -> None:
         """Start another game."""

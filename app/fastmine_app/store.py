@@ -84,6 +84,18 @@ def board_key(label: str) -> BoardKey:
     return (int(rows), int(cols), int(mines))
 
 
+@dataclass(frozen=True)
+class ReplayEntry:
+    """One line of the list of recorded games that can be watched again."""
+
+    id: int
+    date: str
+    label: str
+    won: bool
+    time: float
+    assisted: bool
+
+
 class Store:
     """Records and the saved game under ``data_dir`` (None: the shared default)."""
 
@@ -142,6 +154,21 @@ class Store:
         """Forget a stored game (a loss taken back with undo: the game goes on)."""
         with self._db() as db:
             db.remove(record_id)
+
+    @_wrap
+    def replay_list(self, limit: int = 100) -> list[ReplayEntry]:
+        """The last ``limit`` recorded games that have a replay, newest first."""
+        with self._db() as db:
+            ids = set(db.replay_ids())
+            games = [g for g in db.games() if g.id in ids]
+        return [ReplayEntry(g.id, g.date, g.board_label, g.won, g.time, g.assisted)
+                for g in reversed(games[-limit:])]
+
+    @_wrap
+    def replay(self, record_id: int):
+        """The replay (a :class:`fastmine.replay.Replay`) of a recorded game, or None."""
+        with self._db() as db:
+            return db.replay(record_id)
 
     @_wrap
     def stats(self, board: BoardKey) -> Stats:

@@ -1,0 +1,155 @@
+"""Ways into the replay player: the end-of-game dialog ("Watch replay", "Why
+did I lose?" and the coach's line) and the Replays screen, a list of recorded
+games that have a replay, newest first (layout in ``replay.kv``).
+
+:class:`ReplayMixin` gives :class:`.application.FastmineApp` the methods
+that open the player; the player itself is :mod:`.replayscreen`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from kivy.app import App
+from kivy.factory import Factory
+from kivy.logger import Logger
+from kivy.properties import StringProperty
+from kivy.uix.screenmanager import Screen
+
+from .replayscreen import KEY_BACK, KEY_ESCAPE, Coaching, ReplayScreen, analyse, fmt_clock
+from .screens import shown_label
+from .store import ReplayEntry, StoreError
+
+RECENT = 100
+"""How many recorded games the Replays screen lists."""
+
+
+def when(iso: str) -> str:
+    """A record's UTC date as local date and time, short enough for a phone.
+
+    >>> when("not a date")
+    'not a date'
+    >>> len(when("2026-11-23T21:04:05Z").split())  # day, month, year, time
+    4
+    """
+    try:
+        t = datetime.fromisoformat(iso.replace("Z", "+00:00")).astimezone()
+    except ValueError:
+        return iso[:16]
+    return t.strftime("%d %b %y %H:%M").lstrip("0")
+
+
+def row_text(e: ReplayEntry) -> str:
+    """A Replays row: board, result and time, then the date (markup).
+
+    >>> e = ReplayEntry(3, "x", "custom 20x30/100", False, 75.5, True)
+    >>> row_text(e).splitlines()[0]
+    '[b]Custom 20x30/100[/b]   Lost at 1:15.50 (assisted)'
+    """
+    result = f"Won in {fmt_clock(e.time)}" if e.won else f"Lost at {fmt_clock(e.time)}"
+    extra = " (assisted)" if e.assisted else ""
+    return f"[b]{shown_label(e.label)}[/b]   {result}{extra}\n{when(e.date)}"
+
+
+class ReplaysScreen(Screen):
+    """The recorded games that have a replay, newest first; a tap watches one."""
+
+    error = StringProperty("")
+    empty_text = StringProperty("")
+
+    def on_pre_enter(self, *_args) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Read the list again from the records."""
+        app = App.get_running_app()
+        rows = self.ids.rows
+        rows.clear_widgets()
+        try:
+            entries = app.store.replay_list(RECENT)
+        except StoreError as exc:
+            self.error, self.empty_text = f"Records unavailable: {exc}", ""
+            return
+        self.error = ""
+        self.empty_text = "" if entries else "No recorded game to watch yet: finish a game first."
+        for e in entries:
+            row = Factory.ReplayRow(text=row_text(e))
+            row.record_id = e.id
+            row.bind(on_release=lambda r: self.watch(r.record_id))
+            rows.add_widget(row)
+
+    def rows(self) -> list:
+        """The row buttons, top one first."""
+        return list(reversed(self.ids.rows.children))
+
+    def watch(self, record_id: int) -> ReplayScreen | None:
+        """Open the player on a recorded game; Back returns to this list."""
+        app = App.get_running_app()
+        try:
+            replay = app.store.replay(record_id)
+        except StoreError as exc:
+            self.error = f"That replay cannot be read: {exc}"
+            return None
+        if replay is None:
+            self.error = "That game has no replay any more."
+            return None
+        return app.watch_replay(replay, back=lambda: app.show_screen("replays"), play=True)
+
+    def on_key(self, key: int, _text: str | None) -> bool:
+        """Escape and Android back return to the game."""
+        if key in (KEY_ESCAPE, KEY_BACK):
+            App.get_running_app().show_screen("game")
+            return True
+        return False
+
+
+class ReplayMixin:
+    """The App's ways into the player (the App has ``root``, ``show_screen`` and
+    ``end_dialog``)."""
+
+    def replay_screen(self) -> ReplayScreen:
+        """The player screen (built on first use)."""
+        if not self.root.has_screen("replay"):
+            self.root.add_widget(ReplayScreen(name="replay"))
+        return self.root.get_screen("replay")
+
+    def watch_replay(self, replay, coaching: Coaching | None = None, at: int = 0,
+                     back: Callable[[], None] | None = None, play: bool = False) -> ReplayScreen:
+        """Show ``replay`` in the player after ``at`` moves, playing or paused;
+        ``back`` is where Back goes (default: the game)."""
+        screen = self.replay_screen()
+        self.show_screen("replay")
+        screen.open(replay, coaching, at=at, back=back)
+        if play:
+            screen.play()
+        return screen
+
+    def offer_replay(self, dialog, game) -> None:
+        """Give the end-of-game dialog the coach's line, "Watch replay" and,
+        after a loss, "Why did I lose?" (the player at the losing move, the
+        board as it was before it).  A game without an exact replay (resumed
+        from an old save) gets neither."""
+        from fastmine.replay import Replay
+
+        try:
+            replay = Replay.from_game(game)
+        except ValueError as exc:
+            Logger.info(f"fastmine: no replay for this game: {exc}")
+            return
+        coaching = analyse(replay)
+        dialog.summary = coaching.summary if coaching.verdicts is not None else ""
+        dialog.can_replay = True
+        lost = replay.state.value == "lost"
+        dialog.can_why = lost and len(replay) > 0
+        fatal = coaching.fatal
+        at_loss = fatal.index if fatal is not None else max(0, len(replay) - 1)
+
+        def back() -> None:
+            # back to the game with its dialog, unless the game moved on (undo, new game)
+            self.show_screen("game")
+            if self.end_dialog is dialog and dialog.parent is None:
+                dialog.open()
+
+        dialog.bind(on_watch_replay=lambda *_a: self.watch_replay(replay, coaching, 0, back, play=True),
+                    on_why_lost=lambda *_a: self.watch_replay(replay, coaching, at_loss, back))
