@@ -158,13 +158,18 @@ def test_the_screen_fits_and_reads_at_each_profile(make_app, data_dir, screensho
         pytest.skip("dark is checked at the two tightest profiles")
     _record(data_dir, [(9, 9, 10, i % 4 != 0, 9.0 + (i * 7) % 13, 18 + i % 7) for i in range(60)])
     drv = start_app(make_app, data_dir, profile, theme=theme)
-    rs_button = None
     drv.app.show_screen("records")
     drv.frames(3)
     rs = drv.app.root.get_screen("records")
     rs_button = next(w for w in rs.walk() if getattr(w, "text", "") == "Progress")
     title = next(w for w in rs.walk() if getattr(w, "text", "") == "Records")
     assert inside(rs_button, drv.window) and box(title)[2] <= box(rs_button)[0] + 0.5
+    # the Records screen stays tidy: ten best times scroll rather than push the
+    # board picker and the statistics off a phone turned on its side
+    assert box(rs.ids.spinner)[3] <= box(rs_button.parent)[1] + 0.5
+    for w in (rs.ids.spinner, rs.ids.summary, rs.ids.table.parent):
+        assert inside(w, drv.window), f"{w} at {box(w)} outside the window"
+    assert len(rs.ids.table.children) == 55
     drv.screenshot(screenshot_dir, f"records_{profile}_{theme}")
     ps = _open(drv)
     t = ps.charts[0]
