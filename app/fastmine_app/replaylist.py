@@ -17,12 +17,14 @@ from kivy.logger import Logger
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
-from .replayscreen import KEY_BACK, KEY_ESCAPE, Coaching, ReplayScreen, analyse, fmt_clock
+from .replayscreen import KEY_BACK, KEY_ESCAPE, Coaching, ReplayScreen, analyse, fmt_clock, load_kv
 from .screens import shown_label
 from .store import ReplayEntry, StoreError
 
 RECENT = 100
 """How many recorded games the Replays screen lists."""
+KEEP_COACHED = 16
+"""The coach's analyses kept for games watched again (the latest ones)."""
 
 
 def when(iso: str) -> str:
@@ -57,6 +59,11 @@ class ReplaysScreen(Screen):
 
     error = StringProperty("")
     empty_text = StringProperty("")
+
+    def __init__(self, **kwargs) -> None:
+        load_kv()
+        self._coached: dict[int, Coaching] = {}  # the coach runs once per game watched
+        super().__init__(**kwargs)
 
     def on_pre_enter(self, *_args) -> None:
         self.refresh()
@@ -94,7 +101,11 @@ class ReplaysScreen(Screen):
         if replay is None:
             self.error = "That game has no replay any more."
             return None
-        return app.watch_replay(replay, back=lambda: app.show_screen("replays"), play=True)
+        coaching = self._coached.pop(record_id, None) or analyse(replay)
+        self._coached[record_id] = coaching
+        while len(self._coached) > KEEP_COACHED:
+            del self._coached[next(iter(self._coached))]
+        return app.watch_replay(replay, coaching, back=lambda: app.show_screen("replays"), play=True)
 
     def on_key(self, key: int, _text: str | None) -> bool:
         """Escape and Android back return to the game."""

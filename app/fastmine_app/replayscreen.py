@@ -58,7 +58,10 @@ MARKS: dict[str, tuple[str, tuple[float, float, float, float]]] = {
 
 
 def load_kv() -> None:
-    """Load ``replay.kv`` once per process (a second app must not apply its rules twice)."""
+    """Load ``replay.kv`` once per process (a second app must not apply its rules twice).
+
+    Called when a replay screen is first built, after the app loaded
+    ``fastmine.kv``: rules loaded later win, and these refine its widgets."""
     if os.path.abspath(KV_FILE) not in map(os.path.abspath, Builder.files):
         Builder.load_file(KV_FILE)
 
@@ -254,6 +257,7 @@ class ReplayScreen(Screen):
         self._event = None
         self._syncing = False
         self._back: Callable[[], None] | None = None
+        load_kv()
         super().__init__(**kwargs)
         area = self.ids.board_area
         area.add_widget(self.board, index=len(area.children))
@@ -484,5 +488,3 @@ def replay_title(replay) -> str:
     end = {"won": "won in", "lost": "lost at"}.get(replay.state.value, f"{replay.state.value} at")
     return f"{board}, {end} {fmt_clock(replay.time)}"
 
-
-load_kv()

@@ -309,12 +309,12 @@ def _check_layout(widgets, window) -> None:
             assert not _overlap(widgets[a], widgets[b]), f"{a} {box(widgets[a])} overlaps {b} {box(widgets[b])}"
 
 
-@pytest.mark.parametrize("profile", PHONES)
+@pytest.mark.parametrize("profile", [*PHONES, "desktop"])
 def test_the_player_and_the_list_fit_a_phone(make_app, data_dir, screenshot_dir, profile,
                                              monkeypatch):
     from fastmine_app import viewport
 
-    monkeypatch.setattr(viewport, "TOUCH_FIRST", True)
+    monkeypatch.setattr(viewport, "TOUCH_FIRST", profile != "desktop")
     drv = start_app(make_app, data_dir, profile, animations=0)
     d = lose(drv)
     drv.frames(3)
@@ -342,7 +342,7 @@ def test_the_player_and_the_list_fit_a_phone(make_app, data_dir, screenshot_dir,
     settle(drv, 1.0)
     drv.press(ids.play)
     assert 0 < scr.k < scr.n
-    if profile == "phone_393":  # the board as it plays, and the end
+    if profile in ("phone_393", "desktop"):  # the board as it plays, and the end
         drv.screenshot(screenshot_dir, f"replay_{profile}_playing")
         drv.press(ids.end)
         drv.screenshot(screenshot_dir, f"replay_{profile}_end")
