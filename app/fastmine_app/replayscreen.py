@@ -18,6 +18,7 @@ from here.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -26,6 +27,7 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.graphics import Color, InstructionGroup, Rectangle
 from kivy.lang import Builder
+from kivy.logger import Logger
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
@@ -125,6 +127,9 @@ def analyse(replay) -> Coaching:
                                  question_marks=replay.question_marks)
     except (ValueError, TypeError) as exc:
         return Coaching(None, f"The coach cannot judge this game: {exc}.")
+    except Exception as exc:  # the solver is another part: the game's end must not crash on it
+        Logger.exception("fastmine: the coach failed")
+        return Coaching(None, f"The coach failed on this game: {exc}.")
     return Coaching(verdicts, coach.summary(verdicts).capitalize() + ".")
 
 
@@ -133,6 +138,23 @@ def describe(verdict) -> str:
     from fastmine import coach
 
     return coach.describe(verdict)
+
+
+_CELL = re.compile(r"\brow (\d+), (col|column) (\d+)")
+
+
+def as_drawn(text: str, transposed: bool) -> str:
+    """Name cells where the player sees them: on a board drawn turned (see
+    :mod:`.viewport`), game row r is the drawn column r.
+
+    >>> as_drawn("Move 3, reveal at row 4, column 6: proven safe.", True)
+    'Move 3, reveal at row 6, column 4: proven safe.'
+    >>> as_drawn("0:01.000 mark row 2, col 9", False)
+    '0:01.000 mark row 2, col 9'
+    """
+    if not transposed:
+        return text
+    return _CELL.sub(lambda m: f"row {m[3]}, {m[2]} {m[1]}", text)
 
 
 class ReplayFrames:
@@ -261,6 +283,8 @@ class ReplayScreen(Screen):
         super().__init__(**kwargs)
         area = self.ids.board_area
         area.add_widget(self.board, index=len(area.children))
+        # the phone turned: the cells are named where they are now drawn
+        self.board.bind(transposed=lambda *_a: self._describe() if self.replay is not None else None)
         app = App.get_running_app()
         if app is not None:  # the app's tiles, and its new ones when the theme changes
             self.board.atlas = app.atlas
@@ -355,9 +379,10 @@ class ReplayScreen(Screen):
         if not board.is_fitted():
             board.show_cell(r, c)
         if v is None:
-            self.verdict_text = f"Move {focus + 1}: {replay.describe_move(focus)}."
+            self.verdict_text = as_drawn(f"Move {focus + 1}: {replay.describe_move(focus)}.",
+                                         board.transposed)
             return
-        text = describe(v)
+        text = as_drawn(describe(v), board.transposed)
         if mark:
             hexc = "".join(f"{int(round(ch * 255)):02x}" for ch in mark[1][:3])
             text = f"[b][color={hexc}]{mark[0]}[/color][/b]  {text}"

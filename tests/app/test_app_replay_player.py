@@ -243,6 +243,26 @@ def test_taps_on_the_replay_board_change_nothing(drv):
     assert np.array_equal(drv.game.view, game_view)
 
 
+def test_on_a_turned_board_the_move_names_its_cell_where_the_player_sees_it(
+        make_app, data_dir, monkeypatch):
+    import re
+
+    from fastmine_app import viewport
+
+    monkeypatch.setattr(viewport, "TOUCH_FIRST", True)
+    drv = start_app(make_app, data_dir, "phone_393", animations=0)
+    rep = recorded_game()  # Expert: drawn turned on a phone held upright
+    scr = drv.app.watch_replay(rep, at=3)
+    drv.frames(3)
+    b = scr.board
+    assert b.transposed and b.is_fitted()
+    m = re.search(r"row (\d+), column (\d+)", scr.verdict_text)
+    row, col = int(m[1]), int(m[2])  # counted from the top left, as drawn
+    ox, oy = b.offset
+    seen = b.cell_at(b.x + ox + (col - 0.5) * b.scale, b.y + oy + (b.drows - row + 0.5) * b.scale)
+    assert seen == b.cursor == tuple(int(v) for v in rep.moves[3, 1:3])
+
+
 # ------------------------------------------------------------------ the list
 
 
