@@ -121,7 +121,7 @@ class ProgressScreen(Screen):
     def on_pre_enter(self, *_args) -> None:
         app = App.get_running_app()
         th = app.theme
-        big = int(sp(22))  # the dot and the dash as big as the chart's own
+        big = int(sp(19))  # the dot and the dash about as big as the chart's own
         self.legend = (f"[size={big}][color={_hex(th.accent)}]•[/color][/size] a win    "
                        f"[size={big}][color={_hex(th.hint)}][b]—[/b][/color][/size] "
                        f"median of the last {MEDIAN_WINDOW} wins")

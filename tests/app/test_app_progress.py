@@ -103,7 +103,7 @@ def test_no_wins_say_so_in_words(make_app, data_dir):
     drv = make_app(data_dir)
     ps = _open(drv)
     assert ps.empty.startswith("No games on Beginner yet")
-    assert ps.ids.empty.text == ps.empty and ps.ids.empty.height > 0
+    assert ps.ids.note.text == ps.empty and ps.ids.note.height > 0
     assert ps.ids.charts.opacity == 0 and ps.charts[0].series is None
     ps.ids.spinner.text = "Intermediate"
     drv.frames(3)
@@ -128,7 +128,7 @@ def _check_layout(ps, window) -> None:
             if w.text_size[0]:  # a wrapped label shows all of its lines
                 assert w.texture_size[1] <= w.height + 1, f"{w.text!r} is cut"
     ids = ps.ids
-    blocks = [ids.pickers, ids.summary, ids.empty, ids.legend, ids.time_title, ids.time_chart,
+    blocks = [ids.pickers, ids.summary, ids.note, ids.time_title, ids.time_chart,
               ids.rate_title, ids.rate_chart, ids.picked]
     shown = [b for b in blocks if b.height > 0 and _visible(b)]
     for a, b in itertools.combinations(shown, 2):
@@ -189,7 +189,7 @@ def test_the_screen_fits_and_reads_at_each_profile(make_app, data_dir, screensho
     ps.ids.spinner.text = "Expert"  # and the empty state too
     drv.frames(3)
     _check_layout(ps, drv.window) if not ps.empty else None
-    assert ps.empty and inside(ps.ids.empty, drv.window)
+    assert ps.empty and inside(ps.ids.note, drv.window)
     drv.screenshot(screenshot_dir, f"progress_empty_{profile}_{theme}")
 
 
