@@ -181,10 +181,9 @@ def analyze(board: Board, moves: Iterable[Any], *, rule: Rule = "opening",
     if not isinstance(board, Board):
         raise TypeError(f"analyze needs a fastmine.Board, got {type(board).__name__}")
     rule = _check_rule(rule)
-    if budget is not None and not budget >= 0:
-        raise ValueError(f"budget must be a number of seconds, 0 or more, got {budget!r}")
+    deadline = None if budget is None else time.monotonic() + _seconds(budget)
     game = Game.from_board(board, question_marks=question_marks, clock=lambda: 0.0)
-    cache = _Cache(game, None if budget is None else time.monotonic() + budget)
+    cache = _Cache(game, deadline)
     verdicts: list[Verdict] = []
     for i, m in enumerate(moves):
         kind, r, c = _move(m, i)
@@ -197,6 +196,20 @@ def analyze(board: Board, moves: Iterable[Any], *, rule: Rule = "opening",
             game.reveal(r, c)
         verdicts.append(v)
     return verdicts
+
+
+def _seconds(budget: object) -> float:
+    """``analyze``'s budget as float seconds (an int too large for a float is no limit)."""
+    if isinstance(budget, (bool, np.bool_)) or not isinstance(budget, (int, float, np.integer,
+                                                                       np.floating)):
+        raise TypeError(f"budget must be a number of seconds or None, got {budget!r:.40}")
+    try:
+        seconds = float(budget)
+    except OverflowError:           # 10**400 seconds: no limit worth the name
+        seconds = float("inf")
+    if not seconds >= 0:
+        raise ValueError(f"budget must be a number of seconds, 0 or more, got {budget!r:.40}")
+    return seconds
 
 
 def judge(game: Game, kind: str, row: int, col: int, *, rule: Rule | None = None,
@@ -222,9 +235,13 @@ def judge(game: Game, kind: str, row: int, col: int, *, rule: Rule | None = None
     if board is None:
         raise ValueError("the mines are laid at the first reveal: there is nothing to judge "
                          "against yet (the first click is free under the game's rule)")
-    kind, r, c = _move((kind, row, col), index)
+    if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
+        raise TypeError(f"index must be a whole number of moves, got {index!r:.40}")
+    if index < 0:
+        raise ValueError(f"index must be 0 or more, got {index}")
+    kind, r, c = _move((kind, row, col), int(index))
     rule = _check_rule(game.rule if rule is None else rule)
-    return _verdict(game, board, rule, _Cache(game), index, kind, r, c)
+    return _verdict(game, board, rule, _Cache(game), int(index), kind, r, c)
 
 
 class _Cache:

@@ -1,0 +1,167 @@
+"""A second look at the coach, the replays and take-backs: fuzz that mixes
+``Game.take_back_loss`` with pause/resume, marks, copies, pickles and
+save-and-load, and the bad input found by hand."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import numpy as np
+import pytest
+from engine_strategies import masks
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+
+import fastmine
+from fastmine import GameState
+from fastmine.replay import Replay
+
+_NOW = [0.0]
+
+
+def _clock() -> float:
+    """A module-level clock: a pickled game gets this same clock back."""
+    return _NOW[0]
+
+
+OPS = ("reveal", "reveal", "reveal", "mark", "chord", "pause", "resume", "take_back",
+       "take_back", "copy", "pickle", "save", "mine")
+
+
+def _reference(board: fastmine.Board, moves: np.ndarray, question_marks: bool) -> fastmine.Game:
+    """The obvious reference: a new game on the board, the moves made one by one."""
+    g = fastmine.Game.from_board(board, question_marks=question_marks, clock=_clock)
+    for kind, r, c, _ms in moves.tolist():
+        {0: g.reveal, 1: g.toggle_mark, 2: g.chord}[kind & 3](r, c)
+    return g
+
+
+def _apply(g: fastmine.Game, op: str, r: int, c: int) -> fastmine.Game:
+    """One step of the script on ``g``; returns the game to go on with (a copy,
+    a pickle or a reloaded save of it for those steps)."""
+    try:
+        if op == "reveal":
+            g.reveal(r, c)
+        elif op == "mine" and g.board is not None:      # lose on purpose
+            mines = np.argwhere(g.board.mines & (g.view != fastmine.FLAG))
+            if len(mines):
+                g.reveal(*(int(x) for x in mines[(r * 7 + c) % len(mines)]))
+        elif op == "mark":
+            g.toggle_mark(r, c)
+        elif op == "chord":
+            g.chord(r, c)
+        elif op == "pause":
+            g.pause()
+        elif op == "resume":
+            g.resume()
+        elif op == "take_back":
+            if g.can_take_back_loss:
+                g.take_back_loss()
+            else:
+                d = g.to_dict()
+                with pytest.raises(ValueError, match="cannot be taken back"):
+                    g.take_back_loss()
+                assert g.to_dict() == d
+    except (fastmine.GameOverError, fastmine.GamePausedError):
+        pass
+    if op == "copy":
+        return copy.copy(g)
+    if op == "pickle":
+        return pickle.loads(pickle.dumps(g))
+    if op == "save":
+        return fastmine.Game.from_dict(g.to_dict(), clock=_clock)
+    return g
+
+
+@settings(max_examples=60, deadline=None)
+@given(masks(max_side=6), st.booleans(), st.sampled_from((None, "none", "cell", "opening")),
+       st.lists(st.tuples(st.sampled_from(OPS), st.integers(0, 5), st.integers(0, 5),
+                          st.integers(0, 2500)), max_size=40))
+def test_take_backs_mixed_with_pause_copy_pickle_and_saves(mask, question_marks, rule, script):
+    _NOW[0] = 100.0
+    board = fastmine.Board.from_mines(np.array(mask))
+
+    def new() -> fastmine.Game:
+        if rule is None:        # a fixed board
+            return fastmine.Game.from_board(board, question_marks=question_marks, clock=_clock)
+        # a board laid at the first reveal (the same for both: same seed, same click)
+        return fastmine.Game(board.rows, board.cols, min(board.mine_count, board.rows * board.cols - 1),
+                             rule=rule, seed=7, question_marks=question_marks, clock=_clock)
+
+    plain, stored = new(), new()
+    for op, a, b, dt in script:
+        _NOW[0] += dt / 1000.0
+        r, c = a % board.rows, b % board.cols
+        if rule == "opening" and op == "reveal" and plain.state is GameState.READY:
+            r = c = 0       # a corner: the opening rule needs room for an opening
+        # The same steps on a game never saved and on one copied, pickled and
+        # saved along the way: both stay the same game.
+        if op not in ("copy", "pickle", "save"):
+            plain = _apply(plain, op, r, c)
+        stored = _apply(stored, op, r, c)
+        if plain.state is GameState.LOST:
+            event("lost")
+        elif op == "take_back" and plain.assisted:
+            event("taken back")
+        assert stored.to_dict() == plain.to_dict()
+        assert np.array_equal(stored.moves, plain.moves)
+        assert stored.can_take_back_loss == plain.can_take_back_loss
+        # The moves replay exactly to the game, also after a take-back ...
+        if plain.board is None:
+            continue
+        ref = _reference(plain.board, plain.moves, question_marks)
+        assert np.array_equal(ref.view, plain.view) and ref.state is plain.state
+        assert (ref.mines_left, ref.revealed_count) == (plain.mines_left, plain.revealed_count)
+        assert (np.diff(plain.moves[:, 3]) >= 0).all()
+        if plain.state is not GameState.READY:
+            # ... and so does its replay file, after a save and a load.
+            rep = Replay.from_game(stored)
+            again = Replay.from_bytes(rep.to_bytes())
+            assert again == rep
+            end = again.play()
+            assert np.array_equal(end.view, plain.view) and end.state is plain.state
+            assert again.assisted == plain.assisted
+
+
+BOARD = fastmine.Board.from_mines([[1, 0, 0], [0, 0, 0], [0, 0, 1]])
+
+
+@pytest.mark.parametrize("budget", ["1", 1j, True, [1.0]])
+def test_analyze_refuses_a_budget_that_is_not_seconds(budget):
+    from fastmine import coach
+
+    with pytest.raises(TypeError, match="budget must be a number of seconds"):
+        coach.analyze(BOARD, [("reveal", 1, 1)], budget=budget)
+
+
+@pytest.mark.parametrize("budget", [float("nan"), -1, -0.5, float("-inf")])
+def test_analyze_refuses_a_budget_below_zero(budget):
+    from fastmine import coach
+
+    with pytest.raises(ValueError, match="0 or more"):
+        coach.analyze(BOARD, [("reveal", 1, 1)], budget=budget)
+
+
+@pytest.mark.parametrize("budget", [10**400, float("inf"), np.float32(5), np.int64(3), 0])
+def test_analyze_takes_any_number_of_seconds(budget):
+    from fastmine import coach
+
+    v = coach.analyze(BOARD, [("reveal", 1, 1), ("reveal", 0, 2)], rule="cell", budget=budget)
+    # (0 s: the second move is weighed only if the clock has not moved on)
+    want = {"forced_guess"} if budget else {"forced_guess", "not_analysed"}
+    assert v[0].category.value == "first_click" and v[1].category.value in want
+
+
+@pytest.mark.parametrize("index, error", [("a", TypeError), (1.0, TypeError), (True, TypeError),
+                                          (-1, ValueError)])
+def test_judge_refuses_an_index_that_is_not_a_move_number(index, error):
+    from fastmine import coach
+
+    g = fastmine.Game.from_board(BOARD)
+    g.reveal(1, 1)
+    with pytest.raises(error, match="index must be"):
+        coach.judge(g, "reveal", 0, 2, index=index)
+    v = coach.judge(g, "reveal", 0, 2, index=np.int64(4))
+    assert v.index == 4 and type(v.index) is int
+    assert coach.describe(v).startswith("Move 5, reveal at row 1, column 3: a forced guess at 25%")
