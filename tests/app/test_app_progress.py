@@ -270,7 +270,14 @@ def test_a_safe_move_says_nothing_but_still_counts_as_assisted(make_app, data_di
     drv, game = _coached(make_app, data_dir)
     drv.tap_cell(4, 2)
     assert game.view[4, 2] >= 0 and drv.ctrl.message == ""
-    assert game.assisted  # recorded as assisted: never a best time
+    assert game.assisted
+    for r, c in np.argwhere(~_board() & (game.view < 0)):  # win it
+        drv.ctrl.reveal(int(r), int(c))
+    drv.wait(1.0)
+    assert game.state.name == "WON"
+    with RecordsStore(data_dir=str(data_dir)) as db:  # recorded as assisted: never a best time
+        assert [g.assisted for g in db.games(include_assisted=True)] == [True]
+        assert db.best_times((5, 5, 4)) == []
 
 
 @needs_solver
