@@ -289,6 +289,7 @@ class ReplayScreen(Screen):
         if app is not None:  # the app's tiles, and its new ones when the theme changes
             self.board.atlas = app.atlas
             app.fbind("atlas", lambda _app, atlas: setattr(self.board, "atlas", atlas))
+            app.fbind("on_stop", lambda *_a: self.pause())  # no playback outlives the app
         self.bind(size=self._check_orientation)
 
     def _check_orientation(self, *_args) -> None:

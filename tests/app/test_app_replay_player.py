@@ -88,9 +88,13 @@ def recorded_game(seed=3, times=(0.0, 0.4, 1.2, 61.2, 61.5, 62.0, 62.1)):
 # ------------------------------------------------------------------ why did I lose
 
 
-def test_why_did_i_lose_shows_the_board_before_the_fatal_move_and_the_odds(drv):
+def test_why_did_i_lose_shows_the_board_before_the_fatal_move_and_the_odds(drv, monkeypatch):
+    runs = []
+    analyze = coach.analyze
+    monkeypatch.setattr(coach, "analyze", lambda *a, **k: runs.append(1) or analyze(*a, **k))
     d = lose(drv)
-    rep, verdicts = analysed(drv.game)
+    assert len(runs) == 1  # the app's analysis of the game, for its dialog
+    rep, verdicts = analysed(drv.game)  # the test's own
     fatal = coach.fatal(verdicts)
     assert fatal is not None and fatal.index == len(rep) - 1
     assert d.can_why and d.can_replay
@@ -112,6 +116,13 @@ def test_why_did_i_lose_shows_the_board_before_the_fatal_move_and_the_odds(drv):
     assert any(i == fatal.index and tall for i, _rgba, tall in scr.ids.timeline.marks)
     # Back returns to the game with its dialog; undoing the loss works as before
     drv.press(scr.ids.header.ids.back_button)
+    settle(drv, 0.5)
+    assert drv.app.root.current == "game" and d.parent is not None
+    drv.press(d.ids.watch_replay)  # the whole game now, from the same dialog
+    settle(drv, 0.5)
+    assert player(drv).playing
+    assert len(runs) == 2  # the players used the dialog's analysis: no other run
+    drv.key(27)
     settle(drv, 0.5)
     assert drv.app.root.current == "game" and d.parent is not None
     drv.press(d.ids.undo)
