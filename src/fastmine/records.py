@@ -35,6 +35,11 @@ Guarantees
   fastmine raises :class:`FutureSchemaError` and is left as it is.
 * A file that is not a healthy fastmine records database raises
   :class:`RecordsError`; it is never replaced, repaired or written to.
+* A database fastmine may not write (a read-only disk, a file or folder
+  without write permission) still opens to be read: ``read_only`` is True,
+  :attr:`RecordsStore.read_only_note` says so in words, an older schema is
+  read as it is instead of migrated, and every write raises
+  :class:`RecordsError` naming the place, with the file unchanged.
 """
 
 from __future__ import annotations
@@ -60,7 +65,7 @@ from .gamerecord import _check_record
 from .gamerecord import board_label as board_label
 from .gamerecord import clean_name as clean_name
 from .gamerecord import now_iso as now_iso
-from .recordsfile import explain, read_header, rollback
+from .recordsfile import explain, open_read_only, read_header, read_only, rollback
 from .storage import data_dir as _data_dir
 
 if TYPE_CHECKING:
@@ -146,6 +151,8 @@ class RecordsStore:
 
     Raises :class:`RecordsError` for a corrupt or foreign file and
     :class:`FutureSchemaError` for a newer schema; the file is not touched then.
+    An existing database in a place fastmine may not write opens read-only
+    (``read_only`` is then True; see :attr:`read_only_note`).
     Use it as a context manager or call :meth:`close`.
     """
 
@@ -154,6 +161,9 @@ class RecordsStore:
                  timeout: float = 30.0) -> None:
         self.path = Path(path) if path is not None else default_path(data_dir)
         self._conn: sqlite3.Connection | None = None
+        self._lock_fd: int | None = None     # holds the file's shared lock (read-only)
+        self.read_only = False
+        """True when the database can be read here but not written (see :attr:`read_only_note`)."""
         if not self.path.exists():
             if not create:
                 raise RecordsError(f"no records database at {self.path}")
@@ -164,10 +174,15 @@ class RecordsStore:
                                    f"{exc.strerror or exc}") from None
         else:
             self._check_header()
+            self.read_only = read_only(self.path)
         deadline = time.monotonic() + timeout
         while True:
             try:
-                self._conn = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+                if self.read_only:
+                    self._conn, self._lock_fd = open_read_only(self.path, timeout)
+                else:
+                    self._conn = sqlite3.connect(self.path, timeout=timeout,
+                                                 isolation_level=None)
                 self._open()
                 return
             except sqlite3.OperationalError as exc:
@@ -185,6 +200,10 @@ class RecordsStore:
             except sqlite3.DatabaseError as exc:
                 self.close()
                 raise self._trouble(exc, "cannot open the records") from None
+            except OSError as exc:
+                self.close()
+                raise RecordsError(f"cannot read the records database {self.path}: "
+                                   f"{exc.strerror or exc}") from None
             except BaseException:
                 self.close()
                 raise
@@ -226,11 +245,36 @@ class RecordsStore:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         self._check_version(app_id, version)
         self._check_schema(version)   # before anything below writes to the file
+        if self.read_only:
+            conn.execute("PRAGMA temp_store=MEMORY")    # the stand-ins below: no temp file
+            if version < SCHEMA_VERSION:
+                self._read_old_schema(version)
+            return
         if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
             conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA foreign_keys=ON")
         if version < SCHEMA_VERSION:
             self._migrate()
+
+    def _read_old_schema(self, version: int) -> None:
+        """Read an older schema as it is where it cannot be migrated (read-only).
+
+        Stand-ins in this connection's temporary schema, which SQLite searches
+        before the file's, give the queries what the migrations would have
+        added: click kinds unknown (NULL), no replays, and no games in a
+        database that was never written.  The file is not touched.
+        """
+        conn = self._db()
+        if version == 0:
+            conn.execute("CREATE TEMP VIEW games AS SELECT "
+                         f"{', '.join(f'NULL AS {c}' for c in _COLUMNS)} WHERE 0")
+        elif version == 1:
+            conn.execute(f"CREATE TEMP VIEW games AS SELECT {', '.join(_V1_COLUMNS)}, "
+                         "NULL AS left_clicks, NULL AS right_clicks, NULL AS chord_clicks "
+                         "FROM main.games")
+        if version < 3:
+            conn.execute("CREATE TEMP TABLE replays (game_id INTEGER PRIMARY KEY, "
+                         "data BLOB NOT NULL)")
 
     def _check_version(self, app_id: int, version: int) -> None:
         if app_id not in (0, APPLICATION_ID):
@@ -292,6 +336,18 @@ class RecordsStore:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+        if self._lock_fd is not None:     # after the connection: it read under this lock
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    @property
+    def read_only_note(self) -> str | None:
+        """One sentence for the player when the records can be read here but not
+        written (new games will not be recorded), else None."""
+        if not self.read_only:
+            return None
+        return (f"the records in {self.path} can be read but not changed (a read-only disk "
+                "or a folder fastmine may not write to): new games cannot be recorded there")
 
     def __enter__(self) -> RecordsStore:
         return self
@@ -318,6 +374,11 @@ class RecordsStore:
         (``doing`` says what failed: "could not store the game").
         """
         conn = self._db()
+        if self.read_only:
+            # Refused before SQLite sees it: an older schema is read through
+            # stand-ins, which would fail in other words (or write to memory).
+            raise RecordsError(f"{doing}: {self.path} is on a read-only disk or in a folder "
+                               "fastmine may not write to; the records are unchanged")
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:

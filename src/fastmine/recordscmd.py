@@ -192,6 +192,7 @@ def _export(args: argparse.Namespace, board: BoardKey | None) -> int:
     if path.exists():
         try:
             with RecordsStore(path, create=False) as store:
+                _note_read_only(store)
                 records = store.games(board)
         except RecordsError as exc:
             print(f"fastmine records: {exc}", file=sys.stderr)
@@ -225,6 +226,13 @@ def _export(args: argparse.Namespace, board: BoardKey | None) -> int:
     return 0
 
 
+def _note_read_only(store: RecordsStore) -> None:
+    """Tell the player, once and on standard error (the output may be JSON), that
+    these records can be read but new games will not be recorded there."""
+    if store.read_only_note:
+        print(f"fastmine records: note: {store.read_only_note}", file=sys.stderr)
+
+
 def run(args: argparse.Namespace) -> int:
     """``fastmine records``: print best times and statistics; returns the exit status."""
     path = default_path(args.data_dir)
@@ -240,6 +248,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     try:
         with RecordsStore(path, create=False) as store:
+            _note_read_only(store)
             note = "" if args.assisted else " (without solver assistance)"
             if board is not None:
                 best = store.best_times(board, args.top, include_assisted=args.assisted)

@@ -13,6 +13,7 @@ import contextlib
 import os
 import sqlite3
 import stat
+import time
 from pathlib import Path
 
 from .storage import describe_kind
@@ -86,3 +87,88 @@ def explain(exc: sqlite3.Error, path: Path) -> str | None:
         return (f"cannot open {path} ({exc}); check that its folder exists and fastmine "
                 "may write there")
     return None
+
+
+# SQLite's lock bytes on the database file (os_unix.c).  Every reader holds a
+# read lock in the SHARED range; a WAL writer closing the database copies its
+# log into the file only after taking a write lock on the whole range.
+_SHARED_FIRST = 0x40000000 + 2
+_SHARED_SIZE = 510
+
+
+def _wal_path(path: Path) -> Path:
+    return path.with_name(path.name + "-wal")
+
+
+def _hold_shared_lock(path: Path, timeout: float) -> int | None:
+    """A descriptor of ``path`` holding SQLite's shared lock (None where there are no
+    POSIX locks); raises ``sqlite3.OperationalError("database is locked")`` after
+    ``timeout`` seconds of a writer holding the file.
+
+    POSIX lets go of a process's locks on a file when any descriptor of it
+    closes: the store reads the file's header before taking this lock and
+    opens it no other way while it holds it.
+    """
+    try:
+        import fcntl
+    except ImportError:         # Windows: nothing to hold; the window stays tiny
+        return None
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            try:
+                fcntl.lockf(fd, fcntl.LOCK_SH | fcntl.LOCK_NB, _SHARED_SIZE, _SHARED_FIRST)
+                return fd
+            except OSError:
+                if time.monotonic() >= deadline:
+                    raise sqlite3.OperationalError("database is locked") from None
+                time.sleep(0.01)
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def open_read_only(path: Path, timeout: float) -> tuple[sqlite3.Connection, int | None]:
+    """A connection that only reads the database ``path``, in a place fastmine cannot write.
+
+    First SQLite's own read-only mode, which locks like any reader: it opens a
+    database whose ``-wal`` and ``-shm`` files exist or can be made, and one
+    not in WAL mode.  A WAL database in a folder that cannot take those files
+    (a read-only disk) opens only as ``immutable``, which takes no locks and
+    ignores a ``-wal`` file.  That is correct only while no ``-wal`` file
+    exists (every committed game is then in the database file itself) and no
+    writer copies a log into the file while it is read, which a writer
+    elsewhere could (the same folder mounted read-write for another program):
+    so the shared lock every SQLite reader takes is held here by hand for as
+    long as the connection lives, and such a writer leaves its log beside the
+    file instead.
+
+    Returns the connection and the descriptor holding that lock (None if
+    none is held): close the descriptor after the connection.  Raises
+    ``sqlite3.OperationalError`` when the database cannot be read without
+    writing (a ``-wal`` file that SQLite cannot open read-only).
+    """
+    uri = path.absolute().as_uri()
+    conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=timeout, isolation_level=None)
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn, None
+    except sqlite3.OperationalError as exc:
+        conn.close()
+        if not (getattr(exc, "sqlite_errorname", "") or "").startswith("SQLITE_CANTOPEN"):
+            raise
+        cannot_open = exc
+    fd = _hold_shared_lock(path, timeout)
+    try:
+        # Checked under the lock: a writer that starts now writes to a new log
+        # and cannot copy it into the file until the lock is let go.
+        if _wal_path(path).exists():
+            raise cannot_open
+        conn = sqlite3.connect(f"{uri}?immutable=1", uri=True, timeout=timeout,
+                               isolation_level=None)
+        return conn, fd
+    except BaseException:
+        if fd is not None:
+            os.close(fd)
+        raise

@@ -258,7 +258,8 @@ class Session:
             store = None
             try:
                 store = records.RecordsStore(data_dir=self.data_dir)
-                best = store.is_best_time(g)
+                # No name asked for a best time that cannot be stored (read-only).
+                best = not store.read_only and store.is_best_time(g)
             except records.RecordsError:
                 best = False  # reported when the game is recorded
                 if store is not None:
