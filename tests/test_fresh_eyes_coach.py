@@ -165,3 +165,39 @@ def test_judge_refuses_an_index_that_is_not_a_move_number(index, error):
     v = coach.judge(g, "reveal", 0, 2, index=np.int64(4))
     assert v.index == 4 and type(v.index) is int
     assert coach.describe(v).startswith("Move 5, reveal at row 1, column 3: a forced guess at 25%")
+
+
+def _lost_game() -> fastmine.Game:
+    g = fastmine.Game.from_board(BOARD, clock=_clock)
+    g.reveal(0, 2)
+    g.reveal(0, 0)
+    assert g.state is GameState.LOST
+    return g
+
+
+def test_a_replay_file_with_a_move_after_the_end_names_that_move():
+    rep = Replay.from_game(_lost_game())
+    d = rep.to_dict()
+    longer = Replay(rep.mines, rep.rule, np.vstack([rep.moves, rep.moves[-1:]]), rep.state,
+                    rep.time)
+    d.update({k: longer.to_dict()[k] for k in ("moves", "move_count")})
+    with pytest.raises(fastmine.SaveFormatError) as err:
+        Replay.from_dict(d)
+    # in the words of a file, not of a game being played ("start a new game")
+    assert "move 3 comes after the game was over (it ended at move 2)" in str(err.value)
+    assert "new game" not in str(err.value)
+
+
+def test_a_game_whose_marks_do_not_replay_has_no_replay_in_plain_words():
+    # Question marks switched off during the game: its mark moves replay
+    # differently, so a later move comes after the replayed game is over.
+    board = fastmine.Board.from_mines([[0, 0, 0, 0], [0, 0, 0, 0], [1, 0, 0, 1], [0, 0, 1, 0]])
+    g = fastmine.Game.from_board(board, clock=_clock)
+    g.reveal(0, 0)
+    for _ in range(3):
+        g.toggle_mark(2, 1)     # flag, ?, none
+    g.question_marks = False
+    g.chord(1, 0)               # no flag around it: nothing happens
+    g.reveal(2, 0)
+    with pytest.raises(ValueError, match="moves do not replay to it"):
+        Replay.from_game(g)

@@ -36,7 +36,7 @@ from . import movelog
 from ._validate import check_mines, check_size
 from .board import Board, Rule, _check_rule
 from .codes import GameState
-from .errors import FutureVersionError, SaveFormatError
+from .errors import FutureVersionError, GameOverError, SaveFormatError
 from .game import Game
 from .gamesave import MAX_SAVED_SECONDS
 from .movelog import KIND_BITS, MOVE_ASSIST
@@ -108,8 +108,11 @@ class Replay:
                              "it has no replay")
         rep = cls(game.board.mines.copy(), game.rule, game.moves, game.state,
                   float(game.elapsed), bool(game.question_marks), bool(game.assisted))
-        again = rep.play()
-        if again.state is not game.state or not np.array_equal(again.view, game.view):
+        try:
+            again: Game | None = rep.play()
+        except GameOverError:       # e.g. marks made with question marks switched
+            again = None
+        if again is None or again.state is not game.state or not np.array_equal(again.view, game.view):
             raise ValueError("this game's moves do not replay to it (it was changed by "
                              "other means); it has no replay")
         return rep
@@ -348,7 +351,11 @@ def _from_dict(cls: type[Replay], d: object) -> Replay:
               float(t), qm, assisted)
     try:
         end = rep.play()
-    except ValueError as exc:      # e.g. a move after the game was over
+    except GameOverError:
+        over = next(i for i, g in enumerate(rep.frames()) if g.state.is_over)
+        raise SaveFormatError(f"the moves cannot be played: move {over + 1} comes after "
+                              f"the game was over (it ended at move {over})") from None
+    except ValueError as exc:
         raise SaveFormatError(f"the moves cannot be played: {exc}") from None
     if end.state is not state:
         raise SaveFormatError(f"the file says the game was {state.value} but its moves "
