@@ -321,6 +321,39 @@ def test_the_replays_screen_lists_recorded_games_newest_first_and_opens_one(drv,
     assert drv.app.root.current == "game"
 
 
+def test_an_unreadable_replay_is_reported_on_the_list(drv, data_dir):
+    import sqlite3
+
+    from fastmine_app.store import Store
+
+    from fastmine.records import RECORDS_FILE
+
+    g = fastmine.Game(9, 9, 10, seed=4)
+    g.reveal(4, 4)
+    while not g.state.is_over:
+        g.reveal(*(int(v) for v in np.argwhere(g.view == HIDDEN)[0]))
+    Store(str(data_dir)).record_game(g)
+    with sqlite3.connect(data_dir / RECORDS_FILE) as db:
+        db.execute("UPDATE replays SET data = x'00'")
+    drv.app.show_screen("replays")
+    drv.frames(3)
+    rs = drv.app.root.get_screen("replays")
+    drv.press(rs.rows()[0])
+    assert drv.app.root.current == "replays"
+    assert rs.error.startswith("That replay cannot be read") and rs.ids.message.height > 0
+
+
+def test_frames_too_big_to_keep_are_replayed_from_the_start(kivy_window, monkeypatch):
+    from fastmine_app import replayscreen
+
+    rep = recorded_game()
+    monkeypatch.setattr(replayscreen, "MAX_FRAME_BYTES", 0)
+    frames = replayscreen.ReplayFrames(rep)
+    assert frames._all is None
+    for k in (3, 5, 1, 7, 0, len(rep), 2):
+        assert np.array_equal(frames.view(k), rep.play(upto=k).view), k
+
+
 # ------------------------------------------------------------------ phones
 
 
