@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import curses
+import textwrap
 import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -38,6 +39,7 @@ class Cursor:
         self._frames: Iterator[Game] = replay.frames()
         self.game: Game = next(self._frames)
         self.k = 0
+        self._longest: str | None = None
 
     def goto(self, k: int) -> None:
         """Show the game after ``k`` moves (clamped to 0..len(replay))."""
@@ -68,6 +70,15 @@ class Cursor:
 
         lost = fatal(self.verdicts or [])
         return None if lost is None else lost.index + 1
+
+    def longest(self) -> str:
+        """The longest of the coach's sentences on this game ("" without
+        verdicts): the player keeps room for it, so the board stays put."""
+        if self._longest is None:
+            from .coach import describe
+
+            self._longest = max((describe(v) for v in self.verdicts or ()), key=len, default="")
+        return self._longest
 
     def current(self) -> str:
         """The coach's sentence on the move just shown ("" at the start or without verdicts)."""
@@ -142,6 +153,11 @@ def _main(win: curses.window, replay: Replay, speed: float,
         due = time.monotonic()
 
 
+def _fold(text: str, width: int) -> list[str]:
+    """``text`` folded at word ends into lines of at most ``width`` (one line, maybe empty, at least)."""
+    return textwrap.wrap(text, width) or [""]
+
+
 def bar(cur: Cursor, width: int) -> str:
     """The timeline: ``=`` up to the current move, ``!`` at risky moves and
     ``X`` at the one that lost (by where they fall in the move list).
@@ -168,17 +184,23 @@ def _draw(win: curses.window, cur: Cursor, palette: Palette, title: str, paused:
     status = "paused" if paused else f"playing x{speed:g}"
     last = cur.replay.describe_move(cur.k - 1) if cur.k else "start"
     put(win, 1, 0, f"move {cur.k}/{n}  {last}  [{status}]")
-    put(win, 2, 0, cur.current())
+    h, w = win.getmaxyx()
+    # The coach's sentences fold at word ends rather than being cut at the
+    # edge; the board starts below the room the longest sentence needs.
+    room = max(w - 1, 10)
+    rows = min(len(_fold(cur.longest(), room)), 3)
+    for i, line in enumerate(_fold(cur.current(), room)[:rows]):
+        put(win, 2 + i, 0, line)
+    top = 2 + rows
     view = cur.game.view
     for r in range(view.shape[0]):
         for c in range(view.shape[1]):
             v = int(view[r, c])
-            put(win, 3 + r, 2 * c, GLYPHS[v], palette.attr[v])
-    h, w = win.getmaxyx()
-    y = 4 + view.shape[0]
+            put(win, top + r, 2 * c, GLYPHS[v], palette.attr[v])
+    y = top + 1 + view.shape[0]
     put(win, y, 0, bar(cur, max(10, min(w - 2, 60))))
-    if summary:
+    for line in _fold(summary, room) if summary else []:
         y += 1
-        put(win, y, 0, summary)
+        put(win, y, 0, line)
     put(win, y + 1, 0, KEYS_LINE + (COACH_KEYS if cur.verdicts else ""))
     win.refresh()

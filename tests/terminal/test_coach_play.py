@@ -187,3 +187,33 @@ def test_curses_game_shows_the_coach_after_a_loss_and_w_toggles_the_live_coach(t
     finally:
         if t.proc.poll() is None:
             t.proc.kill()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pty")
+def test_curses_coach_lines_longer_than_the_terminal_are_folded_not_cut(tmp_path):
+    # 5x5, 5 mines, seed 1: a forced guess (19%) and two avoidable risks, the
+    # last one lost: a summary of 114 characters and a 95-character loss line,
+    # on an 80-column terminal.
+    t = PtyScreen(["play", "--seed", "1", "--rows", "5", "--cols", "5", "--mines", "5",
+                   "--rule", "cell", "--no-records"], env={"FASTMINE_DATA_DIR": str(tmp_path)})
+    try:
+        t.wait_for("Mines 5")
+        t.send(" ")                     # the middle, (2, 2)
+        t.wait_for("playing")
+        t.send("hhkk ")                 # (0, 0)
+        t.wait_for(lambda: "1 1 1 2 2" in t.text)
+        t.send("jjjj llll ")            # (4, 0), then (4, 4): a mine
+        t.wait_for("Boom!")
+        t.wait_for("Coach:")
+        t.settle()
+        words = " ".join(" ".join(t.lines).split())
+        assert ("Coach: 1 forced guess survived at 19%, 1 avoidable risk of 14%, lost on an "
+                "avoidable risk of 12% (a safe cell existed)") in words
+        assert ("Move 4, reveal at row 5, column 5: a 12% risk while 1 proven-safe cell "
+                "existed; it hit a mine.") in words
+        assert all(len(line.rstrip()) <= 80 for line in t.lines)
+        t.send("q")
+        assert t.wait_exit() == 0
+    finally:
+        if t.proc.poll() is None:
+            t.proc.kill()

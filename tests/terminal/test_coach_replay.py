@@ -176,7 +176,8 @@ def test_curses_player_f_jumps_to_the_losing_move(stored, game):
         t.send("N")
         before = [v for v in expected(game) if coach.is_risky(v)][-2]
         t.wait_for(f"move {before.index + 1}/{n}")
-        assert t.lines[2].rstrip() == coach.describe(before)[:80]
+        # the whole sentence, folded at a word end where it is wider than the screen
+        assert " ".join(" ".join(t.lines[2:4]).split()).startswith(coach.describe(before))
         t.send("q")
         assert t.wait_exit() == 0
     finally:
@@ -201,3 +202,35 @@ def test_a_replay_the_coach_cannot_analyse_still_plays(tmp_path, capsys):
     assert cli.main(["replay", "--import", str(f), "--verdicts", "-"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("fastmine replay: the coach could not analyse this game: not analysed")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pty")
+def test_curses_player_folds_the_coachs_words_instead_of_cutting_them(tmp_path):
+    # A beginner game lost on a proven mine: an 87-character summary and a
+    # 97-character sentence on the losing move, on an 80-column terminal.
+    mines = np.zeros((9, 9), bool)
+    mines[[0, 0, 0, 2, 3, 4, 5, 7, 7, 8], [7, 8, 6, 8, 1, 7, 2, 1, 4, 3]] = True
+    g = fastmine.Game.from_board(fastmine.Board.from_mines(mines))
+    g.reveal(8, 8)
+    g.reveal(0, 6)                           # a proven mine, safe cells elsewhere
+    assert g.state is fastmine.GameState.LOST
+    f = tmp_path / "lost.fmreplay"
+    Replay.from_game(g).save(f)
+    verdicts, note = verdicts_of(Replay.load(f))
+    sentence = coach.describe(verdicts[-1])
+    assert len(sentence) > 80 and len(note) > 70
+    t = PtyScreen(["replay", "--import", str(f), "--speed", "0"],
+                  env={"FASTMINE_DATA_DIR": str(tmp_path)})
+    try:
+        t.wait_for("q quit  n/N risky moves  f loss")
+        t.send("f")
+        t.wait_for("move 2/2")
+        t.settle()
+        words = " ".join(" ".join(t.lines).split())
+        assert sentence in words and f"coach: {note}" in words
+        assert all(len(line.rstrip()) <= 80 for line in t.lines)
+        t.send("q")
+        assert t.wait_exit() == 0
+    finally:
+        if t.proc.poll() is None:
+            t.proc.kill()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import curses
+import textwrap
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -117,13 +118,24 @@ def draw(win: curses.window, session: Session, layout: Layout, cursor: tuple[int
     else:
         _draw_board(win, g.view, layout, cursor if show_cursor else None, palette)
     put(win, layout.message_y, 1, message, curses.A_BOLD)
-    notes = session.outcome.coach if session.outcome is not None else ()
+    notes = wrap_notes(session.outcome.coach if session.outcome is not None else (), layout.width)
     slots = note_rows(layout, len(notes))
     for y, line in zip(slots, notes, strict=False):
         put(win, y, 1, line)
     if layout.keys_y not in slots:
         put(win, layout.keys_y, 1, HELP_LINE)
     win.refresh()
+
+
+def wrap_notes(lines: tuple[str, ...] | list[str], width: int) -> list[str]:
+    """The coach's lines folded at word ends to fit ``width`` columns (less the
+    margin), so a summary longer than the terminal is read whole, not cut.
+
+    >>> wrap_notes(["Coach: 1 forced guess survived at 19%, lost on a forced guess at 25%"], 40)
+    ['Coach: 1 forced guess survived at 19%,', 'lost on a forced guess at 25%']
+    """
+    room = max(width - 2, 10)
+    return [part for line in lines for part in (textwrap.wrap(line, room) or [""])]
 
 
 def note_rows(layout: Layout, n: int) -> list[int]:
