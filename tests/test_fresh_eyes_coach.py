@@ -201,3 +201,36 @@ def test_a_game_whose_marks_do_not_replay_has_no_replay_in_plain_words():
     g.reveal(2, 0)
     with pytest.raises(ValueError, match="moves do not replay to it"):
         Replay.from_game(g)
+
+
+def _v(category: str, risk: float, best: float, safe: int = 0, survived: bool = True):
+    from fastmine import coach
+
+    return coach.Verdict(3, "reveal", (1, 2), coach.Category(category), risk, best, safe, survived)
+
+
+@pytest.mark.parametrize("risk, shown", [(0.996, "99.6"), (0.99996, "99.996"), (1.0, "100"),
+                                         (1 - 2**-52, "100"), (0.994, "99"), (0.5, "50"),
+                                         (0.004, "0.4"), (0.123, "12")])
+def test_a_risk_short_of_certain_never_reads_100(risk, shown):
+    from fastmine import coach
+
+    v = _v("avoidable_risk", risk, 0.0, 3)
+    assert coach.tag(v) == f"RISK {shown}% (3 safe)"
+    assert coach.summary([v]) == f"1 avoidable risk of {shown}%"
+    assert f"a {shown}% risk while 3 proven-safe cells existed" in coach.describe(v)
+
+
+def test_a_worse_guess_never_reads_as_good_as_the_best():
+    from fastmine import coach
+
+    v = _v("worse_guess", 0.2049, 0.2041)     # both "20%" in whole numbers
+    assert coach.tag(v) == "worse 20.5%>20.4%"
+    assert coach.summary([v]) == "1 worse guess at 20.5% (best 20.4%)"
+    assert coach.describe(v).endswith("a 20.5% risk when the safest cell had 20.4%.")
+    lost = _v("worse_guess", 0.2049, 0.2041, survived=False)
+    assert coach.summary([lost]) == "lost on a guess at 20.5% when 20.4% was on offer"
+    # as before where whole numbers tell them apart
+    assert coach.tag(_v("worse_guess", 0.4, 0.125)) == "worse 40%>12%"
+    assert coach.summary([_v("worse_guess", 0.4, 0.125), _v("worse_guess", 0.3, 0.25)]) == \
+        "2 worse guesses at 40/30% (best 12/25%)"

@@ -341,11 +341,28 @@ def fatal(verdicts: Iterable[Verdict]) -> Verdict | None:
     return next((v for v in verdicts if not v.survived), None)
 
 
-def _pct(p: float) -> str:
-    v = p * 100
+def _short(v: float) -> str:
+    """A percentage ``v`` in two significant digits at most (whole from 10 up)."""
     if v >= 10 or v == 0:
         return f"{v:.0f}"
     return f"{v:.2g}" if v < 1 else f"{v:.1f}".rstrip("0").rstrip(".")
+
+
+def _pct(p: float, other: float | None = None) -> str:
+    """``p`` in percent, as short as it reads well, but never "100" for a risk
+    short of certain (nor "0" above nothing), and, given ``other`` (the best
+    risk a worse guess is set against), with the digits that tell them apart."""
+    v = p * 100
+    text = _short(v)
+    if text not in ("100", "0") and (other is None or text != _short(other * 100)):
+        return text
+    if abs(v - 100) <= 100 * MARGIN or v == 0:
+        return text                 # certain (the counts are exact; the floats nearly)
+    for digits in range(1, 7):      # 99.6, 99.96, ...; 20.4 against 20.2
+        text = f"{v:.{digits}f}"
+        if text != f"{100:.{digits}f}" and (other is None or text != f"{other * 100:.{digits}f}"):
+            break
+    return text.rstrip("0").rstrip(".")
 
 
 def _plural(n: int, word: str) -> str:
@@ -375,8 +392,10 @@ def summary(verdicts: Iterable[Verdict]) -> str:
             at = {Category.FORCED_GUESS: "survived at", Category.AVOIDABLE_RISK: "of"}.get(cat, "at")
             text = f"{_plural(len(risks), word)} {at} {'/'.join(_pct(p) for p in risks)}%"
             if cat is Category.WORSE_GUESS:
-                bests = [v.best_risk for v in vs if v.category is cat and v.survived]
-                text += f" (best {'/'.join(_pct(b or 0.0) for b in bests)}%)"
+                pairs = [(v.risk or 0.0, v.best_risk or 0.0) for v in vs
+                         if v.category is cat and v.survived and v.risk is not None]
+                text = (f"{_plural(len(pairs), word)} {at} {'/'.join(_pct(p, b) for p, b in pairs)}% "
+                        f"(best {'/'.join(_pct(b, p) for p, b in pairs)}%)")
             parts.append(text)
     wrong = sum(v.category is Category.WRONG_FLAG for v in vs)
     if wrong:
@@ -423,7 +442,7 @@ def tag(v: Verdict) -> str:
         Category.SAFE: "safe",
         Category.FORCED_GUESS: f"guess {risk}%",
         Category.AVOIDABLE_RISK: f"RISK {risk}% ({v.safe_cells_available} safe)",
-        Category.WORSE_GUESS: f"worse {risk}%>{_pct(v.best_risk or 0.0)}%",
+        Category.WORSE_GUESS: f"worse {_pct(v.risk or 0.0, v.best_risk or 0.0)}%>{_pct(v.best_risk or 0.0, v.risk)}%",
         Category.FLAG: "flag",
         Category.WRONG_FLAG: "wrong flag",
         Category.MARK: "mark",
@@ -440,7 +459,8 @@ def _loss(v: Verdict) -> str:
     if v.category is Category.AVOIDABLE_RISK and v.risk is not None:
         return f"an avoidable risk of {_pct(v.risk)}% (a safe cell existed)"
     if v.category is Category.WORSE_GUESS and v.risk is not None:
-        return f"a guess at {_pct(v.risk)}% when {_pct(v.best_risk or 0.0)}% was on offer"
+        return (f"a guess at {_pct(v.risk, v.best_risk or 0.0)}% when "
+                f"{_pct(v.best_risk or 0.0, v.risk)}% was on offer")
     return "a move the solver could not weigh (too large to count)"
 
 
@@ -459,7 +479,8 @@ def describe(v: Verdict) -> str:
         Category.AVOIDABLE_RISK: (f"a {risk}% risk while {v.safe_cells_available} "
                                   f"proven-safe cell{'s' if v.safe_cells_available != 1 else ''}"
                                   " existed"),
-        Category.WORSE_GUESS: f"a {risk}% risk when the safest cell had {_pct(v.best_risk or 0.0)}%",
+        Category.WORSE_GUESS: (f"a {_pct(v.risk or 0.0, v.best_risk or 0.0)}% risk when the "
+                               f"safest cell had {_pct(v.best_risk or 0.0, v.risk)}%"),
         Category.FLAG: "a flag on a mine",
         Category.WRONG_FLAG: "a flag on a cell with no mine",
         Category.MARK: "a mark changed",
