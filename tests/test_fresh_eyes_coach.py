@@ -234,3 +234,17 @@ def test_a_worse_guess_never_reads_as_good_as_the_best():
     assert coach.tag(_v("worse_guess", 0.4, 0.125)) == "worse 40%>12%"
     assert coach.summary([_v("worse_guess", 0.4, 0.125), _v("worse_guess", 0.3, 0.25)]) == \
         "2 worse guesses at 40/30% (best 12/25%)"
+
+
+def test_replay_of_a_game_id_too_large_for_the_records_is_no_such_game(tmp_path, capsys):
+    from fastmine import cli
+    from fastmine.records import RecordsStore
+
+    with RecordsStore(data_dir=tmp_path) as store:
+        store.record_game(_lost_game())
+        assert store.replay(10**30) is None and store.replay(-(10**30)) is None
+        assert store.remove(2**63) is False
+        assert store.replay_ids() == [1]
+    # was an OverflowError traceback from SQLite
+    assert cli.main(["replay", "99999999999999999999999", "--data-dir", str(tmp_path)]) == 2
+    assert "game 99999999999999999999999 has no replay" in capsys.readouterr().err

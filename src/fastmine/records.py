@@ -427,8 +427,11 @@ class RecordsStore:
         from .errors import SaveFormatError
         from .replay import Replay
 
+        key = int(record_id)
+        if not -2**63 <= key < 2**63:   # no such id: SQLite's integers are 64-bit
+            return None
         row = self._db().execute("SELECT data FROM replays WHERE game_id = ?",
-                                 (int(record_id),)).fetchone()
+                                 (key,)).fetchone()
         if row is None:
             return None
         try:
@@ -448,8 +451,11 @@ class RecordsStore:
 
     def remove(self, record_id: int) -> bool:
         """Delete a stored record (a loss the player took back); True if it existed."""
+        key = int(record_id)
+        if not -2**63 <= key < 2**63:   # no such id: SQLite's integers are 64-bit
+            return False
         with self._write("could not remove the game") as conn:
-            cur = conn.execute("DELETE FROM games WHERE id = ?", (int(record_id),))
+            cur = conn.execute("DELETE FROM games WHERE id = ?", (key,))
         return cur.rowcount > 0
 
     # ---------------------------------------------------------------- queries
