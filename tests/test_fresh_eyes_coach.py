@@ -248,3 +248,19 @@ def test_replay_of_a_game_id_too_large_for_the_records_is_no_such_game(tmp_path,
     # was an OverflowError traceback from SQLite
     assert cli.main(["replay", "99999999999999999999999", "--data-dir", str(tmp_path)]) == 2
     assert "game 99999999999999999999999 has no replay" in capsys.readouterr().err
+
+
+def test_export_to_a_folder_that_does_not_exist_is_refused_not_made(tmp_path, capsys):
+    from fastmine import cli
+    from fastmine.records import RecordsStore
+
+    with RecordsStore(data_dir=tmp_path) as store:
+        store.record_game(_lost_game())
+    missing = tmp_path / "typo" / "game.fmreplay"
+    assert cli.main(["replay", "--export", "last", str(missing), "--data-dir", str(tmp_path)]) == 2
+    assert "the folder" in capsys.readouterr().err and not missing.parent.exists()
+    assert cli.main(["replay", "--export", "last", str(tmp_path), "--data-dir", str(tmp_path)]) == 2
+    assert "is a folder" in capsys.readouterr().err
+    good = tmp_path / "game.fmreplay"
+    assert cli.main(["replay", "--export", "1", str(good), "--data-dir", str(tmp_path)]) == 0
+    assert Replay.load(good) == Replay.from_game(_lost_game())

@@ -91,6 +91,13 @@ def run(args: argparse.Namespace) -> int:
             if replay is None:
                 return 2
         if args.export:
+            from .outputs import check_output
+
+            try:        # as --verdicts: a mistyped folder is refused, not made
+                check_output(args.export[1], "--export")
+            except ValueError as exc:
+                print(f"fastmine replay: {exc}", file=sys.stderr)
+                return 2
             path = replay.save(args.export[1])
             print(f"replay written to {path}")
             return 0
