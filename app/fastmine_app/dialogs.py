@@ -58,6 +58,8 @@ class EndDialog(ModalView):
     """Offer "Watch replay" (the game has an exact replay)."""
     can_why = BooleanProperty(False)
     """Offer "Why did I lose?" (a lost game with a replay)."""
+    wide = BooleanProperty(False)
+    """A landscape window: the dialog is wider and its buttons share one row."""
 
     __events__ = ("on_new_game", "on_name_entered", "on_undo", "on_watch_replay", "on_why_lost")
 

@@ -388,6 +388,7 @@ def test_the_player_and_the_list_fit_a_phone(make_app, data_dir, screenshot_dir,
     for name in ("why", "watch_replay", "undo", "view_board", "new_game", "summary"):
         assert inside(d.ids[name], drv.window), f"{name} at {box(d.ids[name])}"
     assert d.ids.summary.texture_size[1] <= d.ids.summary.height  # wraps, never cut
+    assert d.ids.scroll.height >= d.ids.numbers.height - 0.5  # all of it shows, no scrolling
     drv.press(d.ids.why)
     settle(drv, 0.5)
     scr = player(drv)
