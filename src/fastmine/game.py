@@ -496,9 +496,9 @@ class Game:
         losing click is no longer counted.  Returns the cells that changed as
         ``(row, col)`` pairs, as a move does.
 
-        Raises ValueError, leaving the game unchanged, if the game is not lost
-        or its move log is incomplete (resumed from a save without its moves;
-        see :attr:`can_take_back_loss`).
+        Raises ValueError, leaving the game unchanged, if the game is not lost,
+        its move log is incomplete (see :attr:`can_take_back_loss`) or does not
+        lead to it (question marks switched after marking: docs/replays.md).
 
         >>> g = Game.from_board(Board.from_mines([[1, 0, 0], [0, 0, 1]]))
         >>> _ = g.reveal(0, 2); _ = g.reveal(0, 0)
