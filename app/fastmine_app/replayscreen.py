@@ -230,7 +230,7 @@ class Timeline(Slider):
         super().__init__(**kwargs)
         self.canvas.before.add(self._ticks)
         self.bind(pos=self._draw, size=self._draw, marks=self._draw, max=self._draw,
-                  padding=self._draw)
+                  padding=self._draw, cursor_size=self._draw)
 
     def tick_x(self, index: float) -> float:
         """Window x of the slider position ``index`` (where its thumb sits)."""
