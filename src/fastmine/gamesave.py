@@ -58,12 +58,15 @@ def _load_log(game: Game, text: object) -> None:
         raise SaveFormatError("saved game's moves are cut short (not whole moves)")
     pairs = np.frombuffer(raw, "<i8").reshape(-1, 2).astype(np.int64)
     try:
-        # Times in order are not required: a clock that went back (the game's
-        # clock is injectable) logs them so, and the save keeps what was played.
+        # Times in order are not required: a save written before the log kept
+        # them in order (a clock that went back) still loads ...
         movelog.check(pairs, game.rows, game.cols, padded=True,
                       max_ms=MAX_SAVED_SECONDS * 1000, times_ordered=False)
     except ValueError as exc:
         raise SaveFormatError(f"saved game's moves cannot be read: {exc}") from None
+    # ... with each move at the previous move's time at least, as the log now
+    # records them: a replay made from it must read back (its file checks that).
+    pairs[:, 1] = np.maximum.accumulate(pairs[:, 1])
     game._core.log_set(pairs.ravel())
 
 
