@@ -286,3 +286,44 @@ def test_a_save_whose_times_go_back_loads_with_a_replay_that_reads_back():
     assert loaded.moves[:, 3].tolist() == [0, 9000, 9000]
     rep = Replay.from_game(loaded)
     assert Replay.from_bytes(rep.to_bytes()) == rep     # was: "times go backwards"
+
+
+def test_a_take_back_that_would_hide_cells_the_player_opened_is_refused():
+    # Question marks off while (2, 0) is marked three times (flag, none, flag),
+    # a chord on (2, 1) opens (3, 0), a mine loses; then question marks are
+    # switched on.  The rebuilt moves cycle (2, 0) flag, ?, none, so the chord
+    # opens nothing: taking back would hide (3, 0) again, silently.
+    mines = np.zeros((5, 5), bool)
+    mines[2, 0] = mines[4, 3] = mines[4, 4] = True
+    g = fastmine.Game.from_board(fastmine.Board.from_mines(mines), question_marks=False,
+                                 clock=_clock)
+    g.reveal(0, 4)
+    for _ in range(3):
+        g.toggle_mark(2, 0)
+    g.chord(2, 1)
+    assert g.view[3, 0] == 1
+    g.reveal(4, 4)
+    g.question_marks = True
+    d, view = g.to_dict(), g.view.copy()
+    with pytest.raises(ValueError, match="moves do not lead to it"):
+        g.take_back_loss()
+    assert g.to_dict() == d and np.array_equal(g.view, view) and g.state is GameState.LOST
+    # With the setting as it was when the cells were marked, it goes back.
+    g.question_marks = False
+    g.take_back_loss()
+    assert g.state is GameState.PLAYING and g.view[3, 0] == 1 and g.view[4, 4] == fastmine.HIDDEN
+
+
+def test_a_take_back_that_would_leave_a_flag_the_player_never_placed_is_refused():
+    # "flag, ?, none" with question marks on, then off; lost on the first click.
+    # Replayed with them off the marks end in a flag, on which the losing
+    # reveal does nothing: taking back used to leave that flag on the board.
+    g = fastmine.Game.from_board(fastmine.Board.from_mines(np.array([[True, False]])),
+                                 clock=_clock)
+    for _ in range(3):
+        g.toggle_mark(0, 0)
+    g.question_marks = False
+    g.reveal(0, 0)
+    with pytest.raises(ValueError, match="moves do not lead to it"):
+        g.take_back_loss()
+    assert g.state is GameState.LOST and g.view[0, 0] == fastmine.EXPLODED

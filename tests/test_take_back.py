@@ -194,7 +194,14 @@ def test_marks_made_with_question_marks_switched_stay_as_they_were(mask, script)
     if before is None or "unknown" in before:
         return
     lost_view = g.view.copy()
-    g.take_back_loss()
+    try:
+        g.take_back_loss()
+    except ValueError as exc:
+        # The marks replayed with today's setting do not lead to the loss (the
+        # losing move does not do what it did): refused, the game unchanged.
+        assert "moves do not lead to it" in str(exc)
+        assert np.array_equal(g.view, lost_view) and g.state is GameState.LOST
+        return
     untouched = (lost_view < 0) & (lost_view != fastmine.EXPLODED) & (lost_view != fastmine.MINE) \
         & (lost_view != fastmine.WRONG_FLAG)
     assert np.array_equal(g.view[untouched], before["view"][untouched])

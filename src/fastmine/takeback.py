@@ -8,6 +8,7 @@ the way, so a normal move pays nothing for this.  Kept apart from
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -71,6 +72,18 @@ def take_back_loss(game: Game) -> NDArray[np.intp]:
     opened = (old == _REVEALED) & (st != _REVEALED)
     if (before.state.is_over or not opened.any()
             or ((st == _REVEALED) & (old != _REVEALED)).any()):
+        raise inconsistent
+    # The losing move made on the rebuilt position must lose the game as it
+    # is: marks replayed with question marks switched since (the log does not
+    # say how each cycled) can rebuild a chord that did not open what it did,
+    # and those cells would be hidden again without a word.
+    again = copy.copy(before)
+    try:
+        again._play_logged(*(int(x) for x in moves[-1, :3]))
+    except ValueError:
+        raise inconsistent from None
+    if again.state is not GameState.LOST or not np.array_equal(again._st == _REVEALED,
+                                                                 old == _REVEALED):
         raise inconsistent
     now = game._clock() if before.state is GameState.PLAYING else None
 
