@@ -327,3 +327,31 @@ def test_a_take_back_that_would_leave_a_flag_the_player_never_placed_is_refused(
     with pytest.raises(ValueError, match="moves do not lead to it"):
         g.take_back_loss()
     assert g.state is GameState.LOST and g.view[0, 0] == fastmine.EXPLODED
+
+
+def test_replay_outputs_never_replace_the_records_or_the_file_read(tmp_path, capsys):
+    from fastmine import cli
+    from fastmine.records import RecordsStore, default_path
+
+    with RecordsStore(data_dir=tmp_path) as store:
+        store.record_game(_lost_game())
+    db = default_path(tmp_path)
+    before = db.read_bytes()
+    d = ["--data-dir", str(tmp_path)]
+    # was: "replay written to .../records.sqlite3", every record lost
+    assert cli.main(["replay", "--export", "last", str(db), *d]) == 2
+    assert "is your records database" in capsys.readouterr().err
+    assert cli.main(["replay", "last", "--verdicts", str(db), *d]) == 2
+    assert "is your records database" in capsys.readouterr().err
+    assert db.read_bytes() == before
+    with RecordsStore(data_dir=tmp_path) as store:
+        assert store.replay_ids() == [1]
+    f = tmp_path / "game.fmreplay"
+    assert cli.main(["replay", "--export", "1", str(f), *d]) == 0
+    kept = f.read_bytes()
+    assert cli.main(["replay", "--import", str(f), "--verdicts", str(f), *d]) == 2
+    assert "is the replay being read" in capsys.readouterr().err
+    assert f.read_bytes() == kept
+    out = tmp_path / "verdicts.json"
+    assert cli.main(["replay", "--import", str(f), "--verdicts", str(out), *d]) == 0
+    assert out.exists()

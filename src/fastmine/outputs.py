@@ -9,6 +9,7 @@ must not reach matplotlib.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 from pathlib import Path
@@ -29,12 +30,19 @@ def atomic_write_figure(path: str | os.PathLike[str], fig: Any) -> Path:
     return storage.atomic_write_bytes(path, buf.getvalue())
 
 
-def check_output(path: str, what: str) -> None:
+def check_output(path: str, what: str,
+                 keep: tuple[tuple[str | os.PathLike[str], str], ...] = ()) -> None:
     """Refuse (ValueError) an output path that cannot be written, before any work.
 
-    ``what`` names the option in the message (``"--json"``).
+    ``what`` names the option in the message (``"--json"``).  ``keep``:
+    ``(path, words)`` pairs of files the output must not replace (the records
+    database, the file being read), named by ``words`` in the message.
     """
     p = Path(path)
+    for other, words in keep:
+        with contextlib.suppress(OSError):     # absent: nothing to lose
+            if os.path.samefile(p, other):
+                raise ValueError(f"{what} {path} is {words}; writing there would replace it")
     folder = p.parent if str(p.parent) else Path(".")
     if p.is_dir():
         raise ValueError(f"{what} {path} is a folder; give a file name")

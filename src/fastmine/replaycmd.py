@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
             from .outputs import check_output
 
             try:
-                check_output(verdicts_to, "--verdicts")
+                check_output(verdicts_to, "--verdicts", _keep(args))
             except ValueError as exc:
                 print(f"fastmine replay: {exc}", file=sys.stderr)
                 return 2
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
             from .outputs import check_output
 
             try:        # as --verdicts: a mistyped folder is refused, not made
-                check_output(args.export[1], "--export")
+                check_output(args.export[1], "--export", _keep(args))
             except ValueError as exc:
                 print(f"fastmine replay: {exc}", file=sys.stderr)
                 return 2
@@ -110,6 +110,17 @@ def run(args: argparse.Namespace) -> int:
     except (SaveFormatError, RecordsError, OSError) as exc:
         print(f"fastmine replay: {exc}", file=sys.stderr)
         return 2
+
+
+def _keep(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
+    """The files an output of this command must not replace: the records and the replay read."""
+    from .records import default_path
+
+    db = str(default_path(args.data_dir))
+    keep = [(db, "your records database"), (db + "-wal", "part of your records database")]
+    if args.import_file:
+        keep.append((args.import_file, "the replay being read"))
+    return tuple(keep)
 
 
 def _find(store: Any, ident: str | None) -> Replay | None:
