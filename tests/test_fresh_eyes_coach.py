@@ -355,3 +355,31 @@ def test_replay_outputs_never_replace_the_records_or_the_file_read(tmp_path, cap
     out = tmp_path / "verdicts.json"
     assert cli.main(["replay", "--import", str(f), "--verdicts", str(out), *d]) == 0
     assert out.exists()
+
+
+_ANY_MOVE = st.one_of(
+    st.tuples(st.sampled_from(["reveal", "mark", "chord", "flag", "", 0, 1, 2, 4, 5, 6, 3, 7, -1,
+                               None, 1.5, True]),
+              st.one_of(st.integers(-3, 8), st.floats(allow_nan=True), st.none(), st.booleans()),
+              st.one_of(st.integers(-3, 8), st.text(max_size=2))),
+    st.tuples(st.sampled_from(["reveal", "mark", "chord"]), st.integers(0, 4), st.integers(0, 4),
+              st.integers(0, 10**6)),
+    st.none(), st.text(max_size=3), st.integers(), st.lists(st.integers(0, 4), max_size=5))
+
+
+@settings(max_examples=150, deadline=None)
+@given(masks(max_side=5), st.sampled_from(("none", "cell", "opening", "no_guess")),
+       st.lists(_ANY_MOVE, max_size=12), st.booleans())
+def test_analyze_any_moves_gives_verdicts_or_a_clear_error(mask, rule, moves, question_marks):
+    from fastmine import coach
+
+    board = fastmine.Board.from_mines(np.array(mask))
+    try:
+        verdicts = coach.analyze(board, moves, rule=rule, question_marks=question_marks)
+    except (TypeError, ValueError) as exc:
+        assert str(exc)             # a message, in words
+        return
+    assert len(verdicts) == len(moves)
+    assert sum(not v.survived for v in verdicts) <= 1
+    line = coach.summary(verdicts)
+    assert line and all(isinstance(coach.tag(v), str) and coach.describe(v) for v in verdicts)
