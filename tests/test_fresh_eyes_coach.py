@@ -383,3 +383,20 @@ def test_analyze_any_moves_gives_verdicts_or_a_clear_error(mask, rule, moves, qu
     assert sum(not v.survived for v in verdicts) <= 1
     line = coach.summary(verdicts)
     assert line and all(isinstance(coach.tag(v), str) and coach.describe(v) for v in verdicts)
+
+
+def test_a_game_with_more_moves_than_a_replay_file_holds_has_no_replay(monkeypatch, tmp_path):
+    # (a solver on a huge board: its file would be refused when read, so the
+    # records would hold a replay they call unreadable)
+    import fastmine.replay as replay_module
+    from fastmine.records import RecordsStore
+
+    g = _lost_game()
+    monkeypatch.setattr(replay_module, "MAX_REPLAY_MOVES", 1)
+    with pytest.raises(ValueError, match="more moves than a replay holds"):
+        Replay.from_game(g)
+    with RecordsStore(data_dir=tmp_path) as store:
+        rec = store.record_game(g)
+        assert store.replay_ids() == [] and store.replay(rec.id) is None
+    monkeypatch.setattr(replay_module, "MAX_REPLAY_MOVES", 2)
+    assert len(Replay.from_game(g)) == 2

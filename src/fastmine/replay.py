@@ -106,6 +106,9 @@ class Replay:
         if not game.moves_complete:
             raise ValueError("this game was resumed from a save without its moves; "
                              "it has no replay")
+        if game._core.log_count() > MAX_REPLAY_MOVES:    # its file could not be read back
+            raise ValueError(f"this game has more moves than a replay holds "
+                             f"({MAX_REPLAY_MOVES:,}); it has no replay")
         rep = cls(game.board.mines.copy(), game.rule, game.moves, game.state,
                   float(game.elapsed), bool(game.question_marks), bool(game.assisted))
         try:
