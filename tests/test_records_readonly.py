@@ -81,6 +81,12 @@ def finished_game(seed: int) -> fastmine.Game:
     return g
 
 
+def started_game() -> fastmine.Game:
+    g = fastmine.Game(9, 9, 10, seed=3)
+    g.reveal(4, 4)
+    return g
+
+
 def fill(data: Path) -> list[GameRecord]:
     """Two games with their replays and a named best time, the way the games store them."""
     with RecordsStore(data_dir=data) as store:
@@ -112,7 +118,9 @@ def check_writes_refused(data: Path, stored: list[GameRecord]) -> None:
         for write in (lambda: store.add(GameRecord.make(9, 9, 10, won=True, time=1.0)),
                       lambda: store.record_game(finished_game(7)),
                       lambda: store.set_name(stored[0].id, "Cy"),
-                      lambda: store.remove(stored[0].id)):
+                      lambda: store.remove(stored[0].id),
+                      lambda: store.record_abandoned(started_game()),
+                      lambda: store.import_abandoned({(9, 9, 10): 1})):
             with pytest.raises(RecordsError, match="read-only disk") as err:
                 write()
             assert "unchanged" in str(err.value) and "corrupt" not in str(err.value)
@@ -154,7 +162,8 @@ def test_recording_on_a_read_only_disk_is_refused_and_changes_nothing(disk):
     check_writes_refused(disk, stored)
 
 
-# The schema before replays (2) and before click kinds (1), as those versions wrote it.
+# The schema before abandoned games (3), before replays (2) and before click kinds (1),
+# as those versions wrote it.
 SCHEMA_1 = """
 CREATE TABLE games (
     id INTEGER PRIMARY KEY AUTOINCREMENT, date TEXT NOT NULL, difficulty TEXT NOT NULL,
@@ -171,6 +180,12 @@ ALTER TABLE games ADD COLUMN right_clicks INTEGER;
 ALTER TABLE games ADD COLUMN chord_clicks INTEGER;
 CREATE INDEX games_by_board ON games (rows, cols, mines, won, time);
 """
+SCHEMA_3 = SCHEMA_2 + """
+CREATE TABLE replays (
+    game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    data BLOB NOT NULL
+);
+"""
 OLD_ROW = ("2024-01-02T03:04:05+00:00", "beginner", 9, 9, 10, "opening", 1, 12.5, 20, 1.6, 25,
            0.8, 0, "Old")
 
@@ -178,7 +193,7 @@ OLD_ROW = ("2024-01-02T03:04:05+00:00", "beginner", 9, 9, 10, "opening", 1, 12.5
 def old_database(path: Path, version: int, journal: str) -> None:
     con = sqlite3.connect(path)
     con.execute(f"PRAGMA journal_mode={journal}")
-    con.executescript(SCHEMA_1 if version == 1 else SCHEMA_2)
+    con.executescript({1: SCHEMA_1, 2: SCHEMA_2, 3: SCHEMA_3}[version])
     con.execute(f"PRAGMA application_id={APPLICATION_ID}")
     con.execute(f"PRAGMA user_version={version}")
     con.execute("INSERT INTO games (date, difficulty, rows, cols, mines, rule, won, time, bbbv, "
@@ -188,7 +203,8 @@ def old_database(path: Path, version: int, journal: str) -> None:
     con.close()
 
 
-@pytest.mark.parametrize(("version", "journal"), [(1, "wal"), (2, "wal"), (2, "delete")])
+@pytest.mark.parametrize(("version", "journal"),
+                         [(1, "wal"), (2, "wal"), (2, "delete"), (3, "wal")])
 def test_an_older_schema_on_a_read_only_disk_is_read_as_it_is(disk, capsys, version, journal):
     path = disk / "records.sqlite3"
     old_database(path, version, journal)
@@ -200,6 +216,7 @@ def test_an_older_schema_on_a_read_only_disk_is_read_as_it_is(disk, capsys, vers
         assert (game.name, game.time, game.won, game.left_clicks) == ("Old", 12.5, True, None)
         assert store.best_time("beginner") == game
         assert store.replay_ids() == [] and store.replay(game.id) is None
+        assert store.abandoned_games() == [] and store.statistics().abandoned == 0
         with pytest.raises(RecordsError, match="read-only disk"):
             store.add(GameRecord.make(9, 9, 10, won=True, time=1.0))
     assert snapshot(disk) == before
@@ -298,4 +315,19 @@ def test_a_win_in_the_terminal_game_on_a_read_only_disk_asks_no_name(disk):
     assert s.outcome is not None and not s.outcome.best     # no name asked for
     msg = s.finish_record(None)
     assert msg is not None and msg.startswith("Records not saved") and "read-only disk" in msg
+    assert snapshot(disk) == before
+
+
+def test_abandoning_in_the_terminal_game_on_a_read_only_disk_goes_on(disk):
+    from fastmine.tui.session import GameOptions, Session
+
+    fill(disk)
+    remount_ro(disk)
+    before = snapshot(disk)
+    s = Session(GameOptions(seed=3), data_dir=disk)
+    s.reveal(4, 4)
+    msg = s.new_game()
+    assert msg.startswith("New game") and "abandoned game was not recorded" in msg
+    assert any("read-only disk" in n for n in s.notes)
+    assert s.game.state is fastmine.GameState.READY
     assert snapshot(disk) == before

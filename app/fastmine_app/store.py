@@ -14,6 +14,7 @@ sits in the background.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -22,9 +23,13 @@ from fastmine import records as R
 from fastmine import saves as S
 
 ABANDONED_FILE = "abandoned.json"
-"""Games given up while in progress, counted per board (the records keep finished games)."""
+"""Where older apps counted games given up while in progress, per board label.  The
+records now keep them: an existing file is imported once, then renamed
+``abandoned.json.imported-<time>`` (kept, never deleted)."""
 MAX_ABANDONED_BYTES = 1 << 20
 """Far more than any count of abandoned games needs; a bigger file is not one."""
+
+log = logging.getLogger(__name__)
 
 BoardKey = str | tuple[int, int, int]
 
@@ -101,9 +106,18 @@ class Store:
 
     def __init__(self, data_dir: str | None = None) -> None:
         self.data_dir = data_dir
+        self._import_checked = False  # abandoned.json looked for (once per start)
 
     def _db(self) -> R.RecordsStore:
-        return R.RecordsStore(data_dir=self.data_dir)
+        db = R.RecordsStore(data_dir=self.data_dir)
+        if not self._import_checked:
+            self._import_checked = True
+            try:
+                self._import_abandoned(db)
+            except BaseException:
+                db.close()
+                raise
+        return db
 
     # ------------------------------------------------------------ records
 
@@ -177,44 +191,66 @@ class Store:
             s = db.statistics(board)
             every = db.statistics(board, include_assisted=True)
         return Stats(s.played, s.won, s.current_streak, s.best_streak, every.played - s.played,
-                     self.abandoned(board))
+                     s.abandoned)
 
     # ------------------------------------------------------------ abandoned games
 
     def _abandoned_path(self):
         return storage.data_dir(self.data_dir) / ABANDONED_FILE
 
-    def _abandoned_counts(self) -> dict[str, int]:
+    def _abandoned_counts(self) -> dict[tuple[int, int, int], int] | None:
+        """The old file's counts by board size; None if there is no file.  Anything
+        but the table of counts the app wrote raises :class:`StoreError`."""
         path = self._abandoned_path()
         try:
             # never waits on a FIFO nor reads without bound: a few bytes per board size
             data = json.loads(storage.read_regular_file(path, MAX_ABANDONED_BYTES).decode("utf-8"))
         except FileNotFoundError:
-            return {}
+            return None
         except (OSError, ValueError) as exc:
             raise StoreError(f"cannot read {path}: {exc}") from None
-        if not isinstance(data, dict):
-            raise StoreError(f"{path} is not a table of counts")
-        return {str(k): int(v) for k, v in data.items() if isinstance(v, int) and v >= 0}
+        counts: dict[tuple[int, int, int], int] = {}
+        try:
+            for label, n in data.items():
+                key = board_key(label)
+                size = tuple(DIFFICULTIES[key]) if isinstance(key, str) else key
+                if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+                    raise ValueError(n)
+                counts[size] = counts.get(size, 0) + n
+        except (AttributeError, TypeError, ValueError, KeyError):
+            raise StoreError(f"{path} is not a table of counts per board") from None
+        return counts
+
+    def _import_abandoned(self, db: R.RecordsStore) -> None:
+        """Move the old abandoned.json's counts into the records, once, then rename the
+        file aside.  An unreadable file, or records that cannot be written, leave
+        it where it is with a warning in the log (the app goes on)."""
+        try:
+            counts = self._abandoned_counts()
+            if counts is None:
+                return
+            db.import_abandoned(counts)  # adds nothing if the records hold an import already
+        except (StoreError, R.RecordsError) as exc:
+            log.warning("fastmine: abandoned games of %s not imported, the file is left as it "
+                        "is: %s", ABANDONED_FILE, exc)
+            return
+        try:
+            storage.move_aside(self._abandoned_path(), "imported")
+        except OSError as exc:
+            log.warning("fastmine: imported %s but could not rename it: %s", ABANDONED_FILE, exc)
 
     @_wrap
     def abandoned(self, board: BoardKey) -> int:
-        """How many games of this board were given up while in progress."""
-        label = board if isinstance(board, str) else R.board_label(*board)
-        return self._abandoned_counts().get(label, 0)
+        """How many unassisted games of this board were given up while in progress."""
+        with self._db() as db:
+            return db.statistics(board).abandoned
 
     @_wrap
     def count_abandoned(self, game: Game) -> None:
-        """Count a game given up while in progress (a new game started over it)."""
-        label = R.board_label(game.rows, game.cols, game.mine_count)
-        path = self._abandoned_path()
-        try:
-            counts = self._abandoned_counts()
-        except StoreError:
-            storage.move_aside(path)  # an unreadable file is kept, never overwritten
-            counts = {}
-        counts[label] = counts.get(label, 0) + 1
-        storage.atomic_write_text(path, json.dumps(counts, indent=1, sort_keys=True))
+        """Record a game given up while in progress (a new game started over it, or a
+        saved game declined); a game with no reveal yet is not counted."""
+        with self._db() as db:
+            db.record_abandoned(game)
 
     @_wrap
     def board_labels(self) -> list[str]:

@@ -1,5 +1,5 @@
 """A finished game as the records keep it: :class:`GameRecord`, :class:`Statistics`,
-and the checks a record passes before it is stored.
+:class:`AbandonedGame`, and the checks a record passes before it is stored.
 
 Plain values, no database: :mod:`fastmine.records` stores them (and its names
 import from there too), :mod:`fastmine.progress` and the app's statistics
@@ -13,6 +13,7 @@ screen compute with them.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
@@ -103,13 +104,62 @@ class GameRecord:
 
 
 @dataclass(frozen=True)
+class AbandonedGame:
+    """A game given up while in progress: a new game was started over it after
+    at least one reveal.  Build one with :meth:`from_game`.
+
+    ``time`` is the seconds played, ``revealed`` the fraction of the safe cells
+    revealed (0 to 1).  Counts imported from the app's old ``abandoned.json``
+    have no ``date``, ``rule``, ``time`` or ``revealed`` (None).
+    """
+
+    difficulty: str
+    rows: int
+    cols: int
+    mines: int
+    rule: str | None
+    time: float | None
+    revealed: float | None
+    assisted: bool
+    date: str | None
+    id: int | None = None
+
+    @classmethod
+    def from_game(cls, game: Game, date: str | None = None) -> AbandonedGame | None:
+        """The abandonment of a game in progress; None for a game with no reveal yet
+        (nothing was played, so nothing is given up).  A finished game raises
+        :class:`RecordsError`: it is recorded as won or lost instead."""
+        if game.state.is_over:
+            raise RecordsError("a finished game is recorded as won or lost, not abandoned")
+        if game.state.name != "PLAYING":
+            return None
+        safe = game.rows * game.cols - game.mine_count
+        return cls(difficulty_name(game.rows, game.cols, game.mine_count), game.rows, game.cols,
+                   game.mine_count, game.rule, float(game.elapsed),
+                   min(1.0, game.revealed_count / safe), bool(game.assisted), date or now_iso())
+
+    @property
+    def board_label(self) -> str:
+        """The preset name, or ``"custom RxC/M"`` for a custom size."""
+        return board_label(self.rows, self.cols, self.mines)
+
+
+@dataclass(frozen=True)
 class Statistics:
-    """Games played and won, and win streaks, over a set of games (oldest first)."""
+    """Games played and won, win streaks and abandoned games, over a set of games.
+
+    ``played`` counts finished games only (won or lost), so ``win_percent`` is
+    wins per finished game.  An abandoned game (a new game started over one in
+    progress) is not played, but it ends the current winning streak, as a loss
+    would: giving up a hard position does not keep a streak alive.  Abandoned
+    games imported without a date (the app's old counts) end no streak.
+    """
 
     played: int
     won: int
     current_streak: int
     best_streak: int
+    abandoned: int = 0
 
     @property
     def lost(self) -> int:
@@ -122,17 +172,24 @@ class Statistics:
         return 100.0 * self.won / self.played if self.played else None
 
     @classmethod
-    def from_results(cls, results: list[bool]) -> Statistics:
-        """Statistics of a list of results (True = won), oldest first.
+    def from_results(cls, results: Sequence[bool | None]) -> Statistics:
+        """Statistics of a list of results, oldest first: True won, False lost,
+        None abandoned (not played, but it ends a streak).
 
-        >>> Statistics.from_results([True, True, False, True, True, True, False, True])
-        Statistics(played=8, won=6, current_streak=1, best_streak=3)
+        >>> Statistics.from_results([True, True, False, True, True, True, None, True])
+        Statistics(played=7, won=6, current_streak=1, best_streak=3, abandoned=1)
         """
-        best = run = 0
-        for won in results:
-            run = run + 1 if won else 0
+        best = run = played = won = abandoned = 0
+        for result in results:
+            if result is None:
+                abandoned += 1
+                run = 0
+                continue
+            played += 1
+            won += bool(result)
+            run = run + 1 if result else 0
             best = max(best, run)
-        return cls(len(results), sum(map(bool, results)), run, best)
+        return cls(played, won, run, best, abandoned)
 
 
 def now_iso() -> str:

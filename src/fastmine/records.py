@@ -1,10 +1,13 @@
 """The records store: every finished game, best times and statistics (SQLite).
 
 One row per finished game (won or lost) in ``records.sqlite3`` in the data
-directory (see :mod:`fastmine.storage`).  The terminal game and the Kivy app
+directory (see :mod:`fastmine.storage`), and one per game abandoned in
+progress (:meth:`RecordsStore.record_abandoned`: a new game started over one
+with a reveal; quitting saves a game and abandons nothing).  The terminal game and the Kivy app
 both write here; ``fastmine records`` (:mod:`fastmine.recordscmd`) prints the tables.
 A record itself (:class:`GameRecord`, :class:`Statistics`) is a plain value
 defined in :mod:`fastmine.gamerecord`; its names import from here as well.
+The tables and their migrations are in :mod:`fastmine.recordsschema`.
 
 >>> import tempfile
 >>> store = RecordsStore(data_dir=tempfile.mkdtemp())
@@ -48,15 +51,16 @@ import contextlib
 import os
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .difficulty import DIFFICULTIES
+from .difficulty import DIFFICULTIES, difficulty_name
 
 # The record's value types live in fastmine.gamerecord; importable from here as before.
 from .gamerecord import MAX_NAME_LENGTH as MAX_NAME_LENGTH
+from .gamerecord import AbandonedGame as AbandonedGame
 from .gamerecord import FutureSchemaError as FutureSchemaError
 from .gamerecord import GameRecord as GameRecord
 from .gamerecord import RecordsError as RecordsError
@@ -66,6 +70,17 @@ from .gamerecord import board_label as board_label
 from .gamerecord import clean_name as clean_name
 from .gamerecord import now_iso as now_iso
 from .recordsfile import explain, open_read_only, read_header, read_only, rollback
+from .recordsschema import (
+    ABANDONED_COLUMNS,
+    GAME_COLUMNS,
+    check_schema,
+    check_version,
+    migrate,
+    read_old_schema,
+)
+from .recordsschema import APPLICATION_ID as APPLICATION_ID
+from .recordsschema import MIGRATIONS as _MIGRATIONS  # noqa: F401  (tests build old files)
+from .recordsschema import SCHEMA_VERSION as SCHEMA_VERSION
 from .storage import data_dir as _data_dir
 
 if TYPE_CHECKING:
@@ -75,60 +90,13 @@ if TYPE_CHECKING:
 RECORDS_FILE = "records.sqlite3"
 """File name of the records database inside the data directory."""
 
-SCHEMA_VERSION = 3
-"""The schema this fastmine writes (``PRAGMA user_version``)."""
-
-APPLICATION_ID = 0x464D5243  # "FMRC": marks the file as a fastmine records database
 _SQLITE_HEADER = b"SQLite format 3\x00"
+_COLUMNS = GAME_COLUMNS
+_ABANDONED = ABANDONED_COLUMNS[1:]      # every column but the id, as written
+_MAX_IMPORTED = 100_000                 # per board: more than anyone abandons
 
 BoardKey = str | tuple[int, int, int]
 """A preset name such as ``"expert"``, ``"custom"`` (every custom size), or ``(rows, cols, mines)``."""
-
-# Each entry takes the schema from version i to i + 1.  Never edit one that
-# shipped: add a new entry instead, so every older file migrates the same way.
-_MIGRATIONS: tuple[str, ...] = (
-    # 0 -> 1: one row per finished game.
-    """
-    CREATE TABLE games (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        date TEXT NOT NULL,
-        difficulty TEXT NOT NULL,
-        rows INTEGER NOT NULL CHECK (rows > 0),
-        cols INTEGER NOT NULL CHECK (cols > 0),
-        mines INTEGER NOT NULL CHECK (mines > 0),
-        rule TEXT NOT NULL,
-        won INTEGER NOT NULL CHECK (won IN (0, 1)),
-        time REAL NOT NULL CHECK (time >= 0),
-        bbbv INTEGER,
-        bbbv_per_second REAL,
-        clicks INTEGER NOT NULL CHECK (clicks >= 0),
-        efficiency REAL,
-        assisted INTEGER NOT NULL DEFAULT 0 CHECK (assisted IN (0, 1)),
-        name TEXT
-    );
-    """,
-    # 1 -> 2: clicks split by kind (NULL for older rows) and an index for best times.
-    """
-    ALTER TABLE games ADD COLUMN left_clicks INTEGER;
-    ALTER TABLE games ADD COLUMN right_clicks INTEGER;
-    ALTER TABLE games ADD COLUMN chord_clicks INTEGER;
-    CREATE INDEX games_by_board ON games (rows, cols, mines, won, time);
-    """,
-    # 2 -> 3: the replay of a game (a fastmine.replay file's bytes), in a table
-    # of its own so listing games never reads them.
-    """
-    CREATE TABLE replays (
-        game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
-        data BLOB NOT NULL
-    );
-    """,
-)
-assert len(_MIGRATIONS) == SCHEMA_VERSION
-
-_COLUMNS = ("id", "date", "difficulty", "rows", "cols", "mines", "rule", "won", "time", "bbbv",
-            "bbbv_per_second", "clicks", "efficiency", "assisted", "name",
-            "left_clicks", "right_clicks", "chord_clicks")
-_V1_COLUMNS = _COLUMNS[:15]     # the games table of schema 1, before the click kinds
 
 
 def default_path(data_dir: str | os.PathLike[str] | None = None) -> Path:
@@ -243,93 +211,18 @@ class RecordsStore:
             raise self._corrupt(sqlite3.DatabaseError(check))
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         version = conn.execute("PRAGMA user_version").fetchone()[0]
-        self._check_version(app_id, version)
-        self._check_schema(version)   # before anything below writes to the file
+        check_version(conn, self.path, app_id, version)
+        check_schema(conn, self.path, version)   # before anything below writes to the file
         if self.read_only:
             conn.execute("PRAGMA temp_store=MEMORY")    # the stand-ins below: no temp file
             if version < SCHEMA_VERSION:
-                self._read_old_schema(version)
+                read_old_schema(conn, version)   # schema migrations are skipped
             return
         if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
             conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA foreign_keys=ON")
         if version < SCHEMA_VERSION:
-            self._migrate()
-
-    def _read_old_schema(self, version: int) -> None:
-        """Read an older schema as it is where it cannot be migrated (read-only).
-
-        Stand-ins in this connection's temporary schema, which SQLite searches
-        before the file's, give the queries what the migrations would have
-        added: click kinds unknown (NULL), no replays, and no games in a
-        database that was never written.  The file is not touched.
-        """
-        conn = self._db()
-        if version == 0:
-            conn.execute("CREATE TEMP VIEW games AS SELECT "
-                         f"{', '.join(f'NULL AS {c}' for c in _COLUMNS)} WHERE 0")
-        elif version == 1:
-            conn.execute(f"CREATE TEMP VIEW games AS SELECT {', '.join(_V1_COLUMNS)}, "
-                         "NULL AS left_clicks, NULL AS right_clicks, NULL AS chord_clicks "
-                         "FROM main.games")
-        if version < 3:
-            conn.execute("CREATE TEMP TABLE replays (game_id INTEGER PRIMARY KEY, "
-                         "data BLOB NOT NULL)")
-
-    def _check_version(self, app_id: int, version: int) -> None:
-        if app_id not in (0, APPLICATION_ID):
-            raise RecordsError(f"{self.path} is an SQLite database of another program "
-                               f"(application id {app_id:#x}), not fastmine records")
-        if version > SCHEMA_VERSION:
-            raise FutureSchemaError(
-                f"the records database {self.path} was written by a newer fastmine "
-                f"(schema {version}; this fastmine knows up to {SCHEMA_VERSION}); "
-                "upgrade fastmine to use it")
-        if app_id == 0 and version == 0:
-            tables = self._db().execute(
-                "SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").fetchone()[0]
-            if tables:
-                raise RecordsError(f"{self.path} is an SQLite database but not fastmine records")
-
-    def _check_schema(self, version: int) -> None:
-        """The games table must be the one ``version`` of fastmine made.
-
-        A file that carries fastmine's mark and version but other tables (another
-        program, a hand edit) is refused before anything writes to it.
-        """
-        if version == 0:
-            return
-        expected = list(_V1_COLUMNS if version == 1 else _COLUMNS)
-        columns = [row[1] for row in self._db().execute("PRAGMA table_info(games)")]
-        if version >= 3 and columns == expected:
-            columns = [row[1] for row in self._db().execute("PRAGMA table_info(replays)")]
-            expected = ["game_id", "data"]
-        if columns != expected:
-            found = ", ".join(columns) if columns else "a table missing"
-            raise RecordsError(
-                f"{self.path} says it is fastmine records (schema {version}) but its tables "
-                f"are not ({found}); it was left untouched: move it away to start new records")
-
-    def _migrate(self) -> None:
-        conn = self._db()
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            # Another process may have migrated while we waited for the lock.
-            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            self._check_version(app_id, version)
-            for step in range(version, SCHEMA_VERSION):
-                # One statement at a time: executescript() would COMMIT first and
-                # break the transaction (the migrations hold no ';' in literals).
-                for statement in _MIGRATIONS[step].split(";"):
-                    if statement.strip():
-                        conn.execute(statement)
-            conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
-            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            conn.execute("COMMIT")
-        except BaseException:
-            rollback(conn)
-            raise
+            migrate(conn, self.path)
 
     def close(self) -> None:
         """Close the database connection (safe to call twice)."""
@@ -458,6 +351,71 @@ class RecordsStore:
             cur = conn.execute("DELETE FROM games WHERE id = ?", (key,))
         return cur.rowcount > 0
 
+    # ---------------------------------------------------------------- abandoned games
+
+    def record_abandoned(self, game: Game) -> AbandonedGame | None:
+        """Store a game given up while in progress (a new game started over it).
+
+        Returns the stored :class:`AbandonedGame` with its ``id``, or None for a
+        game with no reveal yet: nothing was played, so nothing is stored.  A
+        finished game raises :class:`RecordsError` (it is recorded as won or lost
+        with :meth:`record_game`); so does a store that cannot be written.
+        An abandoned game is not a game played (win % is wins per finished
+        game) but it ends its board's current streak (see :class:`Statistics`).
+        """
+        entry = AbandonedGame.from_game(game)
+        if entry is None:
+            return None
+        with self._write("could not store the abandoned game") as conn:
+            # Its place among the games, for the streaks: after the last one stored.
+            after = conn.execute("SELECT coalesce(max(id), 0) FROM games").fetchone()[0]
+            values = [*(getattr(entry, c) for c in _ABANDONED[:-1]), after]
+            cur = conn.execute(f"INSERT INTO abandoned ({', '.join(_ABANDONED)}) "
+                               f"VALUES ({', '.join('?' * len(values))})", values)
+        return replace(entry, id=cur.lastrowid)
+
+    def import_abandoned(self, counts: Mapping[tuple[int, int, int], int]) -> int:
+        """Add abandoned games known only as a count per board size ``(rows, cols, mines)``
+        (the app's old ``abandoned.json``); returns how many were added.
+
+        They have no date, rule, time or place among the games, so they count in
+        :attr:`Statistics.abandoned` but end no streak.  Once only: a store that
+        already holds imported counts adds nothing and returns 0, so an import
+        repeated after a crash does not count twice.  A bad size or count
+        raises :class:`RecordsError` and adds nothing.
+        """
+        rows_in: list[tuple[str, int, int, int]] = []
+        for size, n in counts.items():
+            try:
+                rows, cols, mines = (int(v) for v in size)
+            except (TypeError, ValueError):
+                raise RecordsError(f"a board size is (rows, cols, mines), got {size!r:.40}") from None
+            if not (rows > 0 and cols > 0 and 0 < mines < rows * cols):
+                raise RecordsError(f"impossible board {rows}x{cols}/{mines}")
+            if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= _MAX_IMPORTED:
+                raise RecordsError(f"an abandoned count must be a whole number from 0 to "
+                                   f"{_MAX_IMPORTED}, got {n!r:.40} for {rows}x{cols}/{mines}")
+            rows_in += [(difficulty_name(rows, cols, mines), rows, cols, mines)] * n
+        with self._write("could not import the abandoned games") as conn:
+            if conn.execute("SELECT 1 FROM abandoned WHERE date IS NULL LIMIT 1").fetchone():
+                return 0
+            conn.executemany("INSERT INTO abandoned (difficulty, rows, cols, mines) "
+                             "VALUES (?, ?, ?, ?)", rows_in)
+        return len(rows_in)
+
+    def abandoned_games(self, board: BoardKey | None = None, *, rule: str | None = None,
+                        include_assisted: bool = True) -> list[AbandonedGame]:
+        """Every stored abandoned game (optionally of one board and rule), oldest first."""
+        where, params = self._where(board, rule, include_assisted)
+        out = []
+        cols = ABANDONED_COLUMNS[:-1]       # its place among the games stays inside
+        for row in self._db().execute(
+                f"SELECT {', '.join(cols)} FROM abandoned{where} ORDER BY id", params):
+            values = dict(zip(cols, row, strict=True))
+            values["assisted"] = bool(values["assisted"])
+            out.append(AbandonedGame(**values))
+        return out
+
     # ---------------------------------------------------------------- queries
 
     def _where(self, board: BoardKey | None, rule: str | None, include_assisted: bool,
@@ -553,23 +511,43 @@ class RecordsStore:
 
     def statistics(self, board: BoardKey | None = None, *, rule: str | None = None,
                    include_assisted: bool = False) -> Statistics:
-        """Played, won, win % and win streaks (in the order games were stored)."""
+        """Played, won, win %, win streaks and abandoned games (see :class:`Statistics`).
+
+        Played and win % count finished games only; an abandoned game is
+        counted apart and ends the streak it interrupted (in the order the
+        games were stored).
+        """
         where, params = self._where(board, rule, include_assisted)
-        rows = self._db().execute(f"SELECT won FROM games{where} ORDER BY id", params)
-        return Statistics.from_results([bool(w) for (w,) in rows])
+        conn = self._db()
+        games = conn.execute(f"SELECT id, won FROM games{where} ORDER BY id", params).fetchall()
+        places = [a for (a,) in conn.execute(f"SELECT after_game FROM abandoned{where}", params)]
+        placed = sorted(a for a in places if a is not None)
+        results: list[bool | None] = []
+        i = 0
+        for game_id, won in games:
+            while i < len(placed) and placed[i] < game_id:
+                results.append(None)     # given up before this game was stored
+                i += 1
+            results.append(bool(won))
+        results += [None] * (len(placed) - i)
+        st = Statistics.from_results(results)
+        return replace(st, abandoned=st.abandoned + len(places) - len(placed))
 
     def boards(self, *, include_assisted: bool = True) -> list[tuple[int, int, int]]:
-        """Every board size that has games, presets in menu order first, then custom sizes."""
+        """Every board size that has games (finished or abandoned), presets in menu
+        order first, then custom sizes."""
         where, params = self._where(None, None, include_assisted)
         sizes: set[tuple[int, int, int]] = {tuple(r) for r in self._db().execute(
-            f"SELECT DISTINCT rows, cols, mines FROM games{where}", params)}
+            f"SELECT rows, cols, mines FROM games{where} UNION "
+            f"SELECT rows, cols, mines FROM abandoned{where}", params + params)}
         presets = [(d.rows, d.cols, d.mines) for d in DIFFICULTIES.values()
                    if (d.rows, d.cols, d.mines) in sizes]
         return presets + sorted(sizes - set(presets))
 
     def summary(self, *, include_assisted: bool = False
                 ) -> list[tuple[str, Statistics, GameRecord | None]]:
-        """``(label, statistics, best game or None)`` for every board with games."""
+        """``(label, statistics, best game or None)`` for every board with games
+        (finished or abandoned)."""
         out = []
         for size in self.boards(include_assisted=include_assisted):
             out.append((board_label(*size),

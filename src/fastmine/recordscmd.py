@@ -18,6 +18,7 @@ from .outputs import atomic_write_figure, check_figure_path, check_output
 from .progress import MEDIAN_WINDOW, last_won_by_board
 from .progress import series as points
 from .records import (
+    AbandonedGame,
     BoardKey,
     GameRecord,
     RecordsError,
@@ -42,8 +43,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="data directory (default: $FASTMINE_DATA_DIR or the user data dir)")
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", nargs="?", const="-", default=None, metavar="PATH",
-                     help="write every recorded game (of --difficulty if given; assisted "
-                          "ones too, marked) as JSON to PATH, or to standard output")
+                     help="write every recorded game, finished or abandoned (of --difficulty "
+                          "if given; assisted ones too, marked) as JSON to PATH, or to "
+                          "standard output")
     out.add_argument("--plot", metavar="PATH",
                      help="draw time and 3BV/s of the last won games of each board to PATH "
                           "(png/svg/pdf; needs matplotlib)")
@@ -116,11 +118,16 @@ def format_best_times(records: list[GameRecord], labels: bool = True) -> list[st
 
 
 def format_statistics(rows: list[tuple[str, Statistics]]) -> list[str]:
-    """Lines of a statistics table: ``(label, Statistics)`` per line."""
-    lines = [f"{'board':<20} {'played':>6} {'won':>5} {'win %':>6} {'streak':>6} {'best streak':>11}"]
+    """Lines of a statistics table: ``(label, Statistics)`` per line.
+
+    Played and win % count finished games; abandoned games (a new game
+    started over one in progress) are counted apart, and end a streak.
+    """
+    lines = [f"{'board':<20} {'played':>6} {'won':>5} {'win %':>6} {'streak':>6} {'best streak':>11}"
+             f" {'abandoned':>9}"]
     for label, s in rows:
         lines.append(f"{fit(printable(label), 20)} {s.played:>6} {s.won:>5} {_fmt(s.win_percent, '.1f'):>6} "
-                     f"{s.current_streak:>6} {s.best_streak:>11}")
+                     f"{s.current_streak:>6} {s.best_streak:>11} {s.abandoned:>9}")
     return lines
 
 
@@ -128,8 +135,9 @@ JSON_FORMAT = "fastmine-records"
 JSON_VERSION = 1
 
 
-def records_json(records: list[GameRecord]) -> str:
-    """The JSON document of ``--json``: a format name, a version and every game, oldest first.
+def records_json(records: list[GameRecord], abandoned: list[AbandonedGame] | None = None) -> str:
+    """The JSON document of ``--json``: a format name, a version, every finished game
+    and every abandoned game, oldest first.
 
     >>> doc = json.loads(records_json([GameRecord.make(9, 9, 10, won=True, time=8.5, bbbv=17,
     ...                                                date="2026-11-24T10:00:00Z")]))
@@ -137,7 +145,9 @@ def records_json(records: list[GameRecord]) -> str:
     ('fastmine-records', 1, 8.5, 2.0)
     """
     return json.dumps({"format": JSON_FORMAT, "version": JSON_VERSION,
-                       "games": [dataclasses.asdict(r) for r in records]}, indent=1) + "\n"
+                       "games": [dataclasses.asdict(r) for r in records],
+                       "abandoned": [dataclasses.asdict(a) for a in abandoned or []]},
+                      indent=1) + "\n"
 
 
 def plot_series(records: list[GameRecord], last: int,
@@ -189,16 +199,18 @@ def _export(args: argparse.Namespace, board: BoardKey | None) -> int:
         return 2
     path = default_path(args.data_dir)
     records: list[GameRecord] = []
+    abandoned: list[AbandonedGame] = []
     if path.exists():
         try:
             with RecordsStore(path, create=False) as store:
                 _note_read_only(store)
                 records = store.games(board)
+                abandoned = store.abandoned_games(board)
         except RecordsError as exc:
             print(f"fastmine records: {exc}", file=sys.stderr)
             return 1
     if args.json is not None:
-        text = records_json(records)
+        text = records_json(records, abandoned)
         if args.json == "-":
             sys.stdout.write(text)
         else:
@@ -208,7 +220,8 @@ def _export(args: argparse.Namespace, board: BoardKey | None) -> int:
                 print(f"fastmine records: cannot write {args.json}: {exc.strerror or exc}",
                       file=sys.stderr)
                 return 1
-            print(f"{len(records)} games written to {args.json}", file=sys.stderr)
+            also = f" (and {len(abandoned)} abandoned games)" if abandoned else ""
+            print(f"{len(records)} games written to {args.json}{also}", file=sys.stderr)
         return 0
     series = plot_series(records, args.last, args.assisted)
     if not series:

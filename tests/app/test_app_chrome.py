@@ -401,38 +401,6 @@ def test_main_opens_the_desktop_window_landscape_within_1280x800():
     assert w > h and w <= 1280 and h <= 800 - 60  # room for a title bar and a panel
 
 
-def test_abandoned_counts_file_is_kept_when_unreadable(tmp_path):
-    from fastmine_app.store import Store, StoreError
-
-    from fastmine import Game
-
-    store = Store(str(tmp_path))
-    game = Game(9, 9, 10, seed=1)
-    store.count_abandoned(game)
-    store.count_abandoned(Game(12, 20, 40, seed=1))
-    assert store.abandoned("beginner") == 1 and store.abandoned((12, 20, 40)) == 1
-    (tmp_path / "abandoned.json").write_text("{not json")
-    with pytest.raises(StoreError, match="abandoned.json"):
-        store.stats("beginner")  # said, not hidden
-    store.count_abandoned(game)  # the unreadable file is moved aside, never overwritten
-    assert store.abandoned("beginner") == 1
-    kept = list(tmp_path.glob("abandoned.json.corrupt*"))
-    assert kept and kept[0].read_text() == "{not json"
-
-
-def test_abandoned_counts_fifo_is_refused_not_waited_on(tmp_path):
-    """A FIFO where the counts should be: a clear StoreError, not a frozen app."""
-    import os
-
-    from fastmine_app.store import Store, StoreError
-
-    if not hasattr(os, "mkfifo"):
-        pytest.skip("no FIFOs here")
-    os.mkfifo(tmp_path / "abandoned.json")
-    with pytest.raises(StoreError, match="FIFO"):
-        Store(str(tmp_path)).abandoned("beginner")
-
-
 def test_profiles_examples():
     import doctest
 

@@ -139,8 +139,8 @@ class TerminalUI:
             answer = self.ask(f"Resume saved game ({describe(game)})? y/n (n discards it)",
                               "yn")
             if answer != "y":
-                self.session.discard_save()
-                self.message = "Saved game discarded"
+                trouble = self.session.discard_save(game)
+                self.message = "Saved game discarded" + (f" ({trouble})" if trouble else "")
                 return
         self.message = self.session.resume(game)
         self.cursor = (game.rows // 2, game.cols // 2)

@@ -123,8 +123,10 @@ class Session:
     # ------------------------------------------------------------ new / resume
 
     def new_game(self, options: GameOptions | None = None) -> str:
-        """Abandon the current game (unrecorded unless it finished) and start a new one."""
+        """Start a new game.  A finished game is recorded (once); one in progress
+        (a reveal made) is recorded as abandoned; one not started yet leaves no trace."""
         self.finish_record()
+        trouble = self._abandon(self.game)
         if options is not None:
             self.options = options
         if self.resumed:  # the resumed game is gone now; don't offer it again
@@ -133,7 +135,20 @@ class Session:
         self.game = self.options.new_game(self.clock)
         self.outcome = None
         self._recorded = False
-        return f"New game: {self.options.label}"
+        return f"New game: {self.options.label}" + (f" ({trouble})" if trouble else "")
+
+    def _abandon(self, game: Game) -> str | None:
+        """Record ``game`` as abandoned if it is in progress; a short message on trouble
+        (the details go to :attr:`notes`: the new game starts all the same)."""
+        if not self.use_records or game.state is not GameState.PLAYING:
+            return None
+        try:
+            with records.RecordsStore(data_dir=self.data_dir) as store:
+                store.record_abandoned(game)
+        except (records.RecordsError, OSError) as exc:
+            self.notes.append(f"The abandoned game was not recorded: {exc}")
+            return "the abandoned game was not recorded"
+        return None
 
     def code(self) -> str:
         """The current game's code, to share (see :mod:`fastmine.gamecode`), as a message."""
@@ -187,9 +202,16 @@ class Session:
             game.resume()
         return f"Resumed: {saves.describe(game)}"
 
-    def discard_save(self) -> None:
-        """Delete the saved game (the player chose a new game instead)."""
+    def discard_save(self, game: Game | None = None) -> str | None:
+        """Delete the saved game (the player chose a new game instead).
+
+        ``game``, the saved game from :meth:`check_save`, is recorded as
+        abandoned, as starting a new game over it would; returns a short
+        message if that could not be done.
+        """
+        trouble = self._abandon(game) if game is not None else None
         self._discard_save()
+        return trouble
 
     def _discard_save(self) -> None:
         if self.save_blocked is not None:
