@@ -104,6 +104,15 @@ def default_path(data_dir: str | os.PathLike[str] | None = None) -> Path:
     return _data_dir(data_dir) / RECORDS_FILE
 
 
+def database_files(data_dir: str | os.PathLike[str] | None = None) -> tuple[tuple[str, str], ...]:
+    """The records database's files, each with the words naming it: what an
+    output option (``--json``, ``--export`` ...) must never replace
+    (``keep`` of :func:`fastmine.outputs.check_output`)."""
+    db = str(default_path(data_dir))
+    return ((db, "your records database"),
+            *((db + end, "part of your records database") for end in ("-wal", "-shm", "-journal")))
+
+
 def _is_busy(exc: sqlite3.OperationalError) -> bool:
     msg = str(exc).lower()
     return "locked" in msg or "busy" in msg

@@ -25,6 +25,7 @@ from .records import (
     RecordsStore,
     Statistics,
     board_label,
+    database_files,
     default_path,
 )
 from .storage import atomic_write_text
@@ -193,7 +194,7 @@ def _export(args: argparse.Namespace, board: BoardKey | None) -> int:
         if args.plot is not None:
             check_figure_path(out)
         if out != "-":
-            check_output(out, option)
+            check_output(out, option, database_files(args.data_dir))
     except ValueError as exc:
         print(f"fastmine records: {exc}", file=sys.stderr)
         return 2

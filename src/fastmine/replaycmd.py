@@ -114,10 +114,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _keep(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
     """The files an output of this command must not replace: the records and the replay read."""
-    from .records import default_path
+    from .records import database_files
 
-    db = str(default_path(args.data_dir))
-    keep = [(db, "your records database"), (db + "-wal", "part of your records database")]
+    keep = list(database_files(args.data_dir))
     if args.import_file:
         keep.append((args.import_file, "the replay being read"))
     return tuple(keep)

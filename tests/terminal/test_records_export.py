@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -117,3 +118,19 @@ def test_plot_format_and_write_errors_are_messages_not_tracebacks(tmp_path, caps
         err = capsys.readouterr().err
         assert f"cannot write {tmp_path / name}: No space left on device" in err
         assert not (tmp_path / name).exists()
+
+
+@pytest.mark.parametrize("end", ["", "-wal"])
+def test_json_never_replaces_the_records_database(tmp_path, capsys, end):
+    _fill(tmp_path)
+    db = records.default_path(tmp_path)
+    target = str(db) + end
+    if end:
+        Path(target).touch()
+    before = Path(target).read_bytes()
+    assert records_main(["--data-dir", str(tmp_path), "--json", target]) == 2
+    err = capsys.readouterr().err
+    assert "records database" in err and "Traceback" not in err
+    assert Path(target).read_bytes() == before
+    with RecordsStore(data_dir=tmp_path) as s:
+        assert s.count() == 4
