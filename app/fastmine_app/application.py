@@ -374,7 +374,11 @@ class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
         won = state == "won"
         note, ask = "", False
         best = None
-        if won and g.assisted:
+        read_only = self._records_read_only()
+        if read_only:
+            # nothing can be stored: no name asked for a best time, no record to take back
+            note = f"This game was not recorded: {read_only}."
+        elif won and g.assisted:
             note = "Assisted game: it counts as assisted in the records, not for best times."
         elif won:
             try:
@@ -391,7 +395,7 @@ class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
         # the name typed at the best-time prompt is set on it afterwards.
         self._pending_record = self._record(g) if ask else None
         self._loss_record = None
-        if not ask:
+        if not ask and not read_only:
             record_id = self._record(g)
             if not won:
                 self._loss_record = record_id
@@ -428,6 +432,14 @@ class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
         if dialog is not None and dialog.parent is not None:
             dialog.dismiss()
         return self.ctrl.undo_loss()
+
+    def _records_read_only(self) -> str | None:
+        """The records' read-only note, or None (unreadable records are reported
+        when the game is recorded)."""
+        try:
+            return self.store.read_only_note()
+        except StoreError:
+            return None
 
     def _last_name(self) -> str:
         try:

@@ -59,7 +59,9 @@ class GameController(EventDispatcher):
         self._hint_cell: tuple[int, int] | None = None
         self._last_cell: tuple[int, int] | None = None
         self._probs: np.ndarray | None = None
-        self._view_before: np.ndarray | None = None  # the view before the last move that could lose
+        # The game was lost by a move played here (not attached lost, not taken back):
+        # the engine takes the move back (Game.take_back_loss), so no copy is kept.
+        self._lost_here = False
         board.bind(on_cell_tap=lambda _b, r, c: self.tap(r, c),
                    on_cell_long_press=lambda _b, r, c: self.long_press(r, c),
                    on_cell_secondary=lambda _b, r, c: self.mark(r, c),
@@ -83,7 +85,7 @@ class GameController(EventDispatcher):
         self._hint_cell = None
         self._last_cell = None
         self._probs = None
-        self._view_before = None
+        self._lost_here = False
         self.overlay = False
         self.flag_mode = False
         self.message = ""
@@ -156,8 +158,6 @@ class GameController(EventDispatcher):
         verdict = livecoach.judge(g, kind, r, c) if self.coach else None
         if verdict is not None:
             g.assisted = True  # the coach tells what the solver knows, as a hint does
-        if kind != "mark":
-            self._view_before = g.view.copy()  # a few kB: what undo after a loss restores
         try:
             changed = move(r, c)
         except (GameOverError, GamePausedError):
@@ -177,7 +177,6 @@ class GameController(EventDispatcher):
         if g is None or g.state.is_over or g.paused:
             return
         before = g.state
-        self._view_before = g.view.copy()
         try:
             changed = assist.step(g, strategy)
         except Exception as exc:  # the solver is another package: report, don't crash
@@ -201,6 +200,7 @@ class GameController(EventDispatcher):
         self.board.animate_move(changed, self._last_cell if kind != "assist" else None,
                                 g.state.value if g.state.is_over and not before.is_over else "")
         self.message = ""
+        self._lost_here = g.state is GameState.LOST and not before.is_over
         self._sync()
         if g.state is GameState.LOST:
             self.dispatch("on_sound", "explode")
@@ -218,7 +218,7 @@ class GameController(EventDispatcher):
     def can_undo_loss(self) -> bool:
         """True when the game was just lost and the losing move can be taken back."""
         g = self.game
-        return g is not None and self._view_before is not None and g.can_take_back_loss
+        return g is not None and self._lost_here and g.can_take_back_loss
 
     def undo_loss(self) -> bool:
         """Take back the move that lost, as Simon Tatham's Mines does.
@@ -239,7 +239,7 @@ class GameController(EventDispatcher):
             self.message = f"Cannot take the move back: {exc}"
             return False
         self.game = game
-        self._view_before = None
+        self._lost_here = False
         self._hint_cell = None
         self._probs = None
         new = self._tiles_of(game.view)

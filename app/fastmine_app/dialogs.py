@@ -68,14 +68,38 @@ class EndDialog(ModalView):
 
         grid = self.ids.lines
         grid.clear_widgets()
+        self._keys: list[TLabel] = []
+        self._widest = (0.0, 0.0)  # the widest label and value, each on one line
         for label, value in lines:
-            for text, align in ((label, "left"), (value, "right")):
+            key = TLabel(text=label, halign="left", valign="middle", bold=True, size_hint=(None, None))
+            val = TLabel(text=value, halign="right", valign="middle", size_hint_y=None)
+            for lbl in (key, val):
+                lbl.texture_update()  # its width on one line, before any wrapping
+            self._widest = (max(self._widest[0], key.texture_size[0]),
+                            max(self._widest[1], val.texture_size[0]))
+            self._keys.append(key)
+            for lbl in (key, val):
                 # the row grows with its text (large fonts, narrow phones): never clipped
-                lbl = TLabel(text=text, halign=align, valign="middle", bold=align == "left",
-                             size_hint_y=None)
                 lbl.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
                          texture_size=lambda w, ts: setattr(w, "height", ts[1] + w.font_size * 0.4))
                 grid.add_widget(lbl)
+        grid.unbind(width=self._fit_columns)
+        grid.bind(width=self._fit_columns)
+        self._fit_columns()
+
+    def _fit_columns(self, *_args) -> None:
+        # The values get the width they need ("63 of 71 safe cells (89%)" on one
+        # line) and the labels the rest, up to their own width: a label wraps
+        # before a value does, and never below a quarter of the grid.
+        keys = getattr(self, "_keys", [])
+        if not keys:
+            return
+        grid = self.ids.lines
+        key_w, value_w = self._widest
+        room = grid.width - grid.spacing[0] - value_w - 2
+        width = max(1.0, min(key_w + 2, max(room, grid.width / 4)))
+        for key in keys:
+            key.width = width
 
     def submit_name(self, name: str) -> None:
         """The Save button of the best-time prompt."""

@@ -14,7 +14,7 @@ from fastmine.difficulty import CUSTOM_MAX_SIDE, CUSTOM_MIN_SIDE
 
 from .boardview import BoardView
 from .controller import GameController
-from .settings import RULE_LABELS
+from .settings import RULE_HELP, RULE_LABELS
 from .widgets import FlatToggle, TLabel
 
 KEY_UP, KEY_DOWN, KEY_RIGHT, KEY_LEFT = 273, 274, 275, 276
@@ -137,13 +137,6 @@ class GameScreen(Screen):
             App.get_running_app().undo_loss()
             return True
         return False
-
-
-RULE_HELP = {
-    "cell": "The first cell you open is never a mine.",
-    "opening": "The first cell you open opens an area with no mine around it.",
-    "no_guess": "The whole board can be solved without guessing.",
-}
 
 
 def shown_label(label: str) -> str:
@@ -296,6 +289,8 @@ class RecordsScreen(Screen):
     names = ListProperty([shown_label(n) for n in DIFFICULTIES])
     summary = StringProperty("")
     error = StringProperty("")
+    note = StringProperty("")
+    """Why new games cannot be recorded ("" when they can): the records are read-only."""
     rows = ListProperty([])
     """Best-times table: (rank, name, time, 3BV/s, date) strings."""
 
@@ -338,11 +333,13 @@ class RecordsScreen(Screen):
             board = board_key(self.difficulty.lower())
             st = app.store.stats(board)
             best = app.store.best_times(board, limit=10)
+            note = app.store.read_only_note()
         except StoreError as exc:
             self.error = str(exc)
-            self.summary, self.rows = "", []
+            self.summary, self.rows, self.note = "", [], ""
             return
         self.error = ""
+        self.note = note[:1].upper() + note[1:] + "." if note else ""
         extra = []
         if st.assisted:
             extra.append(f"+{st.assisted} assisted")

@@ -37,6 +37,13 @@ CELL_SIZES = ["40", "48", "56", "64", "72"]
 LONG_PRESS_DELAYS = ["0.25", "0.3", "0.4", "0.5", "0.6", "0.8", "1.0"]
 FIRST_CLICK_RULES = ["cell", "opening", "no_guess"]
 RULE_LABELS = {"cell": "Safe cell", "opening": "Opening", "no_guess": "No guess"}
+RULE_HELP = {
+    "cell": "The first cell you open is never a mine.",
+    "opening": "The first cell you open opens an area with no mine around it.",
+    "no_guess": "The whole board can be solved without guessing.",
+}
+"""What each first-click rule does, in a line (the new-game screen shows the chosen
+rule's; the settings screen's "First click" lists them all)."""
 THEME_LABELS = {"light": "Light", "dark": "Dark"}
 CELL_SIZE_LABELS = {"40": "Small", "48": "Medium", "56": "Large", "64": "Larger", "72": "Huge"}
 BOOL_LABELS = {"0": "Off", "1": "On"}
@@ -45,8 +52,8 @@ PANEL = [
     {"type": "title", "title": "Play"},
     {"type": "options", "title": "First click", "section": SECTION, "key": "first_click",
      "options": FIRST_CLICK_RULES, "labels": RULE_LABELS,
-     "desc": "Safe cell: the first cell is never a mine. Opening: it opens an area. "
-             "No guess: the board can be solved without guessing."},
+     "desc": " ".join(f"{RULE_LABELS[r]}: {RULE_HELP[r][:1].lower()}{RULE_HELP[r][1:]}"
+                      for r in FIRST_CLICK_RULES)},
     {"type": "bool", "title": "Question marks", "section": SECTION, "key": "question_marks",
      "desc": "Marking a cell goes flag, ?, none (off: flag, none)."},
     {"type": "bool", "title": "Coach while playing", "section": SECTION, "key": "coach",

@@ -140,6 +140,13 @@ class Store:
             return db.last_name() or ""
 
     @_wrap
+    def read_only_note(self) -> str | None:
+        """One sentence when the records can be read here but not written (a
+        read-only disk: new games cannot be recorded), else None."""
+        with self._db() as db:
+            return db.read_only_note
+
+    @_wrap
     def is_best_time(self, game: Game) -> bool:
         """True if this won, unassisted game beats the board's best time."""
         with self._db() as db:
