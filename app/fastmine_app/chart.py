@@ -154,9 +154,15 @@ class Chart(Widget):
         room = (hi - lo) * 0.06 or max(abs(hi) * 0.1, 0.5)
         ylo, yhi = lo - room, hi + room
         line_h = self._label(0, "0").height
-        ys = nice_ticks(lo, hi, max(2, int(self.height / max(line_h * 2.2, dp(36)))))
-        y_step = ys[1] - ys[0] if len(ys) > 1 else max(abs(ys[0]), 1.0)
-        y_texts = [tick_text(v, y_step) for v in ys]
+        most_y = max(2, int(self.height / max(line_h * 2.2, dp(36))))
+        ys = nice_ticks(lo, hi, most_y)
+        if len(ys) < 2:
+            # one value (one win, or every win alike): round ticks around it, in
+            # the room drawn; its own value would be labelled to the step's
+            # decimals (14.5 s read "14", 1.52 3BV/s read "2")
+            ys = nice_ticks(max(ylo, 0.0) if lo >= 0 else ylo, yhi, most_y) or ys
+        y_step = ys[1] - ys[0] if len(ys) > 1 else 0.0
+        y_texts = [tick_text(v, y_step) if y_step else f"{v:g}" for v in ys]
         # the value labels' column is as wide as the widest of them
         widths = [self._label(i, t).width for i, t in enumerate(y_texts)]
         gap = dp(5)

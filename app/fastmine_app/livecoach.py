@@ -5,14 +5,19 @@ exact solver's verdict (:func:`fastmine.coach.judge`); after the move it
 shows :func:`message` as a toast when the move was a risk (a guess, or a
 risk taken while a safe cell was open) or a wrong flag, and nothing when it
 was safe.  The coach tells what the solver knows (whether a safe cell
-existed, whether a flag is right), so a game it weighs counts as assisted,
-like one where a hint was shown.
+existed, the odds of a flagged cell), so a game it weighs counts as assisted,
+like one where a hint was shown; it never tells what only the hidden board
+knows (a flag on a guess gets the same words whether it is right or wrong).
 
 >>> from fastmine.coach import Category, Verdict
 >>> message(Verdict(3, "reveal", (2, 4), Category.AVOIDABLE_RISK, 0.2, 0.0, 3))
 'Risky: 20% — 3 safe cells were open to you.'
 >>> message(Verdict(5, "reveal", (0, 0), Category.SAFE, 0.0, 0.0, 7))
 ''
+>>> message(Verdict(6, "mark", (1, 1), Category.WRONG_FLAG, 0.4, None, 0))
+'Flag on a guess: 40% chance of a mine there.'
+>>> message(Verdict(6, "mark", (1, 1), Category.FLAG, 0.4, None, 0))
+'Flag on a guess: 40% chance of a mine there.'
 """
 
 from __future__ import annotations
@@ -70,8 +75,12 @@ def message(verdict) -> str:
     if cat is Category.WORSE_GUESS and v.risk is not None:
         return (f"Guess at {percent(v.risk)}: a cell at {percent(v.best_risk or 0.0)} "
                 "was the safer guess.")
-    if cat is Category.WRONG_FLAG:
+    if cat in (Category.FLAG, Category.WRONG_FLAG):
+        # Said from the odds on screen only, never from the hidden board: told
+        # "no mine there" for a wrong guess and nothing for a right one, a
+        # player could flag any cell to learn whether it holds a mine.
         if v.risk == 0.0:
             return "Wrong flag: that cell was certainly safe."
-        return "Wrong flag: there is no mine there."
+        if v.risk is not None and v.risk < 1.0:
+            return f"Flag on a guess: {percent(v.risk)} chance of a mine there."
     return ""

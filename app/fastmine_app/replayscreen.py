@@ -290,10 +290,23 @@ class ReplayScreen(Screen):
             self.board.atlas = app.atlas
             app.fbind("atlas", lambda _app, atlas: setattr(self.board, "atlas", atlas))
             app.fbind("on_stop", lambda *_a: self.pause())  # no playback outlives the app
+            # nor runs on in the background: the first frame back would make every
+            # move due while the app was away, and the player would find the end
+            app.fbind("on_pause", lambda *_a: self.pause())
         self.bind(size=self._check_orientation)
 
     def _check_orientation(self, *_args) -> None:
         self.landscape = self.width > self.height * 1.05
+
+    def on_landscape(self, _inst, landscape: bool) -> None:
+        if not landscape and "spacer" in self.ids:
+            # The landscape column was stretched to the screen's height by its
+            # layout; kv sets the heights again only when what they follow
+            # changes, so upright they are set here (else the board lost that
+            # height to an empty band under the controls).
+            self.ids.spacer.height = 0
+            panel = self.ids.panel
+            panel.height = panel.minimum_height
 
     # ------------------------------------------------------------ opening
 
@@ -442,11 +455,17 @@ class ReplayScreen(Screen):
         """Play at ``speed`` times the game's own pace."""
         if not speed > 0:
             raise ValueError(f"the speed must be more than 0, got {speed!r}")
+        old = self.speed
         self.speed = float(speed)
         if self.replay is not None:
             self._delays = playback_delays(self.replay.moves[:, 3], self.speed)
         if self.playing:
+            # the wait for the next move goes on at the new speed from where it
+            # was: switching to 8x in a long think plays the move at once
+            k = int(self.k)
+            waited = self._played - (float(self._cum[k - self._from - 1]) if k > self._from else 0.0)
             self._anchor()
+            self._played = max(0.0, waited) * old / self.speed
 
     def _anchor(self) -> None:
         # The moves to come are timed from here: time played so far, then the

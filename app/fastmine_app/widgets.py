@@ -55,9 +55,23 @@ class Counter(Label):
 
 
 class Toast(Label):
-    """A message shown over the board until it is cleared."""
+    """A message shown over the board until it is cleared; a tap on it clears
+    it (``on_dismiss``) and goes no further: the cells under it cannot be seen,
+    so a tap there must not play one."""
 
     text = StringProperty("")
+
+    __events__ = ("on_dismiss",)
+
+    def on_touch_down(self, touch) -> bool:
+        if (self.text and self.opacity and not getattr(touch, "is_mouse_scrolling", False)
+                and self.collide_point(*touch.pos)):
+            self.dispatch("on_dismiss")
+            return True
+        return super().on_touch_down(touch)
+
+    def on_dismiss(self) -> None:
+        """The player tapped the message away."""
 
 
 class MenuEntry(FlatButton):

@@ -186,3 +186,155 @@ def test_first_click_rules_are_described_in_one_wording():
         help_line = settings.RULE_HELP[rule]
         assert f"{settings.RULE_LABELS[rule]}: {help_line[:1].lower()}{help_line[1:]}" in desc
     assert screens.RULE_HELP is settings.RULE_HELP
+
+
+# ------------------------------------------------------------------ the replay player
+
+
+def test_leaving_the_app_pauses_the_replay_where_it_was(drv):
+    # playback ran on in the background: the first frame back made every move
+    # due while the app was away, and the player came back to the last move
+    rep = expert_replay()
+    scr = drv.app.watch_replay(rep, play=True)
+    settle(drv, 2.5)
+    k = scr.k
+    assert scr.playing and 0 < k < len(rep)
+    assert drv.app.dispatch("on_pause")  # the phone's home button: the app may pause
+    assert not scr.playing
+    drv.clock.advance(120.0)  # two minutes away
+    drv.app.dispatch("on_resume")
+    settle(drv, 1.0)
+    assert scr.k == k and not scr.playing
+    scr.pause()  # paused by hand, then away and back: still where it was
+    drv.app.dispatch("on_pause")
+    drv.clock.advance(60.0)
+    drv.app.dispatch("on_resume")
+    settle(drv, 1.0)
+    assert scr.k == k and not scr.playing
+
+
+def test_speed_changed_mid_wait_keeps_the_time_already_waited(drv):
+    # a faster speed restarted the wait for the next move from zero
+    rep = expert_replay()  # moves one second apart
+    scr = drv.app.watch_replay(rep)
+    scr.set_speed(0.5)  # two seconds a move
+    scr.goto(3)
+    scr.play()
+    settle(drv, 1.6)  # most of the wait for move 4
+    assert scr.k == 3
+    drv.press(scr.ids.speed)  # 0.5x -> 1x: 0.2 s of game time left, now 0.2 s
+    assert scr.speed == 1.0
+    settle(drv, 0.4)
+    assert scr.k == 4  # not 1 s later
+
+
+def test_turning_the_phone_back_upright_gives_the_board_its_height_back(make_app, data_dir):
+    from profiles import PROFILES, apply_profile
+
+    drv = start_app(make_app, data_dir, PHONE_393_LARGE)
+    scr = drv.app.watch_replay(expert_replay(), at=3)
+    settle(drv, 0.5)
+    board_h, panel_h = scr.ids.board_area.height, scr.ids.panel.height
+    land = PROFILES["landscape"]
+    apply_profile(drv.window, Profile("turned", land.size, land.density, PHONE_393_LARGE.fontscale))
+    settle(drv, 0.5)
+    assert scr.landscape and scr.ids.panel.height > panel_h  # a column the screen's height
+    apply_profile(drv.window, PHONE_393_LARGE)
+    settle(drv, 0.5)
+    assert not scr.landscape
+    assert scr.ids.panel.height == pytest.approx(panel_h, abs=1)
+    assert scr.ids.board_area.height == pytest.approx(board_h, abs=1)
+
+
+# ------------------------------------------------------------------ progress
+
+
+def _record(data_dir, games) -> None:
+    with RecordsStore(data_dir=str(data_dir)) as db:
+        for rows, cols, mines, won, time, bbbv in games:
+            db.add(GameRecord.make(rows, cols, mines, won=won, time=time, bbbv=bbbv,
+                                   date="2026-11-20T10:00:00Z"))
+
+
+@pytest.mark.parametrize("games", [
+    [(9, 9, 10, True, 14.5, 22)],                                   # one win
+    [(9, 9, 10, True, 14.5, 22), (9, 9, 10, True, 14.5, 22)],       # two wins alike
+])
+def test_a_single_value_is_labelled_where_it_is_drawn(make_app, data_dir, games):
+    # one win: its tick read "14" for 14.5 s and "2" for 1.52 3BV/s
+    _record(data_dir, games)
+    drv = start_app(make_app, data_dir, PHONE_393_LARGE)
+    drv.app.show_screen("progress")
+    settle(drv, 0.5)
+    ps = drv.app.root.get_screen("progress")
+    for chart in ps.charts:
+        fy = chart._map[1]
+        labels = [lbl for lbl in chart._labels[:len(chart.y_labels)]]
+        assert len(labels) >= 2
+        for lbl, text in zip(labels, chart.y_labels, strict=True):
+            assert lbl.text == text
+            # the label's number sits where that number is on the axis
+            assert lbl.center_y == pytest.approx(fy(float(text)), abs=0.5)
+            assert float(text) >= 0
+        (py,) = {y for _x, y in chart.screen_points()}
+        lo, hi = min(float(t) for t in chart.y_labels), max(float(t) for t in chart.y_labels)
+        assert fy(lo) <= py <= fy(hi)  # the point lies between two labelled ticks
+
+
+# ------------------------------------------------------------------ the live coach
+
+
+def test_the_live_coach_never_tells_what_only_the_hidden_board_knows(make_app, data_dir):
+    # a flag on a guess said "Wrong flag: there is no mine there" when the cell
+    # was safe and nothing when it held a mine: flag a cell, read the answer
+    drv = start_app(make_app, data_dir, "phone_393", coach=1)
+    game = drv.attach_board(MASK)
+    drv.board.fit()
+    drv.tap_cell(1, 2)
+    guesses = [(int(r), int(c)) for r, c in np.argwhere(game.view == HIDDEN)
+               if 0 < coach.judge(game, "mark", int(r), int(c)).risk < 1]
+    mines, safe = [rc for rc in guesses if MASK[rc]], [rc for rc in guesses if not MASK[rc]]
+    assert mines and safe  # guesses, right and wrong
+    picked = mines[:2] + safe[:2]
+    for rc in picked:
+        risk = coach.judge(game, "mark", *rc).risk
+        drv.long_press_cell(*rc)
+        settle(drv, 0.2)
+        assert game.view[rc] == fastmine.FLAG
+        assert drv.ctrl.message == f"Flag on a guess: {round(risk * 100)}% chance of a mine there."
+        drv.long_press_cell(*rc)  # and off again
+        settle(drv, 0.2)
+
+
+@pytest.fixture
+def touch_first(monkeypatch):
+    """Games open the touch-screen way (zoomed to a finger's size, turned upright)."""
+    from fastmine_app import viewport
+
+    monkeypatch.setattr(viewport, "TOUCH_FIRST", True)
+
+
+def test_a_tap_on_the_coach_s_words_clears_them_and_plays_nothing(make_app, data_dir, touch_first):
+    # the words lie over cells the player cannot see: a tap there revealed one
+    drv = start_app(make_app, data_dir, "phone_393", coach=1)
+    drv.app.start_game(fastmine.Difficulty(16, 30, 99))
+    settle(drv, 0.5)
+    game = drv.game
+    drv.ctrl.reveal(8, 15)
+    guess = next((int(r), int(c)) for r, c in np.argwhere(game.view == HIDDEN)
+                 if 0 < coach.judge(game, "mark", int(r), int(c)).risk < 1)
+    drv.ctrl.mark(*guess)
+    settle(drv, 0.3)
+    toast = drv.ids("toast")
+    assert toast.text and toast.opacity == 1  # the coach's word on the flag
+    b = drv.board
+    under = [(x, toast.to_window(*toast.center)[1]) for x in
+             np.linspace(*(toast.to_window(v, 0)[0] for v in (toast.x + 4, toast.right - 4)), 24)]
+    x, y = next((x, y) for x, y in under
+                if (cell := b.cell_at(*b.to_widget(x, y))) is not None and game.view[cell] == HIDDEN)
+    before = game.view.copy()
+    drv.tap(x, y)
+    assert drv.ctrl.message == "" and toast.opacity == 0
+    assert np.array_equal(game.view, before) and game.state.value == "playing"
+    drv.tap(x, y)  # the words gone, the same tap plays the cell
+    assert not np.array_equal(game.view, before)
