@@ -63,20 +63,49 @@ class EndDialog(ModalView):
 
     __events__ = ("on_new_game", "on_name_entered", "on_undo", "on_watch_replay", "on_why_lost")
 
+    ROW_BUTTONS = ("why", "watch_replay", "view_board", "new_game")
+    """The buttons laid in one row on a wide screen (two rows of two upright)."""
+
+    def on_kv_post(self, _base) -> None:
+        from kivy.clock import Clock
+
+        # One height for the row's buttons: with large text "Why did I lose?"
+        # wraps onto two lines in a turned phone's row, and buttons of ragged
+        # heights (each sitting at its own top) read as misplaced.  Set a frame
+        # later, after each button's own rule has sized it to its words.
+        self._even = Clock.create_trigger(self._even_buttons, 0)
+        for name in self.ROW_BUTTONS:
+            self.ids[name].bind(texture_size=self._even)
+        self.bind(wide=self._even, width=self._even)
+
+    def _even_buttons(self, *_args) -> None:
+        from kivy.metrics import dp
+
+        buttons = [self.ids[name] for name in self.ROW_BUTTONS]
+        height = max(max(dp(46), b.texture_size[1] + dp(14)) for b in buttons)
+        for b in buttons:
+            b.height = height
+
     def on_lines(self, _inst, lines) -> None:
         from .widgets import TLabel
 
         grid = self.ids.lines
         grid.clear_widgets()
         self._keys: list[TLabel] = []
-        self._widest = (0.0, 0.0)  # the widest label and value, each on one line
+        self._widest = (0.0, 0.0, 0.0)  # the widest label word, label and value, on one line
         for label, value in lines:
             key = TLabel(text=label, halign="left", valign="middle", bold=True, size_hint=(None, None))
             val = TLabel(text=value, halign="right", valign="middle", size_hint_y=None)
+            word = 0.0
+            for w in label.split():  # a label wraps between words, never inside one
+                key.text = w
+                key.texture_update()
+                word = max(word, key.texture_size[0])
+            key.text = label
             for lbl in (key, val):
                 lbl.texture_update()  # its width on one line, before any wrapping
-            self._widest = (max(self._widest[0], key.texture_size[0]),
-                            max(self._widest[1], val.texture_size[0]))
+            self._widest = (max(self._widest[0], word), max(self._widest[1], key.texture_size[0]),
+                            max(self._widest[2], val.texture_size[0]))
             self._keys.append(key)
             for lbl in (key, val):
                 # the row grows with its text (large fonts, narrow phones): never clipped
@@ -90,14 +119,15 @@ class EndDialog(ModalView):
     def _fit_columns(self, *_args) -> None:
         # The values get the width they need ("63 of 71 safe cells (89%)" on one
         # line) and the labels the rest, up to their own width: a label wraps
-        # before a value does, and never below a quarter of the grid.
+        # (between words) before a value does; where even that leaves too little
+        # room (a narrow phone, large text) the values wrap too.
         keys = getattr(self, "_keys", [])
         if not keys:
             return
         grid = self.ids.lines
-        key_w, value_w = self._widest
+        word_w, key_w, value_w = self._widest
         room = grid.width - grid.spacing[0] - value_w - 2
-        width = max(1.0, min(key_w + 2, max(room, grid.width / 4)))
+        width = max(1.0, min(key_w + 2, max(room, word_w + 2), grid.width / 2))
         for key in keys:
             key.width = width
 

@@ -177,6 +177,13 @@ class ProgressScreen(Screen):
         t.series = p.time if p else None
         r.series = p.rate if p else None
 
+    def on_key(self, key: int, _text: str | None) -> bool:
+        """Escape and Android back go where the Back button goes: the Records screen."""
+        if key in (27, 1001):
+            App.get_running_app().show_screen("records")
+            return True
+        return False
+
     def _on_pick(self, _chart, record) -> None:
         p = self.progress
         if p is None:

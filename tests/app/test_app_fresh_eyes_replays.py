@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("kivy")
 
 from fastmine_app.dialogs import EndDialog  # noqa: E402
-from profiles import Profile, start_app  # noqa: E402
+from profiles import PROFILES, Profile, start_app  # noqa: E402
 
 import fastmine  # noqa: E402
 from fastmine import HIDDEN, coach  # noqa: E402
@@ -338,3 +338,47 @@ def test_a_tap_on_the_coach_s_words_clears_them_and_plays_nothing(make_app, data
     assert np.array_equal(game.view, before) and game.state.value == "playing"
     drv.tap(x, y)  # the words gone, the same tap plays the cell
     assert not np.array_equal(game.view, before)
+
+
+def test_back_and_escape_on_progress_return_to_records_as_its_back_button(drv):
+    # Android back (and Escape) on Progress went to the game; its Back button to Records
+    for key in (27, 1001):
+        drv.app.show_screen("records")
+        settle(drv, 0.2)
+        drv.app.show_screen("progress")
+        settle(drv, 0.2)
+        drv.key(key)
+        assert drv.app.root.current == "records"
+
+
+def test_end_dialog_labels_wrap_between_words_on_a_narrow_phone(make_app, data_dir):
+    # where the values cannot all fit (360 dp, large text), "Clicks (L/R/chord)"
+    # must not be cut inside a word ("(L/R/ch" over "ord)") to make room
+    from fastmine_app.widgets import TLabel
+
+    drv = start_app(make_app, data_dir, "phone_360_font13")
+    d = lose(drv)
+    cells = list(reversed(d.ids.lines.children))
+    for key in cells[::2]:
+        for word in key.text.split():
+            probe = TLabel(text=word, bold=True, font_size=key.font_size)
+            probe.texture_update()
+            assert key.width >= probe.texture_size[0], (key.text, word)
+
+
+@pytest.mark.parametrize("profile", ["turned_large", "phone_360_font13", "landscape"])
+def test_end_dialog_row_buttons_are_one_height_and_aligned(make_app, data_dir, profile):
+    # a turned phone with large text: "Why did I lose?" took two lines, its
+    # neighbours one, and the four buttons of the row sat at ragged heights
+    land = PROFILES["landscape"]
+    p = Profile("turned_large", land.size, land.density, 1.3) if profile == "turned_large" else profile
+    drv = start_app(make_app, data_dir, p)
+    d = lose(drv)
+    settle(drv, 0.2)
+    buttons = [d.ids[name] for name in ("why", "watch_replay", "view_board", "new_game")]
+    heights = {round(b.height, 1) for b in buttons}
+    assert len(heights) == 1, heights
+    for b in buttons:
+        assert b.texture_size[1] <= b.height  # every word shows
+    if d.wide:  # one row: one top
+        assert len({round(b.to_window(b.x, b.top)[1], 1) for b in buttons}) == 1
