@@ -260,13 +260,13 @@ def test_verdict_is_frozen() -> None:
 
 def test_move_log_rows_accepted() -> None:
     # (kind, row, col, ms) rows as a game's move log gives them: 0 reveal, 1 mark,
-    # 2 chord, +4 for a solver's move.
+    # 2 chord, 3 mark without "?", +4 for a solver's move (8 is none of them).
     log = np.array([[0, 1, 2, 0], [1, 0, 0, 500], [4, 0, 1, 900]], np.int64)
     v = analyze(CORNERS, log, rule="cell")
     assert [(x.kind, x.cell) for x in v] == [("reveal", (1, 2)), ("mark", (0, 0)), ("reveal", (0, 1))]
     assert [x.category for x in v] == [Category.FIRST_CLICK, Category.FLAG, Category.FORCED_GUESS]
     with pytest.raises(ValueError, match="unknown kind"):
-        analyze(CORNERS, [(3, 0, 0)])
+        analyze(CORNERS, [(8, 0, 0)])
     with pytest.raises(TypeError, match="integers"):
         analyze(CORNERS, [("reveal", 0.5, 0)])
 

@@ -4,6 +4,7 @@ save-and-load, and the bad input found by hand."""
 
 from __future__ import annotations
 
+import base64
 import copy
 import pickle
 
@@ -26,15 +27,26 @@ def _clock() -> float:
 
 
 OPS = ("reveal", "reveal", "reveal", "mark", "chord", "pause", "resume", "take_back",
-       "take_back", "copy", "pickle", "save", "mine")
+       "take_back", "copy", "pickle", "save", "mine", "qm")
 
 
 def _reference(board: fastmine.Board, moves: np.ndarray, question_marks: bool) -> fastmine.Game:
-    """The obvious reference: a new game on the board, the moves made one by one."""
+    """The obvious reference: a new game on the board, the moves made one by one
+    (a mark with the setting it was made with: kind 1 question marks on, 3 off)."""
     g = fastmine.Game.from_board(board, question_marks=question_marks, clock=_clock)
     for kind, r, c, _ms in moves.tolist():
-        {0: g.reveal, 1: g.toggle_mark, 2: g.chord}[kind & 3](r, c)
+        if kind & 3 in (1, 3):
+            g.question_marks = kind & 3 == 1
+        {0: g.reveal, 1: g.toggle_mark, 2: g.chord, 3: g.toggle_mark}[kind & 3](r, c)
     return g
+
+
+def _as_old_save(d: dict) -> dict:
+    """``d`` as a save written before marks logged their cycle: every mark kind 1."""
+    pairs = np.frombuffer(base64.b64decode(d["moves"]), "<i8").reshape(-1, 2).copy()
+    pairs[pairs[:, 0] & 3 == 3, 0] -= 2
+    return {**{k: v for k, v in d.items() if k != "moves_version"},
+            "moves": base64.b64encode(pairs.tobytes()).decode()}
 
 
 def _apply(g: fastmine.Game, op: str, r: int, c: int) -> fastmine.Game:
@@ -55,6 +67,8 @@ def _apply(g: fastmine.Game, op: str, r: int, c: int) -> fastmine.Game:
             g.pause()
         elif op == "resume":
             g.resume()
+        elif op == "qm":                # the setting switched mid-game
+            g.question_marks = not g.question_marks
         elif op == "take_back":
             if g.can_take_back_loss:
                 g.take_back_loss()
@@ -189,8 +203,8 @@ def test_a_replay_file_with_a_move_after_the_end_names_that_move():
 
 
 def test_a_game_whose_marks_do_not_replay_has_no_replay_in_plain_words():
-    # Question marks switched off during the game: its mark moves replay
-    # differently, so a later move comes after the replayed game is over.
+    # Question marks switched off during the game: each mark logs the cycle it
+    # used, so the game replays (it used to have no replay) ...
     board = fastmine.Board.from_mines([[0, 0, 0, 0], [0, 0, 0, 0], [1, 0, 0, 1], [0, 0, 1, 0]])
     g = fastmine.Game.from_board(board, clock=_clock)
     g.reveal(0, 0)
@@ -199,8 +213,13 @@ def test_a_game_whose_marks_do_not_replay_has_no_replay_in_plain_words():
     g.question_marks = False
     g.chord(1, 0)               # no flag around it: nothing happens
     g.reveal(2, 0)
+    assert np.array_equal(Replay.from_game(g).play().view, g.view)
+    # ... but from a save written before that, its marks replay differently
+    # (all without "?", as the save's setting says): a later move comes after
+    # the replayed game is over.
+    old = fastmine.Game.from_dict(_as_old_save(g.to_dict()), clock=_clock)
     with pytest.raises(ValueError, match="moves do not replay to it"):
-        Replay.from_game(g)
+        Replay.from_game(old)
 
 
 def _v(category: str, risk: float, best: float, safe: int = 0, survived: bool = True):
@@ -291,8 +310,10 @@ def test_a_save_whose_times_go_back_loads_with_a_replay_that_reads_back():
 def test_a_take_back_that_would_hide_cells_the_player_opened_is_refused():
     # Question marks off while (2, 0) is marked three times (flag, none, flag),
     # a chord on (2, 1) opens (3, 0), a mine loses; then question marks are
-    # switched on.  The rebuilt moves cycle (2, 0) flag, ?, none, so the chord
-    # opens nothing: taking back would hide (3, 0) again, silently.
+    # switched on.  Each mark logs its cycle, so the take-back is exact; from
+    # a save written before that, the marks replay with the save's setting
+    # (flag, ?, none), the chord opens nothing, and taking back would hide
+    # (3, 0) again, silently: refused.
     mines = np.zeros((5, 5), bool)
     mines[2, 0] = mines[4, 3] = mines[4, 4] = True
     g = fastmine.Game.from_board(fastmine.Board.from_mines(mines), question_marks=False,
@@ -302,31 +323,63 @@ def test_a_take_back_that_would_hide_cells_the_player_opened_is_refused():
         g.toggle_mark(2, 0)
     g.chord(2, 1)
     assert g.view[3, 0] == 1
+    before = g.view.copy()
     g.reveal(4, 4)
     g.question_marks = True
-    d, view = g.to_dict(), g.view.copy()
+    old = fastmine.Game.from_dict(_as_old_save(g.to_dict()), clock=_clock)
+    d, view = old.to_dict(), old.view.copy()
     with pytest.raises(ValueError, match="moves do not lead to it"):
-        g.take_back_loss()
-    assert g.to_dict() == d and np.array_equal(g.view, view) and g.state is GameState.LOST
-    # With the setting as it was when the cells were marked, it goes back.
-    g.question_marks = False
+        old.take_back_loss()
+    assert old.to_dict() == d and np.array_equal(old.view, view) and old.state is GameState.LOST
     g.take_back_loss()
-    assert g.state is GameState.PLAYING and g.view[3, 0] == 1 and g.view[4, 4] == fastmine.HIDDEN
+    assert g.state is GameState.PLAYING and np.array_equal(g.view, before)
+    assert g.view[3, 0] == 1 and g.view[2, 0] == fastmine.FLAG and g.question_marks
 
 
 def test_a_take_back_that_would_leave_a_flag_the_player_never_placed_is_refused():
     # "flag, ?, none" with question marks on, then off; lost on the first click.
-    # Replayed with them off the marks end in a flag, on which the losing
-    # reveal does nothing: taking back used to leave that flag on the board.
+    # From a save written before marks logged their cycle, the marks replay
+    # with them off and end in a flag, on which the losing reveal does
+    # nothing: taking back used to leave that flag on the board; refused.
+    # With each mark's cycle logged, the take-back is exact.
     g = fastmine.Game.from_board(fastmine.Board.from_mines(np.array([[True, False]])),
                                  clock=_clock)
     for _ in range(3):
         g.toggle_mark(0, 0)
     g.question_marks = False
     g.reveal(0, 0)
+    old = fastmine.Game.from_dict(_as_old_save(g.to_dict()), clock=_clock)
     with pytest.raises(ValueError, match="moves do not lead to it"):
-        g.take_back_loss()
-    assert g.state is GameState.LOST and g.view[0, 0] == fastmine.EXPLODED
+        old.take_back_loss()
+    assert old.state is GameState.LOST and old.view[0, 0] == fastmine.EXPLODED
+    g.take_back_loss()
+    assert g.state is GameState.READY and (g.view == fastmine.HIDDEN).all()
+
+
+def test_the_coach_judges_marks_made_with_question_marks_switched_as_they_were():
+    # (0, 0), a mine: flag and ? with question marks on; then off: none, flag.
+    # Judged from the log with the final setting, the third mark found a
+    # hidden cell (a flag) and the fourth a flag; each mark now replays with
+    # the cycle it used, so the verdicts are the ones judged as it was played.
+    from fastmine import coach
+
+    board = fastmine.Board.from_mines([[1, 0, 0], [0, 0, 0], [0, 0, 1]])
+    g = fastmine.Game.from_board(board, clock=_clock)
+    live = []
+    for i, (kind, r, c, qm) in enumerate([("reveal", 1, 1, True), ("mark", 0, 0, True),
+                                          ("mark", 0, 0, True), ("mark", 0, 0, False),
+                                          ("mark", 0, 0, False), ("reveal", 0, 2, False)]):
+        g.question_marks = qm
+        live.append(coach.judge(g, kind, r, c, index=i))
+        {"reveal": g.reveal, "mark": g.toggle_mark}[kind](r, c)
+    verdicts = coach.analyze(board, g.moves, rule="none", question_marks=g.question_marks)
+    assert [v.category for v in verdicts] == [v.category for v in live]
+    assert [v.category.value for v in verdicts[1:5]] == ["flag", "mark", "mark", "flag"]
+    assert [v.kind for v in verdicts] == ["reveal"] + ["mark"] * 4 + ["reveal"]
+    # a mark given by name cycles as the question_marks argument says
+    named = coach.analyze(board, [("reveal", 1, 1), ("mark", 0, 0), ("mark", 0, 0), ("mark", 0, 0)],
+                          rule="none", question_marks=False)
+    assert [v.category.value for v in named[1:]] == ["flag", "mark", "flag"]
 
 
 def test_replay_outputs_never_replace_the_records_or_the_file_read(tmp_path, capsys):

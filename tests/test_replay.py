@@ -19,7 +19,7 @@ from fastmine.errors import FutureVersionError, GameOverError, GamePausedError, 
 from fastmine.replay import REPLAY_VERSION, Replay
 
 # (op, row seed, col seed, milliseconds before the move)
-OPS = ("reveal", "reveal", "reveal", "mark", "mark", "chord", "batch", "pause")
+OPS = ("reveal", "reveal", "reveal", "mark", "mark", "chord", "batch", "pause", "qm")
 move_lists = st.lists(st.tuples(st.sampled_from(OPS), st.integers(0, 99), st.integers(0, 99),
                                 st.integers(0, 5000)), max_size=40)
 
@@ -48,6 +48,9 @@ def play_script(game: fastmine.Game, clock: FakeClock, script: list) -> list:
                 clock.advance(7.0)      # a pause's time is not game time
                 game.resume()
             continue
+        if op == "qm":                  # the setting switched mid-game (not a move)
+            game.question_marks = not game.question_marks
+            continue
         before_ms = round(game.elapsed * 1000)
         try:
             if op == "reveal":
@@ -56,8 +59,9 @@ def play_script(game: fastmine.Game, clock: FakeClock, script: list) -> list:
                 ms = 0 if ready else before_ms
                 log.append((0, r, c, ms, game.view.copy()))
             elif op == "mark":
+                kind = 1 if game.question_marks else 3      # the cycle the mark used
                 game.toggle_mark(r, c)
-                log.append((1, r, c, before_ms, game.view.copy()))
+                log.append((kind, r, c, before_ms, game.view.copy()))
             elif op == "chord":
                 game.chord(r, c)
                 log.append((2, r, c, before_ms, game.view.copy()))
@@ -134,6 +138,56 @@ def test_marks_before_the_first_reveal_and_times(tmp_path):
     assert Replay.load(path) == rep
     assert [rep.describe_move(k) for k in (1, 3)] == [
         "0:00.000 reveal row 5, col 5", "0:02.000 chord row 5, col 5"]
+
+
+def test_question_marks_switched_mid_game_replay_exactly(tmp_path):
+    # "flag, ?, none" with question marks on, then off: "flag, none, flag" on
+    # another cell.  Each mark is played back with the cycle it used (the log
+    # used to say only "mark", and such a game had no replay).
+    clock = FakeClock()
+    mines = np.zeros((4, 4), bool)
+    mines[0, 0] = mines[3, 3] = True
+    g = fastmine.Game.from_board(fastmine.Board.from_mines(mines), clock=clock)
+    g.reveal(1, 1)
+    for _ in range(3):
+        g.toggle_mark(0, 0)
+    g.question_marks = False
+    for _ in range(3):
+        g.toggle_mark(3, 3)
+    g.toggle_mark(0, 0)
+    assert g.moves[:, 0].tolist() == [0, 1, 1, 1, 3, 3, 3, 3]
+    rep = Replay.from_game(g)
+    assert not rep.question_marks
+    for k in range(len(rep) + 1):       # every position, and the setting stays the file's
+        assert rep.play(upto=k).question_marks is False
+    end = Replay.load(rep.save(tmp_path / "qm.fmreplay")).play()
+    assert np.array_equal(end.view, g.view) and np.array_equal(end.moves, g.moves)
+    assert end.view[0, 0] == end.view[3, 3] == fastmine.FLAG
+
+
+# A replay file written before marks logged their cycle (replay version 1, by
+# that fastmine): question marks off, reveal (1, 1), three marks on the mine at
+# (0, 0) (flag, none, flag) and one on the mine at (3, 3).
+OLD_REPLAY = (
+    b'{"format":"fastmine-replay","version":1,"rows":4,"cols":4,"mines":2,"rule":"none",'
+    b'"question_marks":false,"assisted":false,"state":"playing","time":2.75,"mine_layout":'
+    b'"gAE=","move_count":5,"moves":"eNrTYEAFjFD6Disq/xobKv8CO4SuhPJPcUBoAIMmBAs="}')
+
+
+def test_an_old_replay_file_reads_its_marks_as_its_setting_says():
+    rep = Replay.from_bytes(OLD_REPLAY)
+    assert rep.moves.tolist() == [[0, 1, 1, 0], [3, 0, 0, 1500], [3, 0, 0, 1750],
+                                  [3, 0, 0, 2000], [3, 3, 3, 2250]]
+    end = rep.play()
+    assert end.view[0, 0] == end.view[3, 3] == fastmine.FLAG and end.elapsed == 2.25
+    assert [rep.describe_move(k)[9:] for k in (1, 4)] == ["mark row 1, col 1", "mark row 4, col 4"]
+    # written again, as this fastmine writes it, it reads back the same
+    again = Replay.from_bytes(rep.to_bytes())
+    assert json.loads(rep.to_bytes())["version"] == REPLAY_VERSION == 2 and again == rep
+    # the same file with question marks on: flag, ?, none
+    on = Replay.from_bytes(OLD_REPLAY.replace(b'"question_marks":false', b'"question_marks":true'))
+    assert on.moves[:, 0].tolist() == [0, 1, 1, 1, 1]
+    assert on.play().view[0, 0] == fastmine.HIDDEN
 
 
 def test_a_clock_that_steps_back_still_writes_a_readable_replay(tmp_path):
@@ -213,7 +267,8 @@ def rep() -> Replay:
     (dict(moves=base64.b64encode(b"junk").decode()), "corrupt"),
     (dict(moves=base64.b64encode(zlib.compress(np.array([[81 * 8, 0], [0, 0]], "<i8").tobytes())).decode()),
      "off the board"),
-    (dict(moves=base64.b64encode(zlib.compress(np.array([[3, 0], [0, 0]], "<i8").tobytes())).decode()),
+    (dict(version=1, moves=base64.b64encode(zlib.compress(np.array([[3, 0], [0, 0]], "<i8")
+                                                         .tobytes())).decode()),
      "unknown kinds"),
     (dict(state="won"), "says the game was won"),
     (dict(time=float("inf")), "bad game time"),

@@ -127,7 +127,7 @@ def test_saved_dict_shape(clock):
         "format": "fastmine-game", "version": 1, "rows": 2, "cols": 3, "mines": 2,
         "rule": "none", "seed": None, "question_marks": True, "state": "playing",
         "mine_cells": [0, 5], "cells": "fhhrhh", "elapsed": 2.0, "paused": False,
-        "assisted": False, "clicks": {"left": 1, "right": 1, "chord": 0},
+        "assisted": False, "clicks": {"left": 1, "right": 1, "chord": 0}, "moves_version": 2,
     }
 
 

@@ -7,7 +7,7 @@ import base64
 import numpy as np
 import pytest
 from engine_strategies import FakeClock, masks
-from hypothesis import event, given, settings
+from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
 import fastmine
@@ -115,10 +115,13 @@ def _flag_around(g: fastmine.Game, k: int) -> tuple[int, int] | None:
 
 def _replayed(board: fastmine.Board, moves: np.ndarray, question_marks: bool) -> fastmine.Game:
     """The slow, obvious reference: a new game on the board, the moves made one by one
-    through the public methods."""
+    through the public methods (each mark with the setting it was made with: kind 1
+    with question marks, 3 without)."""
     g = fastmine.Game.from_board(board, question_marks=question_marks)
     for kind, r, c, _ms in moves.tolist():
-        move = {0: g.reveal, 1: g.toggle_mark, 2: g.chord}[kind & 3]
+        if kind & 3 in (1, 3):
+            g.question_marks = kind & 3 == 1
+        move = {0: g.reveal, 1: g.toggle_mark, 2: g.chord, 3: g.toggle_mark}[kind & 3]
         if kind & 4:
             with g.assisting():
                 move(r, c)
@@ -130,9 +133,9 @@ def _replayed(board: fastmine.Board, moves: np.ndarray, question_marks: bool) ->
 @settings(max_examples=80, deadline=None)
 @given(masks(max_side=8), st.tuples(st.integers(2, 9), st.integers(1, 9), st.integers(1, 30),
                                     st.integers(0, 2**32), st.sampled_from(("none", "cell"))),
-       scripts, st.booleans(), st.booleans())
+       scripts, st.booleans(), st.booleans(), st.booleans())
 def test_take_back_is_the_game_replayed_without_its_last_move(mask, shape, script, from_board,
-                                                             question_marks):
+                                                             question_marks, toggle_qm):
     clock = FakeClock()
     if from_board:
         g = fastmine.Game.from_board(fastmine.Board.from_mines(np.array(mask)),
@@ -141,12 +144,14 @@ def test_take_back_is_the_game_replayed_without_its_last_move(mask, shape, scrip
         rows, cols, mines, seed, rule = shape
         g = fastmine.Game(rows, cols, max(1, min(mines, rows * cols - 1)), rule=rule, seed=seed,
                           question_marks=question_marks, clock=clock)
-    before = _lose(g, clock, script, toggle_qm=False)
+    # (with toggle_qm, question marks are switched on and off during the game)
+    before = _lose(g, clock, script, toggle_qm=toggle_qm)
     if before is None:
         return
     exact = "unknown" not in before
+    final_qm = g.question_marks
     lost = _snapshot(g)
-    event(f"lost by {('reveal', 'mark', 'chord')[int(lost['moves'][-1, 0]) & 3]}"
+    event(f"lost by {('reveal', 'mark', 'chord', 'mark')[int(lost['moves'][-1, 0]) & 3]}"
           f"{'' if exact else ' in a batch'}, after {min(len(lost['moves']) - 1, 5)}+ moves")
     assert g.can_take_back_loss
     clock.advance(3.0)
@@ -164,7 +169,7 @@ def test_take_back_is_the_game_replayed_without_its_last_move(mask, shape, scrip
         assert np.array_equal(g.view, before["view"])
         assert (g.mines_left, g.revealed_count) == (before["mines_left"], before["revealed"])
         assert before["clicks"] == (g.left_clicks, g.right_clicks, g.chord_clicks)
-    assert g.assisted and not g.can_take_back_loss
+    assert g.assisted and not g.can_take_back_loss and g.question_marks is final_qm
     assert sorted(map(tuple, changed.tolist())) == sorted(
         map(tuple, np.argwhere(g.view != lost["view"]).tolist()))
     # the clock runs on from the time of the loss (not from before the move)
@@ -185,32 +190,41 @@ def test_take_back_is_the_game_replayed_without_its_last_move(mask, shape, scrip
 
 @settings(max_examples=40, deadline=None)
 @given(masks(max_side=7), scripts)
-def test_marks_made_with_question_marks_switched_stay_as_they_were(mask, script):
-    # The setting may change during a game; the cells the losing move did not
-    # open keep exactly the state they had.
+# flag and ? with question marks on, then off, lost on that cell: its "?" came back hidden
+@example(mask=[[True, False]], script=[("mark", 0, 0, 0), ("mark", 0, 0, 0), ("qm", 0, 0, 0)])
+def test_marks_made_with_question_marks_switched_are_taken_back_exactly(mask, script):
+    # The setting may change during a game; each mark logs the cycle it used,
+    # so the position before the losing move is rebuilt exactly (it used to be
+    # refused, or to guess which marks were "?").
     clock = FakeClock()
     g = fastmine.Game.from_board(fastmine.Board.from_mines(np.array(mask)), clock=clock)
     before = _lose(g, clock, script, toggle_qm=True)
     if before is None or "unknown" in before:
         return
-    lost_view = g.view.copy()
-    try:
-        g.take_back_loss()
-    except ValueError as exc:
-        # The marks replayed with today's setting do not lead to the loss (the
-        # losing move does not do what it did): refused, the game unchanged.
-        assert "moves do not lead to it" in str(exc)
-        assert np.array_equal(g.view, lost_view) and g.state is GameState.LOST
-        return
-    untouched = (lost_view < 0) & (lost_view != fastmine.EXPLODED) & (lost_view != fastmine.MINE) \
-        & (lost_view != fastmine.WRONG_FLAG)
-    assert np.array_equal(g.view[untouched], before["view"][untouched])
-    unknown = (before["view"] == HIDDEN) | (before["view"] == QUESTION)
-    # a cell the losing move opened may come back hidden or question-marked
-    # (which one depends on the setting when it was marked, which is not logged)
-    same = (g.view == before["view"]) | (unknown & ((g.view == HIDDEN) | (g.view == QUESTION)))
-    assert same.all()
+    g.take_back_loss()
+    assert np.array_equal(g.view, before["view"])
     assert g.mines_left == before["mines_left"] and g.revealed_count == before["revealed"]
+    assert np.array_equal(Replay.from_game(g).play().view, g.view)
+
+
+def test_a_loss_after_marks_with_question_marks_switched_is_taken_back():
+    # "flag, ?, none" on the mine with question marks on, then off, then lost on
+    # it: replayed with today's setting the marks ended in a flag and the take-
+    # back was refused; each mark now replays with the cycle it used.
+    g = fastmine.Game.from_board(fastmine.Board.from_mines(np.array([[1, 0, 0], [0, 0, 1]], bool)),
+                                 clock=FakeClock())
+    g.reveal(1, 0)
+    for _ in range(3):
+        g.toggle_mark(0, 0)
+    g.question_marks = False
+    g.toggle_mark(0, 1)
+    g.toggle_mark(0, 1)             # flag, none
+    before = g.view.copy()
+    g.reveal(0, 0)
+    assert g.state is GameState.LOST and g.can_take_back_loss
+    assert g.take_back_loss().tolist() == [[0, 0], [1, 2]]    # the mine hit, the one shown
+    assert np.array_equal(g.view, before) and g.state is GameState.PLAYING
+    assert not g.question_marks and g.moves[:, 0].tolist() == [0, 1, 1, 1, 3, 3]
 
 
 MASK = np.array([[1, 0, 0, 0],

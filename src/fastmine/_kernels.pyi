@@ -10,6 +10,7 @@ STATE_QUESTION: int
 MOVE_REVEAL: int
 MOVE_MARK: int
 MOVE_CHORD: int
+MOVE_MARK_PLAIN: int
 MOVE_ASSIST: int
 
 def count_neighbours(pm: NDArray[np.uint8], pc: NDArray[np.int8], rows: int, cols: int) -> None: ...

@@ -176,10 +176,13 @@ cdef extern from *:
 
 # Move kinds of the move log (GameCore): code = padded cell * 8 + kind, plus
 # MV_ASSIST for a solver's move.  The moves write them; nothing else does.
+# A mark says which cycle it used (the setting may change mid-game):
+# MV_MARK through the question mark, MV_MARK_PLAIN flag <-> hidden.
 cdef enum:
     MV_REVEAL = 0
     MV_MARK = 1
     MV_CHORD = 2
+    MV_MARK_PLAIN = 3
     MV_ASSIST = 4
 
 # Exported so the Python layer and tests share one definition.
@@ -190,6 +193,7 @@ STATE_QUESTION = ST_QUESTION
 MOVE_REVEAL = MV_REVEAL
 MOVE_MARK = MV_MARK
 MOVE_CHORD = MV_CHORD
+MOVE_MARK_PLAIN = MV_MARK_PLAIN
 MOVE_ASSIST = MV_ASSIST
 
 
@@ -936,10 +940,11 @@ cdef class GameCore:
     def toggle_mark(self, Py_ssize_t p, bint question_marks, Py_ssize_t flags=-1,
                     object now=None):
         """hidden -> flag -> question (if enabled) -> hidden.
-        (``flags``, ``now``: logged as :meth:`reveal` does.)"""
+        (``flags``, ``now``: logged as :meth:`reveal` does, the kind saying
+        the cycle: MV_MARK with the question mark, MV_MARK_PLAIN without.)"""
         self._inside(p)
         if flags >= 0:
-            self._log(p * 8 + MV_MARK + flags, now)
+            self._log(p * 8 + (MV_MARK if question_marks else MV_MARK_PLAIN) + flags, now)
         cdef uint8_t s = self.st[p]
         if s == ST_HIDDEN:
             self.st[p] = ST_FLAG

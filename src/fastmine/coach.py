@@ -44,8 +44,8 @@ from numpy.typing import NDArray
 from .board import Board, Rule, _check_rule
 from .codes import FLAG, HIDDEN, QUESTION, GameState
 from .errors import PositionTooLargeError
-from .game import MOVE_ASSIST, Game
-from .replay import KIND_NAMES
+from .game import MOVE_ASSIST, MOVE_MARK, Game
+from .movelog import KIND_BITS, KIND_NAMES
 from .solver import probability as _probability
 
 __all__ = ["Category", "KINDS", "MARGIN", "Verdict", "analyze", "describe", "fatal", "is_risky",
@@ -56,7 +56,7 @@ MARGIN = 1e-9
 guess: the counts are exact, but the probabilities are floats, and two cells
 with the same odds may differ in the last bits."""
 
-KINDS = KIND_NAMES
+KINDS = ("reveal", "mark", "chord")
 """Move kinds :func:`analyze` accepts (a mark is one right click: flag, ?, clear)."""
 
 
@@ -113,9 +113,11 @@ class Verdict:
     survived: bool = True
 
 
-def _move(m: Any, index: int) -> tuple[str, int, int]:
-    """(kind, row, col) of one move: a ``(kind, row, col[, time])`` tuple or array
-    row, or an object with ``kind``, ``row`` and ``col``."""
+def _move(m: Any, index: int) -> tuple[str, int, int, bool | None]:
+    """(kind, row, col, question marks) of one move: a ``(kind, row, col[, time])``
+    tuple or array row, or an object with ``kind``, ``row`` and ``col``; the
+    last is whether a mark cycled through "?", None when the kind does not say
+    (a name, not a move log's number)."""
     if isinstance(m, (tuple, list, np.ndarray)) and len(m) in (3, 4):
         kind, r, c = m[0], m[1], m[2]
     elif all(hasattr(m, a) for a in ("kind", "row", "col")):
@@ -123,11 +125,14 @@ def _move(m: Any, index: int) -> tuple[str, int, int]:
     else:
         raise TypeError(f"move {index} must be (kind, row, col) or have kind, row and col, got {m!r}")
     kind = getattr(kind, "value", kind)         # an enum of kinds is fine too
+    cycle: bool | None = None
     if isinstance(kind, (int, np.integer)) and not isinstance(kind, (bool, np.bool_)):
-        # A move log's number: 0 reveal, 1 mark, 2 chord (+4 when a solver made it).
+        # A move log's number: 0 reveal, 1 mark, 2 chord, 3 mark without "?"
+        # (+4 when a solver made it).
         code = int(kind)
-        if 0 <= code < 2 * MOVE_ASSIST and code & ~MOVE_ASSIST < len(KINDS):
-            kind = KINDS[code & ~MOVE_ASSIST]
+        if 0 <= code < 2 * MOVE_ASSIST:
+            kind = KIND_NAMES[code & KIND_BITS]
+            cycle = code & KIND_BITS == MOVE_MARK
     if kind not in KINDS:
         raise ValueError(f"move {index} has an unknown kind {kind!r}; choose one of {KINDS}")
     try:
@@ -136,7 +141,7 @@ def _move(m: Any, index: int) -> tuple[str, int, int]:
         r, c = operator.index(r), operator.index(c)
     except TypeError:
         raise TypeError(f"move {index} must give its row and column as integers, got {r!r}, {c!r}") from None
-    return str(kind), r, c
+    return str(kind), r, c, cycle
 
 
 def _neighbours(rows: int, cols: int, r: int, c: int) -> list[tuple[int, int]]:
@@ -163,12 +168,13 @@ def analyze(board: Board, moves: Iterable[Any], *, rule: Rule = "opening",
 
     ``moves``: ``(kind, row, col)`` tuples (or objects with ``kind``, ``row``
     and ``col``), kind one of :data:`KINDS`, in the order played; rows of a
-    move log array ``(kind, row, col, ms)`` with kind 0 reveal, 1 mark, 2 chord
-    (plus 4 for a solver's move) are read too.  ``rule`` is
+    move log array ``(kind, row, col, ms)`` with kind 0 reveal, 1 mark, 2 chord,
+    3 mark without "?" (plus 4 for a solver's move) are read too.  ``rule`` is
     the first-click rule the board was made under: with any rule but ``"none"``
     the first reveal is free (:attr:`Category.FIRST_CLICK`); with ``"none"`` it
-    is judged like any other click.  ``question_marks``: whether a mark cycles
-    through "?" (as the game was set).  Raises ``ValueError`` for an unknown
+    is judged like any other click.  ``question_marks``: whether a mark named
+    ``"mark"`` cycles through "?" (as the game was set); a move log's mark
+    cycles as its kind says.  Raises ``ValueError`` for an unknown
     kind, a cell off the board, a move after the game ended, or a first click
     the rule would have made safe that is a mine on this board.
 
@@ -186,9 +192,10 @@ def analyze(board: Board, moves: Iterable[Any], *, rule: Rule = "opening",
     cache = _Cache(game, deadline)
     verdicts: list[Verdict] = []
     for i, m in enumerate(moves):
-        kind, r, c = _move(m, i)
+        kind, r, c, cycle = _move(m, i)
         v = _verdict(game, board, rule, cache, i, kind, r, c)
         if kind == "mark":
+            game.question_marks = question_marks if cycle is None else cycle
             game.toggle_mark(r, c)
         elif kind == "chord":
             game.chord(r, c)
@@ -239,7 +246,7 @@ def judge(game: Game, kind: str, row: int, col: int, *, rule: Rule | None = None
         raise TypeError(f"index must be a whole number of moves, got {index!r:.40}")
     if index < 0:
         raise ValueError(f"index must be 0 or more, got {index}")
-    kind, r, c = _move((kind, row, col), int(index))
+    kind, r, c, _cycle = _move((kind, row, col), int(index))
     rule = _check_rule(game.rule if rule is None else rule)
     return _verdict(game, board, rule, _Cache(game), int(index), kind, r, c)
 

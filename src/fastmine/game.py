@@ -30,18 +30,18 @@ from .board import Board, Rule, _check_rule
 from .codes import HIDDEN, GameState
 from .errors import GameOverError, GamePausedError
 from .gamesave import (  # noqa: F401 - the save format's names, re-exported
-    _ST_CHARS,
     _ST_FLAG,
     MAX_SAVED_CLICKS,
     MAX_SAVED_SECONDS,
     SAVE_FORMAT,
     SAVE_VERSION,
+    _dump,
     _load,
-    _log_text,
 )
 from .movelog import MOVE_ASSIST as MOVE_ASSIST  # the move kinds, importable from here too
 from .movelog import MOVE_CHORD as MOVE_CHORD
 from .movelog import MOVE_MARK as MOVE_MARK
+from .movelog import MOVE_MARK_PLAIN as MOVE_MARK_PLAIN
 from .movelog import MOVE_REVEAL as MOVE_REVEAL
 from .movelog import decode
 
@@ -425,8 +425,9 @@ class Game:
     @property
     def moves(self) -> NDArray[np.int64]:
         """Every move so far as an ``(n, 4)`` int64 array (a copy) of
-        ``(kind, row, col, ms)``: kind 0 reveal, 1 mark, 2 chord, plus 4 when a
-        solver made the move (see :meth:`assisting`); ms is the game time of
+        ``(kind, row, col, ms)``: kind 0 reveal, 1 mark, 2 chord, 3 mark with
+        question marks off, plus 4 when a solver made the move (see
+        :meth:`assisting`); ms is the game time of
         the move (first reveal at 0, pauses not counted).  Moves that raised
         (a finished or paused game, a cell off the board) are not moves.
         """
@@ -462,17 +463,21 @@ class Game:
 
     def _play_logged(self, kind: int, r: int, c: int) -> NDArray[np.intp]:
         """Make one move as :attr:`moves` records it (``kind`` with its assist
-        bit): how a replay or a take-back plays a move log again."""
+        bit): how a replay or a take-back plays a move log again.  A mark
+        cycles as it did then, whatever the setting is now."""
         self._assist = kind & MOVE_ASSIST
+        question_marks = self._question_marks
         try:
             move = kind & 3
             if move == MOVE_REVEAL:
                 return self.reveal(r, c)
-            if move == MOVE_MARK:
-                return self.toggle_mark(r, c)
-            return self.chord(r, c)
+            if move == MOVE_CHORD:
+                return self.chord(r, c)
+            self._question_marks = move == MOVE_MARK
+            return self.toggle_mark(r, c)
         finally:
             self._assist = 0
+            self._question_marks = question_marks
 
     # ------------------------------------------------------------ take back
 
@@ -498,7 +503,8 @@ class Game:
 
         Raises ValueError, leaving the game unchanged, if the game is not lost,
         its move log is incomplete (see :attr:`can_take_back_loss`) or does not
-        lead to it (question marks switched after marking: docs/replays.md).
+        lead to it (a save edited by hand, or one written before marks logged
+        their cycle with question marks switched during the game: docs/replays.md).
 
         >>> g = Game.from_board(Board.from_mines([[1, 0, 0], [0, 0, 1]]))
         >>> _ = g.reveal(0, 2); _ = g.reveal(0, 0)
@@ -568,33 +574,7 @@ class Game:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict that :meth:`from_dict` turns back into this game."""
-        st = self._st.reshape(self.rows + 2, self.cols + 2)[1:-1, 1:-1].ravel()
-        cells = "".join(_ST_CHARS[int(s)] for s in st)
-        mines = None
-        if self._board is not None:
-            mines = np.flatnonzero(self._board.mines.ravel()).tolist()
-        return {
-            "format": SAVE_FORMAT,
-            "version": SAVE_VERSION,
-            "rows": self.rows,
-            "cols": self.cols,
-            "mines": self.mine_count,
-            "rule": self.rule,
-            "seed": self.seed,
-            "question_marks": self.question_marks,
-            "state": self._state.value,
-            "mine_cells": mines,
-            "cells": cells,
-            "elapsed": self.elapsed,
-            "paused": self._paused,
-            "assisted": self.assisted,
-            "clicks": {"left": self.left_clicks, "right": self.right_clicks,
-                       "chord": self.chord_clicks},
-            # The move log for replays: base64 of little-endian int64 pairs
-            # (padded cell * 8 + kind, ms); None if this game's log is
-            # incomplete.  Optional on load.
-            "moves": _log_text(self) if self._log_complete else None,
-        }
+        return _dump(self)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], clock: Callable[[], float] = time.monotonic) -> Game:

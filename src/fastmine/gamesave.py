@@ -40,10 +40,48 @@ def _log_text(game: Game) -> str:
     return base64.b64encode(pairs.tobytes()).decode("ascii")
 
 
-def _load_log(game: Game, text: object) -> None:
-    """Give ``game`` the move log saved as ``text`` (see :meth:`Game.to_dict`),
-    or mark its log incomplete if there is none."""
-    if text is None:
+def _dump(game: Game) -> dict[str, Any]:
+    """The save dict of ``game`` (:meth:`Game.to_dict`)."""
+    st = game._st.reshape(game.rows + 2, game.cols + 2)[1:-1, 1:-1].ravel()
+    cells = "".join(_ST_CHARS[int(s)] for s in st)
+    mines = None
+    if game.board is not None:
+        mines = np.flatnonzero(game.board.mines.ravel()).tolist()
+    return {
+        "format": SAVE_FORMAT,
+        "version": SAVE_VERSION,
+        "rows": game.rows,
+        "cols": game.cols,
+        "mines": game.mine_count,
+        "rule": game.rule,
+        "seed": game.seed,
+        "question_marks": game.question_marks,
+        "state": game.state.value,
+        "mine_cells": mines,
+        "cells": cells,
+        "elapsed": game.elapsed,
+        "paused": game.paused,
+        "assisted": game.assisted,
+        "clicks": {"left": game.left_clicks, "right": game.right_clicks,
+                   "chord": game.chord_clicks},
+        # The move log for replays: base64 of little-endian int64 pairs
+        # (padded cell * 8 + kind, ms); None if this game's log is
+        # incomplete.  Optional on load, as is its layout's version (1 when
+        # missing: every mark cycled as "question_marks" says).
+        "moves": _log_text(game) if game.moves_complete else None,
+        "moves_version": movelog.LOG_VERSION,
+    }
+
+
+def _load_log(game: Game, text: object, version: object) -> None:
+    """Give ``game`` the move log saved as ``text`` in layout ``version`` (see
+    :meth:`Game.to_dict`), or mark its log incomplete if there is none."""
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise SaveFormatError(f"saved game's moves_version must be a whole number from 1, "
+                              f"got {version!r:.40}")
+    if text is None or version > movelog.LOG_VERSION:
+        # No log, or one in a layout from a newer fastmine: the game goes on
+        # without a replay rather than not at all.
         fresh = (game._state is GameState.READY and not (game.left_clicks or game.right_clicks
                                                           or game.chord_clicks))
         game._log_complete = fresh
@@ -61,9 +99,10 @@ def _load_log(game: Game, text: object) -> None:
         # Times in order are not required: a save written before the log kept
         # them in order (a clock that went back) still loads ...
         movelog.check(pairs, game.rows, game.cols, padded=True,
-                      max_ms=MAX_SAVED_SECONDS * 1000, times_ordered=False)
+                      max_ms=MAX_SAVED_SECONDS * 1000, times_ordered=False, version=version)
     except ValueError as exc:
         raise SaveFormatError(f"saved game's moves cannot be read: {exc}") from None
+    pairs = movelog.upgrade(pairs, version, game.question_marks)
     # ... with each move at the previous move's time at least, as the log now
     # records them: a replay made from it must read back (its file checks that).
     pairs[:, 1] = np.maximum.accumulate(pairs[:, 1])
@@ -197,7 +236,7 @@ def _load(cls: type[Game], d: object, clock: Callable[[], float]) -> Game:
     game.left_clicks, game.right_clicks, game.chord_clicks = left, right, chord
     game.assisted = assisted
     game._paused = paused
-    _load_log(game, d.get("moves"))
+    _load_log(game, d.get("moves"), d.get("moves_version", 1))
     if state is GameState.PLAYING and not paused:
         game._started = clock()
         game._core.base = game._started - game._elapsed

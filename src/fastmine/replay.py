@@ -44,8 +44,10 @@ from .movelog import KIND_NAMES as KIND_NAMES  # importable from here, as before
 from .storage import atomic_write_bytes, read_regular_file
 
 REPLAY_FORMAT = "fastmine-replay"
-REPLAY_VERSION = 1
-"""The replay file version this fastmine writes (and the newest it reads)."""
+REPLAY_VERSION = 2
+"""The replay file version this fastmine writes (and the newest it reads).
+Version 2 logs each mark's cycle (kind 3: without "?"); in a version 1 file
+every mark cycled as its ``question_marks`` says (read as such)."""
 
 MAX_REPLAY_MOVES = 2**22
 """Most moves a replay file may hold (4,194,304; 64 MB unpacked)."""
@@ -95,9 +97,10 @@ class Replay:
         Raises ValueError if the game has no board yet (no reveal), if its move
         log is incomplete (resumed from an old save), or if its moves do not
         replay to it (its cells were changed other than by moves, e.g. a save
-        edited by hand): a replay is exact or there is none.  A move taken back
-        with :meth:`fastmine.Game.take_back_loss` leaves the log, so such a game
-        keeps its replay.
+        edited by hand, or a save written before marks logged their cycle, with
+        question marks switched during the game): a replay is exact or there is
+        none.  A move taken back with :meth:`fastmine.Game.take_back_loss`
+        leaves the log, so such a game keeps its replay.
         """
         if not isinstance(game, Game):
             raise TypeError(f"Replay.from_game needs a fastmine.Game, got {type(game).__name__}")
@@ -113,7 +116,7 @@ class Replay:
                   float(game.elapsed), bool(game.question_marks), bool(game.assisted))
         try:
             again: Game | None = rep.play()
-        except GameOverError:       # e.g. marks made with question marks switched
+        except GameOverError:       # e.g. a log from a save edited by hand
             again = None
         if again is None or again.state is not game.state or not np.array_equal(again.view, game.view):
             raise ValueError("this game's moves do not replay to it (it was changed by "
@@ -344,12 +347,15 @@ def _from_dict(cls: type[Replay], d: object) -> Replay:
         raise SaveFormatError(f"the moves are corrupt ({exc})") from None
     if len(raw) != 16 * n:
         raise SaveFormatError(f"the moves hold {len(raw) // 16} moves, not {n}")
+    log_version = 1 if version == 1 else 2      # the move log's layout in this file
     try:
         moves = movelog.check(np.frombuffer(raw, "<i8").reshape(n, 2), rows, cols,
                               padded=False, max_ms=MAX_SAVED_SECONDS * 1000,
-                              times_ordered=True)
+                              times_ordered=True, version=log_version)
     except ValueError as exc:
         raise SaveFormatError(f"the moves cannot be played back: {exc}") from None
+    # A version 1 file's marks cycled as its question_marks says.
+    moves = movelog.upgrade(moves, log_version, qm)
     rep = cls(mask[:rows * cols].astype(bool).reshape(rows, cols), rule, moves, state,
               float(t), qm, assisted)
     try:

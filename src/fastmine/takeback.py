@@ -74,9 +74,10 @@ def take_back_loss(game: Game) -> NDArray[np.intp]:
             or ((st == _REVEALED) & (old != _REVEALED)).any()):
         raise inconsistent
     # The losing move made on the rebuilt position must lose the game as it
-    # is: marks replayed with question marks switched since (the log does not
-    # say how each cycled) can rebuild a chord that did not open what it did,
-    # and those cells would be hidden again without a word.
+    # is: a log that does not say how each mark cycled (loaded from a save
+    # written before it did, question marks switched since) can rebuild a
+    # chord that did not open what it did, and those cells would be hidden
+    # again without a word.
     again = copy.copy(before)
     try:
         again._play_logged(*(int(x) for x in moves[-1, :3]))
@@ -88,8 +89,8 @@ def take_back_loss(game: Game) -> NDArray[np.intp]:
     now = game._clock() if before.state is GameState.PLAYING else None
 
     # Every cell the losing move did not open keeps its state as it is now
-    # (it differs from the rebuilt one only if question marks were switched
-    # on or off during the game); the opened cells get their state from before.
+    # (it differs from the rebuilt one only for such an old log); the opened
+    # cells get their state from before.
     old_view = game.view.copy()
     kept_st = ~opened & (st != old)
     new_st = np.where(opened, st, old)
