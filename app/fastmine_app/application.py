@@ -376,8 +376,9 @@ class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
         best = None
         read_only = self._records_read_only()
         if read_only:
-            # nothing can be stored: no name asked for a best time, no record to take back
-            note = f"This game was not recorded: {read_only}."
+            # nothing can be stored: no name asked for a best time, no record to take
+            # back; the Records screen says where and why in full
+            note = "Not recorded: the records here can be read but not changed (see Records)."
         elif won and g.assisted:
             note = "Assisted game: it counts as assisted in the records, not for best times."
         elif won:

@@ -154,7 +154,7 @@ def test_read_only_records_are_shown_with_a_note_and_no_name_is_asked(make_app, 
     settle(drv, 0.3)
     d = win(drv)  # a best time (500 s to beat) that cannot be stored
     assert not d.ask_name and d.ids.name_row.height == 0
-    assert "Enter your name" not in d.note and "not recorded" in d.note
+    assert "Enter your name" not in d.note and "Not recorded" in d.note
     # no "The game was not recorded" box over the dialog (the settings, which
     # cannot be saved either, are told once in a box of their own)
     assert not [w for w in drv.window.children
@@ -168,7 +168,7 @@ def test_read_only_records_loss_still_undoes(make_app, disk):
         pass
     drv = read_only_app(make_app, disk)
     d = lose(drv)
-    assert "not recorded" in d.note and d.can_undo
+    assert "Not recorded" in d.note and d.can_undo
     drv.press(d.ids.undo)
     settle(drv, 0.5)
     assert drv.ctrl.state == "playing" and drv.game.revealed_count > 0
