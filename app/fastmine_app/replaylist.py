@@ -74,12 +74,16 @@ class ReplaysScreen(Screen):
         rows = self.ids.rows
         rows.clear_widgets()
         try:
-            entries = app.store.replay_list(RECENT)
+            entries = app.store.replay_list(RECENT + 1)  # one more: are there older ones?
         except StoreError as exc:
             self.error, self.empty_text = f"Records unavailable: {exc}", ""
             return
         self.error = ""
-        self.empty_text = "" if entries else "No recorded game to watch yet: finish a game first."
+        if len(entries) > RECENT:  # say so, rather than let older games seem lost
+            entries = entries[:RECENT]
+            self.empty_text = f"The last {RECENT} recorded games, newest first."
+        else:
+            self.empty_text = "" if entries else "No recorded game to watch yet: finish a game first."
         for e in entries:
             row = Factory.ReplayRow(text=row_text(e))
             row.record_id = e.id

@@ -382,3 +382,38 @@ def test_end_dialog_row_buttons_are_one_height_and_aligned(make_app, data_dir, p
         assert b.texture_size[1] <= b.height  # every word shows
     if d.wide:  # one row: one top
         assert len({round(b.to_window(b.x, b.top)[1], 1) for b in buttons}) == 1
+
+
+# ------------------------------------------------------------------ the Replays list
+
+
+def _finished(seed: int) -> fastmine.Game:
+    g = fastmine.Game(9, 9, 10, seed=seed, clock=lambda: 0.0)
+    g.reveal(4, 4)
+    rng = np.random.default_rng(seed)
+    while not g.state.is_over:
+        hidden = np.argwhere(g.view == HIDDEN)
+        g.reveal(*(int(v) for v in hidden[rng.integers(len(hidden))]))
+    return g
+
+
+def test_a_long_replays_list_says_it_shows_the_last_games(make_app, data_dir):
+    # 200 recorded games listed 100 with no word on the others
+    from fastmine_app.replaylist import RECENT
+
+    with RecordsStore(data_dir=str(data_dir)) as db:
+        ids = [db.record_game(_finished(seed)).id for seed in range(RECENT + 1)]
+    drv = make_app(data_dir)
+    drv.app.show_screen("replays")
+    settle(drv, 0.3)
+    rs = drv.app.root.get_screen("replays")
+    rows = rs.rows()
+    assert len(rows) == RECENT and rows[0].record_id == ids[-1]  # newest first
+    assert rs.ids.message.text == f"The last {RECENT} recorded games, newest first."
+    assert rs.ids.message.height > 0
+    with RecordsStore(data_dir=str(data_dir)) as db:
+        for record_id in ids[1:]:
+            db.remove(record_id)
+    rs.refresh()
+    settle(drv, 0.2)
+    assert len(rs.rows()) == 1 and rs.ids.message.text == ""  # one game: nothing to say
