@@ -224,6 +224,8 @@ class Timeline(Slider):
 
     marks = ListProperty([])
     """(move index, rgba, tall) of each tick."""
+    dragging = BooleanProperty(False)
+    """A finger (or the mouse) holds the thumb: playback waits for it to let go."""
 
     def __init__(self, **kwargs) -> None:
         self._ticks = InstructionGroup()
@@ -231,6 +233,19 @@ class Timeline(Slider):
         self.canvas.before.add(self._ticks)
         self.bind(pos=self._draw, size=self._draw, marks=self._draw, max=self._draw,
                   padding=self._draw, cursor_size=self._draw)
+
+    def on_touch_down(self, touch) -> bool:
+        handled = super().on_touch_down(touch)
+        if handled and not touch.is_mouse_scrolling and touch.grab_current is None:
+            self.dragging = self.dragging or any(ref() is self for ref in touch.grab_list)
+        return bool(handled)
+
+    def on_touch_up(self, touch) -> bool:
+        mine = touch.grab_current is self
+        handled = super().on_touch_up(touch)
+        if mine:
+            self.dragging = False
+        return bool(handled)
 
     def tick_x(self, index: float) -> float:
         """Window x of the slider position ``index`` (where its thumb sits)."""
@@ -475,6 +490,12 @@ class ReplayScreen(Screen):
         self._cum = np.cumsum(self._delays[self._from:])
 
     def _tick(self, dt: float) -> None:
+        if self.ids.timeline.dragging:
+            # the player holds the thumb: the board stays where the finger is, and
+            # playing goes on from there when it lets go (else the thumb ran away
+            # under the finger, then jumped back to it on release)
+            self._anchor()
+            return
         self._played += dt
         due = self._from + int(np.searchsorted(self._cum, self._played, side="right"))
         if due > self.k:

@@ -228,6 +228,29 @@ def test_speed_changed_mid_wait_keeps_the_time_already_waited(drv):
     assert scr.k == 4  # not 1 s later
 
 
+def test_a_finger_holding_the_timeline_holds_the_playback(drv):
+    # playing at 8x, a finger holding the thumb at move 20 saw it run on to 28
+    # under the finger, then jump back to 20 when it let go
+    scr = drv.app.watch_replay(expert_replay(40), play=True)
+    scr.set_speed(8.0)  # moves 1 s apart: one every 0.125 s
+    settle(drv, 0.3)
+    tl = scr.ids.timeline
+    y = tl.to_window(tl.center_x, tl.center_y)[1]
+    t = drv.down(tl.tick_x(scr.k), y)
+    for x in np.linspace(tl.tick_x(scr.k), tl.tick_x(20), 6):
+        drv.frames(1)
+        drv.move(t, x, y)
+    drv.frames(2)
+    assert scr.k == 20
+    settle(drv, 1.0)  # eight moves' time, the finger still down
+    assert scr.k == 20 and round(tl.value) == 20 and scr.playing
+    drv.up(t)
+    drv.frames(2)
+    assert scr.k == 20  # let go where it was
+    settle(drv, 0.5)
+    assert 20 < scr.k <= 25 and scr.playing  # and playing goes on from there
+
+
 def test_turning_the_phone_back_upright_gives_the_board_its_height_back(make_app, data_dir):
     from profiles import PROFILES, apply_profile
 
