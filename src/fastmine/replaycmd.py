@@ -69,6 +69,10 @@ def run(args: argparse.Namespace) -> int:
             print("fastmine replay: --verdicts goes with a game ID or --import FILE, "
                   "not --list or --export", file=sys.stderr)
             return 2
+        if not getattr(args, "coach", True):
+            print("fastmine replay: --verdicts writes the coach's verdicts: it cannot go "
+                  "with --no-coach", file=sys.stderr)
+            return 2
         if verdicts_to != "-":
             from .outputs import check_output
 
@@ -163,7 +167,7 @@ def _play(replay: Replay, args: argparse.Namespace) -> int:
     if getattr(args, "verdicts", None) is not None:
         verdicts, note = verdicts_of(replay, budget=None)
         if verdicts is None:
-            print(f"fastmine replay: the coach could not analyse this game: {note}", file=sys.stderr)
+            print(f"fastmine replay: --verdicts: {note}", file=sys.stderr)
             return 2
         if args.verdicts == "-":
             sys.stdout.write(to_json(replay, verdicts))

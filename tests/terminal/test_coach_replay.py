@@ -201,7 +201,15 @@ def test_a_replay_the_coach_cannot_analyse_still_plays(tmp_path, capsys):
     assert lines[-1].startswith("coach: not analysed (the first click at (0, 0) is a mine")
     assert cli.main(["replay", "--import", str(f), "--verdicts", "-"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("fastmine replay: the coach could not analyse this game: not analysed")
+    assert err.startswith("fastmine replay: --verdicts: not analysed (the first click")
+    assert err.count("analys") == 1
+
+
+def test_verdicts_with_no_coach_is_refused(stored, tmp_path, capsys):
+    out = tmp_path / "v.json"
+    assert cli.main(["replay", "last", "--no-coach", "--verdicts", str(out),
+                     "--data-dir", stored]) == 2
+    assert "--no-coach" in capsys.readouterr().err and not out.exists()
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pty")
