@@ -251,6 +251,26 @@ def test_a_finger_holding_the_timeline_holds_the_playback(drv):
     assert 20 < scr.k <= 25 and scr.playing  # and playing goes on from there
 
 
+def test_the_player_s_title_shows_the_result_and_time_of_a_big_custom_game(make_app, data_dir):
+    # "50 x 50, 300 mines, playin..." on a 393-dp phone with large text
+    from kivy.metrics import dp
+
+    now = [0.0]
+    g = fastmine.Game(50, 50, 300, seed=7, clock=lambda: now[0])
+    g.reveal(25, 25)
+    now[0] = 754.5
+    g.reveal(*(int(v) for v in np.argwhere((g.view == HIDDEN) & g.board.mines)[0]))
+    drv = start_app(make_app, data_dir, PHONE_393_LARGE)
+    scr = drv.app.watch_replay(Replay.from_game(g))
+    settle(drv, 0.3)
+    header = scr.ids.header
+    title = header.ids.title_label
+    assert title.text == "50 x 50, 300 mines, lost at 12:34.50"
+    assert not title.is_shortened and title.texture_size[1] > title.font_size * 1.5  # two lines
+    assert header.height >= title.texture_size[1] + dp(12) - 1
+    assert title.texture_size[0] <= title.width + 1
+
+
 def test_turning_the_phone_back_upright_gives_the_board_its_height_back(make_app, data_dir):
     from profiles import PROFILES, apply_profile
 
