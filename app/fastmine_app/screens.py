@@ -295,10 +295,16 @@ class RecordsScreen(Screen):
     """Best-times table: (rank, name, time, 3BV/s, date) strings."""
 
     def on_pre_enter(self, *_args) -> None:
-        app = App.get_running_app()
-        name, d = app.current_difficulty()
-        from fastmine.records import board_label
-        self.difficulty = shown_label(name if name != "custom" else board_label(*d))
+        came_from = getattr(self.manager.transition, "screen_out", None) if self.manager else None
+        if came_from is not None and came_from.name == "progress":
+            # back from Progress (opened on this screen's board): the board looked
+            # at there, not the current game's (a custom board chosen here was lost)
+            self.difficulty = came_from.difficulty
+        else:
+            app = App.get_running_app()
+            name, d = app.current_difficulty()
+            from fastmine.records import board_label
+            self.difficulty = shown_label(name if name != "custom" else board_label(*d))
         self.refresh()
 
     def on_rows(self, _inst, rows) -> None:

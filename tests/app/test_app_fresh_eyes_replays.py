@@ -460,3 +460,34 @@ def test_a_long_replays_list_says_it_shows_the_last_games(make_app, data_dir):
     rs.refresh()
     settle(drv, 0.2)
     assert len(rs.rows()) == 1 and rs.ids.message.text == ""  # one game: nothing to say
+
+
+def test_back_from_progress_keeps_the_board_looked_at(make_app, data_dir):
+    # Records on a custom board -> Progress -> Back showed Beginner again
+    _record(data_dir, [(20, 30, 100, True, 100.0, 120), (9, 9, 10, True, 10.0, 20)])
+    drv = make_app(data_dir)
+    drv.app.show_screen("records")
+    settle(drv, 0.2)
+    rs = drv.app.root.get_screen("records")
+    rs.difficulty = "Custom 20x30/100"
+    settle(drv, 0.2)
+    drv.app.show_screen("progress")
+    settle(drv, 0.2)
+    ps = drv.app.root.get_screen("progress")
+    assert ps.difficulty == "Custom 20x30/100"
+    drv.press(ps.ids.back)
+    settle(drv, 0.2)
+    assert drv.app.root.current == "records" and rs.difficulty == "Custom 20x30/100"
+    assert rs.rows and rs.rows[0][2] == "100.00 s"
+    drv.app.show_screen("progress")  # a board chosen on Progress comes back too
+    settle(drv, 0.2)
+    ps.difficulty = "Beginner"
+    settle(drv, 0.2)
+    drv.key(27)
+    assert rs.difficulty == "Beginner"
+    drv.app.show_screen("game")  # from the game, Records opens on the game's board
+    settle(drv, 0.2)
+    rs.difficulty = "Custom 20x30/100"
+    drv.app.show_screen("records")
+    settle(drv, 0.2)
+    assert rs.difficulty == "Beginner"
