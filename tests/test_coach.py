@@ -412,5 +412,37 @@ def test_tags_and_remarks() -> None:
                 rule="cell")
     assert [tag(x) for x in v] == ["first click", "wrong flag", "guess 12%", "worse 35%>10% LOST"]
     assert [is_risky(x) for x in v] == [False, False, True, True]
-    assert remark(v[2]) == "a forced guess at 12%"
-    assert remark(v[0]) is None and remark(v[1]) is None
+    assert [remark(x) for x in v] == [
+        None,                                              # the first click is free
+        "Flag on a guess: 12% chance of a mine there.",    # never "no mine there"
+        "Forced guess at 12%: no safe cell existed.",
+        "Guess at 35%: a cell at 10% was the safer guess."]
+
+
+def test_the_live_coach_marks_a_game_it_weighs_as_assisted_and_never_the_first_click():
+    from fastmine.coach import live
+
+    g = Game.from_board(CORNERS)
+    assert live(g, "reveal", 1, 2) is None and not g.assisted   # before the first reveal
+    g.reveal(1, 2)
+    assert live(g, "reveal", 1, 2).category is Category.NO_EFFECT and not g.assisted
+    v = live(g, "reveal", 2, 2)
+    assert v.category is Category.FORCED_GUESS and g.assisted
+    assert g.revealed_count == 1                                # judged, not played
+    with pytest.raises(TypeError):
+        live("game", "reveal", 0, 0)
+
+
+def test_a_long_list_of_risks_is_summed_up_as_its_range():
+    # 54 avoidable risks once made a line of 54 percentages: six lines on a phone.
+    def v(i, cat, risk, best=0.0):
+        return Verdict(i, "reveal", (0, i), cat, risk, best, 0 if best else 3)
+
+    many = [v(i, Category.AVOIDABLE_RISK, 0.10 + (i % 3) / 100) for i in range(54)]
+    forced = [v(i, Category.FORCED_GUESS, p, p) for i, p in enumerate((0.5, 1 / 3, 0.25, 0.2))]
+    worse = [v(i, Category.WORSE_GUESS, 0.4 - i / 100, 0.1 + i / 100) for i in range(5)]
+    line = summary(many + forced + worse)
+    assert line == ("4 forced guesses survived at 50/33/25/20%, 54 avoidable risks of 10-12%, "
+                    "5 worse guesses at 36-40% (best 10-14%)")
+    same = [v(i, Category.AVOIDABLE_RISK, 0.125) for i in range(6)]
+    assert summary(same) == "6 avoidable risks of 12%"

@@ -155,9 +155,7 @@ class GameController(EventDispatcher):
             return
         before = g.state
         move = {"reveal": g.reveal, "mark": g.toggle_mark, "chord": g.chord}[kind]
-        verdict = livecoach.judge(g, kind, r, c) if self.coach else None
-        if verdict is not None:
-            g.assisted = True  # the coach tells what the solver knows, as a hint does
+        verdict = livecoach.judge(g, kind, r, c) if self.coach else None  # marks it assisted
         try:
             changed = move(r, c)
         except (GameOverError, GamePausedError):

@@ -116,21 +116,20 @@ class Coaching:
 
 
 def analyse(replay) -> Coaching:
-    """Run the coach once on a :class:`fastmine.replay.Replay` (milliseconds for
-    an Expert game); never raises: a game it cannot judge says why instead."""
+    """Run the coach once on a :class:`fastmine.replay.Replay`, as ``fastmine
+    replay`` does (:func:`fastmine.replaycoach.verdicts_of`: milliseconds for an
+    Expert game, a time budget for huge ones); never raises: a game it cannot
+    judge says why instead."""
     try:
-        from fastmine import coach
-    except ImportError as exc:  # the solver is a compiled part that may be missing
-        return Coaching(None, f"The coach needs the solver, which is not available here ({exc}).")
-    try:
-        verdicts = coach.analyze(replay.board(), replay.moves, rule=replay.rule,
-                                 question_marks=replay.question_marks)
-    except (ValueError, TypeError) as exc:
-        return Coaching(None, f"The coach cannot judge this game: {exc}.")
+        from fastmine.replaycoach import verdicts_of
+
+        verdicts, note = verdicts_of(replay)
     except Exception as exc:  # the solver is another part: the game's end must not crash on it
         Logger.exception("fastmine: the coach failed")
         return Coaching(None, f"The coach failed on this game: {exc}.")
-    return Coaching(verdicts, coach.summary(verdicts).capitalize() + ".")
+    if verdicts is None:
+        return Coaching(None, f"Coach: {note}.")
+    return Coaching(verdicts, note[:1].upper() + note[1:] + ".")
 
 
 def describe(verdict) -> str:

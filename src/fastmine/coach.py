@@ -49,7 +49,7 @@ from .movelog import KIND_BITS, KIND_NAMES
 from .solver import probability as _probability
 
 __all__ = ["Category", "KINDS", "MARGIN", "Verdict", "analyze", "describe", "fatal", "is_risky",
-           "judge", "remark", "summary", "tag"]
+           "judge", "live", "remark", "summary", "tag"]
 
 MARGIN = 1e-9
 """How much riskier than the best cell a guess must be to count as a worse
@@ -372,6 +372,19 @@ def _pct(p: float, other: float | None = None) -> str:
     return text.rstrip("0").rstrip(".")
 
 
+MAX_LISTED = 4
+"""Risks of one kind the summary lists one by one ("50/33/25%"); more are
+given as their range ("6-50%"), so a long game's line stays a line."""
+
+
+def _risks(texts: list[str], values: list[float]) -> str:
+    """Risks as the summary writes them: each (``texts``), or their range."""
+    if len(texts) <= MAX_LISTED:
+        return "/".join(texts)
+    lo, hi = texts[values.index(min(values))], texts[values.index(max(values))]
+    return lo if lo == hi else f"{lo}-{hi}"
+
+
 def _plural(n: int, word: str) -> str:
     if n == 1:
         return f"{n} {word}"
@@ -397,12 +410,13 @@ def summary(verdicts: Iterable[Verdict]) -> str:
             # The mistakes survived too (the loss is named apart); only the
             # forced guesses say so, as their survival is the luck.
             at = {Category.FORCED_GUESS: "survived at", Category.AVOIDABLE_RISK: "of"}.get(cat, "at")
-            text = f"{_plural(len(risks), word)} {at} {'/'.join(_pct(p) for p in risks)}%"
+            text = f"{_plural(len(risks), word)} {at} {_risks([_pct(p) for p in risks], risks)}%"
             if cat is Category.WORSE_GUESS:
                 pairs = [(v.risk or 0.0, v.best_risk or 0.0) for v in vs
                          if v.category is cat and v.survived and v.risk is not None]
-                text = (f"{_plural(len(pairs), word)} {at} {'/'.join(_pct(p, b) for p, b in pairs)}% "
-                        f"(best {'/'.join(_pct(b, p) for p, b in pairs)}%)")
+                took = _risks([_pct(p, b) for p, b in pairs], [p for p, _ in pairs])
+                best = _risks([_pct(b, p) for p, b in pairs], [b for _, b in pairs])
+                text = f"{_plural(len(pairs), word)} {at} {took}% (best {best}%)"
             parts.append(text)
     wrong = sum(v.category is Category.WRONG_FLAG for v in vs)
     if wrong:
@@ -420,17 +434,70 @@ def summary(verdicts: Iterable[Verdict]) -> str:
 
 
 def remark(v: Verdict) -> str | None:
-    """What a live coach says after a risky move, in the summary's words; None
-    for any other move (a safe click, a flag, a move not analysed).
+    """What the live coach says after a move (the app's toast, the terminal's
+    message line), or None when it stays silent: a proven-safe move, a mark
+    changed, a position it could not weigh.
+
+    A flag is told its odds from what the player sees only, never from the
+    hidden board: "no mine there" for a wrong guess and silence for a right
+    one would let any cell be tested by flagging it.
 
     >>> remark(Verdict(3, "reveal", (0, 0), Category.AVOIDABLE_RISK, 0.2, 0.0, 3))
-    'an avoidable risk of 20% (a safe cell existed)'
+    'Risky: 20% — 3 safe cells were open to you.'
+    >>> remark(Verdict(4, "mark", (1, 1), Category.WRONG_FLAG, 0.4, None, None))
+    'Flag on a guess: 40% chance of a mine there.'
     >>> remark(Verdict(4, "reveal", (1, 1), Category.SAFE, 0.0, 0.0, 5)) is None
     True
     """
-    if v.category not in _RISKY or v.risk is None:
+    cat, risk = v.category, v.risk
+    if risk is None:
         return None
-    return _loss(v)
+    if cat is Category.AVOIDABLE_RISK:
+        n = v.safe_cells_available or 0
+        cells = "1 safe cell was" if n == 1 else f"{n} safe cells were"
+        return f"Risky: {_pct(risk)}% — {cells} open to you."
+    if cat is Category.FORCED_GUESS:
+        luck = "" if v.survived else " Bad luck."
+        return f"Forced guess at {_pct(risk)}%: no safe cell existed.{luck}"
+    if cat is Category.WORSE_GUESS:
+        best = v.best_risk or 0.0
+        return f"Guess at {_pct(risk, best)}%: a cell at {_pct(best, risk)}% was the safer guess."
+    if cat in (Category.FLAG, Category.WRONG_FLAG):
+        if risk == 0.0:
+            return "Wrong flag: that cell was certainly safe."
+        if risk < 1.0:
+            return f"Flag on a guess: {_pct(risk)}% chance of a mine there."
+    return None
+
+
+def live(game: Game, kind: str, row: int, col: int) -> Verdict | None:
+    """The live coach's verdict on a move the player is about to make on
+    ``game`` (say :func:`remark` of it after the move), or None when there is
+    nothing to weigh: before the first reveal (that click is free under the
+    rule), or when the game is over or paused.
+
+    A verdict on a reveal, chord or flag marks the game assisted, as a
+    hint does: the coach's word, and its silence, tell what only the solver
+    knows (whether a proven-safe cell existed, the odds of a flagged cell).
+    Bad moves raise as :func:`judge` does, the game unchanged.
+
+    >>> import fastmine
+    >>> g = fastmine.Game(9, 9, 10, seed=3)
+    >>> live(g, "reveal", 4, 4) is None          # the first click is free
+    True
+    >>> _ = g.reveal(4, 4)
+    >>> v = live(g, "reveal", 0, 0)
+    >>> g.assisted
+    True
+    """
+    if not isinstance(game, Game):
+        raise TypeError(f"live needs a fastmine.Game, got {type(game).__name__}")
+    if game.board is None or game.state is not GameState.PLAYING or game.paused:
+        return None
+    v = judge(game, kind, row, col)
+    if v.category not in (Category.NO_EFFECT, Category.MARK):  # those tell nothing
+        game.assisted = True
+    return v
 
 
 def tag(v: Verdict) -> str:

@@ -91,19 +91,22 @@ def test_live_coach_names_an_avoidable_risk_and_stays_silent_on_a_safe_click():
     # Coach on by command: a safe click gets no word, a risky one its odds.
     out, s = plain("coach\n" + script_of([FIRST, safe, risky]))
     assert "Coach on" in out
-    said = [line for line in out.splitlines() if line.startswith("Coach: ")]
-    assert said == [f"Coach: that was an avoidable risk of {pct} (a safe cell existed)"]
+    said = [line for line in out.splitlines() if line.startswith("Risky: ")]
+    n = int((a.safe & (g.view < 0)).sum())
+    cells = "1 safe cell was" if n == 1 else f"{n} safe cells were"
+    assert said == [f"Risky: {pct} \u2014 {cells} open to you."]   # the app's words too
     assert s.game.assisted      # the coach told whether a safe cell existed, as a hint does
     # Without the coach: no word, not assisted.
     out, s = plain(script_of([FIRST, safe, risky]))
-    assert "Coach" not in out and not s.game.assisted
+    assert "Coach" not in out and "Risky" not in out and not s.game.assisted
 
 
 def test_live_coach_alone_on_safe_clicks_and_before_the_first_click():
     g, a = odds_after_first_click()
     safe = [(int(r), int(c)) for r, c in np.argwhere(a.safe & (g.view < 0))][:2]
     out, s = plain(script_of([FIRST, *safe]), coach_on=True)
-    assert "Coach:" not in out and s.game.state is fastmine.GameState.PLAYING
+    spoken = ("Coach:", "Risky:", "uess at", "Flag on a guess", "Wrong flag")
+    assert not any(w in out for w in spoken) and s.game.state is fastmine.GameState.PLAYING
     fresh = Session(GameOptions(seed=SEED), use_records=False, coach=True)
     assert fresh.reveal(*FIRST) is None and not fresh.game.assisted   # the first click is free
     assert fresh.toggle_coach() == "Coach off"
@@ -119,7 +122,7 @@ def test_plain_coach_flag_through_the_command_line(tmp_path):
                           "--seed", str(SEED)], input=script_of([FIRST, risky]),
                          capture_output=True, text=True, env=env, timeout=60)
     assert res.returncode == 3, res.stderr
-    assert "Coach: that was an avoidable risk of" in res.stdout
+    assert "Risky: " in res.stdout and "open to you." in res.stdout
 
 
 def test_review_of_a_huge_game_is_not_analysed_instead_of_stalling():

@@ -9,7 +9,6 @@ instead of holding up the result.
 
 from __future__ import annotations
 
-from ..codes import GameState
 from ..game import Game
 
 BUDGET = 1.0
@@ -44,26 +43,19 @@ def review(game: Game, *, budget: float | None = BUDGET) -> tuple[str, ...]:
 
 
 def judge(game: Game, kind: str, row: int, col: int) -> str | None:
-    """The live coach's word on a reveal or chord about to be made on ``game``,
-    to show after the move: ``"Coach: that was an avoidable risk of 20% (a
-    safe cell existed)"``, or None for a move that was not risky.  Nothing is
+    """The live coach's word on a move about to be made on ``game``, to show
+    after the move (:func:`fastmine.coach.remark`: ``"Risky: 20% — 3 safe
+    cells were open to you."``), or None when it stays silent.  Nothing is
     judged before the first reveal (the first click is free), when the game
     is over or paused, or without the solver.
 
-    A judged move that does something marks the game assisted, like a hint:
-    the coach's word (and its silence) tells whether a proven-safe cell
-    existed.
+    A judged move that does something marks the game assisted, like a hint
+    (:func:`fastmine.coach.live`): the coach's word, and its silence, tell
+    whether a proven-safe cell existed.
     """
-    if game.board is None or game.state is not GameState.PLAYING or game.paused:
-        return None
     try:
         from .. import coach
-        verdict = coach.judge(game, kind, row, col)
+        verdict = coach.live(game, kind, row, col)
     except (ImportError, ValueError, TypeError):
         return None
-    if verdict.category is not coach.Category.NO_EFFECT:
-        game.assisted = True
-    words = coach.remark(verdict)
-    if words is None:
-        return None
-    return f"Coach: that was {words}"
+    return None if verdict is None else coach.remark(verdict)

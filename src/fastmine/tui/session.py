@@ -227,7 +227,7 @@ class Session:
 
     def _move(self, fn: Callable[[int, int], object], r: int, c: int,
               kind: str | None = None) -> str | None:
-        # kind: "reveal" or "chord" for a move the live coach judges first.
+        # kind: "reveal", "chord" or "mark" for a move the live coach judges first.
         said = coaching.judge(self.game, kind, r, c) if self.coach and kind else None
         try:
             fn(r, c)
@@ -254,7 +254,7 @@ class Session:
 
     def mark(self, r: int, c: int) -> str | None:
         """Cycle the mark of a hidden cell (flag, question mark, none)."""
-        return self._move(self.game.toggle_mark, r, c)
+        return self._move(self.game.toggle_mark, r, c, "mark")
 
     def unmark(self, r: int, c: int) -> str | None:
         """Remove a flag or question mark (the plain mode's ``unflag``)."""
