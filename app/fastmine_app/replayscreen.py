@@ -166,9 +166,7 @@ class ReplayFrames:
         self.replay = replay
         n = len(replay)
         self._all: np.ndarray | None = None
-        self._frames = None
-        self._game = None
-        self._k = 0
+        self._seek = None
         if (n + 1) * replay.rows * replay.cols <= MAX_FRAME_BYTES:
             views = np.empty((n + 1, replay.rows, replay.cols), np.int8)
             for k, game in enumerate(replay.frames()):
@@ -179,14 +177,11 @@ class ReplayFrames:
         """The board (a view array) after the first ``k`` moves."""
         if self._all is not None:
             return self._all[k]
-        if self._game is None or k < self._k:
-            self._frames = self.replay.frames()
-            self._game = next(self._frames)
-            self._k = 0
-        while self._k < k:
-            self._game = next(self._frames)
-            self._k += 1
-        return self._game.view
+        if self._seek is None:
+            from fastmine.replay import Seeker
+
+            self._seek = Seeker(self.replay)
+        return self._seek.goto(k).view
 
 
 class ReplayBoard(BoardView):

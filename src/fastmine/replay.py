@@ -278,6 +278,42 @@ class Replay:
             raise SaveFormatError(f"the replay {path} is corrupt: {exc}") from None
 
 
+class Seeker:
+    """A replay's positions in any order, for a player that jumps about:
+    :meth:`goto` gives the game after ``k`` moves, played forward from where
+    it is, or again from the start to go back (no move is ever undone).  The
+    game is one object throughout: copy it to keep a position.
+
+    >>> import fastmine
+    >>> g = fastmine.Game(9, 9, 10, seed=1)
+    >>> _ = g.reveal(4, 4)
+    >>> hidden = np.argwhere(g.view == fastmine.HIDDEN)[0]
+    >>> _ = g.toggle_mark(*hidden.tolist())
+    >>> s = Seeker(Replay.from_game(g))
+    >>> s.goto(2).mines_left, s.goto(1).mines_left, s.k
+    (9, 10, 1)
+    """
+
+    def __init__(self, replay: Replay) -> None:
+        self.replay = replay
+        self._frames: Iterator[Game] = replay.frames()
+        self.game: Game = next(self._frames)
+        self.k = 0
+        """How many moves the game shows."""
+
+    def goto(self, k: int) -> Game:
+        """The game after ``k`` moves (clamped to 0..len(replay))."""
+        k = max(0, min(int(k), len(self.replay)))
+        if k < self.k:
+            self._frames = self.replay.frames()
+            self.game = next(self._frames)
+            self.k = 0
+        while self.k < k:
+            self.game = next(self._frames)
+            self.k += 1
+        return self.game
+
+
 def _b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
 

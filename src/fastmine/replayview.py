@@ -15,42 +15,24 @@ import contextlib
 import curses
 import textwrap
 import time
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from .replay import Replay, Seeker
 from .tui.draw import Palette, put
 from .tui.text import GLYPHS
-
-if TYPE_CHECKING:
-    from .game import Game
-    from .replay import Replay
 
 KEYS_LINE = "space pause  <- -> step  home/end  + - speed  q quit"
 COACH_KEYS = "  n/N risky moves  f loss"
 
 
-class Cursor:
-    """The replay at one move: the game after ``k`` moves, moved forward cheaply
-    and backward by replaying from the start (no move is ever undone)."""
+class Cursor(Seeker):
+    """The replay at one move (:class:`fastmine.replay.Seeker`), with the
+    coach's verdicts on its moves."""
 
     def __init__(self, replay: Replay, verdicts: list[Any] | None = None) -> None:
-        self.replay = replay
+        super().__init__(replay)
         self.verdicts = verdicts
-        self._frames: Iterator[Game] = replay.frames()
-        self.game: Game = next(self._frames)
-        self.k = 0
         self._longest: str | None = None
-
-    def goto(self, k: int) -> None:
-        """Show the game after ``k`` moves (clamped to 0..len(replay))."""
-        k = max(0, min(k, len(self.replay)))
-        if k < self.k:
-            self._frames = self.replay.frames()
-            self.game = next(self._frames)
-            self.k = 0
-        while self.k < k:
-            self.game = next(self._frames)
-            self.k += 1
 
     def risky(self, step: int) -> int | None:
         """The position (moves shown) just after the next risky move (``step`` 1)
