@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from records_fixtures import as_rows, claim_version, old_database, started_game
 
 import fastmine
 from fastmine.records import (
-    APPLICATION_ID,
     SCHEMA_VERSION,
     AbandonedGame,
     GameRecord,
@@ -21,41 +21,6 @@ from fastmine.records import (
     RecordsStore,
     Statistics,
 )
-
-# The schemas as fastmine wrote them (1: games, 2: click kinds, 3: replays), copied
-# here as they shipped so these tests keep checking real old files.
-SCHEMA_1 = """
-CREATE TABLE games (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    date TEXT NOT NULL,
-    difficulty TEXT NOT NULL,
-    rows INTEGER NOT NULL CHECK (rows > 0),
-    cols INTEGER NOT NULL CHECK (cols > 0),
-    mines INTEGER NOT NULL CHECK (mines > 0),
-    rule TEXT NOT NULL,
-    won INTEGER NOT NULL CHECK (won IN (0, 1)),
-    time REAL NOT NULL CHECK (time >= 0),
-    bbbv INTEGER,
-    bbbv_per_second REAL,
-    clicks INTEGER NOT NULL CHECK (clicks >= 0),
-    efficiency REAL,
-    assisted INTEGER NOT NULL DEFAULT 0 CHECK (assisted IN (0, 1)),
-    name TEXT
-);
-"""
-SCHEMA_2 = SCHEMA_1 + """
-ALTER TABLE games ADD COLUMN left_clicks INTEGER;
-ALTER TABLE games ADD COLUMN right_clicks INTEGER;
-ALTER TABLE games ADD COLUMN chord_clicks INTEGER;
-CREATE INDEX games_by_board ON games (rows, cols, mines, won, time);
-"""
-SCHEMA_3 = SCHEMA_2 + """
-CREATE TABLE replays (
-    game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
-    data BLOB NOT NULL
-);
-"""
-SCHEMAS = {1: SCHEMA_1, 2: SCHEMA_2, 3: SCHEMA_3}
 
 OLD_ROWS = [
     ("2024-01-02T03:04:05+00:00", "beginner", 9, 9, 10, "opening", 1, 12.5, 20, 1.6, 25, 0.8, 0,
@@ -65,44 +30,15 @@ OLD_ROWS = [
     ("2024-01-04T03:04:05+00:00", "expert", 16, 30, 99, "opening", 1, 99.0, 300, 3.0, 320, 0.9, 0,
      "Cy", 300, 15, 5),
 ]
-COLUMNS = ("date, difficulty, rows, cols, mines, rule, won, time, bbbv, bbbv_per_second, "
-           "clicks, efficiency, assisted, name, left_clicks, right_clicks, chord_clicks")
 REPLAY_BLOB = b"the stored bytes of a replay, kept as they are"
 
 
-def old_database(path, version: int) -> list[tuple]:
+def old_file(path, version: int) -> list[tuple]:
     """A records file as fastmine ``version`` left it; returns its rows as stored."""
-    con = sqlite3.connect(path)
-    con.executescript(SCHEMAS[version])
-    con.execute(f"PRAGMA application_id={APPLICATION_ID}")
-    con.execute(f"PRAGMA user_version={version}")
     width = 14 if version == 1 else 17
     rows = [r[:width] for r in OLD_ROWS]
-    names = ", ".join(COLUMNS.split(", ")[:width])
-    con.executemany(f"INSERT INTO games ({names}) VALUES ({', '.join('?' * width)})", rows)
-    if version >= 3:
-        con.execute("INSERT INTO replays (game_id, data) VALUES (1, ?)", (REPLAY_BLOB,))
-    con.commit()
-    con.close()
+    old_database(path, version, rows, replay=REPLAY_BLOB if version >= 3 else None)
     return [r + (None,) * (17 - width) for r in rows]
-
-
-def as_rows(games: list[GameRecord]) -> list[tuple]:
-    return [(r.date, r.difficulty, r.rows, r.cols, r.mines, r.rule, int(r.won), r.time, r.bbbv,
-             r.bbbv_per_second, r.clicks, r.efficiency, int(r.assisted), r.name, r.left_clicks,
-             r.right_clicks, r.chord_clicks) for r in games]
-
-
-def started_game(rows=9, cols=9, mines=10, seed=3, assisted=False) -> fastmine.Game:
-    """A game after one reveal, still in progress."""
-    g = fastmine.Game(rows, cols, mines, seed=seed)
-    if assisted:
-        with g.assisting():
-            g.reveal(rows // 2, cols // 2)
-    else:
-        g.reveal(rows // 2, cols // 2)
-    assert g.state is fastmine.GameState.PLAYING
-    return g
 
 
 def lost_game() -> fastmine.Game:
@@ -118,7 +54,7 @@ def lost_game() -> fastmine.Game:
 @pytest.mark.parametrize("version", [1, 2, 3])
 def test_an_older_database_migrates_to_schema_4_without_loss(tmp_path, version):
     path = tmp_path / "records.sqlite3"
-    stored = old_database(path, version)
+    stored = old_file(path, version)
     with RecordsStore(path) as s:
         assert s.schema_version == SCHEMA_VERSION == 4
         assert as_rows(s.games()) == stored
@@ -141,11 +77,8 @@ def test_an_older_database_migrates_to_schema_4_without_loss(tmp_path, version):
 
 def test_schema_4_without_the_abandoned_table_is_refused(tmp_path):
     path = tmp_path / "records.sqlite3"
-    old_database(path, 3)
-    con = sqlite3.connect(path)
-    con.execute("PRAGMA user_version=4")
-    con.commit()
-    con.close()
+    old_file(path, 3)
+    claim_version(path, 4)
     before = path.read_bytes()
     with pytest.raises(RecordsError, match="tables are not"):
         RecordsStore(path)

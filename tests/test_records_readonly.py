@@ -13,17 +13,17 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from records_fixtures import finished_game, old_database, started_game
 
 import fastmine
 from fastmine.cli import main as cli_main
-from fastmine.records import APPLICATION_ID, SCHEMA_VERSION, GameRecord, RecordsError, RecordsStore
+from fastmine.records import SCHEMA_VERSION, GameRecord, RecordsError, RecordsStore
 from fastmine.replay import Replay
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="mounts and file attributes are POSIX")
@@ -69,22 +69,6 @@ def immutable():
     yield set_immutable
     for path in reversed(done):
         subprocess.run(["chattr", "-i", str(path)], capture_output=True, timeout=30)
-
-
-def finished_game(seed: int) -> fastmine.Game:
-    g = fastmine.Game(9, 9, 10, seed=seed)
-    g.reveal(4, 4)
-    rng = np.random.default_rng(seed)
-    while not g.state.is_over:
-        hidden = np.argwhere(g.view == fastmine.HIDDEN)
-        g.reveal(*(int(v) for v in hidden[rng.integers(len(hidden))]))
-    return g
-
-
-def started_game() -> fastmine.Game:
-    g = fastmine.Game(9, 9, 10, seed=3)
-    g.reveal(4, 4)
-    return g
 
 
 def fill(data: Path) -> list[GameRecord]:
@@ -162,52 +146,16 @@ def test_recording_on_a_read_only_disk_is_refused_and_changes_nothing(disk):
     check_writes_refused(disk, stored)
 
 
-# The schema before abandoned games (3), before replays (2) and before click kinds (1),
-# as those versions wrote it.
-SCHEMA_1 = """
-CREATE TABLE games (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, date TEXT NOT NULL, difficulty TEXT NOT NULL,
-    rows INTEGER NOT NULL CHECK (rows > 0), cols INTEGER NOT NULL CHECK (cols > 0),
-    mines INTEGER NOT NULL CHECK (mines > 0), rule TEXT NOT NULL,
-    won INTEGER NOT NULL CHECK (won IN (0, 1)), time REAL NOT NULL CHECK (time >= 0),
-    bbbv INTEGER, bbbv_per_second REAL, clicks INTEGER NOT NULL CHECK (clicks >= 0),
-    efficiency REAL, assisted INTEGER NOT NULL DEFAULT 0 CHECK (assisted IN (0, 1)), name TEXT
-);
-"""
-SCHEMA_2 = SCHEMA_1 + """
-ALTER TABLE games ADD COLUMN left_clicks INTEGER;
-ALTER TABLE games ADD COLUMN right_clicks INTEGER;
-ALTER TABLE games ADD COLUMN chord_clicks INTEGER;
-CREATE INDEX games_by_board ON games (rows, cols, mines, won, time);
-"""
-SCHEMA_3 = SCHEMA_2 + """
-CREATE TABLE replays (
-    game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
-    data BLOB NOT NULL
-);
-"""
+# A game as schemas 1-3 stored it, without click kinds (those columns stay NULL).
 OLD_ROW = ("2024-01-02T03:04:05+00:00", "beginner", 9, 9, 10, "opening", 1, 12.5, 20, 1.6, 25,
            0.8, 0, "Old")
-
-
-def old_database(path: Path, version: int, journal: str) -> None:
-    con = sqlite3.connect(path)
-    con.execute(f"PRAGMA journal_mode={journal}")
-    con.executescript({1: SCHEMA_1, 2: SCHEMA_2, 3: SCHEMA_3}[version])
-    con.execute(f"PRAGMA application_id={APPLICATION_ID}")
-    con.execute(f"PRAGMA user_version={version}")
-    con.execute("INSERT INTO games (date, difficulty, rows, cols, mines, rule, won, time, bbbv, "
-                "bbbv_per_second, clicks, efficiency, assisted, name) VALUES ("
-                + ", ".join("?" * 14) + ")", OLD_ROW)
-    con.commit()
-    con.close()
 
 
 @pytest.mark.parametrize(("version", "journal"),
                          [(1, "wal"), (2, "wal"), (2, "delete"), (3, "wal")])
 def test_an_older_schema_on_a_read_only_disk_is_read_as_it_is(disk, capsys, version, journal):
     path = disk / "records.sqlite3"
-    old_database(path, version, journal)
+    old_database(path, version, [OLD_ROW], journal=journal)
     remount_ro(disk)
     before = snapshot(disk)
     with RecordsStore(data_dir=disk) as store:

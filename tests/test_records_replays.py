@@ -6,36 +6,11 @@ import sqlite3
 
 import numpy as np
 import pytest
+from records_fixtures import as_rows, claim_version, finished_game, old_database
 
 import fastmine
-from fastmine.records import APPLICATION_ID, SCHEMA_VERSION, GameRecord, RecordsError, RecordsStore
+from fastmine.records import SCHEMA_VERSION, GameRecord, RecordsError, RecordsStore
 from fastmine.replay import Replay
-
-# The schema as fastmine wrote it before replays (schema 2), copied here as it
-# shipped so this test keeps checking real old files whatever records.py becomes.
-SCHEMA_2 = """
-CREATE TABLE games (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    date TEXT NOT NULL,
-    difficulty TEXT NOT NULL,
-    rows INTEGER NOT NULL CHECK (rows > 0),
-    cols INTEGER NOT NULL CHECK (cols > 0),
-    mines INTEGER NOT NULL CHECK (mines > 0),
-    rule TEXT NOT NULL,
-    won INTEGER NOT NULL CHECK (won IN (0, 1)),
-    time REAL NOT NULL CHECK (time >= 0),
-    bbbv INTEGER,
-    bbbv_per_second REAL,
-    clicks INTEGER NOT NULL CHECK (clicks >= 0),
-    efficiency REAL,
-    assisted INTEGER NOT NULL DEFAULT 0 CHECK (assisted IN (0, 1)),
-    name TEXT
-);
-ALTER TABLE games ADD COLUMN left_clicks INTEGER;
-ALTER TABLE games ADD COLUMN right_clicks INTEGER;
-ALTER TABLE games ADD COLUMN chord_clicks INTEGER;
-CREATE INDEX games_by_board ON games (rows, cols, mines, won, time);
-"""
 
 OLD_ROWS = [
     ("2024-01-02T03:04:05+00:00", "beginner", 9, 9, 10, "opening", 1, 12.5, 20, 1.6, 25, 0.8, 0,
@@ -45,42 +20,16 @@ OLD_ROWS = [
 ]
 
 
-def _schema_2_db(path):
-    con = sqlite3.connect(path)
-    con.executescript(SCHEMA_2)
-    con.execute(f"PRAGMA application_id={APPLICATION_ID}")
-    con.execute("PRAGMA user_version=2")
-    con.executemany(
-        "INSERT INTO games (date, difficulty, rows, cols, mines, rule, won, time, bbbv, "
-        "bbbv_per_second, clicks, efficiency, assisted, name, left_clicks, right_clicks, "
-        "chord_clicks) VALUES (" + ", ".join("?" * 17) + ")", OLD_ROWS)
-    con.commit()
-    con.close()
-
-
-def _finished_game(seed=5):
-    g = fastmine.Game(9, 9, 10, seed=seed)
-    g.toggle_mark(0, 0)
-    g.reveal(4, 4)
-    rng = np.random.default_rng(seed)
-    while not g.state.is_over:
-        hidden = np.argwhere(g.view == fastmine.HIDDEN)
-        g.reveal(*(int(v) for v in hidden[rng.integers(len(hidden))]))
-    return g
-
-
 def test_schema_2_database_migrates_without_loss(tmp_path):
     path = tmp_path / "records.sqlite3"
-    _schema_2_db(path)
+    old_database(path, 2, OLD_ROWS)   # as fastmine wrote it before replays
     with RecordsStore(path) as s:
         assert s.schema_version == SCHEMA_VERSION
         old = s.games()
-        got = [(r.date, r.difficulty, r.rows, r.cols, r.mines, r.rule, int(r.won), r.time,
-                r.bbbv, r.bbbv_per_second, r.clicks, r.efficiency, int(r.assisted), r.name,
-                r.left_clicks, r.right_clicks, r.chord_clicks) for r in old]
+        got = as_rows(old)
         assert got == OLD_ROWS
         assert [s.replay(r.id) for r in old] == [None, None]
-        g = _finished_game()
+        g = finished_game(5, flag_first=True)
         rec = s.record_game(g)
         assert s.replay_ids() == [rec.id]
         rep = s.replay(rec.id)
@@ -94,7 +43,7 @@ def test_schema_2_database_migrates_without_loss(tmp_path):
 
 
 def test_a_game_without_an_exact_replay_is_still_recorded(tmp_path):
-    g = _finished_game()
+    g = finished_game(5, flag_first=True)
     d = g.to_dict()
     d.pop("moves")
     resumed = fastmine.Game.from_dict(d)      # as from a save made before replays
@@ -107,7 +56,7 @@ def test_a_game_without_an_exact_replay_is_still_recorded(tmp_path):
 
 def test_a_corrupt_stored_replay_is_reported(tmp_path):
     with RecordsStore(data_dir=tmp_path) as s:
-        rec = s.record_game(_finished_game())
+        rec = s.record_game(finished_game(5, flag_first=True))
         path = s.path
     con = sqlite3.connect(path)
     con.execute("UPDATE replays SET data = ? WHERE game_id = ?", (b"{not json", rec.id))
@@ -119,11 +68,8 @@ def test_a_corrupt_stored_replay_is_reported(tmp_path):
 
 def test_schema_3_without_the_replays_table_is_refused(tmp_path):
     path = tmp_path / "records.sqlite3"
-    _schema_2_db(path)
-    con = sqlite3.connect(path)
-    con.execute("PRAGMA user_version=3")
-    con.commit()
-    con.close()
+    old_database(path, 2, OLD_ROWS)
+    claim_version(path, 3)
     before = path.read_bytes()
     with pytest.raises(RecordsError, match="tables are not"):
         RecordsStore(path)
