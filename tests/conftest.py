@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from engine_strategies import FakeClock
 from hypothesis import HealthCheck, settings
+from mounts import tmpfs
 
 # No deadlines: the bounds-checked debug build (FASTMINE_DEBUG=1, -O0) is several
 # times slower, and timing is never what these tests check.
@@ -22,6 +25,15 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 def clock() -> FakeClock:
     """A fresh fake clock."""
     return FakeClock()
+
+
+@pytest.fixture
+def disk(tmp_path) -> Iterator[Path]:
+    """A fresh tmpfs (it needs root: skipped otherwise), unmounted afterwards;
+    ``mounts.remount_ro`` makes it read-only.  For the read-only records tests
+    here and in tests/app."""
+    with tmpfs(tmp_path / "disk", "16m") as mnt:
+        yield mnt
 
 
 def pytest_configure(config):

@@ -5,20 +5,21 @@ left byte for byte as it was.
 
 Root writes through permission bits, so the read-only places here are ones that
 stop root too: a tmpfs remounted read-only, a read-only bind mount, and the
-immutable attribute (chattr +i).  They need root: skipped otherwise, with the reason.
+immutable attribute (chattr +i), made with tests/mounts.py (the ``disk`` fixture,
+a tmpfs, is in tests/conftest.py).  They need root: skipped otherwise, with the reason.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from mounts import remount_ro, run_as_root, unmount
 from records_fixtures import finished_game, old_database, started_game
 
 import fastmine
@@ -31,39 +32,13 @@ pytestmark = pytest.mark.skipif(os.name != "posix", reason="mounts and file attr
 NOTE = "new games cannot be recorded there"
 
 
-def _run(*argv: str) -> None:
-    if os.geteuid() != 0:
-        pytest.skip(f"{argv[0]} as used here needs root")
-    if shutil.which(argv[0]) is None:
-        pytest.skip(f"no {argv[0]} command")
-    r = subprocess.run(list(argv), capture_output=True, text=True, timeout=30)
-    if r.returncode != 0:
-        pytest.skip(f"cannot {' '.join(argv)} here: {r.stderr.strip()}")
-
-
-@pytest.fixture
-def disk(tmp_path):
-    """A fresh tmpfs; ``remount_ro`` makes it read-only.  Unmounted afterwards."""
-    mnt = tmp_path / "disk"
-    mnt.mkdir()
-    _run("mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(mnt))
-    try:
-        yield mnt
-    finally:
-        subprocess.run(["umount", "-l", str(mnt)], capture_output=True, timeout=30)
-
-
-def remount_ro(mnt: Path) -> None:
-    _run("mount", "-o", "remount,ro", str(mnt))
-
-
 @pytest.fixture
 def immutable():
     """A function that sets the immutable attribute (chattr +i), undone afterwards."""
     done: list[Path] = []
 
     def set_immutable(path: Path) -> None:
-        _run("chattr", "+i", str(path))
+        run_as_root("chattr", "+i", str(path))
         done.append(path)
 
     yield set_immutable
@@ -222,9 +197,9 @@ def test_a_writer_through_another_mount_does_not_change_the_file_under_a_reader(
     stored = fill(disk)
     view = tmp_path / "view"
     view.mkdir()
-    _run("mount", "--bind", str(disk), str(view))
+    run_as_root("mount", "--bind", str(disk), str(view))
     try:
-        _run("mount", "-o", "remount,ro,bind", str(view))
+        run_as_root("mount", "-o", "remount,ro,bind", str(view))
         # Read before the reader opens: closing any descriptor of the file in this
         # process would let go of the reader's POSIX lock.
         main_file = (disk / "records.sqlite3").read_bytes()
@@ -243,7 +218,7 @@ def test_a_writer_through_another_mount_does_not_change_the_file_under_a_reader(
         with RecordsStore(data_dir=disk) as writer:
             assert [g.name for g in writer.games()] == ["Ann", "Ann", "Bo", "Writer"]
     finally:
-        subprocess.run(["umount", "-l", str(view)], capture_output=True, timeout=30)
+        unmount(view)
 
 
 def test_a_win_in_the_terminal_game_on_a_read_only_disk_asks_no_name(disk):
