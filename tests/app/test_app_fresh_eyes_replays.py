@@ -4,16 +4,14 @@ its fix.  Real app, real rendering, real touches, time on the fake clock."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-
 import numpy as np
 import pytest
 
 pytest.importorskip("kivy")
 
 from fastmine_app.dialogs import EndDialog  # noqa: E402
+from fixedgame import MASK, end_dialog, settle  # noqa: E402
+from mounts import remount_ro  # noqa: E402
 from profiles import PROFILES, Profile, start_app  # noqa: E402
 
 import fastmine  # noqa: E402
@@ -23,24 +21,6 @@ from fastmine.replay import Replay  # noqa: E402
 
 PHONE_393_LARGE = Profile("phone_393_font13", (1080, 2340), 2.75, 1.3)
 """The 393-dp phone with large text."""
-
-MINES = [(0, 0), (0, 8), (8, 0), (8, 8), (4, 4), (0, 4), (8, 4), (4, 0), (4, 8), (2, 6)]
-MASK = np.zeros((9, 9), bool)
-for _r, _c in MINES:
-    MASK[_r, _c] = True
-
-
-def settle(drv, seconds: float) -> None:
-    """Let ``seconds`` pass in a few long frames (big windows draw slowly here)."""
-    n = max(2, round(seconds / 0.2))
-    drv.frames(n, seconds / n)
-
-
-def end_dialog(drv) -> EndDialog:
-    settle(drv, 0.8)
-    found = [w for w in drv.window.children if isinstance(w, EndDialog)]
-    assert found, "no end dialog"
-    return found[0]
 
 
 def lose(drv) -> EndDialog:
@@ -99,28 +79,7 @@ def test_end_dialog_values_get_the_width_they_need(make_app, data_dir):
 
 
 # ------------------------------------------------------------------ read-only records
-
-
-def _run(*argv: str) -> None:
-    if os.name != "posix" or os.geteuid() != 0:
-        pytest.skip(f"{argv[0]} as used here needs root")
-    if shutil.which(argv[0]) is None:
-        pytest.skip(f"no {argv[0]} command")
-    r = subprocess.run(list(argv), capture_output=True, text=True, timeout=30)
-    if r.returncode != 0:
-        pytest.skip(f"cannot {' '.join(argv)} here: {r.stderr.strip()}")
-
-
-@pytest.fixture
-def disk(tmp_path):
-    """A fresh tmpfs for the app's data folder; ``remount_ro`` makes it read-only."""
-    mnt = tmp_path / "disk"
-    mnt.mkdir()
-    _run("mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mnt))
-    try:
-        yield mnt
-    finally:
-        subprocess.run(["umount", "-l", str(mnt)], capture_output=True, timeout=30)
+# (the ``disk`` fixture, a tmpfs that needs root, is in tests/conftest.py)
 
 
 def read_only_app(make_app, disk):
@@ -128,7 +87,7 @@ def read_only_app(make_app, disk):
     says the settings cannot be saved is read and closed, as a player does."""
     drv = make_app(disk)  # a first run writes its settings and caches
     drv.stop()
-    _run("mount", "-o", "remount,ro", str(disk))
+    remount_ro(disk)
     drv = make_app(disk)
     settle(drv, 0.2)
     boxes = [w for w in drv.window.children if type(w).__name__ == "MessageDialog"]

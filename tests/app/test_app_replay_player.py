@@ -12,32 +12,16 @@ pytest.importorskip("kivy")
 
 from fastmine_app import tiles as T  # noqa: E402
 from fastmine_app.dialogs import EndDialog  # noqa: E402
+from fixedgame import MASK, end_dialog, settle  # noqa: E402
 from profiles import PHONES, box, inside, start_app  # noqa: E402
 
 import fastmine  # noqa: E402
 from fastmine import HIDDEN, coach  # noqa: E402
 from fastmine.replay import Replay  # noqa: E402
 
-MINES = [(0, 0), (0, 8), (8, 0), (8, 8), (4, 4), (0, 4), (8, 4), (4, 0), (4, 8), (2, 6)]
-MASK = np.zeros((9, 9), bool)
-for _r, _c in MINES:
-    MASK[_r, _c] = True
-
-
-def settle(drv, seconds: float) -> None:
-    """Let ``seconds`` pass in a few long frames (big windows draw slowly here)."""
-    drv.frames(max(2, round(seconds / 0.2)), seconds / max(2, round(seconds / 0.2)))
-
 
 def tiles_of(view):
     return T.VIEW_TILE[np.ascontiguousarray(view).view(np.uint8)]
-
-
-def end_dialog(drv) -> EndDialog:
-    settle(drv, 0.8)
-    found = [w for w in drv.window.children if isinstance(w, EndDialog)]
-    assert found, "no end dialog"
-    return found[0]
 
 
 def lose(drv) -> EndDialog:
