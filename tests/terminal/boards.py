@@ -1,6 +1,10 @@
-"""Known boards for scripted games: the moves that win or lose a seeded game."""
+"""Known boards for scripted games: the moves that win or lose a seeded game, and a
+saved game to resume."""
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 import numpy as np
 
@@ -35,3 +39,11 @@ def a_mine(rows: int, cols: int, mines: int, seed: int, first: tuple[int, int]) 
     g = played(rows, cols, mines, seed, first)
     r, c = np.argwhere(g.board.mines)[0]
     return int(r), int(c)
+
+
+def saved_game_in(folder: Path) -> fastmine.Game:
+    """Leave a beginner game in progress (one reveal) in ``folder``'s saved-game.json,
+    as the terminal game saves one; returns the game."""
+    g = played(9, 9, 10, 1, (4, 4))
+    (folder / "saved-game.json").write_text(json.dumps(g.to_dict()))
+    return g

@@ -89,6 +89,12 @@ class PtyScreen:
         """The whole screen as one string."""
         return "\n".join(self.screen.display)
 
+    @property
+    def words(self) -> str:
+        """The screen's words in order, one space apart: a sentence wrapped
+        over several rows is found whole."""
+        return " ".join(" ".join(self.screen.display).split())
+
     def wait_for(self, what: str | Callable[[], bool], timeout: float = 15.0) -> None:
         """Poll until ``what`` (text on screen, or a predicate) holds; fail with the screen."""
         test = (lambda: what in self.text) if isinstance(what, str) else what

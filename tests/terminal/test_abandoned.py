@@ -10,12 +10,12 @@ import sys
 
 import pytest
 
-import fastmine
 from fastmine.cli import main as cli_main
 from fastmine.records import GameRecord, RecordsStore
 from fastmine.tui.plain import PlainGame
 from fastmine.tui.session import GameOptions, Session
 
+from .boards import saved_game_in
 from .test_plain import SEED, run_plain
 
 
@@ -132,9 +132,7 @@ def test_records_command_shows_abandoned_counts(tmp_path, capsys):
 def test_the_curses_game_records_abandoned_games_and_not_a_quit(tmp_path):
     from .test_curses import start
 
-    saved = fastmine.Game(9, 9, 10, seed=1)
-    saved.reveal(4, 4)
-    (tmp_path / "saved-game.json").write_text(json.dumps(saved.to_dict()))
+    saved_game_in(tmp_path)
     with start(tmp_path) as t:
         t.wait_for("Resume saved game")
         t.send("n")                                  # declined: abandoned, as in the app

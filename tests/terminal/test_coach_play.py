@@ -209,7 +209,7 @@ def test_curses_coach_lines_longer_than_the_terminal_are_folded_not_cut(tmp_path
         t.wait_for("Boom!")
         t.wait_for("Coach:")
         t.settle()
-        words = " ".join(" ".join(t.lines).split())
+        words = t.words
         assert ("Coach: 1 forced guess survived at 19%, 1 avoidable risk of 14%, lost on an "
                 "avoidable risk of 12% (a safe cell existed)") in words
         assert ("Move 4, reveal at row 5, column 5: a 12% risk while 1 proven-safe cell "

@@ -234,7 +234,7 @@ def test_curses_player_folds_the_coachs_words_instead_of_cutting_them(tmp_path):
         t.send("f")
         t.wait_for("move 2/2")
         t.settle()
-        words = " ".join(" ".join(t.lines).split())
+        words = t.words
         assert sentence in words and f"coach: {note}" in words
         assert all(len(line.rstrip()) <= 80 for line in t.lines)
         t.send("q")

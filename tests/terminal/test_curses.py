@@ -12,7 +12,7 @@ from fastmine.records import RecordsStore
 from fastmine.tui.layout import fit
 from fastmine.tui.text import GLYPHS
 
-from .boards import a_mine, played, winning_moves
+from .boards import a_mine, played, saved_game_in, winning_moves
 from .ptyscreen import PtyScreen
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32",
@@ -109,9 +109,7 @@ def test_a_kill_or_hangup_saves_the_game(tmp_path):
 
 
 def test_declining_resume_discards_the_save(tmp_path):
-    s = fastmine.Game(9, 9, 10, seed=1)
-    s.reveal(4, 4)
-    (tmp_path / "saved-game.json").write_text(json.dumps(s.to_dict()))
+    saved_game_in(tmp_path)
     with start(tmp_path) as t:
         t.wait_for("Resume saved game")
         t.send("n")
