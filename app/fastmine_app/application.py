@@ -48,6 +48,10 @@ from .theme import LIGHT, get_theme
 from .tiles import Atlas
 
 END_DIALOG_DELAY = 0.6  # seconds to see the board before the dialog covers it
+KV_FILES = ("widgets.kv", "game.kv", "newgame.kv", "records.kv", "dialogs.kv", "settings.kv")
+"""The app's layouts (beside this module), in the order they load: a rule loaded
+later refines an earlier one for the same class.  ``stats.kv`` loads before them
+(on import of :mod:`.statsscreen`), ``replay.kv`` after them (on first use)."""
 
 
 class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
@@ -66,7 +70,6 @@ class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
     atlas = ObjectProperty(None, allownone=True)
     solver_ok = BooleanProperty(False)
     use_kivy_settings = False
-    kv_file = os.path.join(os.path.dirname(__file__), "fastmine.kv")
 
     def __init__(self, data_dir: str | None = None, clock: Callable[[], float] = time.monotonic,
                  **kwargs) -> None:
@@ -104,12 +107,17 @@ class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
         return os.path.join(self.user_data_dir, appfiles.SETTINGS_FILE)
 
     def load_kv(self, filename=None):
-        # A second app in the same process (tests, the benchmark) must not
-        # load the rules twice: every widget would get its children twice.
+        # The app's rules are KV_FILES, in that order, not the one <name>.kv
+        # Kivy looks for.  A second app in the same process (tests, the
+        # benchmark) must not load them twice: every widget would get its
+        # children twice.
         from kivy.lang import Builder
-        if os.path.abspath(self.kv_file) in map(os.path.abspath, Builder.files):
-            return True
-        return super().load_kv(filename)
+        loaded = {os.path.abspath(f) for f in Builder.files}
+        for name in KV_FILES:
+            path = os.path.join(os.path.dirname(__file__), name)
+            if os.path.abspath(path) not in loaded:
+                Builder.load_file(path)
+        return True
 
     def load_config(self):
         # Kivy keeps one config named "app" per process and hands it to every

@@ -1,9 +1,9 @@
 """Modal dialogs: end of game (with the best-time name prompt and undo), resume,
 message, confirmation; and the Solver menu.
 
-Each is a ModalView whose layout is in ``fastmine.kv``; the app listens to
-their events and does the work (records, new games), so the dialogs only
-show and ask.
+Each is a ModalView whose layout is in ``dialogs.kv`` (the Solver menu's in
+``game.kv``, with the game's other menu); the app listens to their events and
+does the work (records, new games), so the dialogs only show and ask.
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""The screens: game, new game, records, about (layouts in ``fastmine.kv``)."""
+"""The screens: game, new game, records, about.
+
+Their layouts are in ``game.kv``, ``newgame.kv`` and ``records.kv``.
+"""
 
 from __future__ import annotations
 

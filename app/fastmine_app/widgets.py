@@ -1,4 +1,4 @@
-"""Small reusable widgets; their looks are in ``fastmine.kv``."""
+"""Small reusable widgets; their looks are in ``widgets.kv``."""
 
 from __future__ import annotations
 

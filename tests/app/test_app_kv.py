@@ -1,0 +1,55 @@
+"""The app's kv files load once per process, in the order the app states.
+
+Tests and the benchmark start several apps in one process; a kv file loaded a
+second time would give every widget of its rules its children twice.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+pytest.importorskip("kivy")
+
+from fastmine_app import application  # noqa: E402
+from fastmine_app.dialogs import EndDialog, ResumeDialog  # noqa: E402
+from kivy.lang import Builder  # noqa: E402
+
+
+def shape(widget) -> list[tuple[int, str, int]]:
+    """Every widget under ``widget``: its depth, class and number of children."""
+    out, todo = [], [(0, widget)]
+    while todo:  # no recursion: an explicit stack
+        depth, w = todo.pop()
+        out.append((depth, type(w).__name__, len(w.children)))
+        todo.extend((depth + 1, c) for c in w.children)
+    return out
+
+
+def screens_shape(app) -> dict[str, list]:
+    return {s.name: shape(s) for s in app.root.screens}
+
+
+def test_a_second_app_builds_each_widget_once(make_app, tmp_path):
+    first = make_app(tmp_path / "first")
+    before = screens_shape(first.app)
+    dialogs_before = [shape(EndDialog()), shape(ResumeDialog())]
+    second = make_app(tmp_path / "second")
+    assert screens_shape(second.app) == before
+    assert [shape(EndDialog()), shape(ResumeDialog())] == dialogs_before
+    # and not twice from the start: the top bar is two counters, the face,
+    # the menu button and two spacers
+    assert len(second.ids("top_bar").children) == 6
+    assert len(second.app.game_screen.children) == 1
+
+
+def test_every_kv_file_is_loaded_once_and_in_order(drv):
+    here = os.path.dirname(os.path.abspath(application.__file__))
+    loaded = [os.path.abspath(f) for f in Builder.files]
+    wanted = [os.path.join(here, name) for name in application.KV_FILES]
+    assert all(loaded.count(p) == 1 for p in wanted), loaded
+    assert [p for p in loaded if p in wanted] == wanted
+    # every kv file beside the app is one of them, or one its module loads itself
+    assert {f for f in os.listdir(here) if f.endswith(".kv")} == {
+        *application.KV_FILES, "replay.kv", "stats.kv"}
