@@ -63,7 +63,7 @@ def load_kv() -> None:
     """Load ``replay.kv`` once per process (a second app must not apply its rules twice).
 
     Called when a replay screen is first built, after the app loaded
-    ``fastmine.kv``: rules loaded later win, and these refine its widgets."""
+    the files of ``application.KV_FILES``: rules loaded later win, and these refine its widgets."""
     if os.path.abspath(KV_FILE) not in map(os.path.abspath, Builder.files):
         Builder.load_file(KV_FILE)
 
