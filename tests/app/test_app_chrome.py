@@ -15,15 +15,11 @@ pytest.importorskip("kivy")
 
 from fastmine_app import assist  # noqa: E402
 from fastmine_app.dialogs import ConfirmDialog, EndDialog, MessageDialog, ResumeDialog  # noqa: E402
+from fixedgame import MASK  # noqa: E402
 from kivy.uix.label import Label  # noqa: E402
 from profiles import ALL, PHONES, inside, start_app  # noqa: E402
 
 from fastmine import FLAG, HIDDEN, records  # noqa: E402
-
-MINES = [(0, 0), (0, 8), (8, 0), (8, 8), (4, 4), (0, 4), (8, 4), (4, 0), (4, 8), (2, 6)]
-MASK = np.zeros((9, 9), bool)
-for _r, _c in MINES:
-    MASK[_r, _c] = True
 
 
 def modal(drv, cls):

@@ -4,21 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 pytest.importorskip("kivy")
 
 from fastmine_app import tiles as T  # noqa: E402
 from fastmine_app.dialogs import EndDialog, ResumeDialog  # noqa: E402
+from fixedgame import MASK  # noqa: E402
 
 from fastmine import FLAG, HIDDEN, QUESTION, records  # noqa: E402
 
-# Beginner-sized (9x9, 10 mines) so the records see a "beginner" game.
-MINES = [(0, 0), (0, 8), (8, 0), (8, 8), (4, 4), (0, 4), (8, 4), (4, 0), (4, 8), (2, 6)]
-MASK = np.zeros((9, 9), bool)
-for _r, _c in MINES:
-    MASK[_r, _c] = True
+# MASK is beginner-sized (9x9, 10 mines) so the records see a "beginner" game.
 SAFE = [(r, c) for r in range(9) for c in range(9) if not MASK[r, c]]
 
 
