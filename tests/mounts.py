@@ -1,8 +1,10 @@
-"""Places that even root cannot write, for the tests of read-only records.
+"""Small disks and places that even root cannot write, for the tests of the files
+fastmine keeps (full disks, read-only records and saves).
 
-Root writes through permission bits, so these are a tmpfs remounted read-only,
-a read-only bind mount and the immutable attribute (chattr +i).  Each needs
-root and its command: a test that cannot have one is skipped, with the reason.
+Root writes through permission bits, so the read-only places are a tmpfs
+remounted read-only, a read-only bind mount and the immutable attribute
+(chattr +i).  Each needs root and its command: a test that cannot have one is
+skipped, with the reason.
 Imported by tests here and in tests/app (tests/ is on ``sys.path`` through
 its conftest.py).
 """

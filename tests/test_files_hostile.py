@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
 import sqlite3
 import subprocess
 import sys
@@ -23,6 +22,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from mounts import remount_ro, tmpfs
 
 import fastmine
 from fastmine import SaveFormatError, saves, storage
@@ -57,27 +57,11 @@ def valid_save() -> dict:
 
 # ---------------------------------------------------------------- mounts
 
-def _mount_tmpfs(path: Path, size: str) -> None:
-    if os.geteuid() != 0:
-        pytest.skip("a small tmpfs needs root (mount -t tmpfs)")
-    if shutil.which("mount") is None:
-        pytest.skip("no mount command")
-    path.mkdir(parents=True, exist_ok=True)
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)],
-                       capture_output=True, text=True, timeout=30)
-    if r.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {r.stderr.strip()}")
-
-
 @pytest.fixture
 def small_disk(tmp_path):
     """A 1 MB file system (a tmpfs), unmounted afterwards."""
-    mnt = tmp_path / "disk"
-    _mount_tmpfs(mnt, "1m")
-    try:
+    with tmpfs(tmp_path / "disk", "1m") as mnt:
         yield mnt
-    finally:
-        subprocess.run(["umount", "-l", str(mnt)], capture_output=True, timeout=30)
 
 
 def fill(disk: Path) -> Path:
@@ -104,10 +88,7 @@ def make_read_only(tmp_path):
     def read_only(folder: Path) -> None:
         if os.geteuid() == 0:
             # Root writes through any permission bits: remount a tmpfs read-only.
-            r = subprocess.run(["mount", "-o", "remount,ro", str(folder)],
-                               capture_output=True, text=True, timeout=30)
-            if r.returncode != 0:
-                pytest.skip(f"cannot remount read-only: {r.stderr.strip()}")
+            remount_ro(folder)
             undo.append(lambda: subprocess.run(["mount", "-o", "remount,rw", str(folder)],
                                                capture_output=True, timeout=30))
         else:
@@ -123,12 +104,8 @@ def make_read_only(tmp_path):
 def data_disk(tmp_path):
     """A folder on its own file system when that is possible (root), else a plain folder."""
     if os.geteuid() == 0:
-        mnt = tmp_path / "data"
-        _mount_tmpfs(mnt, "4m")
-        try:
+        with tmpfs(tmp_path / "data", "4m") as mnt:
             yield mnt
-        finally:
-            subprocess.run(["umount", "-l", str(mnt)], capture_output=True, timeout=30)
     else:
         d = tmp_path / "data"
         d.mkdir()
