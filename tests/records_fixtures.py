@@ -54,6 +54,11 @@ COLUMNS = ("date", "difficulty", "rows", "cols", "mines", "rule", "won", "time",
            "right_clicks", "chord_clicks")
 """The games table's columns (but its id) in schemas 2 and 3; schema 1 has the first 14."""
 
+OLD_GAME = ("2024-01-02T03:04:05+00:00", "beginner", 9, 9, 10, "opening", 1, 12.5, 20, 1.6, 25,
+            0.8, 0, "Old")
+"""A won beginner game named "Old" without click kinds (as schema 1 stored it;
+stored in schemas 2-3 those columns stay NULL)."""
+
 
 def old_database(path: Path, version: int, rows: list[tuple], *, journal: str | None = None,
                  replay: bytes | None = None) -> None:

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from mounts import remount_ro, run_as_root, unmount
-from records_fixtures import finished_game, old_database, started_game
+from records_fixtures import OLD_GAME, finished_game, old_database, started_game
 
 import fastmine
 from fastmine.cli import main as cli_main
@@ -121,16 +121,11 @@ def test_recording_on_a_read_only_disk_is_refused_and_changes_nothing(disk):
     check_writes_refused(disk, stored)
 
 
-# A game as schemas 1-3 stored it, without click kinds (those columns stay NULL).
-OLD_ROW = ("2024-01-02T03:04:05+00:00", "beginner", 9, 9, 10, "opening", 1, 12.5, 20, 1.6, 25,
-           0.8, 0, "Old")
-
-
 @pytest.mark.parametrize(("version", "journal"),
                          [(1, "wal"), (2, "wal"), (2, "delete"), (3, "wal")])
 def test_an_older_schema_on_a_read_only_disk_is_read_as_it_is(disk, capsys, version, journal):
     path = disk / "records.sqlite3"
-    old_database(path, version, [OLD_ROW], journal=journal)
+    old_database(path, version, [OLD_GAME], journal=journal)
     remount_ro(disk)
     before = snapshot(disk)
     with RecordsStore(data_dir=disk) as store:

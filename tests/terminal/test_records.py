@@ -7,6 +7,7 @@ import sqlite3
 
 import numpy as np
 import pytest
+from records_fixtures import OLD_GAME, old_database
 
 import fastmine
 from fastmine import records
@@ -228,17 +229,7 @@ def test_newer_schema_is_refused_and_left_untouched(tmp_path):
 
 def test_old_schema_is_migrated(tmp_path):
     path = tmp_path / "records.sqlite3"
-    con = sqlite3.connect(path)
-    con.executescript(records._MIGRATIONS[0])
-    con.execute(f"PRAGMA application_id={records.APPLICATION_ID}")
-    con.execute("PRAGMA user_version=1")
-    con.execute(
-        "INSERT INTO games (date, difficulty, rows, cols, mines, rule, won, time, bbbv, "
-        "bbbv_per_second, clicks, efficiency, assisted, name) VALUES "
-        "('2024-01-02T03:04:05+00:00', 'beginner', 9, 9, 10, 'opening', 1, 12.5, 20, 1.6, "
-        "25, 0.8, 0, 'Old')")
-    con.commit()
-    con.close()
+    old_database(path, 1, [OLD_GAME])   # as fastmine schema 1 wrote it
     with RecordsStore(path) as s:
         assert s.schema_version == SCHEMA_VERSION
         (old,) = s.games()
