@@ -496,14 +496,18 @@ class BoardView(Widget):
         self._apply()
         self._settle()
 
-    def _apply(self) -> None:
+    def clamped_offset(self, ox: float, oy: float) -> tuple[float, float]:
+        """Where the board's corner may be at the current scale, nearest (ox, oy)."""
         s = self.scale
-        bw, bh = self.dcols * s, self.drows * s
         # a zoomed board pans a little past its bottom-right corner, so the
         # cells under the corner button can be brought out from under it
         pad = self.fit_button.height + dp(BUTTON_MARGIN + 4)
-        self._ox = viewport.clamp_axis(self._ox, bw, self.width, low_pad=pad)
-        self._oy = viewport.clamp_axis(self._oy, bh, self.height, high_pad=pad)
+        return (viewport.clamp_axis(ox, self.dcols * s, self.width, low_pad=pad),
+                viewport.clamp_axis(oy, self.drows * s, self.height, high_pad=pad))
+
+    def _apply(self) -> None:
+        s = self.scale
+        self._ox, self._oy = self.clamped_offset(self._ox, self._oy)
         self._translate.xy = (self.x + self._ox, self.y + self._oy)
         self._scale.xyz = (s, s, 1)
         self.update_clip()

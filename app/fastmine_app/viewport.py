@@ -83,10 +83,11 @@ def fit_scale(drows: int, dcols: int, width: float, height: float) -> float:
 
 
 def opening_view(drows: int, dcols: int, width: float, height: float, cell_px: float,
-                 focus: tuple[float, float] | None = None) -> View:
+                 focus: tuple[float, float] | None = None, slack: float = FIT_SLACK) -> View:
     """The view a touch-screen game opens at: ``cell_px`` pixels per cell
     around ``focus`` (drawn cell units; default the middle), or the whole
-    board when it fits at (nearly) that size.
+    board when it fits at (nearly) that size: cells at least ``slack`` times
+    ``cell_px`` (the replay player, only watched, accepts smaller ones).
 
     >>> opening_view(30, 16, 393, 700, 56).scale      # Expert in portrait: 56 px cells
     56
@@ -103,7 +104,7 @@ def opening_view(drows: int, dcols: int, width: float, height: float, cell_px: f
     middle = (dcols / 2, drows / 2)
     if fit >= cell_px:
         return View(cell_px, middle, dcols * cell_px <= width and drows * cell_px <= height)
-    if fit >= cell_px * FIT_SLACK:
+    if fit >= cell_px * slack:
         return View(fit, middle, True)
     return View(cell_px, focus or middle, False)
 

@@ -252,7 +252,7 @@ def test_on_a_turned_board_the_move_names_its_cell_where_the_player_sees_it(
     scr = drv.app.watch_replay(rep, at=3)
     drv.frames(3)
     b = scr.board
-    assert b.transposed and b.is_fitted()
+    assert b.transposed and not b.is_fitted()  # zoomed: whole, Expert's cells would be 19 dp
     m = re.search(r"row (\d+), column (\d+)", scr.verdict_text)
     row, col = int(m[1]), int(m[2])  # counted from the top left, as drawn
     ox, oy = b.offset
