@@ -415,7 +415,7 @@ def test_the_player_and_the_list_fit_a_phone(make_app, data_dir, screenshot_dir,
 # ------------------------------------------------------------------ docstrings
 
 
-@pytest.mark.parametrize("name", ["replayscreen", "replaylist"])
+@pytest.mark.parametrize("name", ["replayscreen", "replayboard", "replaylist"])
 def test_doctests(name, kivy_window):
     import doctest
     import importlib

@@ -1,0 +1,149 @@
+"""The replay player's board: the app's board, read-only, that follows the moves.
+
+On a touch screen a replay opens like a game would (see :mod:`.viewport`): at
+the player's cell size around the move shown ("Why did I lose?": the fatal
+cell), or whole when its cells are big enough to read.  Then each move's cell
+is kept in view by panning, never zooming; a view the player moved by hand is
+left alone until the player screen says otherwise (play, a step, a jump).  A
+desktop window shows the whole board.  Its zoom is its own: the views the
+game's board keeps per board size (``board_views.json``) are never touched.
+"""
+
+from __future__ import annotations
+
+from kivy.clock import Clock
+from kivy.metrics import dp
+
+from . import viewport
+from .boardview import BoardView, app_setting
+
+READ_SLACK = 32 / 56
+"""On a touch screen a replay opens whole when its cells are at least this
+fraction of the cell size setting (32 dp of the default 56: a number reads at
+a glance), not the 48 dp a game needs: nothing is tapped, only watched, so
+Beginner shows whole on a phone while Expert (12 to 19 dp) opens zoomed."""
+FOLLOW_MARGIN = 1.0
+"""Cells around the move's cell that :meth:`ReplayBoard.follow` keeps in view
+(its neighbours: what the move was judged on)."""
+FOLLOW_GLIDE = 0.25
+"""Seconds the view takes to glide to the next move's cell."""
+
+
+class ReplayBoard(BoardView):
+    """The board of a replay: drawn like the game's, never played.
+
+    No cell event is bound and a finger shows no press and no long-press ring,
+    so a tap changes nothing; pinch and pan still work, and a double tap
+    anywhere toggles the whole board and the cell size, like the fit button.
+    Its zoom is its own: it never writes over the views the game's board
+    keeps per board size.  The :attr:`cursor` outlines the cell of the move
+    being shown.
+
+    On a touch screen it opens like a game would (see :mod:`.viewport`): at
+    the player's cell size around the move shown, or whole when its cells are
+    at least :data:`READ_SLACK` of that size.  Then :meth:`follow` keeps each
+    move's cell in view, panning, never zooming, unless the player moved the
+    view by hand (:attr:`hands_off`)."""
+
+    def __init__(self, **kwargs) -> None:
+        self.hands_off = False
+        """The player panned or zoomed by hand: :meth:`follow` leaves the view
+        alone until the screen clears this (play, a step, a jump)."""
+        self._glide: list[float] | None = None  # from x, from y, to x, to y, seconds gone
+        self._glide_event = None
+        super().__init__(**kwargs)
+
+    def _attach_to_app(self) -> None:
+        pass
+
+    def open_view(self) -> None:
+        """Fit on a desktop; on a touch screen the whole board if its cells
+        are readable, else the cell size around the move shown."""
+        self._stop_glide()
+        if not self.touch_first or not self.rows:
+            self.fit()
+            return
+        focus = None if self._focus is None else self._drawn_center(*self._focus)
+        v = viewport.opening_view(self.drows, self.dcols, self.width, self.height, self.cell_px(),
+                                  focus, slack=READ_SLACK)
+        if v.fitted and v.scale >= self.fit_scale() - 1e-9:
+            self.fit()
+        else:
+            self.set_view(v.scale, v.center)
+
+    def follow(self, cell: tuple[int, int], animate: bool = True) -> None:
+        """Make game cell ``cell`` the one the view is about: a view not yet
+        moved by hand reopens around it (the window turned, say), and unless
+        :attr:`hands_off`, a zoomed view that does not show it and its
+        neighbours (:data:`FOLLOW_MARGIN`) centres on it, gliding there
+        (at once with ``animate`` False or the Animations setting off)."""
+        self._focus = cell
+        if self.hands_off or not self.rows or self.is_fitted():
+            return
+        s = self.scale
+        cx, cy = self._drawn_center(*cell)
+        x, y = self._ox + cx * s, self._oy + cy * s
+        mx = min((0.5 + FOLLOW_MARGIN) * s, self.width / 2)
+        my = min((0.5 + FOLLOW_MARGIN) * s, self.height / 2)
+        if mx <= x <= self.width - mx and my <= y <= self.height - my:
+            return
+        tx, ty = self.clamped_offset(self.width / 2 - cx * s, self.height / 2 - cy * s)
+        self._stop_glide()
+        if animate and app_setting("animations"):
+            self._glide = [self._ox, self._oy, tx, ty, 0.0]
+            self._glide_event = Clock.schedule_interval(self._glide_step, 0)
+        else:
+            self._ox, self._oy = tx, ty
+            self._apply()
+
+    def _glide_step(self, dt: float) -> None:
+        g = self._glide
+        if g is None:
+            return
+        g[4] += dt
+        t = min(1.0, g[4] / FOLLOW_GLIDE)
+        e = 1 - (1 - t) ** 3  # ease out: quick to leave, gentle to land
+        self._ox = g[0] + (g[2] - g[0]) * e
+        self._oy = g[1] + (g[3] - g[1]) * e
+        self._apply()
+        if t >= 1.0:
+            self._stop_glide()
+
+    def _stop_glide(self) -> None:
+        if self._glide_event is not None:
+            self._glide_event.cancel()
+            self._glide_event = None
+        self._glide = None
+
+    def _settle(self) -> None:
+        # a pan, a pinch, the wheel, the fit button or a double tap: the
+        # player's view, kept (on this board only) until play or a step
+        self._stop_glide()
+        self.hands_off = True
+        super()._settle()
+
+    def _on_geometry(self, *args) -> None:
+        self._stop_glide()  # its target was worked out for the old size
+        super()._on_geometry(*args)
+
+    def on_touch_down(self, touch):
+        if (getattr(touch, "is_double_tap", False) and self.collide_point(*touch.pos)
+                and not self.hidden and not self.gestures._touches
+                and getattr(touch, "button", None) in (None, "left")
+                and not self.fit_button.collide_point(*touch.pos)):
+            # a tap on a cell does nothing here, so the whole board takes the
+            # double tap the game's board takes only beside its cells
+            self.toggle_fit()
+            return True
+        return super().on_touch_down(touch)
+
+    def show_press(self, cell) -> None:
+        pass
+
+    def arming_started(self, pos) -> None:
+        pass
+
+    def on_cursor(self, inst, cell) -> None:
+        super().on_cursor(inst, cell)
+        if self._ready:  # bolder than the keyboard cursor: it is the point of the screen
+            self._cursor_line.width = max(0.05, dp(3) / max(self.scale, 1))
