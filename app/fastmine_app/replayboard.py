@@ -51,6 +51,7 @@ class ReplayBoard(BoardView):
         alone until the screen clears this (play, a step, a jump)."""
         self._glide: list[float] | None = None  # from x, from y, to x, to y, seconds gone
         self._glide_event = None
+        self._last_was_pan = False  # the last finger up had panned or pinched
         super().__init__(**kwargs)
 
     def _attach_to_app(self) -> None:
@@ -130,12 +131,20 @@ class ReplayBoard(BoardView):
         if (getattr(touch, "is_double_tap", False) and self.collide_point(*touch.pos)
                 and not self.hidden and not self.gestures._touches
                 and getattr(touch, "button", None) in (None, "left")
-                and not self.fit_button.collide_point(*touch.pos)):
+                and not self.fit_button.collide_point(*touch.pos)
+                and not self._last_was_pan):
             # a tap on a cell does nothing here, so the whole board takes the
-            # double tap the game's board takes only beside its cells
+            # double tap the game's board takes only beside its cells (not a
+            # finger put back where a quick pan started: Kivy counts that too)
             self.toggle_fit()
             return True
         return super().on_touch_down(touch)
+
+    def on_touch_up(self, touch):
+        press = touch.ud.get("board") if touch.grab_current is self else None
+        if press is not None:
+            self._last_was_pan = bool(press.moved or press.consumed)
+        return super().on_touch_up(touch)
 
     def show_press(self, cell) -> None:
         pass

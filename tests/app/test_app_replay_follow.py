@@ -141,13 +141,18 @@ def test_a_pan_by_hand_is_kept_until_play_is_pressed(phone):
     settle(drv, 0.3)
     assert scr.playing and not b.hands_off
     assert on_screen(b, b.cursor, 1.0)
-    # a step, too, brings the view back after a pan
+    # paused, a pan by hand takes the move's cell off screen; a step brings it back
     drv.press(scr.ids.play)
-    drv.drag(cx, cy, cx - b.width * 0.45, cy + b.height * 0.4)
-    drv.drag(cx, cy, cx - b.width * 0.45, cy + b.height * 0.4)
-    if not on_screen(b, b.cursor):
-        drv.press(scr.ids.back_step)
-        assert on_screen(b, b.cursor, 1.0)
+    assert not scr.playing
+    cell = b.cursor
+    for _ in range(3):
+        x, y = b.to_window(*b.cell_center(*cell))
+        # the finger goes the way the cell is: the board moves on past it
+        drv.drag(cx, cy, cx + np.sign(x - cx) * b.width * 0.45, cy + np.sign(y - cy) * b.height * 0.45)
+    # three quick drags from the same spot: pans, not a double tap (no zoom)
+    assert b.hands_off and not on_screen(b, cell) and dp_scale(drv, b) == pytest.approx(56)
+    drv.press(scr.ids.back_step)
+    assert not b.hands_off and on_screen(b, b.cursor, 1.0)
 
 
 def test_the_fit_button_and_a_double_tap_toggle_whole_and_zoomed(phone, data_dir, screenshot_dir):
