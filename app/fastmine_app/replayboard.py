@@ -57,6 +57,15 @@ class ReplayBoard(BoardView):
     def _attach_to_app(self) -> None:
         pass
 
+    def _want_transposed(self, rows: int, cols: int) -> bool:
+        # Drawn the way the game draws it in this orientation, so the player
+        # knows the board again: the game's area is as tall as the window,
+        # while the player's, above its controls, can be wider than tall (an
+        # Expert board upright would then lie on its side).
+        from kivy.core.window import Window
+
+        return self.touch_first and viewport.transposed(rows, cols, Window.width, Window.height)
+
     def open_view(self) -> None:
         """Fit on a desktop; on a touch screen the whole board if its cells
         are readable, else the cell size around the move shown."""

@@ -232,3 +232,17 @@ def test_playing_on_a_phone_follows_each_move(phone, profile, screenshot_dir):
     assert seen >= set(range(1, len(rep)))  # the first move plays at once
     drv.press(scr.ids.back_step)
     drv.screenshot(screenshot_dir, f"replay_follow_{profile}_last_move")
+
+
+@pytest.mark.parametrize("profile", ["phone_360_font13", "phone_393", "landscape"])
+def test_a_replay_is_drawn_the_way_the_game_drew_it(phone, profile):
+    # Upright, the game draws Expert as 30 rows of 16; the player's board,
+    # above its controls, is wider than tall on a phone with large text and
+    # drew the same game on its side, a board the player did not know again.
+    drv = phone(profile, animations=0)
+    drv.app.start_game(fastmine.Difficulty(16, 30, 99), name="expert")
+    settle(drv, 0.3)
+    game_turned = drv.board.transposed
+    assert game_turned == (profile != "landscape")
+    scr, _fatal = why(drv, lost_expert())
+    assert scr.board.transposed == game_turned
