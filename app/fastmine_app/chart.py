@@ -153,6 +153,8 @@ class Chart(Widget):
         # the values' range and a little room: a dot on the edge would sit on the axis
         room = (hi - lo) * 0.06 or max(abs(hi) * 0.1, 0.5)
         ylo, yhi = lo - room, hi + room
+        if lo >= 0:  # times and speeds: no room drawn below zero (one win of 0.24 3BV/s
+            ylo = max(ylo, 0.0)  # drew a band under its 0.0 tick, down to -0.26)
         line_h = self._label(0, "0").height
         most_y = max(2, int(self.height / max(line_h * 2.2, dp(36))))
         ys = nice_ticks(lo, hi, most_y)

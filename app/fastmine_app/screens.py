@@ -222,7 +222,10 @@ class NewGameScreen(Screen):
                 b.height = h
 
         for name in DIFFICULTIES:
-            btn = FlatToggle(text=self.preset_label(name), group="difficulty", size_hint_y=None)
+            # the state now, not only on a change of choice: the first visit sets
+            # the choice it already has (Beginner) and no preset showed chosen
+            btn = FlatToggle(text=self.preset_label(name), group="difficulty", size_hint_y=None,
+                             state="down" if name == self.choice else "normal")
             buttons.append(btn)
             btn.bind(texture_size=even)
             btn.preset = name

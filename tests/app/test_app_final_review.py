@@ -1,0 +1,100 @@
+"""A demanding player's last walk through the whole app (every screen, light and
+dark, at the phone profiles with large text, turned, and on a desktop): each
+test here failed before its fix.  Real app, real rendering, real touches."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("kivy")
+
+from fixedgame import MASK, end_dialog  # noqa: E402
+from profiles import PROFILES, Profile, box, inside, start_app  # noqa: E402
+
+from fastmine import HIDDEN  # noqa: E402
+from fastmine.records import GameRecord, RecordsStore  # noqa: E402
+
+PHONE_393_LARGE = Profile("phone_393_font13", (1080, 2340), 2.75, 1.3)
+"""The 393-dp phone with large text."""
+
+
+def test_new_game_shows_the_board_new_games_use_on_the_first_visit(drv):
+    # a fresh install plays Beginner, and New game showed no board chosen: the
+    # first visit set the choice the screen already had, and only a change of
+    # choice set the toggles
+    drv.app.show_screen("new_game")
+    drv.frames(3)
+    screen = drv.app.root.get_screen("new_game")
+    assert screen.choice == "beginner"
+    assert [n for n in screen.presets if screen.ids[f"preset_{n}"].state == "down"] == ["beginner"]
+    drv.press(screen.ids.preset_expert)  # a tap still moves the choice
+    assert screen.ids.preset_expert.state == "down" and screen.ids.preset_beginner.state == "normal"
+
+
+def ancestors(widget) -> list:
+    """The widget's parents, nearest first."""
+    found = []
+    while widget.parent is not None and widget.parent is not widget:
+        widget = widget.parent
+        found.append(widget)
+    return found
+
+
+def best_time_dialog(drv):
+    """A win on the fixed board with a risky guess (so the coach has a line to
+    say) and a best time (so a name is asked)."""
+    game = drv.attach_board(MASK)
+    drv.board.fit()
+    drv.tap_cell(1, 2)
+    drv.clock.advance(12.0)
+    for r, c in np.argwhere(~MASK):
+        if game.view[r, c] == HIDDEN:
+            drv.ctrl.reveal(int(r), int(c))
+    assert game.state.value == "won"
+    return end_dialog(drv)
+
+
+@pytest.mark.parametrize("profile", [PHONE_393_LARGE, PROFILES["landscape"]], ids=lambda p: p.name)
+def test_the_best_time_prompt_sits_right_above_the_name_field(make_app, data_dir, profile):
+    # "New best time! Enter your name:" was followed by the coach's line, then
+    # the field, and on a turned phone it was in the scrolled part, under the
+    # fold, while the field it asks for showed
+    drv = start_app(make_app, data_dir, profile)
+    d = best_time_dialog(drv)
+    assert d.ask_name and "Enter your name" in d.note and d.summary
+    note, row, summary = d.ids.note, d.ids.name_row, d.ids.summary
+    assert note.text == d.note and note.height > 0
+    assert 0 <= box(note)[1] - box(row)[3] <= 12 * profile.density  # the prompt, then its field
+    assert box(summary)[1] >= box(note)[3]  # the coach's line above, with the numbers
+    assert inside(note, drv.window) and inside(row, drv.window)
+    assert not [w for w in ancestors(note) if w is d.ids.scroll.__self__]  # never scrolled away
+    # the numbers still fit or scroll, and every button shows
+    for name in ("watch_replay", "view_board", "new_game"):
+        assert inside(d.ids[name], drv.window)
+
+
+def test_a_dialog_without_a_note_keeps_its_height(drv):
+    d = best_time_dialog(drv)
+    tall = d.height
+    d.note, d.ask_name = "", False
+    drv.frames(3)
+    assert d.ids.note.height == 0 and d.ids.ask.height == 0
+    assert d.height < tall
+
+
+def test_a_speed_chart_draws_nothing_below_zero(make_app, data_dir):
+    # one win of 0.24 3BV/s: the chart drew a band under its 0.0 tick, down to
+    # -0.26, where no speed can be
+    with RecordsStore(data_dir=str(data_dir)) as db:
+        db.add(GameRecord.make(9, 9, 10, won=True, time=12.5, bbbv=3))
+    drv = make_app(data_dir)
+    drv.app.show_screen("progress")
+    drv.frames(4)
+    for chart in drv.app.root.get_screen("progress").charts:
+        assert chart.series is not None and len(chart.series) == 1
+        _fx, fy = chart._map
+        x0, y0, x1, y1 = chart.plot_box
+        assert fy(0.0) <= y0 + 0.5  # zero is at the axis or under it: nothing below zero drawn
+        (_x, y), = chart.screen_points()
+        assert y0 < y < y1
