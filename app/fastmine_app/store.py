@@ -57,7 +57,11 @@ class Stats:
     streak: int
     best_streak: int
     assisted: int = 0
+    """Finished games played with help (a hint, the solver, the live coach)."""
     abandoned: int = 0
+    """Games given up in progress, with help or without: the question before
+    abandoning says every one is counted (with the live coach on, every game
+    is assisted, and none showed)."""
 
     @property
     def win_percent(self) -> float:
@@ -193,12 +197,12 @@ class Store:
 
     @_wrap
     def stats(self, board: BoardKey) -> Stats:
-        """Played, won and streaks of unassisted games, the assisted and abandoned counts."""
+        """Played, won and streaks of unassisted games, the assisted and all abandoned counts."""
         with self._db() as db:
             s = db.statistics(board)
             every = db.statistics(board, include_assisted=True)
         return Stats(s.played, s.won, s.current_streak, s.best_streak, every.played - s.played,
-                     s.abandoned)
+                     every.abandoned)
 
     # ------------------------------------------------------------ abandoned games
 

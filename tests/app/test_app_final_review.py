@@ -98,3 +98,28 @@ def test_a_speed_chart_draws_nothing_below_zero(make_app, data_dir):
         assert fy(0.0) <= y0 + 0.5  # zero is at the axis or under it: nothing below zero drawn
         (_x, y), = chart.screen_points()
         assert y0 < y < y1
+
+
+def test_an_assisted_game_abandoned_shows_on_records(make_app, data_dir):
+    # "The game in progress will be lost and counted as abandoned in your
+    # statistics": with the live coach on (or after a hint) the game was
+    # assisted, and Records counted abandoned games without help only: none showed
+    from fastmine_app.dialogs import ConfirmDialog
+
+    drv = make_app(data_dir, coach=1)
+    game = drv.attach_board(MASK)
+    drv.board.fit()
+    drv.tap_cell(1, 2)
+    drv.ctrl.hint()
+    assert game.assisted and drv.ctrl.state == "playing"
+    drv.press(drv.ids("face"))
+    drv.wait(0.3)
+    ask = next(w for w in drv.window.children if isinstance(w, ConfirmDialog))
+    assert "counted as abandoned" in ask.text
+    drv.press(ask.ids.yes)
+    drv.wait(0.3)
+    drv.app.show_screen("records")
+    drv.frames(3)
+    rs = drv.app.root.get_screen("records")
+    assert rs.difficulty == "Beginner" and "1 abandoned" in rs.summary
+    assert "Played 0" in rs.summary  # not a game played: win % unchanged
