@@ -515,8 +515,10 @@ class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
             return
         game.pause()  # no time passes while the offer is on screen
         name = difficulty_name(game.rows, game.cols, game.mine_count)
-        d = ResumeDialog(text=f"{name.capitalize()} {game.rows} x {game.cols}, {game.mine_count} mines, "
-                              f"{int(game.elapsed)} s played, {game.mines_left} mines left.")
+        nb = "\u00a0"  # no line break between a number and its unit ("0" over "s played")
+        d = ResumeDialog(text=f"{name.capitalize()} {game.rows}{nb}x{nb}{game.cols}, "
+                              f"{game.mine_count}{nb}mines, {int(game.elapsed)}{nb}s played, "
+                              f"{game.mines_left}{nb}mines left.")
 
         def resume(*_a):
             self.resume_dialog = None

@@ -12,6 +12,7 @@ pytest.importorskip("kivy")
 from fixedgame import MASK, end_dialog  # noqa: E402
 from profiles import PROFILES, Profile, box, inside, start_app  # noqa: E402
 
+import fastmine  # noqa: E402
 from fastmine import HIDDEN  # noqa: E402
 from fastmine.records import GameRecord, RecordsStore  # noqa: E402
 
@@ -123,3 +124,27 @@ def test_an_assisted_game_abandoned_shows_on_records(make_app, data_dir):
     rs = drv.app.root.get_screen("records")
     assert rs.difficulty == "Beginner" and "1 abandoned" in rs.summary
     assert "Played 0" in rs.summary  # not a game played: win % unchanged
+
+
+def test_the_resume_offer_never_parts_a_number_from_its_unit(make_app, data_dir):
+    # "Intermediate 16 x 16, 40 mines, 0" over "s played, 40 mines left." on a
+    # 360-dp phone with large text
+    from fastmine_app.dialogs import ResumeDialog
+
+    drv = start_app(make_app, data_dir, "phone_360_font13")
+    drv.ctrl.seed = 9
+    drv.app.start_game(fastmine.Difficulty(16, 16, 40), name="intermediate")
+    drv.ctrl.reveal(8, 8)
+    drv.app.save_now()
+    drv.stop()
+    drv = start_app(make_app, data_dir, "phone_360_font13")
+    drv.wait(0.3)
+    d = next(w for w in drv.window.children if isinstance(w, ResumeDialog))
+    label = next(w for w in d.walk() if getattr(w, "text", None) == d.text and w is not d)
+    label.texture_update()
+    lines = ["".join(w.text for w in line.words) for line in label._label._cached_lines]
+    assert len(lines) > 1, lines  # it wraps at this size: where matters
+    assert " ".join(lines).replace("\u00a0", " ") == d.text.replace("\u00a0", " ")
+    for before, after in zip(lines[:-1], lines[1:], strict=True):
+        assert not (before.rstrip()[-1:].isdigit() and after[:1].isalpha()), lines
+        assert not before.rstrip().endswith(" x"), lines
