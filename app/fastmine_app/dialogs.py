@@ -107,10 +107,17 @@ class EndDialog(ModalView):
             self._widest = (max(self._widest[0], word), max(self._widest[1], key.texture_size[0]),
                             max(self._widest[2], val.texture_size[0]))
             self._keys.append(key)
+
+            def row_height(*_args, key=key, val=val) -> None:
+                # the row grows with its text (large fonts, narrow phones): never
+                # clipped; label and value share its height, so a one-line label
+                # sits level with a value on two lines (it sat on the second line)
+                key.height = val.height = max(lbl.texture_size[1] + lbl.font_size * 0.4
+                                              for lbl in (key, val))
+
             for lbl in (key, val):
-                # the row grows with its text (large fonts, narrow phones): never clipped
                 lbl.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
-                         texture_size=lambda w, ts: setattr(w, "height", ts[1] + w.font_size * 0.4))
+                         texture_size=row_height)
                 grid.add_widget(lbl)
         grid.unbind(width=self._fit_columns)
         grid.bind(width=self._fit_columns)

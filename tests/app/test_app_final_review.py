@@ -148,3 +148,25 @@ def test_the_resume_offer_never_parts_a_number_from_its_unit(make_app, data_dir)
     for before, after in zip(lines[:-1], lines[1:], strict=True):
         assert not (before.rstrip()[-1:].isdigit() and after[:1].isalpha()), lines
         assert not before.rstrip().endswith(" x"), lines
+
+
+def test_a_label_sits_level_with_its_value_on_two_lines(make_app, data_dir):
+    # "62 of 71 safe cells" over "(87%)" on a 360-dp phone with large text, and
+    # "Cleared" beside "(87%)", the second line, as if it named that
+    from fixedgame import MINES
+
+    drv = start_app(make_app, data_dir, "phone_360_font13")
+    game = drv.attach_board(MASK)
+    drv.board.fit()
+    drv.tap_cell(1, 2)
+    drv.tap_cell(*MINES[1])
+    assert game.state.value == "lost"
+    d = end_dialog(drv)
+    cells = list(reversed(d.ids.lines.children))  # label, value, label, value...
+    pairs = list(zip(cells[::2], cells[1::2], strict=True))
+    cleared = next(v for k, v in pairs if k.text == "Cleared")
+    one_line = cells[0].texture_size[1]
+    assert cleared.texture_size[1] > 1.5 * one_line  # it wraps at this size: the case
+    for key, value in pairs:
+        assert key.height == pytest.approx(value.height)
+        assert key.center_y == pytest.approx(value.center_y, abs=1)
