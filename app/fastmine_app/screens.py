@@ -274,6 +274,11 @@ class NewGameScreen(Screen):
         """The Start button: validate and start, or show why not."""
         name, d = self.selected()
         if d is None:
+            # the words under the size fields say why; Start sits at the bottom of
+            # the screen and the fields may be scrolled out of view (a phone with
+            # large text): bring them in (scroll_to waits for the layout)
+            self.ids.error.texture_update()
+            self.ids.scroll.scroll_to(self.ids.error, padding=dp(12), animate=False)
             return False
         app = App.get_running_app()
         cfg = app.config

@@ -170,3 +170,23 @@ def test_a_label_sits_level_with_its_value_on_two_lines(make_app, data_dir):
     for key, value in pairs:
         assert key.height == pytest.approx(value.height)
         assert key.center_y == pytest.approx(value.center_y, abs=1)
+
+
+def test_a_bad_custom_size_says_why_where_it_can_be_read(make_app, data_dir):
+    # Start with a size the game cannot have: the reason appeared under the
+    # size fields, out of view on a 360-dp phone with large text, and Start
+    # seemed to do nothing
+    drv = start_app(make_app, data_dir, "phone_360_font13")
+    drv.app.show_screen("new_game")
+    drv.frames(3)
+    screen = drv.app.root.get_screen("new_game")
+    drv.press(screen.ids.custom)
+    screen.ids.rows.text, screen.ids.cols.text, screen.ids.mines.text = "2", "2", "9"
+    screen.ids.scroll.scroll_y = 1.0  # the top of the screen, the presets, in view
+    drv.frames(3)
+    assert not inside(screen.ids.mines, screen.ids.scroll)
+    drv.press(screen.ids.start)
+    drv.frames(4)
+    assert drv.app.root.current == "new_game" and "Rows must be" in screen.error
+    assert inside(screen.ids.error, screen.ids.scroll)
+    assert inside(screen.ids.rows, screen.ids.scroll)  # the field it is about, too
