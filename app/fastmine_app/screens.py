@@ -326,8 +326,9 @@ class RecordsScreen(Screen):
         for i, row in enumerate([("#", "Name", "Time", "3BV/s", "Date"), *rows]):
             for j, text in enumerate(row):
                 if j == 1:  # the name takes what is left; a long one ends in "..."
+                    # (cut at its end, not its middle: "Maximilian" read "M...n")
                     lbl = TLabel(text=text, bold=i == 0, size_hint_y=None, shorten=True,
-                                 halign="center")
+                                 shorten_from="right", halign="center")
                     lbl.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
                              texture_size=lambda w, ts: setattr(w, "height", ts[1] + dp(6)))
                 else:  # numbers and dates are never cut: their column fits the widest

@@ -190,3 +190,22 @@ def test_a_bad_custom_size_says_why_where_it_can_be_read(make_app, data_dir):
     assert drv.app.root.current == "new_game" and "Rows must be" in screen.error
     assert inside(screen.ids.error, screen.ids.scroll)
     assert inside(screen.ids.rows, screen.ids.scroll)  # the field it is about, too
+
+
+def test_a_long_name_in_the_best_times_keeps_its_beginning(make_app, data_dir):
+    # "Maximilian-Alexander von Longname" read "M...e" in the table on a
+    # 360-dp phone with large text: no one knows their own name again
+    long = "Maximilian-Alexander von Longname"
+    with RecordsStore(data_dir=str(data_dir)) as db:
+        db.add(GameRecord.make(9, 9, 10, won=True, time=123.456, bbbv=30, name=long))
+        db.add(GameRecord.make(9, 9, 10, won=True, time=1.2, bbbv=3, name="Bo"))
+    drv = start_app(make_app, data_dir, "phone_360_font13")
+    drv.app.show_screen("records")
+    drv.frames(3)
+    table = drv.app.root.get_screen("records").ids.table
+    label = next(w for w in table.children if w.text == long)
+    label.texture_update()
+    shown = "".join(w.text for line in label._label._cached_lines for w in line.words)
+    assert shown != long and shown.endswith("...")  # it is cut at this size: the case
+    assert len(shown) > 5 and long.startswith(shown[:-3])
+    assert inside(label, drv.window)
