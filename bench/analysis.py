@@ -110,12 +110,16 @@ def disagreements(rows: list[dict]) -> list[dict]:
     """Kernel/size pairs where the peers' outputs do not agree.
 
     Generation rows must each check ``"ok"``; the other kernels must all give
-    the same value (counts checksum, 3BV, cells revealed).
+    the same value (counts checksum, 3BV, cells revealed) on the first board
+    and, summed, over the pool of boards their calls rotated through.
     """
     groups: dict[tuple[str, str], dict[str, object]] = {}
     for r in rows:
         if r["status"] == "ok":
-            groups.setdefault((r["kernel"], r["size"]), {})[r["peer"]] = r.get("check")
+            check = r.get("check")
+            if r.get("check_boards") is not None:
+                check = f"{check} (all {r.get('boards')} boards: {r['check_boards']})"
+            groups.setdefault((r["kernel"], r["size"]), {})[r["peer"]] = check
     out = []
     for (kernel, size), checks in groups.items():
         if kernel.startswith("gen_"):

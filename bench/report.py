@@ -266,8 +266,12 @@ def render(doc: dict, plots: dict[str, str]) -> str:
            "in the machine's load hits them alike. If a peer crashes the worker, each peer of "
            "that group is timed again alone and the crash is recorded as that peer's row. "
            "Ratios are peer time / fastmine time: above 1, fastmine is that many times faster. "
-           "Inputs are fixed and reused across calls, so the CPU's branch predictor learns "
-           "small boards: small-board figures flatter every peer alike.", ""]
+           "The calls of a figure rotate through a pool of different boards built beforehand, "
+           "the same pool for every peer (up to 64 boards, fewer on large boards; the JSON's "
+           "`boards` field gives the count), each call on the next board, so neither the CPU's "
+           "branch predictor nor its caches can learn one board (a user playing game after game "
+           "never meets a board twice); the generation kernels lay a new board on every call.",
+           ""]
     if doc.get("worker_restarts"):
         out += [f"The worker was restarted {doc['worker_restarts']} time(s) after a crash or "
                 "timeout.", ""]

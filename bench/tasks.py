@@ -11,7 +11,7 @@ import tracemalloc
 import numpy as np
 
 from . import peers
-from .kernels import WHOLE_BOARD, make_case
+from .kernels import WHOLE_BOARD, make_case, make_pool
 from .timing import Sampler, measure, measure_group, use_clock
 
 
@@ -115,17 +115,32 @@ def memory_floor(kernel: str, rows: int, cols: int):
     raise KeyError(kernel)
 
 
+def _prepare_pool(peer: str, kernel: str, pool: list) -> tuple[list, list | None, dict]:
+    """``peer``'s timed calls on every board of ``pool`` (and their setups, or None),
+    and the check values: ``check`` (board 0's) and, with several boards,
+    ``check_boards`` (the sum over the pool: every board's output is checked once)."""
+    mod = peers.load(peer)
+    preps = [mod.prepare(kernel, case) for case in pool]
+    checks = [summarise(kernel, case, prep.check(prep.once()))
+              for case, prep in zip(pool, preps, strict=True)]
+    out: dict = {"check": checks[0]}
+    if len(pool) > 1:
+        out["check_boards"] = sum(int(c) for c in checks)
+    setups = [p.setup for p in preps] if preps[0].setup is not None else None
+    return [p.call for p in preps], setups, out
+
+
 def time_kernel(peer: str, kernel: str, rows: int, cols: int, mines: int, seed: int,
                 min_time: float, repeats: int, budget: float, clock: str = "wall") -> dict:
-    """Time ``kernel`` of ``peer`` on its case; returns the timing and the check value."""
+    """Time ``kernel`` of ``peer``, its calls rotating through the pool of boards
+    (bench.kernels.make_pool); returns the timing and the check values."""
     use_clock(clock)
-    case = make_case(kernel, rows, cols, mines, seed)
-    prep = peers.load(peer).prepare(kernel, case)
-    check = summarise(kernel, case, prep.check(prep.once()))
+    calls, setups, checks = _prepare_pool(peer, kernel,
+                                          make_pool(kernel, rows, cols, mines, seed))
     gc.collect()
-    timing = measure(prep.call, setup=prep.setup, min_time=min_time, repeats=repeats,
+    timing = measure(calls, setup=setups, min_time=min_time, repeats=repeats,
                      budget=budget, max_batch=max(1, 4_000_000 // (rows * cols)))
-    return {**timing, "check": check}
+    return {**timing, **checks}
 
 
 def time_group(peers_: list[str], kernel: str, rows: int, cols: int, mines: int, seed: int,
@@ -133,20 +148,21 @@ def time_group(peers_: list[str], kernel: str, rows: int, cols: int, mines: int,
     """Time ``kernel`` on several peers, their repeats taken in turn (round robin).
 
     Interleaving makes a change in the machine's load hit every peer alike, so
-    the ratios hold even when the absolute figures drift.  A peer whose
-    preparation or check raises gets an ``error`` entry; a crash ends the whole
-    call (the caller then measures each peer alone).
+    the ratios hold even when the absolute figures drift.  Every peer's calls
+    rotate through the same pool of boards (bench.kernels.make_pool), built
+    before any timing.  A peer whose preparation or check raises gets an
+    ``error`` entry; a crash ends the whole call (the caller then measures
+    each peer alone).
     """
     use_clock(clock)
-    case = make_case(kernel, rows, cols, mines, seed)
+    pool = make_pool(kernel, rows, cols, mines, seed)
     out: dict[str, dict] = {}
     samplers: dict[str, Sampler] = {}
-    checks: dict[str, object] = {}
+    checks: dict[str, dict] = {}
     for peer in peers_:
         try:
-            prep = peers.load(peer).prepare(kernel, case)
-            checks[peer] = summarise(kernel, case, prep.check(prep.once()))
-            s = Sampler(prep.call, prep.setup, min_time, max(1, 4_000_000 // (rows * cols)))
+            calls, setups, checks[peer] = _prepare_pool(peer, kernel, pool)
+            s = Sampler(calls, setups, min_time, max(1, 4_000_000 // (rows * cols)))
             gc.collect()
             s.calibrate()
             samplers[peer] = s
@@ -162,7 +178,7 @@ def time_group(peers_: list[str], kernel: str, rows: int, cols: int, mines: int,
     results = measure_group(samplers, repeats, budget)
     floor = results.pop(FLOOR, None)
     for peer, res in results.items():
-        out[peer] = {"status": "ok", **res, "check": checks[peer]}
+        out[peer] = {"status": "ok", **res, **checks[peer]}
     if floor is not None:
         out["fastmine"]["floor_us"] = floor["us_per_call"]
         out["fastmine"]["floor_bytes"] = floor_bytes

@@ -11,6 +11,13 @@ A call that needs a fresh state each time (a reveal needs a new game) is timed
 with ``setup``: states are built untimed in batches, then the calls on them
 are timed back to back; a repeat accumulates batches until its timed part
 reaches ``min_time`` (or its untimed setups have taken ``setup_cap`` seconds).
+
+A call can also be a rotation: a list of calls (and of setups, one each), one
+per board of a pool built beforehand, taken in turn across loops and repeats.
+Repeating one board lets the CPU's branch predictor learn it (and keeps it in
+the caches), which no user who plays game after game ever sees.  The order of
+a loop's calls is laid out untimed, so the timed loop is as bare as with one
+call.
 """
 
 from __future__ import annotations
@@ -32,12 +39,26 @@ def use_clock(name: str) -> None:
     _now = CLOCKS[name]
 
 
-def _loop(call: Callable[[], Any], number: int) -> float:
+class _Turns:
+    """Whose turn it is in a rotation of ``k`` boards (it carries on across loops)."""
+
+    def __init__(self, k: int) -> None:
+        self.k, self.at = k, 0
+
+    def take(self, n: int) -> list[int]:
+        """The next ``n`` board indices, in turn."""
+        out = [(self.at + i) % self.k for i in range(n)]
+        self.at = (self.at + n) % self.k
+        return out
+
+
+def _loop(calls: list[Callable[[], Any]], number: int, turns: _Turns) -> float:
+    seq = [calls[i] for i in turns.take(number)]      # laid out untimed
     enabled = gc.isenabled()
     gc.disable()
     try:
         t0 = _now()
-        for _ in range(number):
+        for call in seq:
             call()
         return _now() - t0
     finally:
@@ -45,40 +66,46 @@ def _loop(call: Callable[[], Any], number: int) -> float:
             gc.enable()
 
 
-def autorange(call: Callable[[], Any], min_time: float) -> tuple[int, float]:
-    """The first loop count in 1, 2, 5, 10, ... taking >= ``min_time``, and its time."""
+def autorange(call: Callable[[], Any] | list[Callable[[], Any]], min_time: float,
+              turns: _Turns | None = None) -> tuple[int, float]:
+    """The first loop count in 1, 2, 5, 10, ... taking >= ``min_time``, and its time.
+
+    ``call`` is one call or a rotation of calls (see the module docstring).
+    """
+    calls = call if isinstance(call, list) else [call]
+    turns = turns or _Turns(len(calls))
     i = 1
     while True:
         for j in (1, 2, 5):
             number = i * j
-            elapsed = _loop(call, number)
+            elapsed = _loop(calls, number, turns)
             if elapsed >= min_time:
                 return number, elapsed
         i *= 10
 
 
-def _batched(call: Callable[[Any], Any], setup: Callable[[], Any], min_time: float,
-             batch: int, setup_cap: float) -> tuple[float, int]:
+def _batched(calls: list[Callable[[Any], Any]], setups: list[Callable[[], Any]],
+             min_time: float, batch: int, setup_cap: float, turns: _Turns) -> tuple[float, int]:
     """One repeat with per-call setup: (timed seconds, calls)."""
     timed = setup_time = 0.0
-    calls = 0
+    n = 0
     enabled = gc.isenabled()
-    while timed < min_time and (calls == 0 or setup_time < setup_cap):
+    while timed < min_time and (n == 0 or setup_time < setup_cap):
         t0 = _now()
-        states = [setup() for _ in range(batch)]
+        states = [(calls[i], setups[i]()) for i in turns.take(batch)]
         setup_time += _now() - t0
         gc.disable()
         try:
             t0 = _now()
-            for s in states:
+            for call, s in states:
                 call(s)
             timed += _now() - t0
         finally:
             if enabled:
                 gc.enable()
-        calls += batch
+        n += batch
         del states
-    return timed, calls
+    return timed, n
 
 
 class Sampler:
@@ -89,10 +116,17 @@ class Sampler:
     the machine is doing affects every peer alike.
     """
 
-    def __init__(self, call: Callable[..., Any], setup: Callable[[], Any] | None = None,
+    def __init__(self, call: Callable[..., Any] | list[Callable[..., Any]],
+                 setup: Callable[[], Any] | list[Callable[[], Any]] | None = None,
                  min_time: float = 0.1, max_batch: int = 1000,
                  setup_cap: float | None = None) -> None:
-        self.call, self.setup, self.min_time = call, setup, min_time
+        # One call, or a rotation: one call (and one setup) per board, taken in turn.
+        self.calls = call if isinstance(call, list) else [call]
+        self.setups = None if setup is None else setup if isinstance(setup, list) else [setup]
+        if self.setups is not None and len(self.setups) != len(self.calls):
+            raise ValueError(f"{len(self.calls)} calls but {len(self.setups)} setups")
+        self.turns = _Turns(len(self.calls))
+        self.min_time = min_time
         self.max_batch = max_batch
         self.setup_cap = max(0.5, 5 * min_time) if setup_cap is None else setup_cap
         self.number = 1
@@ -102,34 +136,38 @@ class Sampler:
 
     def calibrate(self) -> None:
         """Pick the loop count (or setup batch) and estimate one sample's cost."""
-        if self.setup is None:
-            self.number, self.cost = autorange(self.call, self.min_time)
+        if self.setups is None:
+            self.number, self.cost = autorange(self.calls, self.min_time, self.turns)
             return
         t0 = _now()
-        timed, n = _batched(self.call, self.setup, self.min_time, 1, self.setup_cap)
+        timed, n = _batched(self.calls, self.setups, self.min_time, 1, self.setup_cap,
+                            self.turns)
         per_call = (_now() - t0) / n
         self.number = max(1, min(self.max_batch, int(self.min_time / max(timed / n, 1e-9))))
         self.cost = per_call * max(n, self.number)
 
     def sample(self) -> float:
         """One repeat; returns (and records) seconds per call."""
-        if self.setup is None:
-            per_call, n = _loop(self.call, self.number) / self.number, self.number
+        if self.setups is None:
+            per_call = _loop(self.calls, self.number, self.turns) / self.number
+            n = self.number
         else:
-            timed, n = _batched(self.call, self.setup, self.min_time, self.number,
-                                self.setup_cap)
+            timed, n = _batched(self.calls, self.setups, self.min_time, self.number,
+                                self.setup_cap, self.turns)
             per_call = timed / n
         self.samples.append(per_call)
         self.counts.append(n)
         return per_call
 
     def result(self) -> dict:
-        """``{"us_per_call", "samples_us", "number", "repeats"}``: the median of the samples."""
+        """``{"us_per_call", "samples_us", "number", "repeats", "boards"}``: the median of
+        the samples; ``boards`` is how many boards the calls rotated through."""
         return {
             "us_per_call": statistics.median(self.samples) * 1e6,
             "samples_us": [x * 1e6 for x in self.samples],
             "number": round(statistics.mean(self.counts)),
             "repeats": len(self.samples),
+            "boards": len(self.calls),
         }
 
 
@@ -137,17 +175,20 @@ def _reps(sampler: Sampler, repeats: int, budget: float) -> int:
     return max(1, min(repeats, int(budget / max(sampler.cost, 1e-9))))
 
 
-def measure(call: Callable[..., Any], *, setup: Callable[[], Any] | None = None,
+def measure(call: Callable[..., Any] | list[Callable[..., Any]], *,
+            setup: Callable[[], Any] | list[Callable[[], Any]] | None = None,
             min_time: float = 0.1, repeats: int = 5, budget: float = 60.0,
             max_batch: int = 1000, setup_cap: float | None = None) -> dict:
     """Median seconds per call of ``call()`` (or ``call(setup())``), with the raw repeats.
 
-    ``budget`` caps the time spent in the repeats: a slow call gets fewer
+    ``call`` (and ``setup``) may be lists, one per board of a pool: the calls
+    then rotate through the boards.  ``budget`` caps the time spent in the repeats: a slow call gets fewer
     repeats (at least one), and the count actually used is reported.
     ``max_batch`` caps how many setup states exist at once (memory).
 
-    Returns ``{"us_per_call", "samples_us", "number", "repeats"}``; ``number``
-    is calls per repeat (the mean when it varies).
+    Returns ``{"us_per_call", "samples_us", "number", "repeats", "boards"}``;
+    ``number`` is calls per repeat (the mean when it varies), ``boards`` the
+    number of boards rotated through (1 for a single call).
     """
     s = Sampler(call, setup, min_time, max_batch, setup_cap)
     s.calibrate()

@@ -20,8 +20,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench import analysis  # noqa: E402
-from bench.kernels import KERNELS, make_case, size  # noqa: E402
+from bench.kernels import KERNELS, make_case, make_pool, pool_size, size  # noqa: E402
 from bench.peers import PEERS, unavailable  # noqa: E402
+from bench.timing import Sampler  # noqa: E402
 from bench.worker import Worker  # noqa: E402
 
 
@@ -62,6 +63,10 @@ def test_tiny_run_writes_json_markdown_and_rows(tmp_path):
     assert analysis.disagreements(doc["rows"]) == []
     assert got[("bbbv", "fastmine", "12x12")]["mines"] == 20
     assert got[("reveal_empty", "fastmine", "9x9")]["check"] == 80
+    # Calls rotate through a pool of boards (the same for every peer); generation needs none.
+    fm = got[("reveal_opening", "fastmine", "12x12")]
+    assert fm["boards"] == pool_size("reveal_opening", 12, 12) > 1 and "check_boards" in fm
+    assert got[("gen_cell", "fastmine", "9x9")]["boards"] == 1
     for title in ("## Headline", "## Speed targets", "## Scaling", "## All figures",
                   "## Solver", "## App"):
         assert title in md
@@ -117,6 +122,31 @@ def test_cases_are_shared_and_sensible():
     assert size("16x30") == size("16x30/99") and size("200x200").mines == 8000
 
 
+def test_timed_calls_rotate_through_the_pool():
+    pool = make_pool("reveal_opening", 30, 30, 180, seed=3)
+    assert len(pool) == pool_size("reveal_opening", 30, 30) == 64
+    assert len({p.mask.tobytes() for p in pool}) == 64       # different boards
+    assert (pool[0].mask == make_case("reveal_opening", 30, 30, 180, seed=3).mask).all()
+    assert pool_size("count", 1000, 1000) == 8 and pool_size("bbbv", 5000, 5000) == 2
+    assert pool_size("gen_opening", 200, 200) == 1
+
+    seen: list[int] = []
+    calls = [lambda i=i: seen.append(i) for i in range(3)]
+    s = Sampler(calls, min_time=1e-5, max_batch=10)
+    s.calibrate()
+    s.sample()
+    s.sample()
+    assert seen == [i % 3 for i in range(len(seen))] and s.result()["boards"] == 3
+
+    seen.clear()
+    s = Sampler([lambda st: seen.append(st) for _ in range(4)],
+                [lambda i=i: i for i in range(4)], min_time=1e-5, max_batch=3)
+    s.calibrate()
+    s.sample()
+    s.sample()
+    assert seen == [i % 4 for i in range(len(seen))] and len(seen) > 4
+
+
 def test_analysis_ratios_slopes_targets():
     rows = []
     for n in (50, 100, 200):
@@ -137,6 +167,11 @@ def test_analysis_ratios_slopes_targets():
     assert t[("ms_toollib", "50x50")] is False
     assert t[("ms_toollib", "200x200")] is None
     rows[0]["check"] = 8
+    assert analysis.disagreements(rows)[0]["size"] == "50x50"
+    rows[0]["check"] = 7
+    assert analysis.disagreements(rows) == []
+    for r in rows[:2]:                        # the same first board, another pool sum
+        r["boards"], r["check_boards"] = 2, 14 if r["peer"] == "fastmine" else 15
     assert analysis.disagreements(rows)[0]["size"] == "50x50"
 
 
