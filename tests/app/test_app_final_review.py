@@ -209,3 +209,24 @@ def test_a_long_name_in_the_best_times_keeps_its_beginning(make_app, data_dir):
     assert shown != long and shown.endswith("...")  # it is cut at this size: the case
     assert len(shown) > 5 and long.startswith(shown[:-3])
     assert inside(label, drv.window)
+
+
+@pytest.mark.parametrize("profile", ["landscape", "desktop", "phone_360_font13"])
+def test_the_best_times_read_as_one_table_on_a_wide_screen(make_app, data_dir, profile):
+    # on a turned phone the name sat in the middle of the screen and its time
+    # at the far right, 300 dp away
+    with RecordsStore(data_dir=str(data_dir)) as db:
+        db.add(GameRecord.make(9, 9, 10, won=True, time=12.5, bbbv=30, name="Ann"))
+    drv = start_app(make_app, data_dir, profile)
+    drv.app.show_screen("records")
+    drv.frames(3)
+    table = drv.app.root.get_screen("records").ids.table
+    cells = list(reversed(table.children))
+    assert [c.text for c in cells[:5]] == ["#", "Name", "Time", "3BV/s", "Date"]
+    left = box(cells[0])[0]
+    right = box(cells[4])[2]
+    density = PROFILES[profile].density
+    assert right - left <= 562 * density
+    assert inside(cells[0], drv.window) and inside(cells[4], drv.window)
+    middle = (left + right) / 2  # centred under the board picker
+    assert middle == pytest.approx(drv.window.width / 2, abs=0.1 * drv.window.width)
