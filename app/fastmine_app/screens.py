@@ -392,14 +392,17 @@ Minesweeper done properly: a Cython engine, an exact solver and this Kivy app.
 Tap a cell to reveal it. Hold a finger on a cell to flag it (it flags while your finger is still down). Tap a number whose flags are all placed to open its other neighbours (chord). The flag button switches to flag mode: tap flags, hold reveals. Pinch to zoom, drag to pan: neither ever reveals anything.
 
 [b]Mouse[/b]
-Left click reveals, right click cycles flag / question mark, middle click or a double click on a number chords. Drag to pan, ctrl + wheel zooms, the wheel scrolls.
+Left click reveals, right click flags (with question marks on in Settings: flag, ?, none), middle click or a double click on a number chords. Drag to pan, ctrl + wheel zooms, the wheel scrolls.
 
 [b]Keyboard[/b]
 Arrows move the cursor, space reveals or chords, F marks, H hints, U undoes a loss, N starts a new game, P pauses, Escape asks before quitting.
 
 [b]Assist[/b]
-Hint shows a cell that is certainly safe, or the safest guess and its odds. Odds shades every unknown cell by its chance of holding a mine. Solver lets the solver play one move for you: a safe move, an obvious move, the best guess, one move of any kind, or a random cell. After a loss, Undo takes the losing move back and the game goes on. Games where you used any of these are marked as assisted and do not count for best times. Solver: {solver}.
+Hint shows a cell that is certainly safe, or the safest guess and its odds. Odds shades every unknown cell by its chance of holding a mine. Solver lets the solver play one move for you: a safe move, an obvious move, the best guess, one move of any kind, or a random cell. After a loss, Undo takes the losing move back and the game goes on. With Coach while playing on (Settings), a line names each risky move or wrong flag after you make it. Games where you used any of these are marked as assisted and do not count for best times. Solver: {solver}.
+
+[b]Replays and records[/b]
+A recorded game keeps its replay: Watch replay at the end of a game (and, after a loss, Why did I lose?, which opens it at the losing move) or Replays in the menu. The player steps through the moves or plays them at 0.5x to 8x, marks each risky move on its timeline and says what was known before it. Records shows the best times and statistics of each board; its Progress charts your time and speed, win after win.
 
 [b]Credits[/b]
-Rules and features follow the project's seed write-ups: a Haskell terminal and GUI game with five assist strategies, a C game with best times and a player's name, and the classic algorithms explained. Tiles and sounds are drawn and synthesised by the app itself. MIT licence.
+Tiles and sounds are drawn and synthesised by the app itself. MIT licence.
 """

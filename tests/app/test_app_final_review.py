@@ -230,3 +230,37 @@ def test_the_best_times_read_as_one_table_on_a_wide_screen(make_app, data_dir, p
     assert inside(cells[0], drv.window) and inside(cells[4], drv.window)
     middle = (left + right) / 2  # centred under the board picker
     assert middle == pytest.approx(drv.window.width / 2, abs=0.1 * drv.window.width)
+
+
+@pytest.mark.parametrize("profile", ["desktop", "landscape", "phone_360_font13"])
+def test_the_about_text_keeps_lines_a_reader_can_follow(make_app, data_dir, profile):
+    # on a desktop its lines ran across the whole 1280-px window
+    drv = start_app(make_app, data_dir, profile)
+    drv.app.show_screen("about")
+    drv.frames(3)
+    label = next(w for w in drv.app.root.get_screen("about").walk()
+                 if type(w).__name__ == "TLabel" and "fastmine" in w.text)
+    density = PROFILES[profile].density
+    assert label.texture_size[0] <= 642 * density + 2 * label.padding[0]
+    assert label.text_size[0] - label.padding[0] - label.padding[2] <= 641 * density
+    assert label.padding[0] >= 16 * density - 0.5  # a phone keeps its margins
+    assert inside(label, drv.window) or label.height > drv.window.height  # it scrolls
+
+
+def test_the_about_text_tells_the_app_a_player_has(drv):
+    # About named the project's write-ups ("seed write-ups: a Haskell terminal
+    # and GUI game...") in its credits, said a right click cycles to a question
+    # mark (off unless chosen in Settings), and said nothing of the replays,
+    # Why did I lose?, Progress or the coach
+    drv.app.show_screen("about")
+    drv.frames(2)
+    text = drv.app.root.get_screen("about").text
+    for word in ("seed", "write-up", "Haskell"):
+        assert word not in text
+    for feature in ("Replays", "Watch replay", "Why did I lose?", "Progress", "Coach while playing"):
+        assert feature in text
+    assert "with question marks on" in text
+    from kivy.factory import Factory
+
+    menu = [e.text for e in Factory.MainMenu().walk() if type(e).__name__ == "MenuEntry"]
+    assert "Replays" in menu  # the words are the menu's own
