@@ -204,7 +204,8 @@ def _breakdown(doc: dict) -> list[str]:
     out = ["## Where fastmine's time goes on small boards", "",
            "Public calls next to the private kernels under them (µs per call). The "
            "difference is the Python layer: argument checks, array allocation, object creation. "
-           "The ms-toollib rows are its game object on the same board and click, for the cost "
+           "The calls rotate through a pool of boards, as every figure does. "
+           "The ms-toollib rows are its game object on the same boards and click, for the cost "
            "of a new game and its first reveal (`MinesweeperBoard(board)`, then `step('lc')` and "
            "`step('lr')`, a press and a release).",
            "", "| call | " + " | ".join(sizes) + " |", "|---|" + "---:|" * len(sizes)]
