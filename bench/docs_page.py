@@ -63,7 +63,8 @@ def write(doc: dict, result_md: Path, docs: Path = DOCS) -> Path:
     lines += ["", "What is timed (each peer does the same work in its own format; the full "
               f"report, [{rel.name}]({_link(rel, docs)}), lists every call). The calls of a "
               "figure rotate through a pool of different boards built beforehand, the same for "
-              "every peer (up to 64; 8 at 1000x1000), so the CPU cannot learn one board:", "",
+              "every peer (up to 64; 8 at 1000x1000, 2 at 5000x5000), so the CPU cannot learn one "
+              "board:", "",
               "- **generate**: lay the mines (first click safe, or its 3x3 block safe for "
               "*opening*) *and* count the neighbours — fastmine `Board.generate`, ms-toollib "
               "`laymine`/`laymine_op` (both return counted boards).",

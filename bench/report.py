@@ -269,9 +269,10 @@ def render(doc: dict, plots: dict[str, str]) -> str:
            "Ratios are peer time / fastmine time: above 1, fastmine is that many times faster. "
            "The calls of a figure rotate through a pool of different boards built beforehand, "
            "the same pool for every peer (up to 64 boards, fewer on large boards; the JSON's "
-           "`boards` field gives the count), each call on the next board, so neither the CPU's "
-           "branch predictor nor its caches can learn one board (a user playing game after game "
-           "never meets a board twice); the generation kernels lay a new board on every call.",
+           "`boards` field gives the count), each call on the next board, so the CPU's branch "
+           "predictor cannot learn one board, nor a large board stay in the caches (a user "
+           "playing game after game never meets a board twice); the generation kernels lay a "
+           "new board on every call.",
            ""]
     if doc.get("worker_restarts"):
         out += [f"The worker was restarted {doc['worker_restarts']} time(s) after a crash or "
