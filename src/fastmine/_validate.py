@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
+from .errors import FutureVersionError, SaveFormatError
 from .limits import MAX_CELLS, check_board_size
 
 __all__ = ["MAX_CELLS", "as_int", "check_cell", "check_mines", "check_point", "check_seed",
@@ -108,3 +110,29 @@ def check_seed(seed: object) -> int | None:
     if not 0 <= seed < SEED_LIMIT:
         raise ValueError(f"seed must be an integer from 0 to 2**64 - 1, got {seed}")
     return seed
+
+
+def file_field(d: dict[str, Any], key: str, types: type | tuple[type, ...], what: str,
+               label: str) -> Any:
+    """``d[key]`` of a file fastmine reads (a save, a replay), checked to be of
+    ``types`` (a bool is never taken for a number); else a SaveFormatError that
+    names the ``label``ed file's field and what it must be."""
+    if key not in d:
+        raise SaveFormatError(f"{label} is missing {key!r}")
+    v = d[key]
+    allowed = types if isinstance(types, tuple) else (types,)
+    if not isinstance(v, allowed) or (isinstance(v, bool) and bool not in allowed):
+        raise SaveFormatError(f"{label} field {key!r} must be {what}, got {v!r:.60}")
+    return v
+
+
+def check_file_version(version: int, newest: int, label: str) -> None:
+    """A file's format ``version`` this fastmine reads (1 to ``newest``):
+    FutureVersionError for a newer one (upgrade to read it), SaveFormatError
+    for one below 1."""
+    if version > newest:
+        raise FutureVersionError(
+            f"this {label} was written by a newer fastmine ({label} version {version}, "
+            f"this fastmine reads up to {newest}); upgrade fastmine to open it")
+    if version < 1:
+        raise SaveFormatError(f"unknown {label} version {version}")

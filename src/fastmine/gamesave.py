@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import _kernels, movelog
-from ._validate import as_int, check_mines, check_seed, check_size
+from ._validate import as_int, check_file_version, check_mines, check_seed, check_size, file_field
 from .board import Board, _check_rule
 from .codes import EXPLODED, FLAG, HIDDEN, QUESTION, GameState
-from .errors import FutureVersionError, SaveFormatError
+from .errors import SaveFormatError
 
 if TYPE_CHECKING:
     from .game import Game
@@ -117,12 +117,7 @@ MAX_SAVED_CLICKS = 2**53
 
 
 def _field(d: dict[str, Any], key: str, types: type | tuple[type, ...], what: str) -> Any:
-    if key not in d:
-        raise SaveFormatError(f"saved game is missing {key!r}")
-    v = d[key]
-    if not isinstance(v, types) or (isinstance(v, bool) and bool not in (types if isinstance(types, tuple) else (types,))):
-        raise SaveFormatError(f"saved game field {key!r} must be {what}, got {v!r:.60}")
-    return v
+    return file_field(d, key, types, what, "saved game")
 
 
 def _load(cls: type[Game], d: object, clock: Callable[[], float]) -> Game:
@@ -131,12 +126,7 @@ def _load(cls: type[Game], d: object, clock: Callable[[], float]) -> Game:
     if d.get("format") != SAVE_FORMAT:
         raise SaveFormatError(f"not a fastmine saved game (format {d.get('format')!r})")
     version = _field(d, "version", int, "an integer")
-    if version > SAVE_VERSION:
-        raise FutureVersionError(
-            f"this game was saved by a newer fastmine (save version {version}, "
-            f"this fastmine reads up to {SAVE_VERSION}); upgrade fastmine to load it")
-    if version < 1:
-        raise SaveFormatError(f"unknown save version {version}")
+    check_file_version(version, SAVE_VERSION, "save")
     try:
         rows, cols = check_size(_field(d, "rows", int, "an integer"), _field(d, "cols", int, "an integer"))
         mines = check_mines(_field(d, "mines", int, "an integer"), rows, cols)

@@ -33,7 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from . import movelog
-from ._validate import check_mines, check_size
+from ._validate import check_file_version, check_mines, check_size, file_field
 from .board import Board, Rule, _check_rule
 from .codes import GameState
 from .errors import FutureVersionError, GameOverError, SaveFormatError
@@ -329,22 +329,14 @@ def _unb64(d: dict[str, Any], key: str) -> bytes:
 
 
 def _get(d: dict[str, Any], key: str, types: tuple[type, ...], what: str) -> Any:
-    v = d.get(key)
-    if not isinstance(v, types) or (isinstance(v, bool) and bool not in types):
-        raise SaveFormatError(f"replay field {key!r} must be {what}, got {v!r:.40}")
-    return v
+    return file_field(d, key, types, what, "replay")
 
 
 def _from_dict(cls: type[Replay], d: object) -> Replay:
     if not isinstance(d, dict) or d.get("format") != REPLAY_FORMAT:
         raise SaveFormatError("not a fastmine replay")
     version = _get(d, "version", (int,), "an integer")
-    if version > REPLAY_VERSION:
-        raise FutureVersionError(
-            f"this replay was written by a newer fastmine (replay version {version}, this "
-            f"fastmine reads up to {REPLAY_VERSION}); upgrade fastmine to open it")
-    if version < 1:
-        raise SaveFormatError(f"unknown replay version {version}")
+    check_file_version(version, REPLAY_VERSION, "replay")
     try:
         rows, cols = check_size(_get(d, "rows", (int,), "an integer"),
                                 _get(d, "cols", (int,), "an integer"))
