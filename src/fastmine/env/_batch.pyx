@@ -1,0 +1,797 @@
+# Private Cython kernel of fastmine.env: B Minesweeper games stepped in one call.
+#
+# Every board is padded, as in fastmine._kernels: (rows + 2) x (cols + 2) cells
+# with a ring that is never a mine and always "revealed", so no neighbour needs
+# a bounds check and a flood fill stops at the ring by itself.  The observation
+# (the view) is not padded: the kernel writes it straight into the (B, rows,
+# cols) array the environment hands out.
+#
+# The kernel allocates every array it reads or writes and takes every size from
+# itself; the Python layer (fastmine.env.single / vector) validates actions
+# before they arrive, and the kernel is compiled without bounds checks.
+
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy, memset
+
+import numpy as np
+cimport numpy as cnp
+
+cnp.import_array()
+
+# Cell states (as fastmine._kernels; the environment never makes question marks).
+cdef enum:
+    ST_HIDDEN = 0
+    ST_REVEALED = 2
+    ST_FLAG = 3
+
+# View codes: must match fastmine's (HIDDEN, FLAG, MINE, EXPLODED, WRONG_FLAG).
+cdef enum:
+    V_HIDDEN = -1
+    V_FLAG = -2
+    V_MINE = -4
+    V_EXPLODED = -5
+    V_WRONG_FLAG = -6
+
+# Phases of a game (exported: the Python layer reads them).
+cdef enum:
+    PH_READY = 0
+    PH_PLAYING = 1
+    PH_WON = 2
+    PH_LOST = 3
+
+READY = PH_READY
+PLAYING = PH_PLAYING
+WON = PH_WON
+LOST = PH_LOST
+
+# First-click rules as the kernel lays them (no_guess boards come from Python).
+cdef enum:
+    RULE_NONE = 0
+    RULE_CELL = 1
+    RULE_OPENING = 2
+    RULE_EXTERNAL = 3
+
+RULE_CODES = {"none": RULE_NONE, "cell": RULE_CELL, "opening": RULE_OPENING,
+              "no_guess": RULE_EXTERNAL}
+
+cdef extern from *:
+    """
+    #ifndef FASTMINE_DEBUG
+    #define FASTMINE_DEBUG 0
+    #endif
+    #include <string.h>
+    #include <stdint.h>
+    #define FMB_ONES 0x0101010101010101ULL
+    #define FMB_HIGH 0x8080808080808080ULL
+    #define FMB_NOT_OPENABLE 0xFEFEFEFEFEFEFEFEULL
+    static inline uint64_t fmb_load8(const void* p) { uint64_t v; memcpy(&v, p, 8); return v; }
+    static inline int fmb_has_zero(uint64_t v) { return ((v - FMB_ONES) & ~v & FMB_HIGH) != 0; }
+    /* all 8 cells are openable zeros: state 0/1 and count 0 */
+    static inline int fmb_all_open_zero(const uint8_t* st, const int8_t* pc) {
+        return ((fmb_load8(st) & FMB_NOT_OPENABLE) | fmb_load8(pc)) == 0;
+    }
+    /* none of the 8 cells is openable */
+    static inline int fmb_none_openable(const uint8_t* st) {
+        return !fmb_has_zero(fmb_load8(st) & FMB_NOT_OPENABLE);
+    }
+    """
+    int FASTMINE_DEBUG
+    bint fmb_all_open_zero(const uint8_t* st, const int8_t* pc) noexcept nogil
+    bint fmb_none_openable(const uint8_t* st) noexcept nogil
+
+BOUNDS_CHECKED = bool(FASTMINE_DEBUG)
+
+
+# --------------------------------------------------------------------------
+# Random numbers.  Boards: xoshiro256** seeded by splitmix64, exactly as
+# fastmine._kernels.lay_mines, so an episode's board is fastmine.Game's board
+# with the same seed (tests/env check it).  Episode seeds and the random-agent
+# sampler: splitmix64 streams (a counter and a mix: one add per number).
+# --------------------------------------------------------------------------
+
+cdef struct Rng:
+    uint64_t s0
+    uint64_t s1
+    uint64_t s2
+    uint64_t s3
+
+
+cdef inline uint64_t splitmix64(uint64_t* x) noexcept nogil:
+    x[0] += <uint64_t>0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = x[0]
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline void rng_seed(Rng* r, uint64_t seed) noexcept nogil:
+    r.s0 = splitmix64(&seed)
+    r.s1 = splitmix64(&seed)
+    r.s2 = splitmix64(&seed)
+    r.s3 = splitmix64(&seed)
+
+
+cdef inline uint64_t rotl(uint64_t x, int k) noexcept nogil:
+    return (x << k) | (x >> (64 - k))
+
+
+cdef inline uint64_t rng_next(Rng* r) noexcept nogil:
+    cdef uint64_t result = rotl(r.s1 * 5, 7) * 9
+    cdef uint64_t t = r.s1 << 17
+    r.s2 ^= r.s0
+    r.s3 ^= r.s1
+    r.s1 ^= r.s2
+    r.s0 ^= r.s3
+    r.s2 ^= t
+    r.s3 = rotl(r.s3, 45)
+    return result
+
+
+cdef inline uint64_t rng_below(Rng* r, uint64_t n) noexcept nogil:
+    """Unbiased integer in [0, n), n >= 1 (rejects the short top range)."""
+    cdef uint64_t threshold = (<uint64_t>0 - n) % n
+    cdef uint64_t x = rng_next(r)
+    while x < threshold:
+        x = rng_next(r)
+    return x % n
+
+
+cdef inline uint64_t mix_below(uint64_t* state, uint64_t n) noexcept nogil:
+    """Unbiased integer in [0, n), n >= 1, from a splitmix64 stream."""
+    cdef uint64_t threshold = (<uint64_t>0 - n) % n
+    cdef uint64_t x = splitmix64(state)
+    while x < threshold:
+        x = splitmix64(state)
+    return x % n
+
+
+def next_seed(uint64_t state):
+    """``(output, new state)`` of one splitmix64 step: how episode seeds are drawn."""
+    cdef uint64_t s = state
+    cdef uint64_t out = splitmix64(&s)
+    return out, s
+
+
+# Key that separates the sampler's stream from the episode-seed stream of the
+# same reset seed.
+cdef uint64_t SAMPLER_KEY = <uint64_t>0xD1B54A32D192ED03ULL
+
+
+# --------------------------------------------------------------------------
+# The flood fill: fastmine._kernels' scanline fill, writing the unpadded view
+# and the action mask as it opens cells.  Runs go on an explicit stack of
+# (first, last, padded row) triples; each run is pushed once and runs are
+# disjoint, so the stack never holds more than 3 * rows * cols entries.
+# --------------------------------------------------------------------------
+
+cdef struct Fill:
+    uint8_t* st
+    const int8_t* pc
+    int8_t* view        # rows * cols, row-major: view index of padded x in padded row R
+    uint8_t* mrev       # is x - 2R - cols - 1 (see vi)
+    uint8_t* mflag      # NULL without flag actions
+    Py_ssize_t n
+    Py_ssize_t W
+    Py_ssize_t cols
+    Py_ssize_t opened
+    Py_ssize_t* stack
+    Py_ssize_t top
+
+
+cdef inline Py_ssize_t vi(Fill* f, Py_ssize_t x, Py_ssize_t R) noexcept nogil:
+    # padded x = R * (cols + 2) + C, view index (R - 1) * cols + C - 1
+    return x - 2 * R - f.cols - 1
+
+
+cdef inline void open_one(Fill* f, Py_ssize_t x, Py_ssize_t R) noexcept nogil:
+    """Reveal the openable safe cell x."""
+    cdef Py_ssize_t o = vi(f, x, R)
+    f.st[x] = ST_REVEALED
+    f.view[o] = f.pc[x]
+    f.mrev[o] = 0
+    if f.mflag != NULL:
+        f.mflag[o] = 0
+    f.opened += 1
+
+
+cdef Py_ssize_t open_run(Fill* f, Py_ssize_t x, Py_ssize_t R) noexcept nogil:
+    """x is an openable zero: reveal its run of openable zeros in row R and the
+    openable numbers at both ends, push the run, return its last cell."""
+    cdef uint8_t* st = f.st
+    cdef const int8_t* pc = f.pc
+    cdef Py_ssize_t a = x, b = x, length, o
+    while (st[a - 1] & 0xFE) == 0 and pc[a - 1] == 0:
+        a -= 1
+    # A word is read only while its last byte is inside the board's buffer;
+    # a window reaching the ring fails the test, so it never leaves the row.
+    while b + 9 <= f.n and fmb_all_open_zero(st + b + 1, pc + b + 1):
+        b += 8
+    while (st[b + 1] & 0xFE) == 0 and pc[b + 1] == 0:
+        b += 1
+    if (st[a - 1] & 0xFE) == 0:
+        open_one(f, a - 1, R)
+    length = b - a + 1
+    o = vi(f, a, R)
+    memset(st + a, ST_REVEALED, length)
+    memset(f.view + o, 0, length)
+    memset(f.mrev + o, 0, length)
+    if f.mflag != NULL:
+        memset(f.mflag + o, 0, length)
+    f.opened += length
+    if (st[b + 1] & 0xFE) == 0:
+        open_one(f, b + 1, R)
+    f.stack[f.top] = a
+    f.stack[f.top + 1] = b
+    f.stack[f.top + 2] = R
+    f.top += 3
+    return b
+
+
+cdef void scan_row(Fill* f, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t R) noexcept nogil:
+    """Open what a run of zeros uncovers in the adjacent padded row R, cells
+    lo..hi (the run widened by one; ring cells included, never opened)."""
+    cdef uint8_t* st = f.st
+    cdef const int8_t* pc = f.pc
+    cdef Py_ssize_t x = lo
+    while x <= hi:
+        if (st[x] & 0xFE) != 0:
+            x += 1
+            while x + 8 <= hi + 1 and fmb_none_openable(st + x):
+                x += 8
+        elif pc[x] != 0:
+            open_one(f, x, R)
+            x += 1
+        else:
+            x = open_run(f, x, R) + 2   # the cell after a run is not an openable zero
+
+
+cdef void open_safe(Fill* f, Py_ssize_t p, Py_ssize_t R) noexcept nogil:
+    """Reveal the safe hidden cell p (padded row R) and flood its zero region."""
+    cdef Py_ssize_t a, b, W = f.W
+    if f.pc[p] != 0:
+        open_one(f, p, R)
+        return
+    f.top = 0
+    open_run(f, p, R)
+    while f.top:
+        f.top -= 3
+        a = f.stack[f.top]
+        b = f.stack[f.top + 1]
+        R = f.stack[f.top + 2]
+        scan_row(f, a - W - 1, b - W + 1, R - 1)
+        scan_row(f, a + W - 1, b + W + 1, R + 1)
+
+
+cdef void count_into(const uint8_t* pm, int8_t* pc, Py_ssize_t rows, Py_ssize_t cols) noexcept nogil:
+    """Neighbour mine counts of every real cell (a branch-free gather)."""
+    cdef Py_ssize_t W = cols + 2, r, c
+    cdef const uint8_t* up
+    cdef const uint8_t* mid
+    cdef const uint8_t* down
+    cdef int8_t* out
+    for r in range(1, rows + 1):
+        mid = pm + r * W
+        up = mid - W
+        down = mid + W
+        out = pc + r * W
+        for c in range(1, cols + 1):
+            out[c] = <int8_t>(up[c - 1] + up[c] + up[c + 1] + mid[c - 1] + mid[c + 1]
+                              + down[c - 1] + down[c] + down[c + 1])
+
+
+cdef class Batch:
+    """B games of one size and rule, their observations and action masks.
+
+    Private: fastmine.env.single and fastmine.env.vector own one each and
+    validate everything before it reaches a method here.
+    """
+
+    cdef readonly Py_ssize_t B, rows, cols, W, P, N, mines, safe, n_actions
+    cdef readonly int rule
+    cdef readonly bint flags, chord, invalid_ends
+    cdef readonly double r_progress, r_win, r_loss, r_invalid
+    cdef readonly int64_t max_steps
+    # Arrays the Python layer reads (made read-only there).
+    cdef readonly object obs, mask, mines_left, reward, terminated, truncated, won
+    cdef readonly object done, phase, board_seed
+    cdef uint8_t* pm
+    cdef int8_t* pc
+    cdef uint8_t* st
+    cdef uint8_t* st_fresh      # one padded state array of a fresh game (ring revealed)
+    cdef int8_t* view
+    cdef uint8_t* mk
+    cdef int32_t* left
+    cdef double* rew
+    cdef uint8_t* term
+    cdef uint8_t* trunc
+    cdef uint8_t* wn
+    cdef uint8_t* dn
+    cdef uint8_t* ph
+    cdef uint64_t* bseed
+    cdef uint8_t* laid
+    cdef int32_t* revealed
+    cdef int32_t* nflags
+    cdef int64_t* steps
+    cdef uint64_t* stream
+    cdef uint64_t* sampler
+    cdef uint32_t* cand
+    cdef Py_ssize_t* stack
+    cdef Py_ssize_t off[8]
+    cdef object _keep           # the numpy arrays behind the raw pointers
+
+    def __cinit__(self, Py_ssize_t B, Py_ssize_t rows, Py_ssize_t cols, Py_ssize_t mines,
+                  int rule, bint flags, bint chord, bint invalid_ends, double r_progress,
+                  double r_win, double r_loss, double r_invalid, int64_t max_steps):
+        cdef Py_ssize_t r, W
+        # The Python layer checked these; the kernel re-checks what its memory depends on.
+        if B < 1 or rows < 1 or cols < 1 or rows > (1 << 12) or cols > (1 << 12):
+            raise ValueError(f"fastmine.env: unsupported batch {B} of {rows}x{cols} boards")
+        if not 1 <= mines < rows * cols or rule < RULE_NONE or rule > RULE_EXTERNAL:
+            raise ValueError("fastmine.env: bad mine count or rule")
+        if chord and not flags:
+            raise ValueError("fastmine.env: chord actions need flag actions")
+        self.B = B
+        self.rows = rows
+        self.cols = cols
+        self.W = cols + 2
+        self.P = (rows + 2) * (cols + 2)
+        self.N = rows * cols
+        self.mines = mines
+        self.safe = rows * cols - mines
+        self.rule = rule
+        self.flags = flags
+        self.chord = chord
+        self.invalid_ends = invalid_ends
+        self.n_actions = self.N * (1 + (1 if flags else 0) + (1 if chord else 0))
+        self.r_progress = r_progress / <double>self.safe
+        self.r_win = r_win
+        self.r_loss = r_loss
+        self.r_invalid = r_invalid
+        self.max_steps = max_steps if max_steps > 0 else 0
+        W = self.W
+        self.off[0] = -W - 1
+        self.off[1] = -W
+        self.off[2] = -W + 1
+        self.off[3] = -1
+        self.off[4] = 1
+        self.off[5] = W - 1
+        self.off[6] = W
+        self.off[7] = W + 1
+
+        pm = np.zeros((B, self.P), np.uint8)
+        pc = np.zeros((B, self.P), np.int8)
+        st = np.zeros((B, self.P), np.uint8)
+        fresh = np.full((rows + 2, cols + 2), ST_REVEALED, np.uint8)
+        fresh[1:-1, 1:-1] = ST_HIDDEN
+        self.obs = np.full((B, rows, cols), V_HIDDEN, np.int8)
+        self.mask = np.zeros((B, self.n_actions), np.bool_)
+        self.mines_left = np.full(B, mines, np.int32)
+        self.reward = np.zeros(B, np.float64)
+        self.terminated = np.zeros(B, np.bool_)
+        self.truncated = np.zeros(B, np.bool_)
+        self.won = np.zeros(B, np.bool_)
+        self.done = np.zeros(B, np.bool_)
+        self.phase = np.zeros(B, np.uint8)
+        self.board_seed = np.zeros(B, np.uint64)
+        laid = np.zeros(B, np.uint8)
+        revealed = np.zeros(B, np.int32)
+        nflags = np.zeros(B, np.int32)
+        steps = np.zeros(B, np.int64)
+        stream = np.zeros(B, np.uint64)
+        sampler = np.zeros(B, np.uint64)
+        cand = np.zeros(self.N, np.uint32)
+        stack = np.zeros(3 * self.N + 3, np.intp)
+        self._keep = (pm, pc, st, fresh, laid, revealed, nflags, steps, stream, sampler,
+                      cand, stack)
+        self.pm = <uint8_t*>cnp.PyArray_DATA(pm)
+        self.pc = <int8_t*>cnp.PyArray_DATA(pc)
+        self.st = <uint8_t*>cnp.PyArray_DATA(st)
+        self.st_fresh = <uint8_t*>cnp.PyArray_DATA(fresh)
+        self.view = <int8_t*>cnp.PyArray_DATA(self.obs)
+        self.mk = <uint8_t*>cnp.PyArray_DATA(self.mask)
+        self.left = <int32_t*>cnp.PyArray_DATA(self.mines_left)
+        self.rew = <double*>cnp.PyArray_DATA(self.reward)
+        self.term = <uint8_t*>cnp.PyArray_DATA(self.terminated)
+        self.trunc = <uint8_t*>cnp.PyArray_DATA(self.truncated)
+        self.wn = <uint8_t*>cnp.PyArray_DATA(self.won)
+        self.dn = <uint8_t*>cnp.PyArray_DATA(self.done)
+        self.ph = <uint8_t*>cnp.PyArray_DATA(self.phase)
+        self.bseed = <uint64_t*>cnp.PyArray_DATA(self.board_seed)
+        self.laid = <uint8_t*>cnp.PyArray_DATA(laid)
+        self.revealed = <int32_t*>cnp.PyArray_DATA(revealed)
+        self.nflags = <int32_t*>cnp.PyArray_DATA(nflags)
+        self.steps = <int64_t*>cnp.PyArray_DATA(steps)
+        self.stream = <uint64_t*>cnp.PyArray_DATA(stream)
+        self.sampler = <uint64_t*>cnp.PyArray_DATA(sampler)
+        self.cand = <uint32_t*>cnp.PyArray_DATA(cand)
+        self.stack = <Py_ssize_t*>cnp.PyArray_DATA(stack)
+        for r in range(B):
+            self._clear(r)
+        # Until the Python layer seeds them, every game is over: nothing runs unseeded.
+        self.done[:] = True
+
+    # ---------------------------------------------------------------- seeding
+
+    def seed(self, const uint8_t[::1] which, const uint64_t[::1] seeds):
+        """Restart the episode-seed and sampler streams of the games where
+        ``which`` is set from ``seeds`` (both of length B)."""
+        cdef Py_ssize_t i
+        if which.shape[0] != self.B or seeds.shape[0] != self.B:
+            raise ValueError("fastmine.env: seed arrays must have one entry per game")
+        for i in range(self.B):
+            if which[i]:
+                self.stream[i] = seeds[i]
+                self.sampler[i] = seeds[i] ^ SAMPLER_KEY
+
+    def reset(self, const uint8_t[::1] which):
+        """Start a new episode in every game where ``which`` is set (its board
+        seed drawn from its stream)."""
+        cdef Py_ssize_t i
+        if which.shape[0] != self.B:
+            raise ValueError("fastmine.env: reset mask must have one entry per game")
+        with nogil:
+            for i in range(self.B):
+                if which[i]:
+                    self._new_episode(i, splitmix64(&self.stream[i]))
+
+    def reset_board_seed(self, Py_ssize_t i, uint64_t board_seed):
+        """Start a new episode in game i on the board of ``board_seed`` (its
+        stream is left where it was)."""
+        if not 0 <= i < self.B:
+            raise IndexError(f"fastmine.env: no game {i}")
+        self._new_episode(i, board_seed)
+
+    cdef void _clear(self, Py_ssize_t i) noexcept nogil:
+        cdef Py_ssize_t N = self.N
+        memcpy(self.st + i * self.P, self.st_fresh, self.P)
+        memset(self.view + i * N, V_HIDDEN, N)
+        cdef uint8_t* m = self.mk + i * self.n_actions
+        memset(m, 1, N)
+        if self.flags:
+            memset(m + N, 1, N)
+        if self.chord:
+            memset(m + 2 * N, 0, N)
+        self.left[i] = <int32_t>self.mines
+        self.ph[i] = PH_READY
+        self.laid[i] = 0
+        self.revealed[i] = 0
+        self.nflags[i] = 0
+        self.steps[i] = 0
+
+    cdef void _new_episode(self, Py_ssize_t i, uint64_t board_seed) noexcept nogil:
+        self._clear(i)
+        self.bseed[i] = board_seed
+        self.dn[i] = 0
+        self.rew[i] = 0.0
+        self.term[i] = 0
+        self.trunc[i] = 0
+        self.wn[i] = 0
+
+    # ---------------------------------------------------------------- boards
+
+    cdef void _lay(self, Py_ssize_t i, Py_ssize_t fr, Py_ssize_t fc) noexcept nogil:
+        """fastmine._kernels.lay_mines for game i, first click (fr, fc)."""
+        cdef Py_ssize_t rows = self.rows, cols = self.cols, W = self.W
+        cdef Py_ssize_t n_allowed = 0, r, c, k, j, radius, block
+        cdef uint32_t tmp
+        cdef uint8_t mark
+        cdef uint32_t* cand = self.cand
+        cdef uint8_t* pm = self.pm + i * self.P
+        cdef Rng rng
+        if self.rule == RULE_NONE:
+            radius = -1
+        elif self.rule == RULE_CELL:
+            radius = 0
+        else:
+            # Board.generate: the 3x3 opening when the mines fit outside it, else the cell.
+            block = ((min(fr + 1, rows - 1) - max(fr - 1, 0) + 1)
+                     * (min(fc + 1, cols - 1) - max(fc - 1, 0) + 1))
+            radius = 1 if self.mines <= rows * cols - block else 0
+        memset(pm, 0, self.P)
+        rng_seed(&rng, self.bseed[i])
+        for r in range(rows):
+            for c in range(cols):
+                if radius >= 0 and fr - radius <= r <= fr + radius and fc - radius <= c <= fc + radius:
+                    continue
+                cand[n_allowed] = <uint32_t>((r + 1) * W + c + 1)
+                n_allowed += 1
+        if self.mines <= n_allowed - self.mines:
+            k = self.mines
+            mark = 1
+        else:
+            k = n_allowed - self.mines
+            mark = 0
+            for j in range(n_allowed):
+                pm[cand[j]] = 1
+        for r in range(k):
+            j = r + <Py_ssize_t>rng_below(&rng, <uint64_t>(n_allowed - r))
+            tmp = cand[r]
+            cand[r] = cand[j]
+            cand[j] = tmp
+            pm[cand[r]] = mark
+        count_into(pm, self.pc + i * self.P, rows, cols)
+        self.laid[i] = 1
+
+    def set_board(self, Py_ssize_t i, const uint8_t[:, ::1] mines):
+        """Give game i (not yet started) the board of the 0/1 array ``mines``."""
+        cdef Py_ssize_t r, c, total = 0
+        cdef uint8_t* pm
+        if not 0 <= i < self.B:
+            raise IndexError(f"fastmine.env: no game {i}")
+        if mines.shape[0] != self.rows or mines.shape[1] != self.cols:
+            raise ValueError("fastmine.env: the board does not fit the environment")
+        for r in range(self.rows):
+            for c in range(self.cols):
+                total += mines[r, c] != 0
+        if total != self.mines:
+            raise ValueError(f"fastmine.env: the board has {total} mines, not {self.mines}")
+        pm = self.pm + i * self.P
+        memset(pm, 0, self.P)
+        for r in range(self.rows):
+            for c in range(self.cols):
+                pm[(r + 1) * self.W + c + 1] = mines[r, c] != 0
+        count_into(pm, self.pc + i * self.P, self.rows, self.cols)
+        self.laid[i] = 1
+
+    def mine_mask(self, Py_ssize_t i):
+        """Game i's mines as a (rows, cols) bool array (all False before the first reveal)."""
+        if not 0 <= i < self.B:
+            raise IndexError(f"fastmine.env: no game {i}")
+        pm = self._keep[0][i].reshape(self.rows + 2, self.cols + 2)[1:-1, 1:-1]
+        out = pm.astype(np.bool_)
+        if not self.laid[i]:
+            out[:] = False
+        return out
+
+    def needs_board(self, const int64_t[::1] actions, uint8_t[::1] out):
+        """Set ``out[i]`` where stepping ``actions`` would lay game i's mines
+        (a reveal of a hidden cell before the first reveal); returns how many."""
+        cdef Py_ssize_t i, a, total = 0, r, c
+        if actions.shape[0] != self.B or out.shape[0] != self.B:
+            raise ValueError("fastmine.env: one action per game")
+        for i in range(self.B):
+            out[i] = 0
+            a = actions[i]
+            if self.dn[i] or self.laid[i] or a < 0 or a >= self.N:
+                continue
+            r = a // self.cols
+            c = a - r * self.cols
+            if self.st[i * self.P + (r + 1) * self.W + c + 1] == ST_HIDDEN:
+                out[i] = 1
+                total += 1
+        return total
+
+    # ---------------------------------------------------------------- steps
+
+    def step(self, const int64_t[::1] actions):
+        """Step every game with its action; a game whose episode ended at the
+        previous step starts a new one instead (its action ignored)."""
+        cdef Py_ssize_t i
+        if actions.shape[0] != self.B:
+            raise ValueError("fastmine.env: one action per game")
+        # The Python layer checked them already; one compare a game keeps the
+        # kernel's memory safe whatever it is given.
+        for i in range(self.B):
+            if actions[i] < 0 or actions[i] >= self.n_actions:
+                raise ValueError(f"fastmine.env: action {actions[i]} of game {i} is out of range")
+        with nogil:
+            for i in range(self.B):
+                if self.dn[i]:
+                    self._new_episode(i, splitmix64(&self.stream[i]))
+                else:
+                    self._step_one(i, actions[i])
+                    if self.chord and not self.dn[i]:
+                        self._chord_mask(i)
+
+    cdef void _fill(self, Py_ssize_t i, Fill* f) noexcept nogil:
+        f.st = self.st + i * self.P
+        f.pc = self.pc + i * self.P
+        f.view = self.view + i * self.N
+        f.mrev = self.mk + i * self.n_actions
+        f.mflag = f.mrev + self.N if self.flags else NULL
+        f.n = self.P
+        f.W = self.W
+        f.cols = self.cols
+        f.opened = 0
+        f.stack = self.stack
+        f.top = 0
+
+    cdef void _step_one(self, Py_ssize_t i, int64_t a) noexcept nogil:
+        cdef Py_ssize_t N = self.N, kind = a // N, cell = a - kind * N
+        cdef Py_ssize_t r = cell // self.cols, c = cell - r * self.cols
+        cdef Py_ssize_t R = r + 1, p = R * self.W + c + 1, k, nb, flagged, hidden
+        cdef uint8_t* st = self.st + i * self.P
+        cdef const uint8_t* pm
+        cdef uint8_t* m = self.mk + i * self.n_actions
+        cdef uint8_t s = st[p]
+        cdef bint valid = False, exploded = False
+        cdef int8_t number
+        cdef Fill f
+        self._fill(i, &f)
+        self.rew[i] = 0.0
+        self.term[i] = 0
+        self.trunc[i] = 0
+        self.wn[i] = 0
+        self.steps[i] += 1
+        if kind == 0:
+            if s == ST_HIDDEN:
+                valid = True
+                if not self.laid[i]:
+                    self._lay(i, r, c)
+                self.ph[i] = PH_PLAYING
+                pm = self.pm + i * self.P
+                if pm[p]:
+                    st[p] = ST_REVEALED
+                    f.view[cell] = V_EXPLODED
+                    exploded = True
+                else:
+                    open_safe(&f, p, R)
+        elif kind == 1:
+            if s == ST_HIDDEN:
+                valid = True
+                st[p] = ST_FLAG
+                f.view[cell] = V_FLAG
+                m[cell] = 0
+                self.nflags[i] += 1
+            elif s == ST_FLAG:
+                valid = True
+                st[p] = ST_HIDDEN
+                f.view[cell] = V_HIDDEN
+                m[cell] = 1
+                self.nflags[i] -= 1
+            self.left[i] = <int32_t>(self.mines - self.nflags[i])
+        else:
+            number = f.view[cell]
+            if s == ST_REVEALED and number > 0:
+                flagged = 0
+                hidden = 0
+                for k in range(8):
+                    if st[p + self.off[k]] == ST_FLAG:
+                        flagged += 1
+                    elif st[p + self.off[k]] == ST_HIDDEN:
+                        hidden += 1
+                if flagged == number and hidden:
+                    valid = True
+                    pm = self.pm + i * self.P
+                    # fastmine.Game.chord: every hidden neighbour, in this order,
+                    # even after one of them was a mine.
+                    for k in range(8):
+                        nb = p + self.off[k]
+                        if st[nb] != ST_HIDDEN:
+                            continue
+                        if pm[nb]:
+                            st[nb] = ST_REVEALED
+                            f.view[vi(&f, nb, R + (k >= 5) - (k <= 2))] = V_EXPLODED
+                            exploded = True
+                        else:
+                            open_safe(&f, nb, R + (k >= 5) - (k <= 2))
+        self.revealed[i] += <int32_t>f.opened
+        if not valid:
+            self.rew[i] = self.r_invalid
+            if self.invalid_ends:
+                self.term[i] = 1
+        else:
+            self.rew[i] = self.r_progress * f.opened
+            if exploded:
+                self.ph[i] = PH_LOST
+                self.rew[i] += self.r_loss
+                self.term[i] = 1
+                self._finish_loss(i)
+            elif self.revealed[i] == self.safe:
+                self.ph[i] = PH_WON
+                self.rew[i] += self.r_win
+                self.term[i] = 1
+                self.wn[i] = 1
+                self._finish_win(i)
+        if not self.term[i] and self.max_steps and self.steps[i] >= self.max_steps:
+            self.trunc[i] = 1
+        if self.term[i] or self.trunc[i]:
+            self.dn[i] = 1
+            # The next action is ignored (the game starts a new episode): any is allowed.
+            memset(m, 1, self.n_actions)
+
+    cdef void _finish_loss(self, Py_ssize_t i) noexcept nogil:
+        """Show every hidden mine and mark every wrong flag (fastmine.Game's lost view)."""
+        cdef Py_ssize_t r, c, p, o = 0, W = self.W
+        cdef const uint8_t* pm = self.pm + i * self.P
+        cdef uint8_t* st = self.st + i * self.P
+        cdef int8_t* view = self.view + i * self.N
+        for r in range(1, self.rows + 1):
+            p = r * W + 1
+            for c in range(self.cols):
+                if pm[p + c]:
+                    if st[p + c] == ST_HIDDEN:
+                        view[o] = V_MINE
+                elif st[p + c] == ST_FLAG:
+                    view[o] = V_WRONG_FLAG
+                o += 1
+
+    cdef void _finish_win(self, Py_ssize_t i) noexcept nogil:
+        """Flag every mine (all safe cells are open)."""
+        cdef Py_ssize_t r, c, p, o = 0, W = self.W
+        cdef const uint8_t* pm = self.pm + i * self.P
+        cdef uint8_t* st = self.st + i * self.P
+        cdef int8_t* view = self.view + i * self.N
+        for r in range(1, self.rows + 1):
+            p = r * W + 1
+            for c in range(self.cols):
+                if pm[p + c] and st[p + c] != ST_FLAG:
+                    st[p + c] = ST_FLAG
+                    view[o] = V_FLAG
+                    self.nflags[i] += 1
+                o += 1
+        self.left[i] = <int32_t>(self.mines - self.nflags[i])
+
+    cdef void _chord_mask(self, Py_ssize_t i) noexcept nogil:
+        """The chord part of game i's mask: numbers whose flags match and that
+        have a hidden neighbour."""
+        cdef Py_ssize_t r, c, p, k, o = 0, W = self.W, flagged, hidden
+        cdef const uint8_t* st = self.st + i * self.P
+        cdef const int8_t* view = self.view + i * self.N
+        cdef uint8_t* m = self.mk + i * self.n_actions + 2 * self.N
+        for r in range(1, self.rows + 1):
+            p = r * W + 1
+            for c in range(self.cols):
+                m[o] = 0
+                if view[o] > 0:
+                    flagged = 0
+                    hidden = 0
+                    for k in range(8):
+                        if st[p + c + self.off[k]] == ST_FLAG:
+                            flagged += 1
+                        elif st[p + c + self.off[k]] == ST_HIDDEN:
+                            hidden += 1
+                    m[o] = flagged == view[o] and hidden > 0
+                o += 1
+
+    # ---------------------------------------------------------------- random agent
+
+    def sample(self, int64_t[::1] out, bint safe_only):
+        """A uniformly random valid reveal for every game, from each game's own
+        sampler stream (``safe_only``: among the safe hidden cells once the
+        mines are laid).  A game with no valid reveal (every hidden cell
+        flagged) gets a random valid action of any kind; a game whose episode
+        ended gets 0 (its next action is ignored)."""
+        cdef Py_ssize_t i
+        if out.shape[0] != self.B:
+            raise ValueError("fastmine.env: one action per game")
+        with nogil:
+            for i in range(self.B):
+                out[i] = 0 if self.dn[i] else self._sample_one(i, safe_only)
+
+    cdef int64_t _sample_one(self, Py_ssize_t i, bint safe_only) noexcept nogil:
+        cdef Py_ssize_t N = self.N, t, j, count, cols = self.cols, W = self.W
+        cdef const uint8_t* m = self.mk + i * self.n_actions
+        cdef const uint8_t* pm = self.pm + i * self.P
+        cdef uint64_t* state = &self.sampler[i]
+        cdef uint64_t x
+        cdef bint safe = safe_only and self.laid[i]
+        # Rejection first (cheap while many cells are hidden), then an exact count.
+        for t in range(32):
+            j = <Py_ssize_t>mix_below(state, <uint64_t>N)
+            if m[j] and not (safe and pm[(j // cols + 1) * W + j % cols + 1]):
+                return j
+        count = 0
+        for j in range(N):
+            if m[j] and not (safe and pm[(j // cols + 1) * W + j % cols + 1]):
+                count += 1
+        if count:
+            x = mix_below(state, <uint64_t>count)
+            for j in range(N):
+                if m[j] and not (safe and pm[(j // cols + 1) * W + j % cols + 1]):
+                    if x == 0:
+                        return j
+                    x -= 1
+        count = 0
+        for j in range(self.n_actions):
+            count += m[j]
+        if count == 0:
+            return 0
+        x = mix_below(state, <uint64_t>count)
+        for j in range(self.n_actions):
+            if m[j]:
+                if x == 0:
+                    return j
+                x -= 1
+        return 0

@@ -1,0 +1,283 @@
+"""B Minesweeper games stepped together by one Cython kernel call.
+
+``gymnasium.make_vec("fastmine/Minesweeper-v0", num_envs=B,
+vectorization_mode="vector_entry_point")`` makes one.  The games play exactly
+as B :class:`~fastmine.env.MinesweeperEnv` would with the same seeds (game i of
+``reset(seed=s)`` is the single environment reset with ``seed=s + i``); a game
+whose episode ends starts a new one at its next step (Gymnasium's next-step
+auto-reset: that step ignores its action and returns the new episode's first
+observation, reward 0).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+from numpy.typing import NDArray
+
+from .. import Board
+from . import _batch, render
+from .labels import labels
+from .options import Options, one_hot_planes
+from .seeds import vector_seeds
+
+__all__ = ["MinesweeperVectorEnv", "check_actions"]
+
+
+def check_actions(actions: object, num_envs: int, n_actions: int) -> NDArray[np.int64]:
+    """``actions`` as a new int64 array of shape ``(num_envs,)``, each in range.
+
+    Raises
+    ------
+    TypeError
+        Not integers (bools and floats are refused).
+    ValueError
+        The wrong shape, or an action out of range (the message names the first).
+    """
+    arr = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
+    if arr.dtype.kind not in "iu":
+        raise TypeError(f"actions must be integers, got dtype {arr.dtype}")
+    if arr.shape != (num_envs,):
+        raise ValueError(f"actions must have shape ({num_envs},), one per environment, "
+                         f"got {arr.shape}")
+    bad = (arr < 0) | (arr >= n_actions)
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise ValueError(f"action {int(arr[i])} of environment {i} is out of range "
+                         f"(0 to {n_actions - 1})")
+    # A private copy: the kernel reads it without the GIL, while the caller's
+    # array could be changed by another thread.
+    return arr.astype(np.int64, copy=True)
+
+
+class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64], NDArray[Any]]):
+    """``num_envs`` Minesweeper games in one kernel (see the module docstring).
+
+    Parameters
+    ----------
+    num_envs : int
+        How many games (B).
+    copy : bool
+        True (default): every step returns new arrays.  False: the
+        observation, reward, termination and mask arrays are the environment's
+        own, read-only, overwritten by the next step (faster; copy what you keep).
+    **kwargs
+        As :class:`~fastmine.env.MinesweeperEnv` (``rows``, ``cols``, ``mines``,
+        ``rule``, ``flags``, ``chord``, ``one_hot``, ``invalid``, ``rewards``,
+        ``max_steps``, ``labels``, ``render_mode``).
+
+    Raises
+    ------
+    TypeError, ValueError
+        A bad argument.
+
+    Notes
+    -----
+    Observations: ``{"view": int8 (B, rows, cols), "mines_left": int32 (B,)}``,
+    the view written by the kernel into one preallocated array.  Info:
+    ``action_mask`` (B, actions), ``board_seed`` (B,), ``won`` (B,), and with
+    ``labels`` ``probabilities`` (B, rows, cols) (a solver call per game and
+    step: slow).  Rewards, terminations and truncations: (B,) arrays.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4,
+                                "autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(self, num_envs: int = 1, *, copy: bool = True, render_mode: str | None = None,
+                 rows: int = 16, cols: int = 16, mines: int = 40, rule: str = "opening",
+                 flags: bool = False, chord: bool = False, one_hot: bool = False,
+                 invalid: str = "end", rewards: object = None, max_steps: int | None = None,
+                 labels: bool = False) -> None:
+        if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)):
+            raise TypeError(f"num_envs must be an integer, got {type(num_envs).__name__}")
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+        if not isinstance(copy, (bool, np.bool_)):
+            raise TypeError("copy must be True or False")
+        self.options = Options.make(rows, cols, mines, rule, flags=flags, chord=chord,
+                                    one_hot=one_hot, invalid=invalid, rewards=rewards,
+                                    max_steps=max_steps, labels=labels)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r:.40}")
+        self.num_envs = int(num_envs)
+        self.render_mode = render_mode
+        self.copy = bool(copy)
+        self.single_observation_space = self.options.observation_space()
+        self.single_action_space = self.options.action_space()
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._batch = self.options.batch(self.num_envs)
+        b = self._batch
+        self._need = np.zeros(self.num_envs, np.uint8)
+        self._all = np.ones(self.num_envs, np.uint8)
+        self._seeded = np.zeros(self.num_envs, bool)
+        self._started = False
+        self._planes = (np.zeros((self.num_envs, 14, self.options.rows, self.options.cols), np.uint8)
+                        if self.options.one_hot else None)
+        # What copy=False hands out: read-only views of the kernel's arrays.
+        self._out = {name: _read_only(getattr(b, name)) for name in
+                     ("obs", "mines_left", "reward", "terminated", "truncated", "mask",
+                      "board_seed", "won")}
+
+    # ------------------------------------------------------------------ API
+
+    def reset(self, *, seed: int | list[int | None] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, NDArray[Any]], dict[str, Any]]:
+        """Start new episodes; returns ``(observations, info)``.
+
+        ``seed``: None, an int ``s`` (game i gets ``s + i``) or one int or None
+        per game.  ``options={"reset_mask": mask}`` (bool, one per game) resets
+        only those games (the others go on as they were).
+
+        Raises
+        ------
+        TypeError, ValueError
+            A bad seed or option.
+        """
+        seeds = vector_seeds(seed, self.num_envs)
+        which = self._all
+        if options:
+            unknown = sorted(set(options) - {"reset_mask"})
+            if unknown:
+                raise ValueError(f"unknown reset option {unknown[0]!r}; the option is 'reset_mask'")
+            mask = options["reset_mask"]
+            if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_:
+                raise TypeError("options['reset_mask'] must be a numpy array of bools")
+            if mask.shape != (self.num_envs,):
+                raise ValueError(f"options['reset_mask'] must have shape ({self.num_envs},), "
+                                 f"got {mask.shape}")
+            if not self._started and not mask.all():
+                raise ValueError("the first reset must reset every environment")
+            which = mask.astype(np.uint8)
+        first = seed if isinstance(seed, int) else None
+        super().reset(seed=first)
+        # Games never seeded and given no seed draw one (from np_random: an unseeded
+        # environment is seeded from the operating system's entropy).
+        fresh = which.astype(bool) & ~self._seeded
+        for i in np.flatnonzero(fresh):
+            if seeds[i] is None:
+                seeds[i] = int(self.np_random.integers(0, 2**64, dtype=np.uint64))
+        given = np.array([s is not None for s in seeds]) & which.astype(bool)
+        if given.any():
+            values = np.array([0 if s is None else s for s in seeds], np.uint64)
+            self._batch.seed(given.astype(np.uint8), values)
+            self._seeded |= given
+        self._batch.reset(which)
+        self._started = True
+        return self._observations(), self._info()
+
+    def step(self, actions: object) -> tuple[dict[str, NDArray[Any]], NDArray[np.float64],
+                                             NDArray[np.bool_], NDArray[np.bool_], dict[str, Any]]:
+        """Step every game; returns ``(observations, rewards, terminations,
+        truncations, info)``.
+
+        Raises
+        ------
+        TypeError, ValueError
+            Bad actions (wrong dtype, shape or range): nothing changes.
+        fastmine.GameOverError
+            Before the first :meth:`reset`.
+        fastmine.NoGuessTimeoutError
+            ``rule="no_guess"`` and no solvable board was found in time.
+        """
+        a = check_actions(actions, self.num_envs, self.options.n_actions)
+        if not self._started:
+            from .. import GameOverError
+
+            raise GameOverError("call reset() before the first step")
+        b = self._batch
+        if self.options.rule == "no_guess" and b.needs_board(a, self._need):
+            self._lay_no_guess(a)
+        b.step(a)
+        out = self._out
+        if self.copy:
+            return (self._observations(), b.reward.copy(), b.terminated.copy(),
+                    b.truncated.copy(), self._info())
+        return (self._observations(), out["reward"], out["terminated"], out["truncated"],
+                self._info())
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """The valid actions of every game now, (B, actions) (a copy)."""
+        mask: NDArray[np.bool_] = self._batch.mask.copy()
+        return mask
+
+    def random_reveals(self) -> NDArray[np.int64]:
+        """A uniformly random valid reveal for every game, each from its game's own
+        stream (seeded by ``reset(seed=...)``: game i draws what a single
+        environment reset with seed ``s + i`` draws from :meth:`~fastmine.env.MinesweeperEnv.random_reveal`)."""
+        out = np.zeros(self.num_envs, np.int64)
+        self._batch.sample(out, False)
+        return out
+
+    def render(self) -> tuple[Any, ...] | None:
+        """Every game's view as text or an image (``render_mode``), in a tuple."""
+        if self.render_mode is None:
+            gym.logger.warn("render() was called without a render_mode")
+            return None
+        draw = render.ansi if self.render_mode == "ansi" else render.rgb_array
+        return tuple(draw(v) for v in self._batch.obs)
+
+    @property
+    def board_seeds(self) -> NDArray[np.uint64]:
+        """The board seed of every game's current episode (a copy)."""
+        seeds: NDArray[np.uint64] = self._batch.board_seed.copy()
+        return seeds
+
+    def mine_mask(self, i: int) -> NDArray[np.bool_]:
+        """Where game i's mines are (for tests and analysis; an agent reading it cheats)."""
+        if not 0 <= i < self.num_envs:
+            raise ValueError(f"there are {self.num_envs} environments; got index {i}")
+        return self._batch.mine_mask(i)
+
+    # ------------------------------------------------------------ internals
+
+    def _lay_no_guess(self, a: NDArray[np.int64]) -> None:
+        """Lay the no-guess boards of the games this step starts (all found
+        before any is given, so a timeout changes nothing)."""
+        o, b = self.options, self._batch
+        boards = []
+        for i in np.flatnonzero(self._need).tolist():
+            r, c = divmod(int(a[i]), o.cols)
+            board = Board.generate(o.rows, o.cols, o.mines, first_click=(r, c), rule="no_guess",
+                                   seed=int(b.board_seed[i]))
+            boards.append((i, board.mines.view(np.uint8)))
+        for i, mines in boards:
+            b.set_board(i, mines)
+
+    def _observations(self) -> dict[str, NDArray[Any]]:
+        b, out = self._batch, self._out
+        if self._planes is not None:
+            view = (one_hot_planes(b.obs) if self.copy
+                    else _read_only(one_hot_planes(b.obs, self._planes)))
+        else:
+            view = b.obs.copy() if self.copy else out["obs"]
+        left = b.mines_left.copy() if self.copy else out["mines_left"]
+        return {"view": view, "mines_left": left}
+
+    def _info(self) -> dict[str, Any]:
+        b = self._batch
+        if self.copy:
+            info: dict[str, Any] = {"action_mask": b.mask.copy(),
+                                    "board_seed": b.board_seed.copy(), "won": b.won.copy()}
+        else:
+            info = {k: self._out[n] for k, n in (("action_mask", "mask"),
+                                                  ("board_seed", "board_seed"), ("won", "won"))}
+        if self.options.labels:
+            info["probabilities"] = np.stack([self._labels(i) for i in range(self.num_envs)])
+        return info
+
+    def _labels(self, i: int) -> NDArray[np.float64]:
+        b = self._batch
+        over = int(b.phase[i]) in (_batch.WON, _batch.LOST)
+        return labels(b.obs[i], self.options.mines, over=over,
+                      mine_mask=b.mine_mask(i) if over else None)
+
+
+def _read_only(a: NDArray[Any]) -> NDArray[Any]:
+    v: NDArray[Any] = a.view()
+    v.flags.writeable = False
+    return v
