@@ -72,7 +72,7 @@ def dataset(path: str | os.PathLike[str], positions: int, *, rows: int = 16, col
     -------
     pathlib.Path
         The file written.  Its arrays: ``views`` (int8, n x rows x cols, the
-        observation), ``probabilities`` (float64, NaN where revealed), ``mines``
+        observation), ``probabilities`` (float64, :mod:`fastmine.env.labels`), ``mines``
         (bool, the board); ``meta``: the settings, as JSON.
 
     Raises

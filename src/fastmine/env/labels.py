@@ -1,22 +1,23 @@
-"""Exact labels: the mine probability of every unknown cell of an observation.
+"""Exact labels: the probability of a mine on every cell, given an observation.
 
-While a game is being played, a cell's label is fastmine's exact solver
+While a game is being played, the label of an unknown cell (hidden or flagged:
+flags are the player's opinion, not evidence) is fastmine's exact solver
 (:func:`fastmine.solver.probabilities`): the share of the mine layouts that
 agree with every number shown that put a mine on it, given the total mine
-count.  Flags are the player's opinion, not evidence: a flagged cell is
-unknown like a hidden one.  Revealed cells are NaN.  The solver knows nothing
-of the first-click rule, so before the first click every cell is
-``mines / cells`` and a no-guess board's labels are those of an ordinary board
-showing the same numbers.
+count.  An open cell is safe: 0.0.  The solver knows nothing of the first-click
+rule, so before the first click every cell is ``mines / cells``, and a no-guess
+board's labels are those of an ordinary board showing the same numbers.
 
-When a game is over its view shows the mines (lost) or flags them (won), so the
-labels are certain: 1.0 on a mine still shown hidden or flagged, 0.0 on every
-other hidden cell, NaN elsewhere.
+When a game is over its view shows where the mines are, so every label is
+certain: 1.0 on a mine (shown, exploded or flagged), 0.0 elsewhere.
+
+There is no NaN: the whole array can be a training target (weigh the cells
+with ``view == HIDDEN`` if only those matter).
 
 >>> import numpy as np
 >>> view = np.array([[-1, -1], [1, 1]], np.int8)
 >>> labels(view, 1, over=False).tolist()
-[[0.5, 0.5], [nan, nan]]
+[[0.5, 0.5], [0.0, 0.0]]
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from .. import FLAG, HIDDEN
 from .. import solver as _solver
 
 __all__ = ["labels"]
@@ -32,7 +32,7 @@ __all__ = ["labels"]
 
 def labels(view: NDArray[np.int8], mines: int, *, over: bool,
            mine_mask: NDArray[np.bool_] | None = None) -> NDArray[np.float64]:
-    """The exact mine probability of each cell of ``view`` (float64, NaN where revealed).
+    """The exact mine probability of each cell of ``view`` (float64, 0.0 where open).
 
     Parameters
     ----------
@@ -56,10 +56,10 @@ def labels(view: NDArray[np.int8], mines: int, *, over: bool,
         view of a game in play).
     """
     if not over:
-        return _solver.probabilities(view, mines)
+        p = _solver.probabilities(view, mines)
+        p[view >= 0] = 0.0          # the solver's NaN: an open cell is safe
+        return p
     if mine_mask is None:
         raise ValueError("the labels of a finished game need its mine_mask")
-    unknown = (view == HIDDEN) | (view == FLAG)
-    out = np.full(view.shape, np.nan)
-    out[unknown] = mine_mask[unknown]
+    out: NDArray[np.float64] = np.array(mine_mask, np.float64)
     return out

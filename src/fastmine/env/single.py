@@ -194,7 +194,7 @@ class MinesweeperEnv(gym.Env[dict[str, NDArray[Any]], np.int64]):
             board = Board.generate(self.options.rows, self.options.cols, self.options.mines,
                                    first_click=(r, c), rule="no_guess",
                                    seed=int(b.board_seed[0]))
-            b.set_board(0, board.mines.view(np.uint8))
+            b.set_board(0, np.ascontiguousarray(board.mines, np.uint8))
         b.step(self._action)
         return (self._observation(), float(b.reward[0]), bool(b.terminated[0]),
                 bool(b.truncated[0]), self._info())

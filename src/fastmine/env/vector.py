@@ -244,7 +244,7 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
             r, c = divmod(int(a[i]), o.cols)
             board = Board.generate(o.rows, o.cols, o.mines, first_click=(r, c), rule="no_guess",
                                    seed=int(b.board_seed[i]))
-            boards.append((i, board.mines.view(np.uint8)))
+            boards.append((i, np.ascontiguousarray(board.mines, np.uint8)))
         for i, mines in boards:
             b.set_board(i, mines)
 

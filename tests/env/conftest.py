@@ -1,0 +1,8 @@
+"""Shared setup of the environment tests (they need Gymnasium: the ``env`` extra)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
