@@ -1,0 +1,141 @@
+"""Win rates to compare an agent with: a random agent, ``auto`` and ``best``.
+
+``python -m fastmine.env.baselines`` plays them through the environment on
+Beginner, Intermediate and Expert and prints a markdown table (docs/env.md
+shows one); every number comes with its seeds, so it can be played again.
+
+- ``random``: a uniformly random valid reveal every step
+  (:meth:`~fastmine.env.MinesweeperVectorEnv.random_reveals`), in a batched
+  environment of ``num_envs`` games reset with ``seed``; each game plays the
+  same number of episodes, so short (lost) episodes are not over-counted.
+- ``auto`` and ``best``: :class:`~fastmine.env.agents.SolverAgent` in a single
+  environment reset with ``seed`` once (the next episodes take the next board
+  seeds), the strategy's random choices seeded with ``seed`` too.  ``auto``
+  flags and chords, so its environment has flag and chord actions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import DIFFICULTIES
+from .agents import SolverAgent
+from .single import MinesweeperEnv
+from .vector import MinesweeperVectorEnv
+
+__all__ = ["Baseline", "LEVELS", "STRATEGIES", "play_random", "play_strategy", "wilson", "main"]
+
+LEVELS = ("beginner", "intermediate", "expert")
+STRATEGIES = ("random", "auto", "best")
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """One measured win rate."""
+
+    strategy: str
+    level: str
+    rule: str
+    games: int
+    won: int
+    seed: int
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        """Share of the games won."""
+        return self.won / self.games
+
+    def row(self) -> str:
+        """A markdown table row: strategy, level, rule, games, win rate, 95% interval, seed."""
+        lo, hi = wilson(self.won, self.games)
+        return (f"| {self.strategy} | {self.level} | {self.rule} | {self.games:,} | "
+                f"{100 * self.rate:.2f}% | {100 * lo:.2f}-{100 * hi:.2f}% | {self.seed} |")
+
+
+def wilson(won: int, games: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The 95% Wilson score interval of ``won`` wins in ``games`` games.
+
+    >>> [round(x, 4) for x in wilson(50, 100)]
+    [0.4038, 0.5962]
+    """
+    p = won / games
+    denom = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denom
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
+    # Exactly 0 or 1 at the ends (rounding would leave 1e-16 off the bound).
+    return (0.0 if won == 0 else centre - half), (1.0 if won == games else centre + half)
+
+
+def play_random(level: str, games: int, seed: int = 0, rule: str = "opening",
+                num_envs: int = 1000) -> Baseline:
+    """Win rate of uniformly random valid reveals (``games`` rounded up to a
+    multiple of ``num_envs``)."""
+    rows, cols, mines = DIFFICULTIES[level]
+    per = -(-games // num_envs)
+    envs = MinesweeperVectorEnv(num_envs, copy=False, rows=rows, cols=cols, mines=mines, rule=rule)
+    t = time.perf_counter()
+    envs.reset(seed=seed)
+    played = np.zeros(num_envs, np.int64)
+    won = 0
+    while (played < per).any():
+        _, _, terminated, truncated, info = envs.step(envs.random_reveals())
+        ended = (terminated | truncated) & (played < per)
+        won += int((info["won"] & ended).sum())
+        played += ended
+    return Baseline("random", level, rule, per * num_envs, won, seed, time.perf_counter() - t)
+
+
+def play_strategy(strategy: str, level: str, games: int, seed: int = 0,
+                  rule: str = "opening") -> Baseline:
+    """Win rate of a solver strategy played through a single environment."""
+    rows, cols, mines = DIFFICULTIES[level]
+    marks = strategy in ("auto", "deterministic", "inference")
+    env = MinesweeperEnv(rows, cols, mines, rule, flags=marks, chord=marks)
+    agent = SolverAgent(env, strategy, seed=seed)
+    t = time.perf_counter()
+    won = 0
+    for g in range(games):
+        obs, info = env.reset(seed=seed) if g == 0 else env.reset()
+        done = False
+        while not done:
+            obs, _, terminated, truncated, info = env.step(agent.act(obs, info))
+            done = terminated or truncated
+        won += bool(info["won"])
+    return Baseline(strategy, level, rule, games, won, seed, time.perf_counter() - t)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m fastmine.env.baselines``: measure and print the table."""
+    p = argparse.ArgumentParser(prog="python -m fastmine.env.baselines",
+                                description="Win rates of random, auto and best through "
+                                            "fastmine's Gymnasium environment.")
+    p.add_argument("--random-games", type=int, default=100_000)
+    p.add_argument("--auto-games", type=int, default=2_000)
+    p.add_argument("--best-games", type=int, default=1_000)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--rule", default="opening")
+    p.add_argument("--levels", default=",".join(LEVELS))
+    args = p.parse_args(argv)
+    print("| agent | level | rule | games | win rate | 95% interval | seed |")
+    print("|---|---|---|---:|---:|---:|---:|")
+    for level in args.levels.split(","):
+        for strategy in STRATEGIES:
+            if strategy == "random":
+                b = play_random(level, args.random_games, args.seed, args.rule)
+            else:
+                n = args.auto_games if strategy == "auto" else args.best_games
+                b = play_strategy(strategy, level, n, args.seed, args.rule)
+            print(b.row(), flush=True)
+            print(f"  ({b.seconds:.1f} s)", file=sys.stderr, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
