@@ -1,0 +1,196 @@
+"""Reader for ``.avf`` videos, recorded by Minesweeper Arbiter (0.35 to 0.52.3).
+
+Layout (integers big-endian; learnt from the open readers ms-toollib and
+rawvf, as no specification was published):
+
+- 1 byte: Arbiter's minor version (52 for 0.52.3); 4 bytes not used.
+- 1 byte: level, 3 Beginner (8x8, 10 mines), 4 Intermediate, 5 Expert,
+  6 custom, followed for custom by ``cols - 1``, ``rows - 1`` (1 byte each)
+  and the mine count (2 bytes).
+- The mines: one ``(row + 1, col + 1)`` byte pair each.
+- An obfuscated stretch, then a text header ``[L|...|Bnnn|T...]``, where the
+  byte two before its ``[`` is 17 with question marks on and 127 with them
+  off: ``[0|22.5.2021.16:39:05:9912|22.16:39:11:3325|HS|B28T6.41]`` is
+  level, start and end time stamps (local time), a high score mark, the 3BV
+  and the time plus one second.  A custom game adds ``W8H11M7|`` after the level.
+- A few bytes, then the events, 8 bytes each:
+  ``kind, x_hi, s_lo, x_lo, hundredths, y_hi, s_hi, y_lo`` where the time is
+  ``(s_hi * 256 + s_lo - 1)`` seconds plus hundredths, and x, y are pixels
+  from the board's corner (16 a cell).  Kinds: 1 move, 3 left press, 5 and 21
+  left release, 9 right press, 17 and 145 right release, 33 middle press, 65
+  and 193 middle release.  A record with both time bytes zero ends them.
+- A footer of ``\\r``-separated text after ``cs=`` and a 16-byte checksum:
+  ``RealTime: 5.41``, ``Skin: 3.1`` (from 0.47), the player's name, and
+  ``Minesweeper Arbiter 0.52.3. Copyright ...``.
+
+The name is in the Windows code page of the player's machine (GBK or cp1252;
+see :func:`fastmine.videos._bytes.decode_code_page`).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+import numpy as np
+
+from ._bytes import Cursor, decode_legacy
+from .model import EventKind, Events, Video, check_board, layout_from_cells
+
+__all__ = ["read_avf"]
+
+_LEVELS = {3: ("beginner", 8, 8, 10), 4: ("intermediate", 16, 16, 40),
+           5: ("expert", 16, 30, 99)}
+
+# Arbiter's event codes (bit 0 set on every record; the others say which
+# button changed).  145, 193 and 21 are releases recorded with a second bit set.
+_KINDS = np.full(256, 255, dtype=np.uint8)
+for _code, _kind in ((1, EventKind.MOVE), (3, EventKind.LEFT_DOWN), (5, EventKind.LEFT_UP),
+                     (21, EventKind.LEFT_UP), (9, EventKind.RIGHT_DOWN),
+                     (17, EventKind.RIGHT_UP), (145, EventKind.RIGHT_UP),
+                     (33, EventKind.MIDDLE_DOWN), (65, EventKind.MIDDLE_UP),
+                     (193, EventKind.MIDDLE_UP)):
+    _KINDS[_code] = _kind
+
+_HEADER = re.compile(rb"\[[0-3]\|")
+_SCORE = re.compile(rb"B(\d{1,5})T(\d{1,6})[.,](\d{1,3})$")
+_STAMP = re.compile(rb"^(\d{1,2})\.(\d{1,2})\.(\d{4})\.(\d{1,2}):(\d{1,2}):(\d{1,2})")
+_FIRST_EVENT = re.compile(rb"[\x00\x01]\x01", re.DOTALL)
+_VERSION = re.compile(rb"Arbiter\s+([0-9][^ \r]*?)\.?(?:\s+Copyright|\s*$)")
+_SEARCH_LIMIT = 4096   # the header and footer sit within a few hundred bytes of their anchors
+
+
+def _date(stamp: bytes) -> datetime | None:
+    m = _STAMP.match(stamp)
+    if m is None:
+        return None          # before Arbiter 0.46.1 the stamp had no date
+    day, month, year, hour, minute, second = (int(g) for g in m.groups())
+    try:
+        return datetime(year, month, day, hour, minute, second)
+    except ValueError:
+        return None
+
+
+def read_avf(data: bytes, source: str = "<bytes>") -> Video:
+    """Read an Arbiter video.
+
+    Parameters
+    ----------
+    data : bytes
+        The whole file.
+    source : str
+        The file's name, for error messages.
+
+    Returns
+    -------
+    Video
+
+    Raises
+    ------
+    VideoFormatError
+        If the bytes are not a readable Arbiter video.
+    """
+    cur = Cursor(data, source)
+    version = cur.u8("the version byte")
+    cur.skip(4, "the header")
+    level_byte = cur.u8("the level byte")
+    if level_byte in _LEVELS:
+        level, rows, cols, mines = _LEVELS[level_byte]
+    elif level_byte == 6:
+        level = "custom"
+        cols = cur.u8("the board width") + 1
+        rows = cur.u8("the board height") + 1
+        mines = cur.u16("the mine count")
+    else:
+        raise cur.fail(f"level byte {level_byte} is not an Arbiter level (3-6): "
+                       "this is not an Arbiter video", cur.pos - 1)
+    mines_at = cur.pos
+    check_board(rows, cols, mines, cur, mines_at)
+    raw = np.frombuffer(cur.take(2 * mines, f"the {mines} mines"), dtype=np.uint8)
+    cells = raw.reshape(-1, 2).astype(np.int64) - 1
+    layout = layout_from_cells(rows, cols, cells, cur, mines_at)
+
+    m = _HEADER.search(data, cur.pos, cur.pos + _SEARCH_LIMIT)
+    if m is None:
+        raise cur.fail("no game header ('[0|...]') after the mines: truncated or corrupt")
+    open_at = m.start()
+    marks_byte = data[open_at - 2]
+    if marks_byte not in (17, 127):
+        raise cur.fail(f"the question-mark byte is {marks_byte}, not 17 or 127", open_at - 2)
+    close_at = data.find(b"]", open_at, open_at + 256)
+    if close_at < 0:
+        raise cur.fail("the game header ('[...]') is not closed", open_at)
+    fields = data[open_at + 1:close_at].split(b"|")
+    if level_byte == 6:
+        fields.pop(1)        # "W8H11M7": the custom size again
+    if len(fields) < 3:
+        raise cur.fail("the game header has too few fields", open_at)
+    score = _SCORE.search(fields[-1])
+    if score is None:
+        raise cur.fail(f"the game header does not end in its 3BV and time "
+                       f"({fields[-1][-24:]!r})", open_at)
+    bbbv = int(score.group(1))
+    hundredths = int(score.group(3).ljust(2, b"0")[:2])
+    header_time_ms = (int(score.group(2)) - 1) * 1000 + hundredths * 10
+
+    m = _FIRST_EVENT.search(data, close_at + 2, close_at + 2 + _SEARCH_LIMIT)
+    if m is None:
+        raise cur.fail("no mouse events after the game header", close_at)
+    start = m.start() - 1
+    n_rec = (len(data) - start) // 8
+    rec = np.frombuffer(data, dtype=np.uint8, count=n_rec * 8, offset=start).reshape(n_rec, 8)
+    ends = np.flatnonzero((rec[:, 2] == 0) & (rec[:, 6] == 0))
+    if ends.shape[0] == 0:
+        raise cur.fail("the event list has no end: the file is truncated", len(data))
+    rec = rec[:ends[0]]
+    kind = _KINDS[rec[:, 0]]
+    if (kind == 255).any():
+        i = int(np.argmax(kind == 255))
+        raise cur.fail(f"unknown event code {int(rec[i, 0])}", start + 8 * i)
+    u16 = np.uint16
+    x = (rec[:, 1].astype(u16) << 8) | rec[:, 3]
+    y = (rec[:, 5].astype(u16) << 8) | rec[:, 7]
+    secs = ((rec[:, 6].astype(np.int64) << 8) | rec[:, 2]) - 1
+    time_ms = secs * 1000 + rec[:, 4].astype(np.int64) * 10
+    events = Events.build(time_ms, kind, x, y, 16, rows, cols, cur)
+
+    after = start + 8 * int(ends[0]) + 8
+    foot = data.find(b"cs=", after, after + _SEARCH_LIMIT)
+    if foot < 0:
+        raise cur.fail("no footer ('cs=...') after the events: truncated or corrupt", after)
+    lines = data[foot + 3 + 16:foot + 3 + 16 + _SEARCH_LIMIT].split(b"\r")
+    # The checksum may hold a \r byte; the first line is what follows it.
+    lines = lines[1:] if lines and lines[0] == b"" else lines
+    details: dict[str, str] = {}
+    real_time_ms: int | None = None
+    name: bytes | None = None
+    program = b""
+    for i, line in enumerate(lines):
+        key, sep, value = line.partition(b": ")
+        if sep and key in (b"RealTime", b"Skin"):
+            if key == b"Skin":
+                details["skin"] = value.decode("latin-1")
+            else:
+                t = re.fullmatch(rb"(\d{1,6})[.,](\d{1,3})", value.strip())
+                if t is not None:
+                    real_time_ms = int(t.group(1)) * 1000 + int(t.group(2).ljust(3, b"0")[:3])
+            continue
+        name = line
+        program = lines[i + 1] if i + 1 < len(lines) else b""
+        break
+    if name is None:
+        raise cur.fail("the footer has no player name", foot)
+    v = _VERSION.search(program)
+    software_version = v.group(1).decode("latin-1") if v else f"0.{version}"
+    stamp = fields[1]
+    end_stamp = fields[2]
+    details["start_stamp"] = stamp.decode("latin-1")
+    details["end_stamp"] = end_stamp.split(b"B")[0].decode("latin-1")
+    return Video(
+        source=source, format="avf", format_version=str(version),
+        software="Minesweeper Arbiter", software_version=software_version,
+        player=decode_legacy(name), date=_date(stamp), level=level,
+        rows=rows, cols=cols, mines=mines, mine_layout=layout, cell_size=16,
+        question_marks=marks_byte == 17, mode="classic", events=events,
+        stated_time_ms=real_time_ms if real_time_ms is not None else header_time_ms,
+        stated_bbbv=bbbv, stated_outcome=None, details=details)

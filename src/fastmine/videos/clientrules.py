@@ -1,0 +1,536 @@
+"""The clients' rules: how presses and releases become reveals, flags and chords.
+
+:class:`ClientBoard` is the mouse state machine and board of the competitive
+clients (Arbiter, Vienna, Clone, Metasweeper) as ms-toollib's
+``MinesweeperBoard`` models them, the reference the community's tools
+(Metasweeper, the ranking sites) compute click counts and solved 3BV with:
+
+- a left click reveals on the release, on the cell under the pointer then;
+- a right press flags or unflags at once (right clicks on open cells count too);
+- both buttons down make a chord, done on the first release; the right press
+  that started it is not counted as a right click when it was on an open
+  cell; the middle button chords on its release;
+- a chord on a revealed number whose adjacent flags equal it opens its other
+  hidden neighbours -- on a revealed 0 too: a 0 whose neighbour was left
+  hidden by a flag that is gone opens it (fastmine's own chord differs here);
+- before the first reveal, flags may be laid ("preflags"); a left release off
+  the board with no preflag cancels everything done so far, as taking off the
+  last preflag does;
+- after the game is won or lost nothing counts.
+
+Counts follow ms-toollib's definitions: ``left``, ``right``, ``double``
+(every click, effective or not, off the board too); ``lce``, ``rce``,
+``dce`` (effective clicks: a reveal of a hidden cell, the first flag on each
+mine, a chord that opened something); ``bbbv_solved``.
+
+Cells are kept in ms-toollib's codes (0-8 open, 10 hidden, 11 flag, 12
+question mark, 14 wrong flag, 15 the mine that blew), so a test can compare
+them with ms-toollib's board; :meth:`ClientBoard.view` gives fastmine's view codes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..viewcodes import EXPLODED, FLAG, HIDDEN, MINE, QUESTION, WRONG_FLAG
+from .model import EventKind
+
+__all__ = ["ClientBoard", "GameStatus"]
+
+HIDDEN_CODE, FLAG_CODE, QUESTION_CODE, WRONG_CODE, BLAST_CODE = 10, 11, 12, 14, 15
+
+# Mouse states (ms-toollib's names): which buttons are down.
+UP_UP, UP_DOWN, UP_DOWN_NOT_FLAG, DOWN_UP, CHORDING, CHORDING_NOT_FLAG, \
+    DOWN_UP_AFTER_CHORDING, UNDEFINED = range(8)
+
+
+class GameStatus:
+    """Where the game is: :data:`READY` (nothing done), :data:`PREFLAGGING`
+    (pressed or flagged before the first reveal), :data:`PLAYING`, :data:`WON`,
+    :data:`LOST`."""
+
+    READY = "ready"
+    PREFLAGGING = "preflagging"
+    PLAYING = "playing"
+    WON = "won"
+    LOST = "lost"
+
+
+_K = EventKind
+_LEFT_BUTTON = {_K.LEFT_DOWN: True, _K.LEFT_UP: False}
+_RIGHT_BUTTON = {_K.RIGHT_DOWN: True, _K.RIGHT_UP: False}
+
+
+class ClientBoard:
+    """The clients' board and mouse state machine; feed it a video's events with :meth:`step`.
+
+    Parameters
+    ----------
+    mine_layout : ndarray of bool, shape (rows, cols)
+        Where the mines are.
+    question_marks : bool
+        Whether a right click on a flag turns it into a question mark (as the
+        clients do with question marks on) instead of clearing it.
+
+    Attributes
+    ----------
+    left, right, double : int
+        Clicks so far, as the clients count them.
+    lce, rce, dce : int
+        Effective left, right and double clicks.
+    bbbv_solved : int
+        3BV solved so far (ms-toollib's count).
+    flags : int
+        Flags on the board.
+    status : str
+        A :class:`GameStatus` value.
+    log : list of tuple
+        One ``(event, button, action, cell, changed)`` entry per counted click
+        (see :func:`fastmine.videos.play_video`); ``event`` is the index given
+        to :meth:`step`.
+    """
+
+    def __init__(self, mine_layout: NDArray[np.bool_], question_marks: bool = False) -> None:
+        rows, cols = mine_layout.shape
+        self.rows = rows
+        self.cols = cols
+        self.question_marks = question_marks
+        mines = np.asarray(mine_layout, dtype=bool)
+        padded = np.zeros((rows + 2, cols + 2), dtype=np.int64)
+        padded[1:-1, 1:-1] = mines
+        counts = sum(padded[1 + dr:rows + 1 + dr, 1 + dc:cols + 1 + dc]
+                     for dr in (-1, 0, 1) for dc in (-1, 0, 1))
+        numbers = np.where(mines, -1, counts)
+        self.board: list[int] = numbers.ravel().tolist()
+        self.cells: list[int] = [HIDDEN_CODE] * (rows * cols)
+        self.hidden_safe = rows * cols - int(mines.sum())
+        self.left = self.right = self.double = 0
+        self.lce = self.rce = self.dce = 0
+        self.bbbv_solved = 0
+        self.flags = 0
+        self.status = GameStatus.READY
+        self.mouse = UP_UP
+        self.log: list[tuple[int, str, str, int, bool]] = []
+        self._flagged_once: set[int] = set()
+        self._preflags = 0
+        self._middle = False
+        self._left_down = False
+        self._right_down = False
+        self._event = -1
+
+    # ---------------------------------------------------------------- helpers
+    def _neighbours(self, p: int) -> list[int]:
+        r, c = divmod(p, self.cols)
+        out = []
+        for rr in range(max(r - 1, 0), min(r + 2, self.rows)):
+            base = rr * self.cols
+            for cc in range(max(c - 1, 0), min(c + 2, self.cols)):
+                q = base + cc
+                if q != p:
+                    out.append(q)
+        return out
+
+    def view(self) -> NDArray[np.int8]:
+        """The board as fastmine's view codes (``HIDDEN``, ``FLAG``, numbers, ...).
+
+        After a loss the other mines show as ``MINE``, as fastmine shows them.
+        """
+        cells = np.array(self.cells, dtype=np.int16).reshape(self.rows, self.cols)
+        out = cells.astype(np.int8, copy=True)
+        out[cells == HIDDEN_CODE] = HIDDEN
+        out[cells == FLAG_CODE] = FLAG
+        out[cells == QUESTION_CODE] = QUESTION
+        out[cells == WRONG_CODE] = WRONG_FLAG
+        out[cells == BLAST_CODE] = EXPLODED
+        if self.status == GameStatus.LOST:
+            mines = np.array(self.board).reshape(self.rows, self.cols) == -1
+            out[mines & ((cells == HIDDEN_CODE) | (cells == QUESTION_CODE))] = MINE
+        return out
+
+    def _record(self, button: str, action: str, p: int, changed: bool) -> None:
+        self.log.append((self._event, button, action, p, changed))
+
+    def _clear_counts(self) -> None:
+        self.flags = 0
+        self._flagged_once.clear()
+        self.double = self.left = self.right = 0
+        self.log.clear()
+
+    def _open(self, start: list[int]) -> None:
+        """Reveal ``start`` and the regions their zeros open (ms-toollib's refresh_board)."""
+        board, cells = self.board, self.cells
+        stack = start
+        blew = False
+        while stack:
+            p = stack.pop()
+            v = board[p]
+            if v >= 0:
+                if cells[p] >= 10:
+                    self.hidden_safe -= 1
+                cells[p] = v
+                if v == 0:
+                    for q in self._neighbours(p):
+                        if cells[q] == HIDDEN_CODE or cells[q] == QUESTION_CODE:
+                            stack.append(q)
+            else:
+                cells[p] = BLAST_CODE
+                blew = True
+        if blew:
+            for p, v in enumerate(cells):
+                if v == FLAG_CODE and board[p] != -1:
+                    cells[p] = WRONG_CODE
+
+    def _is_3bv_number(self, p: int) -> bool:
+        """A number that is a 3BV of its own (no 0 around it)."""
+        return self.board[p] > 0 and all(self.board[q] != 0 for q in self._neighbours(p))
+
+    def _zero_region_unflagged(self, p: int, seen: set[int]) -> bool:
+        """True unless a zero of ``p``'s zero region is flagged (then it cannot
+        open whole, and ms-toollib does not count it as solved 3BV)."""
+        board, cells = self.board, self.cells
+        stack = [p]
+        while stack:
+            q = stack.pop()
+            if board[q] != 0 or q in seen:
+                continue
+            if cells[q] == FLAG_CODE:
+                return False
+            seen.add(q)
+            stack.extend(n for n in self._neighbours(q) if n not in seen)
+        return True
+
+    def _settle(self) -> None:
+        if self.hidden_safe == 0 and self.status != GameStatus.LOST:
+            self.status = GameStatus.WON
+
+    # ------------------------------------------------------------------ clicks
+    def _left_click(self, p: int) -> int:
+        self.left += 1
+        cells = self.cells
+        if cells[p] != HIDDEN_CODE and cells[p] != QUESTION_CODE:
+            self._record("left", "reveal", p, False)
+            return 0
+        v = self.board[p]
+        if v == -1:
+            self._open([p])
+            self.status = GameStatus.LOST
+            self._record("left", "reveal", p, True)
+            return 4
+        if v == 0:
+            if self._zero_region_unflagged(p, set()):
+                self.bbbv_solved += 1
+        elif self._is_3bv_number(p):
+            self.bbbv_solved += 1
+        self.lce += 1
+        self._open([p])
+        self._settle()
+        self._record("left", "reveal", p, True)
+        return 2
+
+    def _right_click(self, p: int) -> int:
+        self.right += 1
+        cells = self.cells
+        v = cells[p]
+        if v < 10:
+            self._record("right", "mark", p, False)
+            return 0
+        if v == HIDDEN_CODE:
+            cells[p] = FLAG_CODE
+            self.flags += 1
+            if self.board[p] == -1 and p not in self._flagged_once:
+                self.rce += 1
+            if self.board[p] == -1:
+                self._flagged_once.add(p)
+            action = "flag"
+        elif v == FLAG_CODE:
+            cells[p] = QUESTION_CODE if self.question_marks else HIDDEN_CODE
+            self.flags -= 1
+            action = "question" if self.question_marks else "unflag"
+        else:                                      # a question mark
+            cells[p] = HIDDEN_CODE
+            action = "unmark"
+        self._record("right", action, p, True)
+        return 1
+
+    def _chord(self, p: int) -> int:
+        self.double += 1
+        cells, board = self.cells, self.board
+        v = cells[p]
+        if v >= 8:
+            self._record("double", "chord", p, False)
+            return 0
+        hidden = []
+        flags = 0
+        around_bbbv = 0
+        for q in self._neighbours(p):
+            c = cells[q]
+            if c == FLAG_CODE:
+                flags += 1
+            elif c == HIDDEN_CODE or (c == QUESTION_CODE and self.question_marks):
+                hidden.append(q)
+                if board[q] > 0 and self._is_3bv_number(q):
+                    around_bbbv += 1
+        if flags != v or not hidden:
+            self._record("double", "chord", p, False)
+            return 0
+        lost = any(board[q] == -1 for q in hidden)
+        self.dce += 1
+        seen: set[int] = set()
+        regions = sum(1 for q in hidden if board[q] == 0 and q not in seen
+                      and self._zero_region_unflagged(q, seen))
+        self.bbbv_solved += around_bbbv + regions
+        self._open(hidden)
+        if lost:
+            self.status = GameStatus.LOST
+        else:
+            self._settle()
+        self._record("double", "chord", p, True)
+        return 4 if lost else 3
+
+    def _off_board_left(self) -> int:
+        self.left += 1
+        self._record("left", "reveal", -1, False)
+        return 0
+
+    def _off_board_right(self) -> None:
+        self.right += 1
+        self._record("right", "mark", -1, False)
+
+    def _uncount_right(self) -> None:
+        """The right press that began a chord on an open cell is not a right click."""
+        self.right -= 1
+        for i in range(len(self.log) - 1, -1, -1):
+            if self.log[i][1] == "right":
+                del self.log[i]
+                break
+
+    # -------------------------------------------------------------------- step
+    def step(self, kind: int, row: int, col: int, event: int = -1) -> int:
+        """Apply one mouse event at cell ``(row, col)`` (-1, -1 off the board).
+
+        Returns ms-toollib's "useful level": 0 nothing changed, 1 a flag or
+        question mark, 2 a reveal, 3 a chord that opened cells, 4 a mine.
+        ``event`` is stored in the :attr:`log` of the clicks it makes.
+        """
+        self._event = event
+        status = self.status
+        if status == GameStatus.WON or status == GameStatus.LOST:
+            return 0
+        on = row >= 0
+        p = row * self.cols + col if on else -1
+        e = _K(kind)
+        if e == _K.MOVE:
+            return 0
+        # EVF's "l", "r", "m" (press or release, unsaid): ms-toollib plays them
+        # as below once the game runs; before it, they are the press when the
+        # button is up and the release when it is down.
+        if status != GameStatus.PLAYING:
+            if e == _K.LEFT:
+                e = _K.LEFT_UP if self._left_down else _K.LEFT_DOWN
+            elif e == _K.RIGHT:
+                e = _K.RIGHT_UP if self._right_down else _K.RIGHT_DOWN
+            elif e == _K.MIDDLE:
+                e = _K.MIDDLE_UP if self._middle else _K.MIDDLE_DOWN
+        if e in _LEFT_BUTTON:
+            self._left_down = _LEFT_BUTTON[e]
+        elif e in _RIGHT_BUTTON:
+            self._right_down = _RIGHT_BUTTON[e]
+        elif e == _K.LEFT:
+            self._left_down = not self._left_down
+        elif e == _K.RIGHT:
+            self._right_down = not self._right_down
+        if status == GameStatus.READY:
+            done = self._ready(e, on, p)
+        elif status == GameStatus.PREFLAGGING:
+            done = self._preflagging(e, on, p)
+        else:
+            done = None
+        if done is not None:
+            return done
+        return self._playing(e, on, p)
+
+    def _ready(self, e: EventKind, on: bool, p: int) -> int | None:
+        ms = self.mouse
+        if e in (_K.MIDDLE_DOWN, _K.MIDDLE_UP):
+            return 0       # Arbiter videos may begin with a middle click
+        if e == _K.LEFT_DOWN:
+            if ms == UP_UP:
+                self.mouse = DOWN_UP
+                if on:
+                    self.status = GameStatus.PREFLAGGING
+            elif ms == UP_DOWN:
+                self.mouse = CHORDING
+            elif ms == UP_DOWN_NOT_FLAG:
+                self.mouse = CHORDING_NOT_FLAG
+            return 0
+        if e == _K.PRE_FLAG:
+            if not on or self.cells[p] != HIDDEN_CODE:
+                return 0
+            self._preflags += 1
+            self.status = GameStatus.PREFLAGGING
+            return self._right_click(p)
+        if e == _K.RIGHT_DOWN:
+            if ms == UP_UP:
+                self.mouse = UP_DOWN
+                if on:
+                    self._preflags = 1
+                    self.status = GameStatus.PREFLAGGING
+                    return self._right_click(p)
+                return 0
+            if ms == DOWN_UP_AFTER_CHORDING:
+                self.mouse = CHORDING
+                return 0
+            return None
+        if e == _K.LEFT_UP:
+            if ms in (CHORDING, CHORDING_NOT_FLAG):
+                self.mouse = UP_DOWN
+                return 0
+            if ms in (DOWN_UP_AFTER_CHORDING, DOWN_UP, UP_UP):
+                self.mouse = UP_UP
+                return 0
+            return None
+        if e == _K.RIGHT_UP:
+            if ms == UP_DOWN:
+                self.mouse = UP_UP
+                return 0
+            if ms == CHORDING:
+                self.mouse = DOWN_UP_AFTER_CHORDING
+                return 0
+            if ms == UP_UP:
+                return 0
+            return None
+        if e == _K.BOTH_DOWN:
+            if ms == UP_DOWN_NOT_FLAG:
+                self.mouse = CHORDING_NOT_FLAG
+            elif ms in (DOWN_UP, DOWN_UP_AFTER_CHORDING, UP_DOWN, UP_UP):
+                self.mouse = CHORDING
+            return 0
+        return 0
+
+    def _preflagging(self, e: EventKind, on: bool, p: int) -> int | None:
+        ms = self.mouse
+        if e == _K.LEFT_UP and ms == DOWN_UP:
+            if not on:
+                self.mouse = UP_UP
+                if self._preflags == 0:
+                    self.status = GameStatus.READY
+                    self._clear_counts()
+                    return 0
+                return self._off_board_left()
+            if self.cells[p] == HIDDEN_CODE:
+                self.status = GameStatus.PLAYING
+                self.mouse = UP_UP
+                return self._left_click(p)
+            # A release on a flag before the game: a left click, nothing more.
+            self.left += 1
+            self._record("left", "reveal", p, False)
+            return 0
+        if e == _K.PRE_FLAG:
+            if not on or self.cells[p] != HIDDEN_CODE:
+                return 0
+            self._preflags += 1
+            return self._right_click(p)
+        if e == _K.RIGHT_DOWN:
+            if ms == UP_UP:
+                if not on:
+                    self.mouse = UP_DOWN_NOT_FLAG
+                    self._off_board_right()
+                    return None
+                self.mouse = UP_DOWN
+                if self.cells[p] == HIDDEN_CODE:
+                    self._preflags += 1
+                else:
+                    self._preflags -= 1
+                    if self._preflags == 0:
+                        # Taking off the last preflag undoes everything so far.
+                        self.status = GameStatus.READY
+                        self._clear_counts()
+                        self.cells[p] = HIDDEN_CODE
+                        return 0
+                return self._right_click(p)
+            if ms == DOWN_UP:
+                self.mouse = CHORDING
+                if on and self._preflags == 0:
+                    self.status = GameStatus.READY
+                return None
+            if ms == DOWN_UP_AFTER_CHORDING:
+                self.mouse = CHORDING
+                return None
+            return 0
+        if e == _K.BOTH_DOWN:
+            if ms == DOWN_UP:
+                if on and self._preflags == 0:
+                    self.status = GameStatus.READY
+                self.mouse = CHORDING
+            elif ms in (DOWN_UP_AFTER_CHORDING, UP_DOWN, UP_UP):
+                self.mouse = CHORDING
+            elif ms == UP_DOWN_NOT_FLAG:
+                self.mouse = CHORDING_NOT_FLAG
+            return 0
+        return None
+
+    def _release_chord(self, on: bool, p: int, after: int, uncount: bool) -> int:
+        self.mouse = after
+        if uncount:
+            self._uncount_right()
+        if not on:
+            return 0
+        return self._chord(p)
+
+    def _playing(self, e: EventKind, on: bool, p: int) -> int:
+        ms = self.mouse
+        if e == _K.LEFT_DOWN:
+            self.mouse = {UP_UP: DOWN_UP, UP_DOWN: CHORDING, UP_DOWN_NOT_FLAG: CHORDING_NOT_FLAG,
+                          UNDEFINED: DOWN_UP}.get(ms, ms)
+        elif e == _K.LEFT_UP or e == _K.LEFT:
+            if ms == DOWN_UP:
+                self.mouse = UP_UP
+                if not on:
+                    return self._off_board_left() if e == _K.LEFT_UP else 0
+                return self._left_click(p)
+            if ms in (CHORDING, CHORDING_NOT_FLAG):
+                return self._release_chord(on, p, UP_DOWN, ms == CHORDING_NOT_FLAG)
+            if ms == DOWN_UP_AFTER_CHORDING:
+                self.mouse = UP_UP
+            elif e == _K.LEFT:
+                self.mouse = {UP_UP: DOWN_UP, UP_DOWN: CHORDING,
+                              UP_DOWN_NOT_FLAG: CHORDING_NOT_FLAG, UNDEFINED: UP_UP}.get(ms, ms)
+            elif ms == UNDEFINED:
+                self.mouse = UP_UP
+        elif e == _K.RIGHT_DOWN or (e == _K.RIGHT and ms in (UP_UP, DOWN_UP,
+                                                             DOWN_UP_AFTER_CHORDING)):
+            if ms == UP_UP:
+                if on:
+                    self.mouse = UP_DOWN_NOT_FLAG if self.cells[p] < 10 else UP_DOWN
+                    return self._right_click(p)
+                self.mouse = UP_DOWN_NOT_FLAG
+                self._off_board_right()
+            elif ms in (DOWN_UP, DOWN_UP_AFTER_CHORDING):
+                self.mouse = CHORDING
+            elif ms == UNDEFINED:
+                self.mouse = UP_DOWN
+        elif e == _K.RIGHT_UP or e == _K.RIGHT:
+            if ms in (UP_DOWN, UP_DOWN_NOT_FLAG):
+                self.mouse = UP_UP
+            elif ms in (CHORDING, CHORDING_NOT_FLAG):
+                return self._release_chord(on, p, DOWN_UP_AFTER_CHORDING,
+                                           ms == CHORDING_NOT_FLAG)
+            elif ms == UNDEFINED:
+                self.mouse = UP_UP
+        elif e == _K.MIDDLE_DOWN:
+            self._middle = True
+        elif e == _K.MIDDLE_UP or e == _K.MIDDLE:
+            self._middle = not self._middle if e == _K.MIDDLE else False
+            if not self._middle:
+                if not on:
+                    self.double += 1
+                    self._record("double", "chord", -1, False)
+                    return 0
+                return self._chord(p)
+        elif e == _K.BOTH_DOWN:
+            if ms == UP_DOWN_NOT_FLAG:
+                self.mouse = CHORDING_NOT_FLAG
+            elif ms in (DOWN_UP, DOWN_UP_AFTER_CHORDING, UP_DOWN, UP_UP):
+                self.mouse = CHORDING
+        return 0

@@ -1,0 +1,268 @@
+"""Reader for ``.evf`` videos, recorded by Metasweeper (元扫雷), versions 0 to 4.
+
+The layout is public: ms-toollib's "evf format" document.  In short
+(integers big-endian):
+
+- 1 byte version; 1 byte of flags (completed, official, fair, no-flag, and
+  in version 4 "converted from another format"); from version 3 a settings
+  byte (question marks off, cursor held in the board, auto-restart).
+- rows, cols (1 byte each), mines (2), cell size in pixels (1), mode (2),
+  3BV (2), the game time in ms (3 bytes; 4 in version 4).
+- Versions 0-3: NUL-terminated strings: software, player, race id, unique
+  id, start and end time stamps, country; version 2 and 3 add a device id.
+  Version 4: country (2 bytes), start and end time in microseconds since 1970
+  (8 bytes each), then NUL-terminated UTF-8: software, (if converted: the
+  converter and the original encoding), player, race id, unique id; a device
+  id (2-byte length).
+- The mines: one bit a cell, row by row, high bit first.
+- Version 4: custom metric names (2-byte count, NUL-terminated each).
+- Events.  Versions 0-3: 8 bytes each, kind, 3-byte time (ms), 2-byte x and
+  y (pixels from the board's corner), until a 0 (32-byte checksum follows) or
+  a 255 (none).  Version 4: kind, then for a mouse event 1 byte of elapsed ms
+  and 2-byte signed x and y steps; for a game state (81 replay, 82 win,
+  83 fail, 99 error) the elapsed ms; for a board event (100-121) the elapsed
+  ms, row and col; for a metric (200 number, 201 text) the elapsed ms, a
+  2-byte index, then an 8-byte float or a NUL-terminated string; 255 a pause
+  (2 bytes of ms added to the next event's time).  0 ends them; a 2-byte
+  checksum length and the checksum follow.
+
+Mouse event kinds: 1 move, 2/3 left press/release, 4/5 right, 6/7 middle,
+8 a flag laid before the game (``pf``), 9 a chord press of unknown button
+(``cc``), 10-12 a left/right/middle press-or-release (``l``, ``r``, ``m``).
+Text of versions 0-3 may be in a legacy code page (Metasweeper converted old
+videos byte for byte); version 4 is UTF-8.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ._bytes import Cursor, decode_legacy, decode_utf8
+from .avf import _date as _arbiter_date
+from .model import Events, Video, check_board, level_of
+
+__all__ = ["read_evf"]
+
+_MODES = {0: "classic", 1: "upk", 2: "cheat", 3: "density", 4: "win7",
+          5: "competitive_solvable", 6: "strong_solvable", 7: "weak_solvable",
+          8: "to_be_solvable", 9: "strong_guessable", 10: "weak_guessable",
+          11: "chording_recursive", 12: "flag_recursive", 13: "chording_flag_recursive",
+          14: "solvable_chording_recursive", 15: "solvable_flag_recursive",
+          16: "solvable_chording_flag_recursive", 65535: "no_rule"}
+_KINDS = np.full(256, 255, dtype=np.uint8)
+_KINDS[1:13] = np.arange(12)           # EVF's codes 1-12 are EventKind 0-11 in order
+_GAME_STATES = {81: "replay", 82: "win", 83: "fail", 99: "error"}
+
+
+def _software(name: str) -> tuple[str, str]:
+    """(program, version) from EVF's source string ("元3.1.9", "Arbiter", "0.97 beta")."""
+    for prefix in ("元扫雷", "元", "Metasweeper", "Meta"):
+        if name.startswith(prefix):
+            return "Metasweeper", name[len(prefix):].strip()
+    if name == "Arbiter":
+        return "Minesweeper Arbiter", ""
+    if name.startswith("0.97") or name.startswith("200"):
+        return "Minesweeper Clone", name
+    return name, ""
+
+
+def _utc(microseconds: int) -> datetime | None:
+    if not 0 < microseconds < 253402300799 * 10**6:      # up to the year 9999
+        return None
+    return datetime.fromtimestamp(microseconds / 1e6, tz=timezone.utc)
+
+
+def read_evf(data: bytes, source: str = "<bytes>") -> Video:
+    """Read a Metasweeper video (EVF version 0 to 4).
+
+    Parameters
+    ----------
+    data : bytes
+        The whole file.
+    source : str
+        The file's name, for error messages.
+
+    Returns
+    -------
+    Video
+
+    Raises
+    ------
+    VideoFormatError
+        If the bytes are not a readable EVF video.
+    """
+    cur = Cursor(data, source)
+    version = cur.u8("the version byte")
+    if version > 4:
+        raise cur.fail(f"EVF version {version} is newer than this reader knows (0-4)", 0)
+    flags = cur.u8("the summary byte")
+    settings = cur.u8("the settings byte") if version >= 3 else 0
+    rows = cur.u8("the row count")
+    cols = cur.u8("the column count")
+    mines = cur.u16("the mine count")
+    board_at = cur.pos
+    check_board(rows, cols, mines, cur, board_at - 4)
+    cell_size = cur.u8("the cell size")
+    if cell_size == 0:
+        raise cur.fail("the cell size is 0 pixels", cur.pos - 1)
+    mode = cur.u16("the mode")
+    bbbv = cur.u16("the 3BV")
+    time_ms = cur.u32("the time") if version == 4 else cur.u24("the time")
+    details: dict[str, str] = {}
+    converted = version == 4 and bool(flags & 0b0000_1000)
+    if version == 4:
+        details["country"] = decode_utf8(cur.take(2, "the country"), "the country", cur,
+                                         cur.pos - 2)
+        start_us = cur.u64("the start time")
+        cur.skip(8, "the end time")
+        source_name = _text4(cur, "the software")
+        if converted:
+            details["converted_by"] = _text4(cur, "the converter")
+            details["original_encoding"] = _text4(cur, "the original encoding")
+        player = _text4(cur, "the player's name")
+        details["race_id"] = _text4(cur, "the race id")
+        details["unique_id"] = _text4(cur, "the unique id")
+        cur.skip(cur.u16("the device id's length"), "the device id")
+        date = _utc(start_us)
+    else:
+        source_name = decode_legacy(cur.cstring("the software"))
+        player = decode_legacy(cur.cstring("the player's name"))
+        details["race_id"] = decode_legacy(cur.cstring("the race id"))
+        details["unique_id"] = decode_legacy(cur.cstring("the unique id"))
+        start = cur.cstring("the start time stamp")
+        cur.cstring("the end time stamp")
+        details["country"] = decode_legacy(cur.cstring("the country"))
+        if version >= 2:
+            cur.cstring("the device id")
+        date = _legacy_date(source_name, start)
+    software, software_version = _software(source_name)
+    n_cells = rows * cols
+    bits = np.frombuffer(cur.take((n_cells + 7) // 8, "the mine layout"), dtype=np.uint8)
+    layout = np.unpackbits(bits)[:n_cells].astype(bool).reshape(rows, cols)
+    if int(layout.sum()) != mines:
+        raise cur.fail(f"the header says {mines} mines, the layout holds {int(layout.sum())}",
+                       cur.pos - bits.shape[0])
+    outcome: str | None = None
+    if version == 4:
+        for i in range(cur.u16("the custom metric count")):
+            cur.cstring(f"custom metric {i + 1}'s name")
+        t, k, x, y, outcome = _events_v4(cur)
+        events = Events.build(t, k, x, y, cell_size, rows, cols, cur)
+    else:
+        events = Events.build(*_events_v0(cur), cell_size, rows, cols, cur)
+    stated = "won" if flags & 0b1000_0000 else outcome
+    details["no_flags"] = "yes" if flags & 0b0001_0000 else "no"
+    return Video(
+        source=source, format="evf", format_version=str(version), software=software,
+        software_version=software_version, player=player, date=date,
+        level=level_of(rows, cols, mines), rows=rows, cols=cols, mines=mines,
+        mine_layout=layout, cell_size=cell_size,
+        question_marks=None if version < 3 else bool(settings & 0b1000_0000),
+        mode=_MODES.get(mode, f"mode {mode}"), events=events, stated_time_ms=time_ms,
+        stated_bbbv=bbbv, stated_outcome=stated, details=details)
+
+
+def _text4(cur: Cursor, what: str) -> str:
+    at = cur.pos
+    return decode_utf8(cur.cstring(what), what, cur, at)
+
+
+def _legacy_date(software: str, stamp: bytes) -> datetime | None:
+    """Versions 0-3 keep the start as text, in the recording program's own form."""
+    if software == "Arbiter":
+        return _arbiter_date(stamp)
+    if not stamp.isdigit() or len(stamp) > 20:
+        return None
+    n = int(stamp)
+    return _utc(n * 10**6 if software == "Viennasweeper" else n)
+
+
+def _events_v0(cur: Cursor) -> tuple[NDArray[np.int64], NDArray[np.uint8], NDArray[np.int64],
+                                     NDArray[np.int64]]:
+    """Versions 0-3: fixed 8-byte events up to a 0 or 255 byte."""
+    data = cur.data
+    p = cur.pos
+    n_full = (len(data) - p) // 8
+    rec = np.frombuffer(data, dtype=np.uint8, count=n_full * 8, offset=p).reshape(n_full, 8)
+    ends = np.flatnonzero((rec[:, 0] == 0) | (rec[:, 0] == 255))
+    n = int(ends[0]) if ends.shape[0] else n_full
+    if p + 8 * n >= len(data):
+        cur.pos = len(data)
+        raise cur.fail("the event list has no end: the file is truncated")
+    rec = rec[:n]
+    kind = _KINDS[rec[:, 0]]
+    if (kind == 255).any():
+        i = int(np.argmax(kind == 255))
+        raise cur.fail(f"unknown event code {int(rec[i, 0])}", p + 8 * i)
+    i64 = np.int64
+    t = (rec[:, 1].astype(i64) << 16) | (rec[:, 2].astype(i64) << 8) | rec[:, 3]
+    x = (rec[:, 4].astype(i64) << 8) | rec[:, 5]
+    y = (rec[:, 6].astype(i64) << 8) | rec[:, 7]
+    cur.pos = p + 8 * n
+    if cur.u8("the end of the events") == 0:
+        cur.skip(32, "the checksum")
+    return t, kind, x, y
+
+
+def _s16(v: int) -> int:
+    return v - 0x10000 if v & 0x8000 else v
+
+
+def _events_v4(cur: Cursor) -> tuple[list[int], list[int], list[int], list[int], str | None]:
+    """Version 4: variable-length events with time and position steps."""
+    data = cur.data
+    n = len(data)
+    p = cur.pos
+    t: list[int] = []
+    k: list[int] = []
+    xs: list[int] = []
+    ys: list[int] = []
+    time = x = y = pause = 0
+    outcome: str | None = None
+    sizes = {81: 2, 82: 2, 83: 2, 99: 2, 200: 12, 255: 3}
+    while True:
+        if p >= n:
+            cur.pos = n
+            raise cur.fail("the file ends before the end of the events: it is truncated")
+        c = data[p]
+        if c == 0:
+            break
+        size = 6 if c <= 12 else 4 if 100 <= c <= 199 or c == 201 else sizes.get(c, 0)
+        if size == 0:
+            raise cur.fail(f"unknown event code {c}", p)
+        if p + size > n:
+            cur.pos = p
+            raise cur.fail("the file ends inside an event: it is truncated")
+        if c == 255:
+            pause += data[p + 1] << 8 | data[p + 2]
+            p += 3
+            continue
+        time += data[p + 1] + pause
+        pause = 0
+        if c <= 12:
+            dx = data[p + 2] << 8 | data[p + 3]
+            dy = data[p + 4] << 8 | data[p + 5]
+            if t:
+                # Positions are 16-bit, as the writers keep them (steps wrap around).
+                x = _s16((x + dx) & 0xFFFF)
+                y = _s16((y + dy) & 0xFFFF)
+            else:
+                x, y = dx, dy
+            t.append(time)
+            k.append(c - 1)
+            xs.append(x)
+            ys.append(y)
+        elif c in _GAME_STATES:
+            state = _GAME_STATES[c]
+            outcome = "lost" if state == "fail" else "won" if state == "win" else outcome
+        elif c == 201:
+            cur.pos = p + 4
+            cur.cstring("a metric's text")
+            size = cur.pos - p
+        p += size
+    cur.pos = p + 1
+    cur.skip(cur.u16("the checksum's length"), "the checksum")
+    return t, k, xs, ys, outcome

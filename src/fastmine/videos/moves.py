@@ -1,0 +1,162 @@
+"""From a video's mouse events to the player's moves: :func:`play_video`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .clientrules import ClientBoard, GameStatus
+from .model import EventKind, Video
+
+__all__ = ["Move", "VideoPlay", "play_video"]
+
+
+class Move(NamedTuple):
+    """One counted click of the player, in the order they happened.
+
+    Attributes
+    ----------
+    time_ms : int
+        When (the event that made it), in ms on the video's clock.
+    button : str
+        ``"left"``, ``"right"`` or ``"double"`` (a chord: both buttons or the
+        middle one), as the click counts name them.
+    action : str
+        What the click did or tried: ``"reveal"`` (left), ``"flag"``,
+        ``"unflag"``, ``"question"`` (a flag turned into a question mark),
+        ``"unmark"`` (a question mark cleared), ``"mark"`` (a right click on an
+        open cell or off the board: no effect), ``"chord"``.
+    row, col : int
+        The cell, or -1, -1 for a click off the board.
+    changed : bool
+        Whether the board changed (a reveal of a hidden cell, a flag laid or
+        taken, a chord that opened cells).  Clicks that changed nothing are
+        kept: they count.
+    event : int
+        Index of the event in :attr:`Video.events` that made the move.
+    """
+
+    time_ms: int
+    button: str
+    action: str
+    row: int
+    col: int
+    changed: bool
+    event: int
+
+
+@dataclass(frozen=True, eq=False)
+class VideoPlay:
+    """The game a video holds, as the recording client played it.
+
+    Attributes
+    ----------
+    moves : tuple of Move
+        Every counted click.
+    outcome : str
+        ``"won"``, ``"lost"`` or ``"unfinished"``.
+    start_ms : int or None
+        Time of the event that revealed the first cell (None if none did).
+    end_ms : int
+        Time of the event that won or lost the game, else of the last event.
+    time_ms : int
+        The game's time, ``end_ms - start_ms`` (0 when it never started).
+    left, right, double : int
+        Click counts as the clients count them (every click, off the board too).
+    left_effective, right_effective, double_effective : int
+        ms-toollib's effective clicks: a reveal of a hidden cell, the first
+        flag on each mine, a chord that opened cells.
+    bbbv_solved : int
+        3BV solved (ms-toollib's count).
+    flags : int
+        Flags on the board at the end.
+    final_view : ndarray of int8
+        The board at the end, in fastmine's view codes.
+    """
+
+    moves: tuple[Move, ...]
+    outcome: str
+    start_ms: int | None
+    end_ms: int
+    time_ms: int
+    left: int
+    right: int
+    double: int
+    left_effective: int
+    right_effective: int
+    double_effective: int
+    bbbv_solved: int
+    flags: int
+    final_view: NDArray[np.int8]
+
+    @property
+    def clicks(self) -> int:
+        """All clicks: ``left + right + double``."""
+        return self.left + self.right + self.double
+
+    @property
+    def effective_clicks(self) -> int:
+        """Clicks that did something (ms-toollib's ``ce``)."""
+        return self.left_effective + self.right_effective + self.double_effective
+
+
+def play_video(video: Video, question_marks: bool | None = None) -> VideoPlay:
+    """Turn a video's mouse events into the player's moves, by the clients' rules.
+
+    The rules are :class:`~fastmine.videos.clientrules.ClientBoard`'s: left
+    reveals on release, right flags on press, both buttons or the middle one
+    chord (on a revealed 0 too), clicks before the first reveal and off the
+    board counted as the clients count them.
+
+    Parameters
+    ----------
+    video : Video
+        A video from :func:`~fastmine.videos.read_video`.
+    question_marks : bool, optional
+        Whether a right click on a flag makes a question mark.  By default
+        the video's own setting; ms-toollib never does, so compare with it
+        using False.
+
+    Returns
+    -------
+    VideoPlay
+    """
+    marks = bool(video.question_marks) if question_marks is None else question_marks
+    board = ClientBoard(video.mine_layout, marks)
+    ev = video.events
+    clicks = np.flatnonzero(ev.kind != EventKind.MOVE)
+    kinds = ev.kind[clicks].tolist()
+    rows = ev.row[clicks].tolist()
+    cols = ev.col[clicks].tolist()
+    times = ev.time_ms[clicks].tolist()
+    start: int | None = None
+    end: int | None = None
+    step = board.step
+    for i, k, r, c, t in zip(clicks.tolist(), kinds, rows, cols, times, strict=True):
+        was = board.status
+        step(k, r, c, i)
+        now = board.status
+        if now != was:
+            if start is None and now in (GameStatus.PLAYING, GameStatus.WON, GameStatus.LOST):
+                start = t
+            if now == GameStatus.WON or now == GameStatus.LOST:
+                end = t
+                break
+    if end is None:
+        end = int(ev.time_ms[-1])
+    time_of = ev.time_ms
+    cols_n = video.cols
+    moves = tuple(
+        Move(int(time_of[i]), button, action, p // cols_n if p >= 0 else -1,
+             p % cols_n if p >= 0 else -1, changed, i)
+        for i, button, action, p, changed in board.log)
+    outcome = {GameStatus.WON: "won", GameStatus.LOST: "lost"}.get(board.status, "unfinished")
+    return VideoPlay(
+        moves=moves, outcome=outcome, start_ms=start, end_ms=end,
+        time_ms=0 if start is None else end - start, left=board.left, right=board.right,
+        double=board.double, left_effective=board.lce, right_effective=board.rce,
+        double_effective=board.dce, bbbv_solved=board.bbbv_solved, flags=board.flags,
+        final_view=board.view())

@@ -1,0 +1,132 @@
+"""One entry point for the four formats: :func:`read_video`, and the sniffing behind it."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import BinaryIO
+
+from .avf import read_avf
+from .errors import VideoFormatError
+from .evf import read_evf
+from .model import MAX_FILE_BYTES, Video
+from .mvf import read_mvf
+from .rmv import read_rmv
+
+__all__ = ["FORMATS", "read_video", "sniff_format"]
+
+FORMATS: dict[str, Callable[[bytes, str], Video]] = {
+    "avf": read_avf, "rmv": read_rmv, "mvf": read_mvf, "evf": read_evf}
+"""The readers by format name (also the file extensions)."""
+
+_BYTES_NAME = "<bytes>"
+
+
+def sniff_format(data: bytes, name: str = "") -> str | None:
+    """The format of a video's bytes, or None when neither they nor ``name`` tell.
+
+    The content decides where it has a signature: ``*rmv`` for Vienna, Clone's
+    text header, Arbiter's game header and footer.  Early Clone videos and EVF
+    have none; for them the file name's extension decides, then EVF's
+    version byte (0-4) does.
+    """
+    if data[:4] == b"*rmv":
+        return "rmv"
+    if data[:18] == b"\x11Minesweeper Clone":
+        return "mvf"
+    head = data[:4096]
+    if (len(data) > 6 and 3 <= data[5] <= 6 and b"|B" in head and b"[" in head
+            and b"Minesweeper Arbiter" in data[-200:]):
+        return "avf"
+    ext = Path(name).suffix.lower().lstrip(".")
+    if ext in FORMATS:
+        return ext
+    if data[:1] and data[0] <= 4:
+        return "evf"
+    return None
+
+
+def read_video(source: str | os.PathLike[str] | bytes | bytearray | memoryview | BinaryIO,
+               format: str | None = None, *, name: str | None = None) -> Video:
+    """Read a Minesweeper video: ``.avf``, ``.rmv``, ``.mvf`` or ``.evf``.
+
+    Parameters
+    ----------
+    source : path, bytes or binary file
+        A file name, the file's bytes, or a file opened for binary reading.
+    format : {"avf", "rmv", "mvf", "evf"}, optional
+        The format, when known; by default it is told from the content (and
+        the extension, for formats without a signature).
+    name : str, optional
+        The name used in error messages and :attr:`Video.source` (by default
+        the path, or ``"<bytes>"``).
+
+    Returns
+    -------
+    Video
+
+    Raises
+    ------
+    VideoFormatError
+        The file is not a video of a known format, or is truncated, corrupt or
+        hostile; the message names the file and what is wrong.  Larger than
+        :data:`~fastmine.videos.model.MAX_FILE_BYTES` files are refused before
+        they are read.
+    OSError
+        The file cannot be opened or read.
+    ValueError
+        ``format`` is not one of the four names.
+    """
+    if format is not None and format not in FORMATS:
+        raise ValueError(f"unknown video format {format!r}; choose one of {sorted(FORMATS)}")
+    data, label = _load(source, name)
+    fmt = format or sniff_format(data, label)
+    if fmt is None:
+        raise VideoFormatError(label, "not a video fastmine reads (an .avf, .rmv, .mvf or "
+                               ".evf file)")
+    try:
+        return FORMATS[fmt](data, label)
+    except VideoFormatError:
+        raise
+    except (ArithmeticError, LookupError, ValueError, TypeError) as exc:
+        # A reader's own checks raise VideoFormatError; this net keeps the
+        # promise of one error type should a corrupt file slip past them.
+        raise VideoFormatError(label, f"unreadable {fmt} data ({type(exc).__name__}: {exc})"
+                               ) from exc
+
+
+def _load(source: object, name: str | None) -> tuple[bytes, str]:
+    """The bytes to read and the name to report, with the size checked first."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        label = name or _BYTES_NAME
+        if len(source) > MAX_FILE_BYTES:
+            raise _too_big(label, len(source))
+        return bytes(source), label
+    if isinstance(source, (str, os.PathLike)):
+        label = name or os.fspath(source)
+        with open(source, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if size > MAX_FILE_BYTES:
+                raise _too_big(label, size)
+            return _read_capped(f, label), label
+    read = getattr(source, "read", None)
+    if callable(read):
+        label = name or str(getattr(source, "name", _BYTES_NAME))
+        return _read_capped(source, label), label  # type: ignore[arg-type]
+    raise TypeError(f"read_video needs a path, bytes or a binary file, got "
+                    f"{type(source).__name__}")
+
+
+def _read_capped(f: BinaryIO, label: str) -> bytes:
+    data = f.read(MAX_FILE_BYTES + 1)
+    if not isinstance(data, bytes):
+        raise TypeError(f"{label}: the file must be opened in binary mode")
+    if len(data) > MAX_FILE_BYTES:
+        raise _too_big(label, len(data))
+    return data
+
+
+def _too_big(label: str, size: int) -> VideoFormatError:
+    return VideoFormatError(label, f"{size} bytes is larger than any video "
+                            f"({MAX_FILE_BYTES} bytes at most)")
