@@ -9,7 +9,8 @@ clients (Arbiter, Vienna, Clone, Metasweeper) as ms-toollib's
 - a right press flags or unflags at once (right clicks on open cells count too);
 - both buttons down make a chord, done on the first release; the right press
   that started it is not counted as a right click when it was on an open
-  cell; the middle button chords on its release;
+  cell (Minesweeper Clone counts it: ``count_chord_right_press``); the middle
+  button chords on its release;
 - a chord on a revealed number whose adjacent flags equal it opens its other
   hidden neighbours -- on a revealed 0 too: a 0 whose neighbour was left
   hidden by a flag that is gone opens it (fastmine's own chord differs here);
@@ -72,6 +73,11 @@ class ClientBoard:
     question_marks : bool
         Whether a right click on a flag turns it into a question mark (as the
         clients do with question marks on) instead of clearing it.
+    count_chord_right_press : bool
+        Whether a right press on an open cell that becomes a chord still
+        counts as a right click.  Minesweeper Clone counts it (the click counts
+        Clone 0.97 stores in its videos say so); Arbiter, Metasweeper and
+        ms-toollib do not.
 
     Attributes
     ----------
@@ -91,11 +97,13 @@ class ClientBoard:
         to :meth:`step`.
     """
 
-    def __init__(self, mine_layout: NDArray[np.bool_], question_marks: bool = False) -> None:
+    def __init__(self, mine_layout: NDArray[np.bool_], question_marks: bool = False,
+                 count_chord_right_press: bool = False) -> None:
         rows, cols = mine_layout.shape
         self.rows = rows
         self.cols = cols
         self.question_marks = question_marks
+        self.count_chord_right_press = count_chord_right_press
         mines = np.asarray(mine_layout, dtype=bool)
         padded = np.zeros((rows + 2, cols + 2), dtype=np.int64)
         padded[1:-1, 1:-1] = mines
@@ -134,7 +142,8 @@ class ClientBoard:
     def view(self) -> NDArray[np.int8]:
         """The board as fastmine's view codes (``HIDDEN``, ``FLAG``, numbers, ...).
 
-        After a loss the other mines show as ``MINE``, as fastmine shows them.
+        As fastmine shows a finished game: after a win every mine shows as a
+        ``FLAG``, after a loss the unflagged mines as ``MINE``.
         """
         cells = np.array(self.cells, dtype=np.int16).reshape(self.rows, self.cols)
         out = cells.astype(np.int8, copy=True)
@@ -143,9 +152,10 @@ class ClientBoard:
         out[cells == QUESTION_CODE] = QUESTION
         out[cells == WRONG_CODE] = WRONG_FLAG
         out[cells == BLAST_CODE] = EXPLODED
-        if self.status == GameStatus.LOST:
+        if self.status == GameStatus.LOST or self.status == GameStatus.WON:
             mines = np.array(self.board).reshape(self.rows, self.cols) == -1
-            out[mines & ((cells == HIDDEN_CODE) | (cells == QUESTION_CODE))] = MINE
+            shown = MINE if self.status == GameStatus.LOST else FLAG
+            out[mines & ((cells == HIDDEN_CODE) | (cells == QUESTION_CODE))] = shown
         return out
 
     def _record(self, button: str, action: str, p: int, changed: bool) -> None:
@@ -299,6 +309,8 @@ class ClientBoard:
 
     def _uncount_right(self) -> None:
         """The right press that began a chord on an open cell is not a right click."""
+        if self.count_chord_right_press:
+            return
         self.right -= 1
         for i in range(len(self.log) - 1, -1, -1):
             if self.log[i][1] == "right":

@@ -103,7 +103,8 @@ class VideoPlay:
         return self.left_effective + self.right_effective + self.double_effective
 
 
-def play_video(video: Video, question_marks: bool | None = None) -> VideoPlay:
+def play_video(video: Video, question_marks: bool | None = None,
+               count_chord_right_press: bool | None = None) -> VideoPlay:
     """Turn a video's mouse events into the player's moves, by the clients' rules.
 
     The rules are :class:`~fastmine.videos.clientrules.ClientBoard`'s: left
@@ -119,13 +120,19 @@ def play_video(video: Video, question_marks: bool | None = None) -> VideoPlay:
         Whether a right click on a flag makes a question mark.  By default
         the video's own setting; ms-toollib never does, so compare with it
         using False.
+    count_chord_right_press : bool, optional
+        Whether the right press of a chord begun on an open cell counts as a
+        right click: by default only in Minesweeper Clone's videos, whose own
+        counts do so (ms-toollib never does).
 
     Returns
     -------
     VideoPlay
     """
     marks = bool(video.question_marks) if question_marks is None else question_marks
-    board = ClientBoard(video.mine_layout, marks)
+    clone = video.software == "Minesweeper Clone"
+    board = ClientBoard(video.mine_layout, marks,
+                        clone if count_chord_right_press is None else count_chord_right_press)
     ev = video.events
     clicks = np.flatnonzero(ev.kind != EventKind.MOVE)
     kinds = ev.kind[clicks].tolist()
