@@ -1,0 +1,305 @@
+"""Environment section: steps per second of fastmine's Gymnasium environments and their peers.
+
+Every loop plays random valid reveals and starts a new episode when one ends,
+as an agent's data collection does; the figure is environment steps per
+second (a batched step of B games counts B, less the games that spend it on
+an auto-reset).  Each peer chooses its random
+valid reveal the cheapest way it offers:
+
+* fastmine, one game: ``MinesweeperEnv.step(env.random_reveal())``, ``reset()``
+  when an episode ends (the class itself, no ``gymnasium.make`` wrappers).
+* fastmine, batched: ``MinesweeperVectorEnv.step(envs.random_reveals())`` with
+  B = 1024 games and Gymnasium's next-step auto-reset, the kernel writing into
+  its preallocated arrays (``copy=False``); also with ``copy=True`` (the
+  default: new observation, reward and mask arrays every step), whose copies
+  cost about as much as the steps themselves.
+* gym-minesweeper 0.0.1 (old gym API): a random hidden cell by rejection in
+  Python, ``reset()`` when done.  Its ``step`` refuses a column index at or
+  above the row count, so Expert runs as its transpose, 30 rows of 16.
+* Jumanji (JAX): ``VmapAutoResetWrapper`` over B = 8192 games, a whole
+  ``lax.scan`` of steps compiled with ``jax.jit``, actions drawn from the
+  action mask with ``jax.random.categorical``; compile time not counted.
+
+Every measurement runs pinned to one CPU core (``os.sched_setaffinity``;
+Jumanji in a fresh process whose XLA is told to use one thread), so "steps per
+second on one core" is literal.  The rules differ (see ``RULES``); the
+fastmine rows are given for the default rule (``opening``) and for ``none``
+(the first reveal may lose, as in both peers).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+SIZES = ("10x10/10", "16x16/40", "16x30/99")
+QUICK_SIZES = ("10x10/10",)
+BATCH = 1024
+JAX_BATCH = 8192
+
+PEERS = {
+    "fastmine_single": "fastmine, one game",
+    "fastmine_batch": f"fastmine, batched (B={BATCH})",
+    "gym_minesweeper": "gym-minesweeper 0.0.1",
+    "jumanji": f"Jumanji (JAX, vmap + scan, B={JAX_BATCH})",
+}
+
+RULES = {
+    "fastmine_single": "every rule, flood fill; flags and chords optional",
+    "fastmine_batch": "every rule, flood fill; flags and chords optional",
+    "gym_minesweeper": "flood fill (recursive), no flags, first click not safe; old 4-value step",
+    "jumanji": "reveals only the clicked cell (no flood fill), no flags, first click not safe",
+}
+
+
+_now = time.perf_counter
+
+
+def _use_clock(name: str) -> None:
+    """``"wall"``: perf_counter; ``"cpu"``: this process's CPU time (steadier on a
+    shared machine; every loop here runs on one thread)."""
+    global _now
+    _now = time.process_time if name == "cpu" else time.perf_counter
+
+
+@contextlib.contextmanager
+def one_core():
+    """Pin this process to one CPU core for the block (where the OS allows it)."""
+    if not hasattr(os, "sched_setaffinity"):
+        yield None
+        return
+    before = os.sched_getaffinity(0)
+    core = min(before)
+    os.sched_setaffinity(0, {core})
+    try:
+        yield core
+    finally:
+        os.sched_setaffinity(0, before)
+
+
+def _fastmine_single(rows, cols, mines, rule, seconds, seed, num_envs, copy):
+    from fastmine.env import MinesweeperEnv
+
+    env = MinesweeperEnv(rows, cols, mines, rule)
+    env.reset(seed=seed)
+    step, sample, reset = env.step, env.random_reveal, env.reset
+    steps = episodes = 0
+    t0 = _now()
+    while True:
+        for _ in range(512):
+            _, _, terminated, truncated, _ = step(sample())
+            if terminated or truncated:
+                reset()
+                episodes += 1
+        steps += 512
+        if _now() - t0 >= seconds:
+            return steps, episodes, _now() - t0
+
+
+def _fastmine_batch(rows, cols, mines, rule, seconds, seed, num_envs, copy):
+    from fastmine.env import MinesweeperVectorEnv
+
+    envs = MinesweeperVectorEnv(num_envs, copy=copy, rows=rows, cols=cols, mines=mines, rule=rule)
+    envs.reset(seed=seed)
+    step, sample = envs.step, envs.random_reveals
+    # Only steps that play an action count: a game whose episode ended spends its
+    # next step on the auto-reset (its action ignored), which a one-game loop does
+    # in reset(), outside its steps.
+    steps = episodes = resetting = 0
+    t0 = _now()
+    while True:
+        for _ in range(8):
+            _, _, terminated, truncated, _ = step(sample())
+            steps += num_envs - resetting
+            resetting = int((terminated | truncated).sum())
+            episodes += resetting
+        if _now() - t0 >= seconds:
+            return steps, episodes, _now() - t0
+
+
+def _gym_minesweeper(rows, cols, mines, rule, seconds, seed, num_envs, copy):
+    import random
+    import warnings
+
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    with warnings.catch_warnings(), contextlib.redirect_stderr(io.StringIO()):
+        warnings.simplefilter("ignore")     # (gym's notice that it is unmaintained)
+        from gym_minesweeper.envs.minesweeper import MinesweeperEnv
+    if cols > rows:         # its step checks the column against the row count too
+        rows, cols = cols, rows
+    random.seed(seed)       # it lays mines with the random module and ignores reset(seed)
+    env = MinesweeperEnv(height=rows, width=cols, num_mines=mines)
+    state = env.reset()
+    rand = random.randrange
+    steps = episodes = 0
+    t0 = _now()
+    while True:
+        for _ in range(256):
+            x, y = rand(rows), rand(cols)
+            while state[x, y] != -1:
+                x, y = rand(rows), rand(cols)
+            state, _, done, _ = env.step((x, y))
+            if done:
+                state = env.reset()
+                episodes += 1
+        steps += 256
+        if _now() - t0 >= seconds:
+            return steps, episodes, _now() - t0
+
+
+LOOPS = {"fastmine_single": _fastmine_single, "fastmine_batch": _fastmine_batch,
+         "gym_minesweeper": _gym_minesweeper}
+
+
+def steps_task(peer: str, rows: int, cols: int, mines: int, rule: str, seconds: float,
+               repeats: int, seed: int, num_envs: int = BATCH, clock: str = "wall",
+               copy: bool = False) -> dict:
+    """Steps per second of one peer's loop (median of ``repeats`` runs of
+    ``seconds`` each, on one core)."""
+    _use_clock(clock)
+    if peer == "jumanji":
+        return jumanji_task(rows, cols, mines, seconds, repeats, seed, clock=clock)
+    loop = LOOPS[peer]
+    rates, eps = [], []
+    with one_core() as core:
+        loop(rows, cols, mines, rule, min(seconds, 0.05), seed, num_envs, copy)      # warm up
+        for r in range(repeats):
+            steps, episodes, secs = loop(rows, cols, mines, rule, seconds, seed + r, num_envs, copy)
+            rates.append(steps / secs)
+            eps.append(steps / max(episodes, 1))
+    return {"steps_per_s": statistics.median(rates), "samples": rates,
+            "steps_per_episode": statistics.median(eps), "core": core}
+
+
+def jumanji_task(rows: int, cols: int, mines: int, seconds: float, repeats: int,
+                 seed: int, num_envs: int = JAX_BATCH, clock: str = "wall") -> dict:
+    """Jumanji's Minesweeper, compiled vmap + scan with auto-reset (run it in a
+    fresh process: XLA's threads are set before JAX is imported)."""
+    _use_clock(clock)
+    os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "")
+                               + " --xla_cpu_multi_thread_eigen=false"
+                               + " intra_op_parallelism_threads=1").strip()
+    with one_core() as core:
+        import jax
+        import jax.numpy as jnp
+        from jumanji.environments import Minesweeper
+        from jumanji.environments.logic.minesweeper.generator import UniformSamplingGenerator
+        from jumanji.wrappers import VmapAutoResetWrapper
+
+        env = VmapAutoResetWrapper(Minesweeper(generator=UniformSamplingGenerator(rows, cols, mines)))
+        length = 64
+
+        def body(carry, _):
+            state, ts, key = carry
+            key, sub = jax.random.split(key)
+            logits = jnp.where(ts.observation.action_mask.reshape(num_envs, -1), 0.0, -jnp.inf)
+            flat = jax.random.categorical(sub, logits)
+            state, ts = env.step(state, jnp.stack([flat // cols, flat % cols], axis=-1))
+            return (state, ts, key), ts.last().sum()
+
+        run = jax.jit(lambda carry: jax.lax.scan(body, carry, None, length=length))
+        key = jax.random.PRNGKey(seed)
+        state, ts = jax.jit(env.reset)(jax.random.split(key, num_envs))
+        t_compile = _now()
+        carry, ends = run((state, ts, key))
+        jax.block_until_ready(carry)
+        compile_s = _now() - t_compile
+        rates, eps = [], []
+        for _ in range(repeats):
+            steps = episodes = 0
+            t0 = _now()
+            while _now() - t0 < seconds:
+                carry, ends = run(carry)
+                episodes += int(ends.sum())         # (synchronises)
+                steps += length * num_envs
+            secs = _now() - t0
+            rates.append(steps / secs)
+            eps.append(steps / max(episodes, 1))
+    return {"steps_per_s": statistics.median(rates), "samples": rates,
+            "steps_per_episode": statistics.median(eps), "core": core,
+            "compile_s": compile_s, "jax": jax.__version__}
+
+
+def dataset_task(rows: int, cols: int, mines: int, positions: int, seed: int,
+                 clock: str = "wall") -> dict:
+    """Positions per second written by ``fastmine.env.dataset`` (labels included)."""
+    from fastmine.env import dataset
+
+    _use_clock(clock)
+    with one_core(), tempfile.TemporaryDirectory() as tmp:
+        t0 = _now()
+        dataset(Path(tmp) / "d.npz", positions, rows=rows, cols=cols, mines=mines, seed=seed,
+                progress=False)
+        secs = _now() - t0
+    return {"positions": positions, "seconds": secs, "positions_per_s": positions / secs}
+
+
+def unavailable(peer: str) -> str | None:
+    """Why a peer cannot run here (its package is missing), or None."""
+    import importlib.util
+
+    module = {"gym_minesweeper": "gym_minesweeper", "jumanji": "jumanji"}.get(peer)
+    if module and importlib.util.find_spec(module) is None:
+        extra = "bench-env" if peer == "gym_minesweeper" else "bench-jax"
+        return f"{module} is not installed (pip install 'fastmine[{extra}]')"
+    if module is None and importlib.util.find_spec("gymnasium") is None:
+        return "gymnasium is not installed (pip install 'fastmine[env]')"
+    return None
+
+
+def run(cfg, worker, progress) -> dict:
+    """The environment section of the results document."""
+    from .kernels import size
+    from .worker import run_isolated
+
+    labels = QUICK_SIZES if cfg.quick else SIZES
+    seconds = 0.1 if cfg.quick else 1.0
+    repeats = 1 if cfg.quick else 3
+    peers = ["fastmine_single", "fastmine_batch", "gym_minesweeper"] + ([] if cfg.quick else ["jumanji"])
+    skipped = {p: why for p in peers if (why := unavailable(p))}
+    out: dict = {"batch": BATCH, "jax_batch": JAX_BATCH, "seconds": seconds, "repeats": repeats,
+                 "clock": cfg.clock,
+                 "peers": {p: {"label": PEERS[p], "rules": RULES[p], "skipped": skipped.get(p)}
+                           for p in peers}, "rows": []}
+    plan = []
+    for lab in labels:
+        for p in peers:
+            if p.startswith("fastmine"):
+                plan += [(lab, p, "opening", False), (lab, p, "none", False)]
+                if p == "fastmine_batch":
+                    plan.append((lab, p, "opening", True))
+            else:
+                plan.append((lab, p, "none", False))
+    progress.total += len(plan) + 1
+    for lab, peer, rule, copy in plan:
+        s = size(lab)
+        progress.set_postfix_str(f"env {peer} {lab} {rule}", refresh=False)
+        row = {"size": lab, "rows": s.rows, "cols": s.cols, "mines": s.mines, "peer": peer,
+               "rule": rule, "copy": copy}
+        if peer in skipped:
+            row.update(status="skipped", error=skipped[peer])
+        else:
+            args = {"peer": peer, "rows": s.rows, "cols": s.cols, "mines": s.mines, "rule": rule,
+                    "seconds": seconds, "repeats": repeats, "seed": cfg.seed, "clock": cfg.clock,
+                    "copy": copy}
+            timeout = cfg.timeout + 30 * repeats * seconds
+            res = (run_isolated("bench.env_bench:steps_task", args, timeout=timeout)
+                   if peer == "jumanji" else
+                   worker.call("bench.env_bench:steps_task", args, timeout=timeout))
+            row["status"] = res["status"]
+            row.update(res["result"] if res["status"] == "ok" else {"error": res.get("error")})
+        out["rows"].append(row)
+        progress.update()
+    progress.set_postfix_str("env dataset", refresh=False)
+    n = 50 if cfg.quick else 2000
+    res = worker.call("bench.env_bench:dataset_task", {"rows": 16, "cols": 16, "mines": 40,
+                      "positions": n, "seed": cfg.seed, "clock": cfg.clock}, timeout=cfg.timeout)
+    out["dataset"] = dict(res["result"] if res["status"] == "ok" else {"error": res.get("error")},
+                          status=res["status"], size="16x16/40")
+    progress.update()
+    return out
