@@ -239,3 +239,12 @@ def test_bad_reset_options():
         MinesweeperVectorEnv(2.0)
     with pytest.raises(ValueError, match="num_envs"):
         MinesweeperVectorEnv(0)
+
+
+def test_kernel_build_mode_matches_the_engines():
+    """The batch kernel is built like the engine's (FASTMINE_DEBUG=1 checks every
+    index it writes, and the environment tests then run under those checks)."""
+    from fastmine import _kernels
+    from fastmine.env import _batch
+
+    assert _batch.BOUNDS_CHECKED == _kernels.BOUNDS_CHECKED

@@ -75,8 +75,20 @@ cdef extern from *:
     static inline int fmb_none_openable(const uint8_t* st) {
         return !fmb_has_zero(fmb_load8(st) & FMB_NOT_OPENABLE);
     }
+    /* The bounds-checked build (FASTMINE_DEBUG=1) checks every index the kernel
+       writes through a raw pointer and aborts loudly on one out of range; the
+       release build compiles the checks away. */
+    #include <stdio.h>
+    #include <stdlib.h>
+    static inline void FMB_CHECK(int ok, const char* what) {
+        if (FASTMINE_DEBUG && !ok) {
+            fprintf(stderr, "fastmine.env kernel: check failed: %s\\n", what);
+            abort();
+        }
+    }
     """
     int FASTMINE_DEBUG
+    void FMB_CHECK(bint ok, const char* what) noexcept nogil
     bint fmb_all_open_zero(const uint8_t* st, const int8_t* pc) noexcept nogil
     bint fmb_none_openable(const uint8_t* st) noexcept nogil
 
@@ -174,9 +186,11 @@ cdef struct Fill:
     Py_ssize_t n
     Py_ssize_t W
     Py_ssize_t cols
+    Py_ssize_t nv       # cells of the view
     Py_ssize_t opened
     Py_ssize_t* stack
     Py_ssize_t top
+    Py_ssize_t cap      # entries of the stack
 
 
 cdef inline Py_ssize_t vi(Fill* f, Py_ssize_t x, Py_ssize_t R) noexcept nogil:
@@ -187,6 +201,7 @@ cdef inline Py_ssize_t vi(Fill* f, Py_ssize_t x, Py_ssize_t R) noexcept nogil:
 cdef inline void open_one(Fill* f, Py_ssize_t x, Py_ssize_t R) noexcept nogil:
     """Reveal the openable safe cell x."""
     cdef Py_ssize_t o = vi(f, x, R)
+    FMB_CHECK(x > f.W and x < f.n - f.W and o >= 0 and o < f.nv, "open_one: cell on the board")
     f.st[x] = ST_REVEALED
     f.view[o] = f.pc[x]
     f.mrev[o] = 0
@@ -213,6 +228,8 @@ cdef Py_ssize_t open_run(Fill* f, Py_ssize_t x, Py_ssize_t R) noexcept nogil:
         open_one(f, a - 1, R)
     length = b - a + 1
     o = vi(f, a, R)
+    FMB_CHECK(a > f.W and b < f.n - f.W and o >= 0 and o + length <= f.nv
+              and f.top + 3 <= f.cap, "open_run: run on the board, room on the stack")
     memset(st + a, ST_REVEALED, length)
     memset(f.view + o, 0, length)
     memset(f.mrev + o, 0, length)
@@ -234,6 +251,7 @@ cdef void scan_row(Fill* f, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t R) noexcept
     cdef uint8_t* st = f.st
     cdef const int8_t* pc = f.pc
     cdef Py_ssize_t x = lo
+    FMB_CHECK(lo >= 0 and hi < f.n, "scan_row: row in the buffer")
     while x <= hi:
         if (st[x] & 0xFE) != 0:
             x += 1
@@ -496,6 +514,7 @@ cdef class Batch:
                     continue
                 cand[n_allowed] = <uint32_t>((r + 1) * W + c + 1)
                 n_allowed += 1
+        FMB_CHECK(n_allowed >= self.mines and n_allowed <= self.N, "lay: room for the mines")
         if self.mines <= n_allowed - self.mines:
             k = self.mines
             mark = 1
@@ -593,9 +612,11 @@ cdef class Batch:
         f.n = self.P
         f.W = self.W
         f.cols = self.cols
+        f.nv = self.N
         f.opened = 0
         f.stack = self.stack
         f.top = 0
+        f.cap = 3 * self.N + 3
 
     cdef void _step_one(self, Py_ssize_t i, int64_t a) noexcept nogil:
         cdef Py_ssize_t N = self.N, kind = a // N, cell = a - kind * N
@@ -608,6 +629,8 @@ cdef class Batch:
         cdef bint valid = False, exploded = False
         cdef int8_t number
         cdef Fill f
+        FMB_CHECK(i >= 0 and i < self.B and kind >= 0 and kind * N < self.n_actions
+                  and p > self.W and p < self.P - self.W, "step: game and action in range")
         self._fill(i, &f)
         self.rew[i] = 0.0
         self.term[i] = 0
