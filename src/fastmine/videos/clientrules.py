@@ -58,6 +58,7 @@ class GameStatus:
     LOST = "lost"
 
 
+_BORDER = 99
 _K = EventKind
 _LEFT_BUTTON = {_K.LEFT_DOWN: True, _K.LEFT_UP: False}
 _RIGHT_BUTTON = {_K.RIGHT_DOWN: True, _K.RIGHT_UP: False}
@@ -99,7 +100,7 @@ class ClientBoard:
 
     def __init__(self, mine_layout: NDArray[np.bool_], question_marks: bool = False,
                  count_chord_right_press: bool = False) -> None:
-        rows, cols = mine_layout.shape
+        rows, cols = (int(n) for n in mine_layout.shape)
         self.rows = rows
         self.cols = cols
         self.question_marks = question_marks
@@ -110,8 +111,17 @@ class ClientBoard:
         counts = sum(padded[1 + dr:rows + 1 + dr, 1 + dc:cols + 1 + dc]
                      for dr in (-1, 0, 1) for dc in (-1, 0, 1))
         numbers = np.where(mines, -1, counts)
-        self.board: list[int] = numbers.ravel().tolist()
-        self.cells: list[int] = [HIDDEN_CODE] * (rows * cols)
+        # Padded by a ring of border cells (board -2, cell 99), so a neighbour
+        # is p + an offset, never out of range and never hidden.
+        w = cols + 2
+        self._w = w
+        self._around = (-w - 1, -w, -w + 1, -1, 1, w - 1, w, w + 1)
+        board = np.full((rows + 2, w), -2, dtype=np.int64)
+        board[1:-1, 1:-1] = numbers
+        grid = np.full((rows + 2, w), _BORDER, dtype=np.int64)
+        grid[1:-1, 1:-1] = HIDDEN_CODE
+        self._board: list[int] = board.ravel().tolist()
+        self._cells: list[int] = grid.ravel().tolist()
         self.hidden_safe = rows * cols - int(mines.sum())
         self.left = self.right = self.double = 0
         self.lce = self.rce = self.dce = 0
@@ -121,6 +131,12 @@ class ClientBoard:
         self.mouse = UP_UP
         self.log: list[tuple[int, str, str, int, bool]] = []
         self._flagged_once: set[int] = set()
+        # Zero regions (connected zeros), labelled when first needed, with the
+        # number of flags on each: ms-toollib walks a region on every reveal
+        # of one of its zeros, which a hostile video could make quadratic.
+        self._region: list[int] = [-1] * len(self._board)
+        self._region_flags: list[int] = []
+        self._last_right = -1
         self._preflags = 0
         self._middle = False
         self._left_down = False
@@ -128,16 +144,17 @@ class ClientBoard:
         self._event = -1
 
     # ---------------------------------------------------------------- helpers
-    def _neighbours(self, p: int) -> list[int]:
-        r, c = divmod(p, self.cols)
-        out = []
-        for rr in range(max(r - 1, 0), min(r + 2, self.rows)):
-            base = rr * self.cols
-            for cc in range(max(c - 1, 0), min(c + 2, self.cols)):
-                q = base + cc
-                if q != p:
-                    out.append(q)
-        return out
+    @property
+    def cells(self) -> list[int]:
+        """The board in ms-toollib's codes, row by row (0-8 open, 10 hidden, 11 flag,
+        12 question mark, 14 wrong flag, 15 the mine that blew)."""
+        w, cells = self._w, self._cells
+        return [x for r in range(1, self.rows + 1) for x in cells[r * w + 1:r * w + 1 + self.cols]]
+
+    def _index(self, p: int) -> int:
+        """The row-major index of padded cell ``p``."""
+        r, c = divmod(p, self._w)
+        return (r - 1) * self.cols + c - 1
 
     def view(self) -> NDArray[np.int8]:
         """The board as fastmine's view codes (``HIDDEN``, ``FLAG``, numbers, ...).
@@ -145,7 +162,8 @@ class ClientBoard:
         As fastmine shows a finished game: after a win every mine shows as a
         ``FLAG``, after a loss the unflagged mines as ``MINE``.
         """
-        cells = np.array(self.cells, dtype=np.int16).reshape(self.rows, self.cols)
+        grid = np.array(self._cells, dtype=np.int16).reshape(self.rows + 2, self._w)
+        cells = grid[1:-1, 1:-1]
         out = cells.astype(np.int8, copy=True)
         out[cells == HIDDEN_CODE] = HIDDEN
         out[cells == FLAG_CODE] = FLAG
@@ -153,23 +171,27 @@ class ClientBoard:
         out[cells == WRONG_CODE] = WRONG_FLAG
         out[cells == BLAST_CODE] = EXPLODED
         if self.status == GameStatus.LOST or self.status == GameStatus.WON:
-            mines = np.array(self.board).reshape(self.rows, self.cols) == -1
+            mines = np.array(self._board).reshape(self.rows + 2, self._w)[1:-1, 1:-1] == -1
             shown = MINE if self.status == GameStatus.LOST else FLAG
             out[mines & ((cells == HIDDEN_CODE) | (cells == QUESTION_CODE))] = shown
         return out
 
     def _record(self, button: str, action: str, p: int, changed: bool) -> None:
-        self.log.append((self._event, button, action, p, changed))
+        if button == "right":
+            self._last_right = len(self.log)
+        self.log.append((self._event, button, action, self._index(p) if p >= 0 else -1,
+                         changed))
 
     def _clear_counts(self) -> None:
         self.flags = 0
         self._flagged_once.clear()
         self.double = self.left = self.right = 0
         self.log.clear()
+        self._last_right = -1
 
     def _open(self, start: list[int]) -> None:
         """Reveal ``start`` and the regions their zeros open (ms-toollib's refresh_board)."""
-        board, cells = self.board, self.cells
+        board, cells, around = self._board, self._cells, self._around
         stack = start
         blew = False
         while stack:
@@ -180,9 +202,10 @@ class ClientBoard:
                     self.hidden_safe -= 1
                 cells[p] = v
                 if v == 0:
-                    for q in self._neighbours(p):
-                        if cells[q] == HIDDEN_CODE or cells[q] == QUESTION_CODE:
-                            stack.append(q)
+                    for d in around:
+                        c = cells[p + d]
+                        if c in (HIDDEN_CODE, QUESTION_CODE):
+                            stack.append(p + d)
             else:
                 cells[p] = BLAST_CODE
                 blew = True
@@ -193,22 +216,40 @@ class ClientBoard:
 
     def _is_3bv_number(self, p: int) -> bool:
         """A number that is a 3BV of its own (no 0 around it)."""
-        return self.board[p] > 0 and all(self.board[q] != 0 for q in self._neighbours(p))
+        board = self._board
+        return board[p] > 0 and all(board[p + d] != 0 for d in self._around)
 
-    def _zero_region_unflagged(self, p: int, seen: set[int]) -> bool:
-        """True unless a zero of ``p``'s zero region is flagged (then it cannot
-        open whole, and ms-toollib does not count it as solved 3BV)."""
-        board, cells = self.board, self.cells
+    def _label(self, p: int) -> int:
+        """The label of zero ``p``'s region, labelling the region (and counting its
+        flags) the first time."""
+        label = self._region[p]
+        if label >= 0:
+            return label
+        label = len(self._region_flags)
+        board, cells, region, around = self._board, self._cells, self._region, self._around
+        flags = 0
+        region[p] = label
         stack = [p]
         while stack:
             q = stack.pop()
-            if board[q] != 0 or q in seen:
-                continue
             if cells[q] == FLAG_CODE:
-                return False
-            seen.add(q)
-            stack.extend(n for n in self._neighbours(q) if n not in seen)
-        return True
+                flags += 1
+            for d in around:
+                n = q + d
+                if board[n] == 0 and region[n] < 0:
+                    region[n] = label
+                    stack.append(n)
+        self._region_flags.append(flags)
+        return label
+
+    def _zero_region_unflagged(self, p: int) -> bool:
+        """True unless a zero of ``p``'s zero region is flagged (then it cannot
+        open whole, and ms-toollib does not count it as solved 3BV)."""
+        return self._region_flags[self._label(p)] == 0
+
+    def _flag_changed(self, p: int, delta: int) -> None:
+        if self._board[p] == 0 and self._region[p] >= 0:
+            self._region_flags[self._region[p]] += delta
 
     def _settle(self) -> None:
         if self.hidden_safe == 0 and self.status != GameStatus.LOST:
@@ -217,18 +258,18 @@ class ClientBoard:
     # ------------------------------------------------------------------ clicks
     def _left_click(self, p: int) -> int:
         self.left += 1
-        cells = self.cells
+        cells = self._cells
         if cells[p] != HIDDEN_CODE and cells[p] != QUESTION_CODE:
             self._record("left", "reveal", p, False)
             return 0
-        v = self.board[p]
+        v = self._board[p]
         if v == -1:
             self._open([p])
             self.status = GameStatus.LOST
             self._record("left", "reveal", p, True)
             return 4
         if v == 0:
-            if self._zero_region_unflagged(p, set()):
+            if self._zero_region_unflagged(p):
                 self.bbbv_solved += 1
         elif self._is_3bv_number(p):
             self.bbbv_solved += 1
@@ -240,21 +281,23 @@ class ClientBoard:
 
     def _right_click(self, p: int) -> int:
         self.right += 1
-        cells = self.cells
+        cells = self._cells
         v = cells[p]
         if v < 10:
             self._record("right", "mark", p, False)
             return 0
         if v == HIDDEN_CODE:
             cells[p] = FLAG_CODE
+            self._flag_changed(p, 1)
             self.flags += 1
-            if self.board[p] == -1 and p not in self._flagged_once:
+            if self._board[p] == -1 and p not in self._flagged_once:
                 self.rce += 1
-            if self.board[p] == -1:
+            if self._board[p] == -1:
                 self._flagged_once.add(p)
             action = "flag"
         elif v == FLAG_CODE:
             cells[p] = QUESTION_CODE if self.question_marks else HIDDEN_CODE
+            self._flag_changed(p, -1)
             self.flags -= 1
             action = "question" if self.question_marks else "unflag"
         else:                                      # a question mark
@@ -265,7 +308,7 @@ class ClientBoard:
 
     def _chord(self, p: int) -> int:
         self.double += 1
-        cells, board = self.cells, self.board
+        cells, board = self._cells, self._board
         v = cells[p]
         if v >= 8:
             self._record("double", "chord", p, False)
@@ -273,7 +316,8 @@ class ClientBoard:
         hidden = []
         flags = 0
         around_bbbv = 0
-        for q in self._neighbours(p):
+        for d in self._around:
+            q = p + d
             c = cells[q]
             if c == FLAG_CODE:
                 flags += 1
@@ -286,9 +330,8 @@ class ClientBoard:
             return 0
         lost = any(board[q] == -1 for q in hidden)
         self.dce += 1
-        seen: set[int] = set()
-        regions = sum(1 for q in hidden if board[q] == 0 and q not in seen
-                      and self._zero_region_unflagged(q, seen))
+        regions = len({self._label(q) for q in hidden if board[q] == 0
+                       and self._zero_region_unflagged(q)})
         self.bbbv_solved += around_bbbv + regions
         self._open(hidden)
         if lost:
@@ -312,10 +355,9 @@ class ClientBoard:
         if self.count_chord_right_press:
             return
         self.right -= 1
-        for i in range(len(self.log) - 1, -1, -1):
-            if self.log[i][1] == "right":
-                del self.log[i]
-                break
+        if self._last_right >= 0:
+            del self.log[self._last_right]
+            self._last_right = -1
 
     # -------------------------------------------------------------------- step
     def step(self, kind: int, row: int, col: int, event: int = -1) -> int:
@@ -330,7 +372,7 @@ class ClientBoard:
         if status == GameStatus.WON or status == GameStatus.LOST:
             return 0
         on = row >= 0
-        p = row * self.cols + col if on else -1
+        p = (row + 1) * self._w + col + 1 if on else -1
         e = _K(kind)
         if e == _K.MOVE:
             return 0
@@ -377,7 +419,7 @@ class ClientBoard:
                 self.mouse = CHORDING_NOT_FLAG
             return 0
         if e == _K.PRE_FLAG:
-            if not on or self.cells[p] != HIDDEN_CODE:
+            if not on or self._cells[p] != HIDDEN_CODE:
                 return 0
             self._preflags += 1
             self.status = GameStatus.PREFLAGGING
@@ -430,7 +472,7 @@ class ClientBoard:
                     self._clear_counts()
                     return 0
                 return self._off_board_left()
-            if self.cells[p] == HIDDEN_CODE:
+            if self._cells[p] == HIDDEN_CODE:
                 self.status = GameStatus.PLAYING
                 self.mouse = UP_UP
                 return self._left_click(p)
@@ -439,7 +481,7 @@ class ClientBoard:
             self._record("left", "reveal", p, False)
             return 0
         if e == _K.PRE_FLAG:
-            if not on or self.cells[p] != HIDDEN_CODE:
+            if not on or self._cells[p] != HIDDEN_CODE:
                 return 0
             self._preflags += 1
             return self._right_click(p)
@@ -450,7 +492,7 @@ class ClientBoard:
                     self._off_board_right()
                     return None
                 self.mouse = UP_DOWN
-                if self.cells[p] == HIDDEN_CODE:
+                if self._cells[p] == HIDDEN_CODE:
                     self._preflags += 1
                 else:
                     self._preflags -= 1
@@ -458,7 +500,9 @@ class ClientBoard:
                         # Taking off the last preflag undoes everything so far.
                         self.status = GameStatus.READY
                         self._clear_counts()
-                        self.cells[p] = HIDDEN_CODE
+                        if self._cells[p] == FLAG_CODE:
+                            self._flag_changed(p, -1)
+                        self._cells[p] = HIDDEN_CODE
                         return 0
                 return self._right_click(p)
             if ms == DOWN_UP:
@@ -514,7 +558,7 @@ class ClientBoard:
                                                              DOWN_UP_AFTER_CHORDING)):
             if ms == UP_UP:
                 if on:
-                    self.mouse = UP_DOWN_NOT_FLAG if self.cells[p] < 10 else UP_DOWN
+                    self.mouse = UP_DOWN_NOT_FLAG if self._cells[p] < 10 else UP_DOWN
                     return self._right_click(p)
                 self.mouse = UP_DOWN_NOT_FLAG
                 self._off_board_right()

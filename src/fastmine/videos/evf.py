@@ -54,6 +54,7 @@ _MODES = {0: "classic", 1: "upk", 2: "cheat", 3: "density", 4: "win7",
           16: "solvable_chording_flag_recursive", 65535: "no_rule"}
 _KINDS = np.full(256, 255, dtype=np.uint8)
 _KINDS[1:13] = np.arange(12)           # EVF's codes 1-12 are EventKind 0-11 in order
+_ENDS = (0, 255)        # the byte after the last event: a checksum follows, or none
 _GAME_STATES = {81: "replay", 82: "win", 83: "fail", 99: "error"}
 
 
@@ -189,7 +190,7 @@ def _events_v0(cur: Cursor) -> tuple[NDArray[np.int64], NDArray[np.uint8], NDArr
     rec = np.frombuffer(data, dtype=np.uint8, count=n_full * 8, offset=p).reshape(n_full, 8)
     ends = np.flatnonzero((rec[:, 0] == 0) | (rec[:, 0] == 255))
     n = int(ends[0]) if ends.shape[0] else n_full
-    if p + 8 * n >= len(data):
+    if p + 8 * n >= len(data) or data[p + 8 * n] not in _ENDS:
         cur.pos = len(data)
         raise cur.fail("the event list has no end: the file is truncated")
     rec = rec[:n]

@@ -18,7 +18,10 @@ Four families:
   (offset by 32) and a 22-bit time in ms.
 - **0.96 beta and earlier**: no header; the board, question marks, 8-byte
   plain events (seconds, hundredths, buttons, x, y), the time and a
-  100-byte name at fixed distances from the file's end.
+  100-byte name at fixed distances from the file's end (a 20-byte checksum
+  between zero bytes ends 0.8 to 0.96).  Nothing in 0.75 and earlier tells
+  a truncated file from a whole one; the events then end where their time
+  goes back or past the game's.
 
 Events hold the buttons' states, not presses: a press or release is where a
 button's state changes, a move where the pointer does (rawvf's reading).  The
@@ -191,10 +194,18 @@ def _read_early(cur: Cursor) -> Video:
         version, after, name = "0.76 beta", size - 113, data[-110:-10]
     else:
         version, after, name = "0.75 beta (or earlier)", size - 13, b""
-    if level_of(rows, cols, mines) == "custom" and (rows, cols) not in (
-            (8, 8), (16, 16), (16, 30)):
-        raise cur.fail(f"a {rows}x{cols} board: early Clone versions played only the "
-                       "three standard sizes", 0)
+    # These layouts have no sizes to check a truncation against; what they
+    # have is a 20-byte checksum between two zero bytes (0.8 to 0.96) and a
+    # 100-byte text field for the name.
+    if version.startswith("0.96") and (data[-1] != 0 or data[-22] != 0):
+        raise cur.fail("the checksum is not between two zero bytes: the file is truncated "
+                       "or not a Clone video", size - 22)
+    if any(b < 32 and b != 0 for b in name):
+        raise cur.fail("the player's name holds control bytes: the file is truncated or "
+                       "corrupt", size - len(name))
+    if level_of(rows, cols, mines) == "custom":
+        raise cur.fail(f"a {rows}x{cols} board with {mines} mines: early Clone versions "
+                       "played only the three standard levels", 0)
     cur.pos = after
     time_ms = cur.u16("the time") * 1000 + cur.u8("the time's hundredths") * 10
     n = max(0, (after - first) // 8 + 1)
