@@ -1,10 +1,8 @@
 """Start the fastmine Kivy app: ``python app/main.py`` (buildozer's entry point).
 
-Options (anything after ``--`` goes to Kivy):
-  --data-dir DIR   keep settings, records, saved game and sounds in DIR
-  --bench          measure startup to first frame and the frame time after a
-                   reveal on a 50x50 board, print one JSON line, and exit
-  --size WxH       window size (desktop)
+The app is the package :mod:`fastmine.app` (``fastmine-app`` once installed);
+this file only makes a source checkout's ``src/`` importable when fastmine is
+not installed, then runs the app's launcher with the same options.
 """
 
 from __future__ import annotations
@@ -13,19 +11,14 @@ import time
 
 T0 = time.perf_counter()  # startup is measured from here
 
-import argparse  # noqa: E402
 import os  # noqa: E402
 import sys  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DESKTOP_SIZE = "1180x720"
-"""The desktop window's first size (then it remembers its own)."""
 
 
 def _paths() -> None:
-    """Make ``fastmine_app`` and, from a source checkout, ``fastmine`` importable."""
-    if HERE not in sys.path:
-        sys.path.insert(0, HERE)
+    """From a source checkout without an installed fastmine, import the checkout's."""
     try:
         import fastmine  # noqa: F401
     except ImportError:
@@ -34,104 +27,13 @@ def _paths() -> None:
             sys.path.insert(0, src)
 
 
-NO_KIVY = ("The fastmine app needs Kivy, which is not installed for {python}.\n"
-           "Install the app extra:  pip install 'fastmine[app]'   "
-           "(from a checkout: pip install '.[app]')\n"
-           "or play in the terminal without it:  fastmine play")
-
-
-def _have_kivy() -> bool:
-    """Whether Kivy imports; if not, say which extra brings it (no traceback)."""
-    try:
-        import kivy  # noqa: F401
-    except ImportError as exc:
-        if (exc.name or "").split(".")[0] != "kivy":
-            raise  # Kivy is there but something it needs is broken: show the real error
-        print(NO_KIVY.format(python=sys.executable), file=sys.stderr)
-        return False
-    return True
-
-
-def _no_sound_device() -> bool:
-    """True on a desktop Linux with no sound device and no sound server (a server, CI)."""
-    if not sys.platform.startswith("linux") or "ANDROID_ARGUMENT" in os.environ \
-            or "ANDROID_ROOT" in os.environ:
-        return False
-    if os.environ.get("PULSE_SERVER"):
-        return False
-    runtime = os.environ.get("XDG_RUNTIME_DIR", "")
-    if runtime and any(os.path.exists(os.path.join(runtime, s))
-                       for s in ("pulse/native", "pipewire-0")):
-        return False
-    try:
-        return not any(n.startswith("pcm") for n in os.listdir("/dev/snd"))
-    except OSError:
-        return True
-
-
-def _quiet_audio() -> None:
-    """Without a sound device, SDL's dummy audio driver: sound stays silent instead
-    of Kivy logging a CRITICAL "Unable to open mixer" (and ALSA its own errors)."""
-    if _no_sound_device():
-        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-
-
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="python app/main.py", description="fastmine: Minesweeper for touch screens and desktops.")
-    p.add_argument("--data-dir", help="folder for settings, records, the saved game and sounds")
-    p.add_argument("--bench", action="store_true",
-                   help="print startup and reveal frame times as JSON (runs headless if there is no display)")
-    p.add_argument("--bench-reveals", type=int, default=30, help="reveals to time with --bench (default 30)")
-    p.add_argument("--size", help="window size WIDTHxHEIGHT, e.g. 480x800")
-    return p.parse_args(argv)
-
-
 def main(argv: list[str] | None = None) -> int:
-    if argv is None:
-        argv = sys.argv[1:]
-    kivy_args: list[str] = []
-    if "--" in argv:
-        i = argv.index("--")
-        argv, kivy_args = argv[:i], argv[i + 1:]
-    args = parse_args(argv)
-    sys.argv = [sys.argv[0], *kivy_args]
-    os.environ.setdefault("KIVY_NO_ARGS", "1")
-    _quiet_audio()
+    """Run the app's launcher (:func:`fastmine.app.main`); returns the exit status."""
     _paths()
-    if not _have_kivy():
-        return 1
-    if args.bench:
-        from fastmine_app.benchmark import bench_environment
-        bench_environment()
-        args.size = args.size or "1000x1000"
-    from kivy.config import Config
+    from fastmine.app.launch import main as launch
 
-    # right click marks instead of drawing Kivy's red multitouch dot
-    Config.set("input", "mouse", "mouse,multitouch_on_demand")
-    from kivy.utils import platform
-
-    # Landscape, and within a 1280x800 screen with its title bar and panel; the
-    # app then restores the size the window had when it was last closed.
-    size = args.size or (None if platform in ("android", "ios") else DESKTOP_SIZE)
-    if size:
-        try:
-            w, h = (str(int(v)) for v in size.lower().split("x"))
-        except ValueError:
-            print(f"--size must look like 480x800, got {size!r}", file=sys.stderr)
-            return 2
-        Config.set("graphics", "width", w)
-        Config.set("graphics", "height", h)
-    if args.bench:
-        from fastmine_app.benchmark import run_bench
-        return run_bench(T0, data_dir=args.data_dir, reveals=args.bench_reveals)
-    from fastmine_app.application import FastmineApp
-
-    app = FastmineApp(data_dir=args.data_dir)
-    app.restore_window_size = not args.size  # --size wins over the remembered size
-    app.run()
-    return 0
+    return launch(argv, t0=T0, prog="python app/main.py")
 
 
 if __name__ == "__main__":
-    _paths()
     sys.exit(main())

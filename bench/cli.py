@@ -8,7 +8,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from fastmine.storage import atomic_write_text
+from fastmine.files.storage import atomic_write_text
 
 from .kernels import FASTMINE_ONLY_SIZES, FULL_SIZES, KERNELS, QUICK_SIZES, size
 from .peers import PEERS

@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh app
-exec .venv/bin/python app/main.py "$@"
+exec .venv/bin/python -m fastmine.app "$@"

@@ -1,7 +1,7 @@
 """Old records databases and games to store, shared by the records-store tests.
 
 The schemas here are copied as fastmine shipped them (1: games, 2: click
-kinds, 3: replays), on purpose not imported from :mod:`fastmine.recordsschema`:
+kinds, 3: replays), on purpose not imported from :mod:`fastmine.records.schema`:
 the tests that use them check that files the old versions really wrote still
 open and migrate, whatever the package's own migrations become.
 """

@@ -5,7 +5,7 @@ The differential tests drive fastmine and this engine with the same moves and
 require identical results.  When the two disagree, read this file first: it is
 meant to be simple enough to check against DESIGN.md line by line.
 
-View codes are the integers of ``fastmine.codes``, repeated here so the spec
+View codes are the integers of ``fastmine.viewcodes``, repeated here so the spec
 stands on its own (a test checks they agree).
 """
 

@@ -90,26 +90,21 @@ def test_spec_parses_with_buildozers_own_parser(monkeypatch, capsys):
     assert "error" not in capsys.readouterr().out.lower()
 
 
-def test_apk_gets_the_app_and_nothing_else(monkeypatch, tmp_path):
-    """What buildozer copies as the app's source (its own copy routine): app/ only,
-    Python and kv, no tests, benchmarks, docs or compiled files."""
+def test_apk_gets_the_launcher_and_nothing_else(monkeypatch, tmp_path):
+    """What buildozer copies as the app's source (its own copy routine): app/main.py
+    only; the app itself ships in the fastmine package the recipe builds (below)."""
     b = _buildozer(monkeypatch)
     b.config.set("buildozer", "build_dir", str(tmp_path))
     b.targetname = "android"
     Path(b.app_dir).mkdir(parents=True)
     b._copy_application_sources()
     shipped = sorted(str(p.relative_to(b.app_dir)) for p in Path(b.app_dir).rglob("*") if p.is_file())
-    app = ROOT / "app"
-    expected = sorted(str(p.relative_to(app)) for p in app.rglob("*")
-                      if p.is_file() and p.suffix in (".py", ".kv") and "__pycache__" not in p.parts)
-    assert shipped == expected
-    assert "main.py" in shipped
-    assert {f"fastmine_app/{name}" for name in _app_kv_files()} <= set(shipped)
+    assert shipped == ["main.py"]
 
 
 def _app_kv_files() -> tuple[str, ...]:
     """``application.KV_FILES``, read from the source (no Kivy needed)."""
-    tree = ast.parse((ROOT / "app" / "fastmine_app" / "application.py").read_text())
+    tree = ast.parse((ROOT / "src" / "fastmine" / "app" / "application.py").read_text())
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "KV_FILES" for t in node.targets):
             return ast.literal_eval(node.value)
@@ -140,10 +135,9 @@ def _imports(path: Path, module: str) -> list[tuple[str, int]]:
 
 def _source_of(module: str) -> Path | None:
     parts = module.split(".")
-    roots = {"fastmine_app": ROOT / "app", "fastmine": ROOT / "src"}
-    if parts[0] not in roots:
+    if parts[0] != "fastmine":
         return None
-    p = roots[parts[0]].joinpath(*parts)
+    p = (ROOT / "src").joinpath(*parts)
     for cand in (p / "__init__.py", p.with_suffix(".py")):
         if cand.is_file():
             return cand
@@ -153,14 +147,14 @@ def _source_of(module: str) -> Path | None:
 def app_imports() -> dict[str, set[str]]:
     """Top-level names of every module the app can import, with where (file:line).
 
-    From app/main.py and every module of fastmine_app, following imports into
+    From app/main.py and every module of fastmine.app, following imports through
     the fastmine package, lazy imports inside functions included (a lazy
     import still runs on the phone).  The Cython kernels' own imports are
     NumPy's (a requirement anyway).
     """
     todo = [(ROOT / "app" / "main.py", "main")]
-    todo += [(p, "fastmine_app" if p.stem == "__init__" else f"fastmine_app.{p.stem}")
-             for p in sorted((ROOT / "app" / "fastmine_app").glob("*.py"))]
+    todo += [(p, "fastmine.app" if p.stem == "__init__" else f"fastmine.app.{p.stem}")
+             for p in sorted((ROOT / "src" / "fastmine" / "app").glob("*.py"))]
     seen: set[Path] = set()
     found: dict[str, set[str]] = {}
     while todo:
@@ -170,7 +164,7 @@ def app_imports() -> dict[str, set[str]]:
         seen.add(path)
         for name, line in _imports(path, module):
             top = name.split(".")[0]
-            if top in ("fastmine", "fastmine_app", "main"):
+            if top in ("fastmine", "main"):
                 src = _source_of(name)
                 if src is not None:
                     todo.append((src, name))
@@ -202,8 +196,8 @@ def test_the_scan_follows_lazy_and_relative_imports(tmp_path):
     f = tmp_path / "m.py"
     f.write_text("from . import a\nfrom .b import c\ndef f():\n    import plyer\n"
                  "    from ..x import y\n")
-    names = {n for n, _ in _imports(f, "fastmine_app.sub.m")}
-    assert {"fastmine_app.sub.a", "fastmine_app.sub.b.c", "plyer", "fastmine_app.x.y"} <= names
+    names = {n for n, _ in _imports(f, "fastmine.app.sub.m")}
+    assert {"fastmine.app.sub.a", "fastmine.app.sub.b.c", "plyer", "fastmine.app.x.y"} <= names
 
 
 # ------------------------------------------------------------------ the recipe's build
@@ -227,22 +221,31 @@ print(json.dumps({"file": fastmine.__file__, "version": fastmine.__version__,
 """
 
 
+KERNELS_TO_PLAY = ["fastmine._kernels", "fastmine.solver._logic"]
+"""What ``import fastmine`` loads (the solver's strategies load on first use)."""
+
+
 def test_recipe_steps_build_a_kernel_that_plays(tmp_path):
     """The recipe's own steps (copy the sources, setup.py build_ext, stage the
-    package) run for the host on one kernel; the staged package then plays a game."""
+    package) run for the host on the kernels ``import fastmine`` needs (the engine's,
+    and the solver's logic behind rule="no_guess"); the staged package then plays."""
     pytest.importorskip("Cython", reason="building the kernels needs Cython (test extra)")
     steps = _steps()
     assert "fastmine._kernels" in steps.extension_modules(ROOT)
-    src = steps.copy_sources(ROOT, tmp_path / "src", ["fastmine._kernels"])
+    src = steps.copy_sources(ROOT, tmp_path / "src", KERNELS_TO_PLAY)
     assert not list(src.rglob("*.c")) and not list(src.rglob("*.so"))
-    assert [p.name for p in src.rglob("*.pyx")] == ["_kernels.pyx"]
+    assert sorted(p.name for p in src.rglob("*.pyx")) == ["_kernels.pyx", "_logic.pyx"]
     import numpy
 
     # the recipe's environment rules on the host's compiler (p4a's env has CC and CFLAGS)
     cc = sysconfig.get_config_var("CC") or "cc"
     env = steps.cross_env({**os.environ, "CC": cc, "CFLAGS": "-fPIC"}, numpy.get_include())
     package = steps.build(src, tmp_path / "stage", env=env, jobs=2)
-    assert steps.built_kernels(package) == ["fastmine._kernels"]
+    assert steps.built_kernels(package) == KERNELS_TO_PLAY
+    # the app ships in the package: its modules and every kv file it loads
+    assert (package / "app" / "__main__.py").is_file()
+    assert {p.name for p in (package / "app").glob("*.kv")} >= set(_app_kv_files()) | {
+        "replay.kv", "stats.kv"}
     res = subprocess.run([sys.executable, "-c", _PLAY, str(tmp_path / "stage")],
                          capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr[-2000:]
@@ -271,7 +274,7 @@ def test_recipe_rebuilds_when_a_source_changes(tmp_path):
     src = steps.copy_sources(ROOT, tmp_path / "a")
     before = steps.source_digest(src)
     assert before == steps.source_digest(ROOT)  # generated files do not count
-    (src / "src" / "fastmine" / "codes.py").write_text("# changed\n", encoding="utf-8")
+    (src / "src" / "fastmine" / "viewcodes.py").write_text("# changed\n", encoding="utf-8")
     assert steps.source_digest(src) != before
     with pytest.raises(ValueError, match="no such kernel"):
         steps.copy_sources(ROOT, tmp_path / "b", ["fastmine._nope"])

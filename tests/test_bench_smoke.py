@@ -176,18 +176,18 @@ def test_analysis_ratios_slopes_targets():
 
 
 def test_fastmine_bench_command_wires_the_suite(monkeypatch, capsys):
-    from fastmine import benchcmd
+    from fastmine.cli import bench as bench_command
 
-    assert benchcmd.find_root() == ROOT
+    assert bench_command.find_root() == ROOT
     parser = argparse.ArgumentParser()
-    benchcmd.configure(parser)
+    bench_command.configure(parser)
     args = parser.parse_args(["--quick", "--sizes", "9x9"])
     assert args.quick and args.sizes[0].rows == 9
 
-    monkeypatch.setattr(benchcmd, "find_root", lambda: None)
+    monkeypatch.setattr(bench_command, "find_root", lambda: None)
     bare = argparse.ArgumentParser()
-    benchcmd.configure(bare)
-    assert benchcmd.run(bare.parse_args([])) == 2
+    bench_command.configure(bare)
+    assert bench_command.run(bare.parse_args([])) == 2
     assert "source checkout" in capsys.readouterr().err
 
 

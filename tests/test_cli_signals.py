@@ -123,8 +123,8 @@ def test_the_finished_games_match_an_uninterrupted_run(procs, tmp_path):
     done = np.flatnonzero(part >= 0)
     import argparse
 
+    from fastmine.cli.solve import build_configs, configure
     from fastmine.solver.runs import play_chunk
-    from fastmine.solver.solvecmd import build_configs, configure
 
     parser = argparse.ArgumentParser()
     configure(parser)

@@ -25,11 +25,12 @@ from hypothesis import strategies as st
 from mounts import remount_ro, tmpfs
 
 import fastmine
-from fastmine import SaveFormatError, saves, storage
+from fastmine import SaveFormatError
 from fastmine.cli import main as cli_main
+from fastmine.cli.records import fit, format_best_times, printable, width
+from fastmine.cli.tui.session import GameOptions, Session
+from fastmine.files import savedgame, storage
 from fastmine.records import APPLICATION_ID, GameRecord, RecordsError, RecordsStore
-from fastmine.recordscmd import fit, format_best_times, printable, width
-from fastmine.tui.session import GameOptions, Session
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="FIFOs, mounts and modes are POSIX")
 
@@ -125,17 +126,17 @@ BAD_SAVES = {
 
 @pytest.mark.parametrize("name", BAD_SAVES)
 def test_out_of_range_numbers_are_save_format_errors(tmp_path, name):
-    path = tmp_path / saves.SAVE_FILE
+    path = tmp_path / savedgame.SAVE_FILE
     path.write_text(json.dumps({**valid_save(), **BAD_SAVES[name]}))
     with pytest.raises(SaveFormatError):
-        saves.load_game(path)
+        savedgame.load_game(path)
 
 
 def test_deeply_nested_save_is_a_save_format_error(tmp_path):
-    path = tmp_path / saves.SAVE_FILE
+    path = tmp_path / savedgame.SAVE_FILE
     path.write_text('{"clicks": ' + "[" * 100_000 + "]" * 100_000 + "}")
     with pytest.raises(SaveFormatError, match="nested"):
-        saves.load_game(path)
+        savedgame.load_game(path)
 
 
 def test_cells_that_contradict_the_rule_are_refused():
@@ -174,12 +175,12 @@ def test_any_field_replaced_by_any_json_loads_or_is_a_save_format_error(key, val
     # What loads plays, saves and reports like any game.
     g.stats()
     json.dumps(g.to_dict())
-    fastmine.saves.describe(g)
+    fastmine.files.savedgame.describe(g)
 
 
 @pytest.mark.parametrize("name", ["elapsed 2**64", "left clicks 2**63"])
 def test_the_terminal_game_starts_fresh_and_keeps_the_bytes(tmp_path, name):
-    path = tmp_path / saves.SAVE_FILE
+    path = tmp_path / savedgame.SAVE_FILE
     raw = json.dumps({**valid_save(), **BAD_SAVES[name]}).encode()
     path.write_bytes(raw)
     s = Session(GameOptions(), data_dir=tmp_path)
@@ -190,14 +191,14 @@ def test_the_terminal_game_starts_fresh_and_keeps_the_bytes(tmp_path, name):
     # A fresh game plays and saves in the freed slot.
     s.reveal(4, 4)
     assert "saved" in s.save_on_quit()
-    assert saves.load_game(data_dir=tmp_path) is not None
+    assert savedgame.load_game(data_dir=tmp_path) is not None
 
 
 def test_the_clock_does_not_run_while_the_resume_question_waits(tmp_path):
     clock = Clock()
     g = game_in_progress(clock)
     clock.t += 1.0
-    saves.save_game(g, data_dir=tmp_path)
+    savedgame.save_game(g, data_dir=tmp_path)
     s = Session(GameOptions(), data_dir=tmp_path, clock=clock)
     saved, _ = s.check_save()
     clock.t += 10.0         # the player reads the question
@@ -234,17 +235,17 @@ def bounded(fn, fifo: Path, seconds: float = 20.0):
 
 
 def test_a_fifo_save_does_not_hang_and_is_left_alone(tmp_path):
-    fifo = tmp_path / saves.SAVE_FILE
+    fifo = tmp_path / savedgame.SAVE_FILE
     os.mkfifo(fifo)
     with pytest.raises(SaveFormatError, match="FIFO"):
-        bounded(lambda: saves.load_game(fifo), fifo)
+        bounded(lambda: savedgame.load_game(fifo), fifo)
     with pytest.raises(SaveFormatError):
-        bounded(lambda: saves.save_game(game_in_progress(), fifo), fifo)
+        bounded(lambda: savedgame.save_game(game_in_progress(), fifo), fifo)
     assert fifo.is_fifo()
 
 
 def test_fifos_in_the_data_folder_do_not_hang_play(tmp_path):
-    os.mkfifo(tmp_path / saves.SAVE_FILE)
+    os.mkfifo(tmp_path / savedgame.SAVE_FILE)
     os.mkfifo(tmp_path / "records.sqlite3")
     env = dict(os.environ, PYTHONPATH=str(SRC), FASTMINE_DATA_DIR=str(tmp_path))
     r = subprocess.run([sys.executable, "-m", "fastmine", "play", "--plain", "--resume",
@@ -260,33 +261,33 @@ def test_fifos_in_the_data_folder_do_not_hang_play(tmp_path):
 def test_a_save_linked_to_dev_zero_is_not_read(tmp_path):
     if not os.path.exists("/dev/zero"):
         pytest.skip("no /dev/zero")
-    link = tmp_path / saves.SAVE_FILE
+    link = tmp_path / savedgame.SAVE_FILE
     link.symlink_to("/dev/zero")
     with pytest.raises(SaveFormatError, match="not a regular file"):
-        saves.load_game(link)
+        savedgame.load_game(link)
 
 
 def test_a_save_too_big_is_refused_unread(tmp_path, monkeypatch):
-    monkeypatch.setattr(saves, "MAX_SAVE_BYTES", 1000)
-    path = tmp_path / saves.SAVE_FILE
+    monkeypatch.setattr(savedgame, "MAX_SAVE_BYTES", 1000)
+    path = tmp_path / savedgame.SAVE_FILE
     path.write_text(json.dumps(valid_save()) + " " * 2000)
     with pytest.raises(SaveFormatError, match="too big"):
-        saves.load_game(path)
+        savedgame.load_game(path)
 
 
 def test_saving_through_a_symlink_keeps_the_link(tmp_path):
     real = tmp_path / "elsewhere" / "my-save.json"
     real.parent.mkdir()
     first = game_in_progress()
-    saves.save_game(first, real)
-    link = tmp_path / "data" / saves.SAVE_FILE
+    savedgame.save_game(first, real)
+    link = tmp_path / "data" / savedgame.SAVE_FILE
     link.parent.mkdir()
     link.symlink_to(real)
     g = game_in_progress()
     g.toggle_mark(0, 0)
-    saves.save_game(g, data_dir=link.parent)
+    savedgame.save_game(g, data_dir=link.parent)
     assert link.is_symlink() and os.readlink(link) == str(real)
-    assert saves.load_game(real).to_dict()["cells"] == g.to_dict()["cells"]
+    assert savedgame.load_game(real).to_dict()["cells"] == g.to_dict()["cells"]
     assert not list(real.parent.glob(".*.tmp")) and not list(link.parent.glob(".*.tmp"))
 
 
@@ -304,7 +305,7 @@ def test_stale_temporary_files_are_cleaned_up_only_when_ours_and_old(tmp_path):
     for p in (old, other, odd, target):
         os.utime(p, (hour_ago, hour_ago))
     os.utime(linked, (hour_ago, hour_ago), follow_symlinks=False)
-    saves.save_game(game_in_progress(), data_dir=tmp_path)
+    savedgame.save_game(game_in_progress(), data_dir=tmp_path)
     assert not old.exists()
     assert fresh.exists() and other.exists() and odd.exists() and linked.is_symlink()
     assert target.exists()
@@ -315,7 +316,7 @@ def test_stale_temporary_files_are_cleaned_up_only_when_ours_and_old(tmp_path):
 def test_winning_a_resumed_game_in_a_read_only_folder(data_disk, make_read_only):
     g = fastmine.Game(9, 9, 10, seed=5)
     g.reveal(4, 4)
-    saves.save_game(g, data_dir=data_disk)
+    savedgame.save_game(g, data_dir=data_disk)
     s = Session(GameOptions(), data_dir=data_disk, use_records=False)
     saved, _ = s.check_save()
     s.resume(saved)
@@ -326,7 +327,7 @@ def test_winning_a_resumed_game_in_a_read_only_folder(data_disk, make_read_only)
             s.reveal(int(r), int(c))
     assert s.game.state is fastmine.GameState.WON
     assert any("Could not delete the saved game" in n for n in s.notes)
-    assert (data_disk / saves.SAVE_FILE).exists()
+    assert (data_disk / savedgame.SAVE_FILE).exists()
 
 
 def test_saving_to_a_read_only_folder_says_so(data_disk, make_read_only):
@@ -376,14 +377,14 @@ def test_full_disk_is_reported_as_a_full_disk(small_disk):
 
 def test_full_disk_keeps_the_old_save(small_disk):
     g = game_in_progress()
-    saves.save_game(g, data_dir=small_disk)
-    before = (small_disk / saves.SAVE_FILE).read_bytes()
+    savedgame.save_game(g, data_dir=small_disk)
+    before = (small_disk / savedgame.SAVE_FILE).read_bytes()
     filler = fill(small_disk)
     big = fastmine.Game(300, 300, 100, seed=1)
     big.reveal(0, 0)
     with pytest.raises(OSError):
-        saves.save_game(big, data_dir=small_disk)
-    assert (small_disk / saves.SAVE_FILE).read_bytes() == before
+        savedgame.save_game(big, data_dir=small_disk)
+    assert (small_disk / savedgame.SAVE_FILE).read_bytes() == before
     assert not list(small_disk.glob(".*.tmp"))
     filler.unlink()
 

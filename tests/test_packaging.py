@@ -105,7 +105,7 @@ def test_help_texts_name_features_not_sources(capsys):
     feature is, not which design document it came from ("seed 002")."""
     import re
 
-    from fastmine.tui.plain import HELP
+    from fastmine.cli.tui.plain import HELP
 
     texts = [HELP]
     for argv in [["--help"], *([name, "--help"] for name in cli.COMMANDS)]:

@@ -1,4 +1,4 @@
-"""fastmine.progress: the series of the records plots, checked against plain references."""
+"""fastmine.records.progress: the series of the records plots, checked against plain references."""
 
 from __future__ import annotations
 
@@ -9,13 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fastmine.progress import (
-    last_won_by_board,
-    progress,
-    running_median,
-    series,
-)
 from fastmine.records import GameRecord
+from fastmine.records.progress import last_won_by_board, progress, running_median, series
 
 values = st.lists(st.floats(0.1, 1000.0, allow_nan=False), max_size=40)
 

@@ -217,7 +217,7 @@ def test_a_writer_through_another_mount_does_not_change_the_file_under_a_reader(
 
 
 def test_a_win_in_the_terminal_game_on_a_read_only_disk_asks_no_name(disk):
-    from fastmine.tui.session import GameOptions, Session
+    from fastmine.cli.tui.session import GameOptions, Session
 
     with RecordsStore(data_dir=disk) as store:      # a slower best time to beat
         store.add(GameRecord.make(9, 9, 10, won=True, time=999.0, name="Slow"))
@@ -237,7 +237,7 @@ def test_a_win_in_the_terminal_game_on_a_read_only_disk_asks_no_name(disk):
 
 
 def test_abandoning_in_the_terminal_game_on_a_read_only_disk_goes_on(disk):
-    from fastmine.tui.session import GameOptions, Session
+    from fastmine.cli.tui.session import GameOptions, Session
 
     fill(disk)
     remount_ro(disk)

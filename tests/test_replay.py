@@ -340,7 +340,7 @@ def test_plain_playback_waits_as_the_player_did(rep):
     g.reveal(4, 4)
     g._clock.advance(2.0)
     g.toggle_mark(0, 0)
-    from fastmine.replaycmd import play_text
+    from fastmine.cli.replay import play_text
 
     play_text(Replay.from_game(g), speed=4.0, boards=False, out=io.StringIO(), sleep=waits.append)
     assert waits == [0.5]

@@ -1,4 +1,4 @@
-"""python-for-android recipe: fastmine's Cython kernels built for the device.
+"""python-for-android recipe: fastmine, its Cython kernels built for the device.
 
 buildozer finds it through ``p4a.local_recipes = ./recipes`` in
 ``buildozer.spec``; the requirement ``fastmine`` there selects it.  There is
@@ -41,7 +41,7 @@ DIGEST_FILE = ".p4a-source-digest"
 
 
 class FastmineRecipe(PythonRecipe):
-    """Build fastmine (engine, solver, terminal game) from this checkout for each arch."""
+    """Build fastmine (engine, solver, the app's package) from this checkout for each arch."""
 
     name = "fastmine"
     version = steps.project_version(steps.project_root())

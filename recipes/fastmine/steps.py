@@ -14,7 +14,7 @@ Steps:
    ``pyproject.toml``, the licence and readme it names, ``src/``) into a
    clean folder, leaving generated C and compiled modules behind;
 2. :func:`build` runs :func:`build_command` there and gathers the package
-   (pure-Python modules and compiled kernels) plus a ``.dist-info`` folder
+   (pure-Python modules, the app's data files and the compiled kernels) plus a ``.dist-info`` folder
    (so ``fastmine.__version__`` is right on the device) into a staging
    folder, ready to copy into the target's site-packages.
 """
@@ -37,8 +37,9 @@ PROJECT_FILES = ("setup.py", "pyproject.toml", "README.md", "LICENSE")
 SKIP_SUFFIXES = (".c", ".so", ".pyd", ".o", ".pyc", ".pyo")
 """Generated files never copied: a build makes its own."""
 
-PACKAGE_SUFFIXES = (".py", ".typed")
-"""Files of the package shipped besides the compiled kernels (no sources, no stubs)."""
+PACKAGE_SUFFIXES = (".py", ".typed", ".kv", ".ttf", ".otf", ".wav", ".ogg", ".png", ".mo")
+"""Files of the package shipped besides the compiled kernels (no sources, no stubs):
+the modules, and the app's kv rules, fonts, sounds, images and translations."""
 
 
 def project_root() -> Path:

@@ -8,7 +8,6 @@
 """
 
 from .board import RULES, Board, Rule
-from .codes import EXPLODED, FLAG, HIDDEN, MINE, QUESTION, WRONG_FLAG, GameState
 from .difficulty import DIFFICULTIES, Difficulty, difficulty_name
 from .errors import (
     FutureVersionError,
@@ -18,6 +17,8 @@ from .errors import (
     SaveFormatError,
 )
 from .game import Game, GameStats
+from .solver import no_guess as _no_guess  # noqa: F401 - gives Board.generate rule="no_guess"
+from .viewcodes import EXPLODED, FLAG, HIDDEN, MINE, QUESTION, WRONG_FLAG, GameState
 
 
 def _installed_version() -> str:

@@ -28,7 +28,7 @@ cdef enum:
     ST_REVEALED = 2
     ST_FLAG = 3
 
-# View codes: must match fastmine.codes.
+# View codes: must match fastmine.viewcodes.
 cdef enum:
     V_HIDDEN = -1
     V_FLAG = -2

@@ -9,7 +9,7 @@ board -- so the Cython kernels never bounds-check a neighbour.
 from __future__ import annotations
 
 import random
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -38,6 +38,43 @@ def _check_rule(rule: object) -> Rule:
     if rule not in RULES:
         raise ValueError(f"unknown first-click rule {rule!r}; choose one of {RULES}")
     return rule
+
+
+class _RuleMaker(Protocol):
+    """How boards of a rule the core cannot lay itself are made and checked (a module)."""
+
+    def generate(self, rows: int, cols: int, mines: int, first_click: tuple[int, int],
+                 seed: int | None = None) -> Board:
+        """A board of the rule; the arguments are validated."""
+
+    def check_possible(self, rows: int, cols: int, mines: int) -> None:
+        """Raise ValueError when no board of that size can follow the rule."""
+
+
+_RULE_MAKERS: dict[str, _RuleMaker] = {}
+"""Makers of the rules that need more than the core, by rule name.
+
+``"no_guess"`` needs the solver (a candidate board is kept only once the solver
+has cleared it without a guess), and the solver builds on boards and games, so
+the board cannot import it: :mod:`fastmine.solver.no_guess` registers itself
+here (:func:`_register_rule`) when imported, and ``import fastmine`` imports it.
+Its functions are looked up at each call, so a test may replace them.
+"""
+
+
+def _register_rule(rule: Rule, maker: _RuleMaker) -> None:
+    """Make ``rule`` generate and check its boards with ``maker`` (see :data:`_RULE_MAKERS`)."""
+    _RULE_MAKERS[rule] = maker
+
+
+def _rule_maker(rule: Rule) -> _RuleMaker | None:
+    """The maker of ``rule`` if the core cannot lay its boards itself, else None."""
+    if rule in _RADIUS:
+        return None
+    try:
+        return _RULE_MAKERS[rule]
+    except KeyError:  # only if fastmine/__init__ was bypassed
+        raise RuntimeError(f"rule {rule!r} needs fastmine.solver.no_guess, which was not imported") from None
 
 
 def opening_fits(rows: int, cols: int, mines: int, r: int, c: int) -> bool:
@@ -116,10 +153,9 @@ class Board:
         if rule == "opening" and mines <= rows * cols - 9:
             # Common case, checked cheaply: the 3x3 block always fits.
             return cls._lay(rows, cols, mines, fr, fc, 1, seed)
-        if rule == "no_guess":
-            from .solver import no_guess  # the solver builds on the board, not the reverse
-
-            return no_guess.generate(rows, cols, mines, (fr, fc), seed=seed)
+        maker = _rule_maker(rule)
+        if maker is not None:  # "no_guess": the solver's generator
+            return maker.generate(rows, cols, mines, (fr, fc), seed=seed)
         if rule == "opening" and not opening_fits(rows, cols, mines, fr, fc):
             rule = "cell"
         return cls._lay(rows, cols, mines, fr, fc, _RADIUS[rule], seed)

@@ -42,11 +42,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .board import Board, Rule, _check_rule
-from .codes import FLAG, HIDDEN, QUESTION, GameState
 from .errors import PositionTooLargeError
 from .game import MOVE_ASSIST, MOVE_MARK, Game
 from .movelog import KIND_BITS, KIND_NAMES
 from .solver import probability as _probability
+from .viewcodes import FLAG, HIDDEN, QUESTION, GameState
 
 __all__ = ["Category", "KINDS", "MARGIN", "Verdict", "analyze", "describe", "fatal", "is_risky",
            "judge", "live", "remark", "summary", "tag"]

@@ -26,10 +26,9 @@ from numpy.typing import ArrayLike, NDArray
 from . import _kernels
 from . import takeback as _takeback
 from ._validate import check_cell, check_mines, check_seed, check_size
-from .board import Board, Rule, _check_rule
-from .codes import HIDDEN, GameState
+from .board import Board, Rule, _check_rule, _rule_maker
 from .errors import GameOverError, GamePausedError
-from .gamesave import (  # noqa: F401 - the save format's names, re-exported
+from .gameformat import (  # noqa: F401 - the save format's names, re-exported
     _ST_FLAG,
     MAX_SAVED_CLICKS,
     MAX_SAVED_SECONDS,
@@ -44,6 +43,7 @@ from .movelog import MOVE_MARK as MOVE_MARK
 from .movelog import MOVE_MARK_PLAIN as MOVE_MARK_PLAIN
 from .movelog import MOVE_REVEAL as MOVE_REVEAL
 from .movelog import decode
+from .viewcodes import HIDDEN, GameState
 
 _NO_CHANGES = np.empty((0, 2), np.intp)
 _NO_CHANGES.flags.writeable = False
@@ -100,12 +100,11 @@ class Game:
         rows, cols = check_size(rows, cols)
         mines = check_mines(mines, rows, cols)
         rule = _check_rule(rule)
-        if rule == "no_guess":
-            # A game no first click can make solvable is refused now, not after
-            # the player's first click and the generator's time limit.
-            from .solver.no_guess import check_possible  # the solver builds on the game
-
-            check_possible(rows, cols, mines)
+        maker = _rule_maker(rule)
+        if maker is not None:
+            # A no-guess game no first click can make solvable is refused now, not
+            # after the player's first click and the generator's time limit.
+            maker.check_possible(rows, cols, mines)
         self._setup(rows, cols, mines, rule, check_seed(seed), question_marks, clock)
 
     @classmethod

@@ -9,7 +9,7 @@ question-mark setting may change during a game.  In
 the game's own log (and its save) ``cell`` is the index in the game's padded
 arrays, ``(row + 1) * (cols + 2) + col + 1``; in a replay file it is
 ``row * cols + col`` (docs/replays.md).  :attr:`fastmine.Game.moves`,
-:mod:`fastmine.gamesave` and :mod:`fastmine.replay` all go through here.
+:mod:`fastmine.gameformat` and :mod:`fastmine.replay` all go through here.
 A log written before marks said their cycle (:data:`LOG_VERSION` 1) is read
 through :func:`upgrade`.
 

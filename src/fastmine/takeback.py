@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from . import _kernels
-from .codes import FLAG, HIDDEN, QUESTION, GameState
+from .viewcodes import FLAG, HIDDEN, QUESTION, GameState
 
 if TYPE_CHECKING:
     from .game import Game
@@ -47,8 +47,6 @@ def _stopped_clock() -> float:
 def take_back_loss(game: Game) -> NDArray[np.intp]:
     """Put ``game`` back as it was before its losing move (see
     :meth:`fastmine.Game.take_back_loss`); returns the cells that changed."""
-    from .game import Game  # the game module calls this one
-
     reason = why_not(game)
     if reason is not None:
         raise ValueError(f"the losing move cannot be taken back: {reason}")
@@ -58,7 +56,8 @@ def take_back_loss(game: Game) -> NDArray[np.intp]:
     kept, last_kind = log[:-2].copy(), int(moves[-1, 0]) & 3
     # Everything that can fail comes first, on a new game: ``game`` is not
     # touched until the position before the move is known.
-    before = Game.from_board(game.board, question_marks=game.question_marks,
+    # type(game): this module is part of the game's, which imports it.
+    before = type(game).from_board(game.board, question_marks=game.question_marks,
                              clock=_stopped_clock)
     inconsistent = ValueError("the losing move cannot be taken back: the game's "
                               "moves do not lead to it")

@@ -27,8 +27,6 @@ if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
     os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.pop("FASTMINE_APP_DATA", None)
-if str(ROOT / "app") not in sys.path:
-    sys.path.insert(0, str(ROOT / "app"))  # the app's package, fastmine_app
 try:  # the installed fastmine (CI), else the source tree's
     import fastmine  # noqa: F401
 except ImportError:

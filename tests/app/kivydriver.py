@@ -66,8 +66,9 @@ class Driver:
 
     @classmethod
     def start(cls, window, clock, data_dir: str, size=(480, 800), config=None) -> Driver:
-        from fastmine_app.application import FastmineApp
         from kivy.base import EventLoop
+
+        from fastmine.app.application import FastmineApp
 
         if tuple(window.size) != tuple(size):
             window.size = size

@@ -8,10 +8,9 @@ import pytest
 
 pytest.importorskip("kivy")
 
-from fastmine_app import assist  # noqa: E402
-from fastmine_app import tiles as T  # noqa: E402
-
 from fastmine import FLAG, HIDDEN, Difficulty  # noqa: E402
+from fastmine.app import assist  # noqa: E402
+from fastmine.app import tiles as T  # noqa: E402
 
 needs_solver = pytest.mark.skipif(not assist.available(), reason=assist.unavailable_reason())
 

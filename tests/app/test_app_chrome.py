@@ -13,13 +13,13 @@ import pytest
 
 pytest.importorskip("kivy")
 
-from fastmine_app import assist  # noqa: E402
-from fastmine_app.dialogs import ConfirmDialog, EndDialog, MessageDialog, ResumeDialog  # noqa: E402
 from fixedgame import MASK  # noqa: E402
 from kivy.uix.label import Label  # noqa: E402
 from profiles import ALL, PHONES, inside, start_app  # noqa: E402
 
 from fastmine import FLAG, HIDDEN, records  # noqa: E402
+from fastmine.app import assist  # noqa: E402
+from fastmine.app.dialogs import ConfirmDialog, EndDialog, MessageDialog, ResumeDialog  # noqa: E402
 
 
 def modal(drv, cls):
@@ -183,7 +183,7 @@ def test_f1_opens_and_closes_the_settings(drv):
 
 
 def test_question_marks_default_off_on_touch_screens():
-    from fastmine_app import settings as S
+    from fastmine.app import settings as S
 
     assert S.touch_defaults(S.DEFAULTS)["game"]["question_marks"] == 0
     assert S.DEFAULTS["game"]["question_marks"] == 1  # desktop: right click cycles flag, ?, none
@@ -386,14 +386,9 @@ def test_desktop_window_remembers_its_size(make_app, data_dir):
 
 
 def test_main_opens_the_desktop_window_landscape_within_1280x800():
-    import importlib.util
-    from pathlib import Path
+    from fastmine.app import launch
 
-    spec = importlib.util.spec_from_file_location(
-        "fastmine_main", Path(__file__).resolve().parents[2] / "app" / "main.py")
-    main = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(main)
-    w, h = (int(v) for v in main.DESKTOP_SIZE.split("x"))
+    w, h = (int(v) for v in launch.DESKTOP_SIZE.split("x"))
     assert w > h and w <= 1280 and h <= 800 - 60  # room for a title bar and a panel
 
 

@@ -16,14 +16,14 @@ MODULES = ["raster", "theme", "tiles", "sounds", "store", "dialogs", "screens", 
 
 @pytest.mark.parametrize("name", MODULES)
 def test_doctests(name, kivy_window):
-    mod = importlib.import_module(f"fastmine_app.{name}")
+    mod = importlib.import_module(f"fastmine.app.{name}")
     result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
 
 
 def test_atlas_tiles_are_distinct_and_opaque(kivy_window):
 
-    from fastmine_app import theme, tiles
+    from fastmine.app import theme, tiles
 
     for th in (theme.LIGHT, theme.DARK):
         img = tiles.Atlas.for_theme(th).image

@@ -12,11 +12,9 @@ from pathlib import Path
 
 import pytest
 
-APP = Path(__file__).resolve().parents[2] / "app"
-
 
 def _appfiles():
-    from fastmine_app import appfiles
+    from fastmine.app import appfiles
 
     return appfiles
 
@@ -33,7 +31,7 @@ def _clear_android_cache():
 
 def test_data_folder_order(tmp_path, monkeypatch):
     af = _appfiles()
-    from fastmine import storage
+    from fastmine.files import storage
 
     monkeypatch.delenv("FASTMINE_APP_DATA", raising=False)
     monkeypatch.delenv("FASTMINE_DATA_DIR", raising=False)
@@ -69,7 +67,7 @@ def test_old_settings_folder_is_kivys(tmp_path, monkeypatch):
     from kivy.app import App
 
     af = _appfiles()
-    from fastmine_app.application import FastmineApp
+    from fastmine.app.application import FastmineApp
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
     (tmp_path / "xdg").mkdir()
@@ -100,7 +98,8 @@ def test_app_keeps_settings_records_and_save_in_one_folder(kivy_window, tmp_path
     saved game all land in fastmine's shared data folder."""
     from kivydriver import Driver
 
-    from fastmine import records, saves
+    from fastmine import records
+    from fastmine.files import savedgame
 
     shared, xdg = tmp_path / "shared", tmp_path / "xdg"
     (xdg / "fastmine").mkdir(parents=True)
@@ -117,10 +116,10 @@ def test_app_keeps_settings_records_and_save_in_one_folder(kivy_window, tmp_path
         assert not (xdg / "fastmine" / "fastmine.ini").exists()
         drv.tap_cell(4, 4)
         drv.app.save_now()
-        assert (shared / saves.SAVE_FILE).is_file()
+        assert (shared / savedgame.SAVE_FILE).is_file()
         drv.app.store.stats("beginner")
         assert (shared / records.RECORDS_FILE).is_file()
-        assert {"fastmine.ini", saves.SAVE_FILE, records.RECORDS_FILE} <= {
+        assert {"fastmine.ini", savedgame.SAVE_FILE, records.RECORDS_FILE} <= {
             p.name for p in shared.iterdir()}
         assert [p.name for p in (xdg / "fastmine").iterdir()] == []  # nothing left in the old place
     finally:
@@ -131,10 +130,9 @@ def test_app_keeps_settings_records_and_save_in_one_folder(kivy_window, tmp_path
 
 _FULL_DISK = """
 import json, os, resource, signal, sys
-sys.path.insert(0, {app!r})
 os.environ["KIVY_NO_CONSOLELOG"] = "1"
 from kivy.config import ConfigParser
-from fastmine_app.appfiles import SettingsConfig, read_settings
+from fastmine.app.appfiles import SettingsConfig, read_settings
 
 path = {path!r}
 cls = SettingsConfig if sys.argv[1] == "atomic" else ConfigParser
@@ -159,7 +157,7 @@ def test_full_disk_leaves_the_old_settings_whole(tmp_path, writer):
     path = tmp_path / "fastmine.ini"
     old = "[game]\ntheme = dark\nplayer_name = Ada\n"
     path.write_text(old)
-    script = _FULL_DISK.format(app=str(APP), path=str(path))
+    script = _FULL_DISK.format(path=str(path))
     env = {**os.environ, "KIVY_NO_ARGS": "1", "KIVY_NO_FILELOG": "1", "KIVY_NO_CONFIG": "1"}
     res = subprocess.run([sys.executable, "-c", script, writer], capture_output=True,
                          text=True, timeout=120, env=env)
@@ -176,8 +174,8 @@ def test_full_disk_leaves_the_old_settings_whole(tmp_path, writer):
 
 
 def test_failed_settings_write_is_told_once_and_keeps_the_file(drv, data_dir, monkeypatch):
-    from fastmine_app import appfiles
-    from fastmine_app.dialogs import MessageDialog
+    from fastmine.app import appfiles
+    from fastmine.app.dialogs import MessageDialog
 
     path = data_dir / "fastmine.ini"
     before = path.read_text()
@@ -204,7 +202,7 @@ def test_failed_settings_write_is_told_once_and_keeps_the_file(drv, data_dir, mo
     b"[game]\nplayer_name = \xff\xfe\x00\n",  # not UTF-8
 ])
 def test_unreadable_settings_are_kept_aside_and_the_player_told(make_app, data_dir, content):
-    from fastmine_app.dialogs import MessageDialog
+    from fastmine.app.dialogs import MessageDialog
 
     (data_dir / "fastmine.ini").write_bytes(content)
     drv = make_app(data_dir)
@@ -221,8 +219,8 @@ def test_unreadable_settings_are_kept_aside_and_the_player_told(make_app, data_d
 
 def test_unreadable_settings_that_cannot_be_moved_are_never_overwritten(make_app, data_dir,
                                                                       monkeypatch):
-    from fastmine_app import appfiles
-    from fastmine_app.dialogs import MessageDialog
+    from fastmine.app import appfiles
+    from fastmine.app.dialogs import MessageDialog
 
     content = b"\x00\x01 not settings"
     (data_dir / "fastmine.ini").write_bytes(content)

@@ -9,13 +9,13 @@ import pytest
 
 pytest.importorskip("kivy")
 
-from fastmine_app.dialogs import EndDialog  # noqa: E402
 from fixedgame import MASK, end_dialog, settle  # noqa: E402
 from mounts import remount_ro  # noqa: E402
 from profiles import PROFILES, Profile, start_app  # noqa: E402
 
 import fastmine  # noqa: E402
 from fastmine import HIDDEN, coach  # noqa: E402
+from fastmine.app.dialogs import EndDialog  # noqa: E402
 from fastmine.records import GameRecord, RecordsStore  # noqa: E402
 from fastmine.replay import Replay  # noqa: E402
 
@@ -138,7 +138,7 @@ def test_read_only_records_loss_still_undoes(make_app, disk):
 
 def test_first_click_rules_are_described_in_one_wording():
     # the new-game screen and the settings screen said the same thing in two ways
-    from fastmine_app import screens, settings
+    from fastmine.app import screens, settings
 
     desc = next(item["desc"] for item in settings.PANEL if item.get("key") == "first_click")
     for rule in settings.FIRST_CLICK_RULES:
@@ -311,7 +311,7 @@ def test_the_live_coach_never_tells_what_only_the_hidden_board_knows(make_app, d
 @pytest.fixture
 def touch_first(monkeypatch):
     """Games open the touch-screen way (zoomed to a finger's size, turned upright)."""
-    from fastmine_app import viewport
+    from fastmine.app import viewport
 
     monkeypatch.setattr(viewport, "TOUCH_FIRST", True)
 
@@ -356,7 +356,7 @@ def test_back_and_escape_on_progress_return_to_records_as_its_back_button(drv):
 def test_end_dialog_labels_wrap_between_words_on_a_narrow_phone(make_app, data_dir):
     # where the values cannot all fit (360 dp, large text), "Clicks (L/R/chord)"
     # must not be cut inside a word ("(L/R/ch" over "ord)") to make room
-    from fastmine_app.widgets import TLabel
+    from fastmine.app.widgets import TLabel
 
     drv = start_app(make_app, data_dir, "phone_360_font13")
     d = lose(drv)
@@ -401,7 +401,7 @@ def _finished(seed: int) -> fastmine.Game:
 
 def test_a_long_replays_list_says_it_shows_the_last_games(make_app, data_dir):
     # 200 recorded games listed 100 with no word on the others
-    from fastmine_app.replaylist import RECENT
+    from fastmine.app.replaylist import RECENT
 
     with RecordsStore(data_dir=str(data_dir)) as db:
         ids = [db.record_game(_finished(seed)).id for seed in range(RECENT + 1)]

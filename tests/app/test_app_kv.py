@@ -12,9 +12,10 @@ import pytest
 
 pytest.importorskip("kivy")
 
-from fastmine_app import application  # noqa: E402
-from fastmine_app.dialogs import EndDialog, ResumeDialog  # noqa: E402
 from kivy.lang import Builder  # noqa: E402
+
+from fastmine.app import application  # noqa: E402
+from fastmine.app.dialogs import EndDialog, ResumeDialog  # noqa: E402
 
 
 def shape(widget) -> list[tuple[int, str, int]]:

@@ -11,9 +11,9 @@ import pytest
 
 pytest.importorskip("kivy")
 
-from fastmine_app import assist  # noqa: E402
 from profiles import ALL, box, inside, start_app  # noqa: E402
 
+from fastmine.app import assist  # noqa: E402
 from fastmine.records import GameRecord, RecordsStore  # noqa: E402
 
 

@@ -9,7 +9,7 @@ from fastmine.records import RecordsStore
 
 
 def test_the_apps_store_keeps_the_replay(tmp_path):
-    from fastmine_app.store import Store
+    from fastmine.app.store import Store
 
     g = fastmine.Game(9, 9, 10, seed=4)
     g.reveal(4, 4)

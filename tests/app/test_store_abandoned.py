@@ -8,9 +8,9 @@ import logging
 import os
 
 import pytest
-from fastmine_app.store import Store
 
 from fastmine import Game
+from fastmine.app.store import Store
 from fastmine.records import RecordsStore
 
 

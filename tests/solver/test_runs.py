@@ -176,7 +176,7 @@ def test_cli_output_into_a_closed_pipe_is_quiet():
 def test_named_positions():
     """``default`` is where the solver would open; ``3-3`` means (3, 3) literally
     (so runs recorded with it stay comparable), (2, 2) on boards under 16."""
-    from fastmine.solver.runs import resolve_position
+    from fastmine.cli.solve import resolve_position
 
     assert resolve_position("default", 16, 16, "opening", 40) == (2, 2)
     assert resolve_position("default", 16, 30, "opening", 99) == (3, 3)
@@ -211,12 +211,6 @@ def test_a_run_too_big_is_refused_before_anything_is_allocated():
 
     with pytest.raises(ValueError, match="MAX_GAMES"):
         run_configs([BEGINNER, BEGINNER], games=MAX_GAMES // 2 + 1, jobs=1, progress=False)
-
-
-def test_the_command_line_names_stay_importable_from_runs():
-    from fastmine.solver import runs, solvecmd
-
-    assert runs.configure is solvecmd.configure and runs.format_table is solvecmd.format_table
 
 
 def test_dask_tests_leave_port_8787_alone():

@@ -11,9 +11,9 @@ import sys
 import pytest
 
 from fastmine.cli import main as cli_main
+from fastmine.cli.tui.plain import PlainGame
+from fastmine.cli.tui.session import GameOptions, Session
 from fastmine.records import GameRecord, RecordsStore
-from fastmine.tui.plain import PlainGame
-from fastmine.tui.session import GameOptions, Session
 
 from .boards import saved_game_in
 from .test_plain import SEED, run_plain

@@ -13,12 +13,12 @@ import pytest
 
 import fastmine
 from fastmine import coach
+from fastmine.cli.tui import coaching
+from fastmine.cli.tui.draw import note_rows
+from fastmine.cli.tui.layout import fit
+from fastmine.cli.tui.plain import PlainGame
+from fastmine.cli.tui.session import GameOptions, Session
 from fastmine.solver import probability
-from fastmine.tui import coaching
-from fastmine.tui.draw import note_rows
-from fastmine.tui.layout import fit
-from fastmine.tui.plain import PlainGame
-from fastmine.tui.session import GameOptions, Session
 
 from .boards import a_mine, played, winning_moves
 from .ptyscreen import SRC, PtyScreen

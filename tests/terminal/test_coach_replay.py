@@ -11,10 +11,10 @@ import pytest
 
 import fastmine
 from fastmine import cli, coach
+from fastmine.cli.replayplayer import Cursor, bar
 from fastmine.records import RecordsStore
 from fastmine.replay import Replay
-from fastmine.replaycoach import verdicts_of
-from fastmine.replayview import Cursor, bar
+from fastmine.replay.verdicts import verdicts_of
 from fastmine.solver import play
 
 from .ptyscreen import PtyScreen

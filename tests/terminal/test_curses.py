@@ -8,9 +8,9 @@ import sys
 import pytest
 
 import fastmine
+from fastmine.cli.tui.layout import fit
+from fastmine.cli.tui.text import GLYPHS
 from fastmine.records import RecordsStore
-from fastmine.tui.layout import fit
-from fastmine.tui.text import GLYPHS
 
 from .boards import a_mine, played, saved_game_in, winning_moves
 from .ptyscreen import PtyScreen
@@ -255,7 +255,7 @@ def test_losing_shows_the_mines_then_new_game(tmp_path):
 
 @pytest.mark.parametrize("key", ["a", "d", "i", "o", "r", "b"])
 def test_assist_keys(tmp_path, key):
-    from fastmine.tui.session import GameOptions, Session
+    from fastmine.cli.tui.session import GameOptions, Session
 
     solver = Session(GameOptions(), use_records=False).solver()
     with start(tmp_path, "--seed", str(SEED), "--new", "--no-records") as t:
@@ -272,7 +272,7 @@ def test_assist_keys(tmp_path, key):
 
 
 def test_hint_key(tmp_path):
-    from fastmine.tui.session import GameOptions, Session
+    from fastmine.cli.tui.session import GameOptions, Session
 
     solver = Session(GameOptions(), use_records=False).solver()
     with start(tmp_path, "--seed", str(SEED), "--new") as t:

@@ -10,9 +10,9 @@ import sys
 import pytest
 
 import fastmine
+from fastmine.cli.tui.plain import Command, CommandError, PlainGame, parse
+from fastmine.cli.tui.session import GameOptions, Session
 from fastmine.records import RecordsStore
-from fastmine.tui.plain import Command, CommandError, PlainGame, parse
-from fastmine.tui.session import GameOptions, Session
 
 from .boards import a_mine, winning_moves
 from .ptyscreen import SRC

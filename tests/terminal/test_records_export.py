@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from fastmine import records, storage
+from fastmine import records
 from fastmine.cli import main as cli_main
+from fastmine.cli.records import plot_series
+from fastmine.files import storage
 from fastmine.records import GameRecord, RecordsStore
-from fastmine.recordscmd import plot_series
 
 
 def records_main(argv):

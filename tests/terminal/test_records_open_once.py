@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from fastmine import GameState, records
-from fastmine.tui.session import GameOptions, Session
+from fastmine.cli.tui.session import GameOptions, Session
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ import json
 import pytest
 
 import fastmine
-from fastmine import saves, storage
-from fastmine.tui.session import GameOptions, Session
+from fastmine.cli.tui.session import GameOptions, Session
+from fastmine.files import savedgame, storage
 
 
 class FakeClock:
@@ -34,9 +34,9 @@ def test_round_trip(tmp_path):
     clock = FakeClock()
     g = _game_in_progress(clock)
     clock.t += 42.5
-    path = saves.save_game(g, data_dir=tmp_path)
-    assert path == tmp_path / saves.SAVE_FILE
-    back = saves.load_game(data_dir=tmp_path, clock=clock)
+    path = savedgame.save_game(g, data_dir=tmp_path)
+    assert path == tmp_path / savedgame.SAVE_FILE
+    back = savedgame.load_game(data_dir=tmp_path, clock=clock)
     assert (back.view == g.view).all()
     assert back.state is fastmine.GameState.PLAYING
     assert back.elapsed == pytest.approx(42.5)
@@ -52,15 +52,15 @@ def test_round_trip(tmp_path):
                     game.toggle_mark(r, c)
                 game.reveal(r, c)
     assert g.state is back.state is fastmine.GameState.WON
-    assert saves.delete_save(data_dir=tmp_path) is True
-    assert saves.delete_save(data_dir=tmp_path) is False
-    assert saves.load_game(data_dir=tmp_path) is None
+    assert savedgame.delete_save(data_dir=tmp_path) is True
+    assert savedgame.delete_save(data_dir=tmp_path) is False
+    assert savedgame.load_game(data_dir=tmp_path) is None
 
 
 def test_atomic_write_leaves_no_temporary_files(tmp_path):
-    saves.save_game(_game_in_progress(), data_dir=tmp_path)
-    saves.save_game(_game_in_progress(), data_dir=tmp_path)
-    assert [p.name for p in tmp_path.iterdir()] == [saves.SAVE_FILE]
+    savedgame.save_game(_game_in_progress(), data_dir=tmp_path)
+    savedgame.save_game(_game_in_progress(), data_dir=tmp_path)
+    assert [p.name for p in tmp_path.iterdir()] == [savedgame.SAVE_FILE]
 
 
 @pytest.mark.parametrize("content", [
@@ -70,42 +70,42 @@ def test_atomic_write_leaves_no_temporary_files(tmp_path):
     json.dumps({"format": "fastmine-game", "version": 1, "rows": 9}).encode(),
 ])
 def test_corrupt_save_is_an_error_and_never_overwritten(tmp_path, content):
-    path = tmp_path / saves.SAVE_FILE
+    path = tmp_path / savedgame.SAVE_FILE
     path.write_bytes(content)
     with pytest.raises(fastmine.SaveFormatError) as err:
-        saves.load_game(data_dir=tmp_path)
+        savedgame.load_game(data_dir=tmp_path)
     assert str(path) in str(err.value)
     with pytest.raises(fastmine.SaveFormatError, match="not replacing"):
-        saves.save_game(_game_in_progress(), data_dir=tmp_path)
+        savedgame.save_game(_game_in_progress(), data_dir=tmp_path)
     assert path.read_bytes() == content
 
 
 def test_newer_save_is_refused(tmp_path):
     d = _game_in_progress().to_dict()
     d["version"] = 99
-    path = tmp_path / saves.SAVE_FILE
+    path = tmp_path / savedgame.SAVE_FILE
     path.write_text(json.dumps(d))
     before = path.read_bytes()
     with pytest.raises(fastmine.FutureVersionError, match="newer"):
-        saves.load_game(data_dir=tmp_path)
+        savedgame.load_game(data_dir=tmp_path)
     with pytest.raises(fastmine.FutureVersionError):
-        saves.save_game(_game_in_progress(), data_dir=tmp_path)
+        savedgame.save_game(_game_in_progress(), data_dir=tmp_path)
     assert path.read_bytes() == before
 
 
 def test_move_aside_keeps_the_bytes(tmp_path):
-    path = tmp_path / saves.SAVE_FILE
+    path = tmp_path / savedgame.SAVE_FILE
     path.write_bytes(b"junk")
-    first = saves.move_aside(data_dir=tmp_path)
+    first = savedgame.move_aside(data_dir=tmp_path)
     path.write_bytes(b"more junk")
-    second = saves.move_aside(data_dir=tmp_path)
+    second = savedgame.move_aside(data_dir=tmp_path)
     assert first != second and not path.exists()
     assert first.read_bytes() == b"junk" and second.read_bytes() == b"more junk"
     assert first.name.startswith("saved-game.json.corrupt-")
 
 
 def test_session_moves_a_corrupt_save_aside_with_a_message(tmp_path):
-    (tmp_path / saves.SAVE_FILE).write_bytes(b"{broken")
+    (tmp_path / savedgame.SAVE_FILE).write_bytes(b"{broken")
     s = Session(GameOptions(), data_dir=tmp_path)
     game, msg = s.check_save()
     (aside,) = tmp_path.glob("saved-game.json.corrupt-*")
@@ -117,7 +117,7 @@ def test_session_moves_a_corrupt_save_aside_with_a_message(tmp_path):
 def test_session_keeps_a_newer_save_and_does_not_overwrite_it(tmp_path):
     d = _game_in_progress().to_dict()
     d["version"] = 99
-    path = tmp_path / saves.SAVE_FILE
+    path = tmp_path / savedgame.SAVE_FILE
     path.write_text(json.dumps(d))
     before = path.read_bytes()
     s = Session(GameOptions(seed=3), data_dir=tmp_path)
@@ -131,7 +131,7 @@ def test_session_keeps_a_newer_save_and_does_not_overwrite_it(tmp_path):
 def test_session_save_resume_cycle(tmp_path):
     s = Session(GameOptions(seed=3), data_dir=tmp_path, use_records=False)
     assert s.save_on_quit() is None  # nothing started: nothing saved
-    assert not (tmp_path / saves.SAVE_FILE).exists()
+    assert not (tmp_path / savedgame.SAVE_FILE).exists()
     s.reveal(4, 4)
     s.mark(0, 0)
     assert "saved" in s.save_on_quit()
@@ -141,7 +141,7 @@ def test_session_save_resume_cycle(tmp_path):
     s2.resume(game)
     assert int(s2.game.view[0, 0]) == fastmine.FLAG
     s2.new_game()  # abandoning the resumed game removes its save
-    assert not (tmp_path / saves.SAVE_FILE).exists()
+    assert not (tmp_path / savedgame.SAVE_FILE).exists()
 
 
 def test_data_dir_order(tmp_path, monkeypatch):

@@ -8,20 +8,34 @@
 >>> game = fastmine.Game(9, 9, 10, rule="opening", seed=3)
 >>> solver.play(game, "best", rng=3) in (fastmine.GameState.WON, fastmine.GameState.LOST)
 True
+
+The names below load their module on first use (as scikit-image's subpackages
+do), so ``import fastmine`` -- which imports :mod:`fastmine.solver.no_guess` for
+``rule="no_guess"`` -- does not load the strategies and their kernels.
 """
 
-from .probability import (
-    DEFAULT_MAX_ENTRIES,
-    Analysis,
-    InconsistentViewError,
-    PositionTooLargeError,
-    analyze,
-    log_solutions,
-    mine_cells,
-    probabilities,
-    safe_cells,
-)
-from .strategies import STRATEGIES, Strategy, first_click_for, play, step
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .probability import (
+        DEFAULT_MAX_ENTRIES,
+        Analysis,
+        InconsistentViewError,
+        PositionTooLargeError,
+        analyze,
+        log_solutions,
+        mine_cells,
+        probabilities,
+        safe_cells,
+    )
+    from .strategies import STRATEGIES, Strategy, first_click_for, play, step
+
+_FROM_PROBABILITY = frozenset({"DEFAULT_MAX_ENTRIES", "Analysis", "InconsistentViewError",
+                               "PositionTooLargeError", "analyze", "log_solutions", "mine_cells",
+                               "probabilities", "safe_cells"})
+_FROM_STRATEGIES = frozenset({"STRATEGIES", "Strategy", "first_click_for", "play", "step"})
 
 __all__ = [
     "Analysis",
@@ -39,3 +53,23 @@ __all__ = [
     "safe_cells",
     "step",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Load a public name's module on first use (PEP 562)."""
+    if name in _FROM_PROBABILITY:
+        from . import probability
+
+        value = getattr(probability, name)
+    elif name in _FROM_STRATEGIES:
+        from . import strategies
+
+        value = getattr(strategies, name)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value   # later lookups find it without calling this
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -43,8 +43,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
-from .. import codes
-from ..codes import GameState
+from .. import viewcodes
+from ..viewcodes import GameState
 from . import _guess, _logic, _workspace, endgame, fifty
 from ._logic import Logic
 from .fifty import FiftyRisk
@@ -413,7 +413,7 @@ class Planner:
         else:
             assert a is not None        # nothing certain, so the position was analysed
             r, c = self.guess(view, mines, a)
-        if view[r, c] == codes.FLAG:
+        if view[r, c] == viewcodes.FLAG:
             return game.toggle_mark(r, c)
         return game.reveal(r, c)
 
@@ -432,7 +432,7 @@ class Planner:
         logic.load_view(view, mines)
         W = self.W
         playing = GameState.PLAYING
-        flag = codes.FLAG
+        flag = viewcodes.FLAG
         has_flags = bool((view == flag).any())     # only a player's game has any
         while game.state is playing:
             logic.run()

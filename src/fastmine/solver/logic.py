@@ -32,14 +32,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .. import codes
+from .. import viewcodes
 from .._validate import check_mines, check_point, check_view_shape
 from ..board import Board
 from ._logic import Logic
 
 __all__ = ["local_deductions", "solves", "check_view"]
 
-_MIN_CODE = min(codes.VIEW_CODES)
+_MIN_CODE = min(viewcodes.VIEW_CODES)
 
 
 def check_view(view: object, mines: object) -> tuple[np.ndarray, int]:
@@ -56,7 +56,7 @@ def check_view(view: object, mines: object) -> tuple[np.ndarray, int]:
         raise ValueError(f"view must be a non-empty 2-D array, got shape {arr.shape}")
     check_view_shape(arr.shape)       # before min/max read a huge broadcast view
     if arr.size and (arr.min() < _MIN_CODE or arr.max() > 8):
-        raise ValueError(f"view codes must be 0..8 or {_MIN_CODE}..-1 (fastmine.codes)")
+        raise ValueError(f"view codes must be 0..8 or {_MIN_CODE}..-1 (fastmine.viewcodes)")
     mines = check_mines(mines, *arr.shape)
     return np.ascontiguousarray(arr, dtype=np.int8), mines
 

@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 import time
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
@@ -62,7 +63,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from .._validate import check_mines, check_point, check_seed, check_size
-from ..board import Board, opening_fits
+from ..board import Board, _register_rule, opening_fits
 from ..errors import NoGuessTimeoutError
 from ._logic import Logic
 from .logic import run_to_end
@@ -397,3 +398,8 @@ class _Generator:
         for p in dest:
             pm[p] = 1
             pc[p + offs] += 1
+
+
+# Board.generate(rule="no_guess") and Game(rule="no_guess") use this module
+# through the board's rule registry: the board cannot import the solver.
+_register_rule("no_guess", sys.modules[__name__])

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import FutureVersionError, SaveFormatError
-from ..storage import atomic_write_bytes
+from ..files.storage import atomic_write_bytes
 
 if TYPE_CHECKING:
     from .runs import Run

@@ -1,6 +1,6 @@
 """The engine of ``fastmine solve``: let a strategy play many games, count the results.
 
-The command line (options, table, JSON, plot) is :mod:`fastmine.solver.solvecmd`;
+The command line (options, table, JSON, plot) is :mod:`fastmine.cli.solve`;
 connecting to a Dask cluster and checking its workers is
 :mod:`fastmine.solver.cluster`.
 
@@ -488,16 +488,3 @@ def _bar(total: int, enabled: bool) -> Any:
     from tqdm import tqdm
 
     return tqdm(total=total, unit="game", disable=not enabled, dynamic_ncols=True, leave=False)
-
-
-_MOVED = ("configure", "run", "build_configs", "format_table", "write_json", "plot",
-          "parse_difficulty", "parse_position", "resolve_position", "POSITIONS")
-
-
-def __getattr__(name: str) -> Any:
-    # The command line moved to solvecmd; its names stay importable from here.
-    if name in _MOVED:
-        from . import solvecmd
-
-        return getattr(solvecmd, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

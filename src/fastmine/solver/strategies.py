@@ -50,7 +50,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from .. import codes
+from .. import viewcodes
 from .._validate import check_size
 from ..board import Rule
 from ..errors import GameOverError, GamePausedError
@@ -152,7 +152,7 @@ def _first(mask: np.ndarray) -> tuple[int, int] | None:
 
 def _reveal_or_unflag(game: Game, r: int, c: int) -> np.ndarray:
     """Reveal (r, c); a flagged cell is un-flagged first (that is the move)."""
-    if game.view[r, c] == codes.FLAG:
+    if game.view[r, c] == viewcodes.FLAG:
         return game.toggle_mark(r, c)
     return game.reveal(r, c)
 
@@ -166,7 +166,7 @@ def _toward_flag(game: Game, r: int, c: int) -> np.ndarray:
 
 def _random(game: Game, rng: np.random.Generator) -> np.ndarray:
     v = game.view
-    cells = np.flatnonzero((v == codes.HIDDEN) | (v == codes.QUESTION))
+    cells = np.flatnonzero((v == viewcodes.HIDDEN) | (v == viewcodes.QUESTION))
     if len(cells) == 0:
         return _NO_MOVE
     r, c = divmod(int(cells[rng.integers(len(cells))]), game.cols)
@@ -175,8 +175,8 @@ def _random(game: Game, rng: np.random.Generator) -> np.ndarray:
 
 def _deterministic(game: Game) -> np.ndarray:
     v = game.view
-    hidden = (v == codes.HIDDEN) | (v == codes.QUESTION)
-    flags = _nsum(v == codes.FLAG)
+    hidden = (v == viewcodes.HIDDEN) | (v == viewcodes.QUESTION)
+    flags = _nsum(v == viewcodes.FLAG)
     nh = _nsum(hidden)
     number = (v >= 0) & (nh > 0)
     chord = number & (flags == v)
@@ -190,7 +190,7 @@ def _deterministic(game: Game) -> np.ndarray:
         return game.chord(r, c)
     r0, c0 = max(r - 1, 0), max(c - 1, 0)
     block = hidden[r0:r + 2, c0:c + 2]
-    plain = block & (v[r0:r + 2, c0:c + 2] == codes.HIDDEN)
+    plain = block & (v[r0:r + 2, c0:c + 2] == viewcodes.HIDDEN)
     first = _first(plain if plain.any() else block)
     assert first is not None  # the flag rule found a hidden cell in this block
     dr, dc = first
@@ -208,18 +208,18 @@ def _certain(game: Game, planner: Planner) -> tuple[np.ndarray, np.ndarray]:
 def _inference(game: Game, planner: Planner) -> np.ndarray:
     v = game.view
     safe, mines = _certain(game, planner)
-    openable = safe & ((v == codes.HIDDEN) | (v == codes.QUESTION))
+    openable = safe & ((v == viewcodes.HIDDEN) | (v == viewcodes.QUESTION))
     cell = _first(openable)
     if cell is not None:
         return game.reveal(*cell)
-    cell = _first(safe & (v == codes.FLAG))
+    cell = _first(safe & (v == viewcodes.FLAG))
     if cell is not None:
         return game.toggle_mark(*cell)
     if not mines.any():
         return _NO_MOVE
-    cell = _first(mines & (v == codes.HIDDEN))
+    cell = _first(mines & (v == viewcodes.HIDDEN))
     if cell is None:
-        cell = _first(mines & (v == codes.QUESTION))
+        cell = _first(mines & (v == viewcodes.QUESTION))
     if cell is None:
         return _NO_MOVE
     return _toward_flag(game, *cell)
@@ -227,7 +227,7 @@ def _inference(game: Game, planner: Planner) -> np.ndarray:
 
 def _probability(game: Game, rng: np.random.Generator) -> np.ndarray:
     v = game.view
-    openable = (v == codes.HIDDEN) | (v == codes.QUESTION)
+    openable = (v == viewcodes.HIDDEN) | (v == viewcodes.QUESTION)
     if not openable.any():
         return _NO_MOVE
     frontier = openable & (_nsum(v >= 0) > 0)
@@ -290,7 +290,7 @@ def play(
     endgame: bool = True,
     lookahead: bool = True,
     long_term: bool = True,
-) -> codes.GameState:
+) -> viewcodes.GameState:
     """Play ``game`` with ``strategy`` until it is won or lost; return its GameState.
 
     ``first_click`` overrides where a fresh game is opened (default:

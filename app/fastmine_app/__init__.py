@@ -1,1 +1,0 @@
-"""fastmine's Kivy app: see ``docs/app.md``; start it with ``python app/main.py``."""

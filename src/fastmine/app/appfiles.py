@@ -1,0 +1,216 @@
+"""Where the app keeps its files, and its settings file read and written safely.
+
+One folder holds everything the app keeps: the settings (``fastmine.ini``),
+the records database and the saved game (shared with the terminal game),
+the generated sounds and the tile cache.  It is, first match wins:
+
+1. the folder given to the app (``--data-dir``, the tests, the benchmark);
+2. the ``FASTMINE_APP_DATA`` environment variable;
+3. fastmine's shared data folder (:func:`fastmine.files.storage.data_dir`:
+   ``FASTMINE_DATA_DIR``, else the platform's user data folder, for example
+   ``~/.local/share/fastmine`` on Linux); on Android the app's private
+   storage, ``/data/user/0/<package>/files/fastmine``, which no other app
+   can read and which Android deletes with the app.
+
+Older versions kept the settings in Kivy's ``App.user_data_dir`` (for
+example ``~/.config/fastmine`` on Linux): :func:`migrate_settings` moves
+that file into the data folder once.
+
+Kivy writes its config file in place (``open(path, "w")``), so a full disk
+or a crash leaves it cut mid-value.  :class:`SettingsConfig` writes it like
+every other file the user owns: a temporary file in the same folder, fsync,
+then ``os.replace`` (:func:`fastmine.files.storage.atomic_write_text`).  A
+settings file that cannot be read is never overwritten: :func:`read_settings`
+moves it aside and says so.
+"""
+
+from __future__ import annotations
+
+import configparser
+import io
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from kivy.config import ConfigParser
+from kivy.logger import Logger
+
+from fastmine.files import storage
+
+SETTINGS_FILE = "fastmine.ini"
+"""The settings file's name in the data folder."""
+
+ENV_APP_DATA = "FASTMINE_APP_DATA"
+"""Environment variable that puts all of the app's files in one given folder."""
+
+APP_NAME = "fastmine"
+"""The app's name as Kivy derives it from ``FastmineApp`` (its old settings folder)."""
+
+MAX_SETTINGS_BYTES = 1 << 16
+"""A settings file is a few hundred bytes; anything past this is not one."""
+
+
+def _current_platform() -> str:
+    from kivy.utils import platform
+
+    return platform
+
+
+def data_folder(override: str | os.PathLike[str] | None = None, *,
+                platform: str | None = None) -> Path:
+    """The one folder for the app's settings, records and saved game (not created).
+
+    See the module docstring for the order.  ``platform`` is Kivy's name for
+    the platform (``kivy.utils.platform`` when None).
+    """
+    if override is not None and str(override) != "":
+        return Path(override).expanduser()
+    if os.environ.get(ENV_APP_DATA):
+        return Path(os.environ[ENV_APP_DATA]).expanduser()
+    if (platform or _current_platform()) == "android" and not os.environ.get(storage.ENV_DATA_DIR):
+        return android_data_folder()
+    return storage.data_dir()
+
+
+def android_data_folder() -> Path:
+    """``<the app's files folder>/fastmine``: private storage on Android.
+
+    Asked of platformdirs' Android rules directly: its automatic choice
+    falls back to the Unix rules when the process has a ``SHELL`` variable
+    set, which would put the files outside the app's own storage.
+    """
+    from platformdirs.android import Android
+
+    return Path(Android(APP_NAME, appauthor=False).user_data_dir)
+
+
+def kivy_settings_folder(platform: str | None = None) -> Path | None:
+    """Where Kivy's ``App.user_data_dir`` put the settings before (not created).
+
+    The same rules as Kivy 2.3's ``App._get_user_data_dir``, without its
+    side effect of creating the folder.  None where it cannot be known.
+    """
+    platform = platform or _current_platform()
+    if platform == "android":
+        return android_data_folder().parent  # Context.getFilesDir()
+    if platform == "ios":
+        return Path("~/Documents").expanduser() / APP_NAME
+    if platform == "win":
+        appdata = os.environ.get("APPDATA")
+        return Path(appdata) / APP_NAME if appdata else None
+    if platform == "macosx":
+        return Path("~/Library/Application Support").expanduser() / APP_NAME
+    return Path(os.environ.get("XDG_CONFIG_HOME", "~/.config")).expanduser() / APP_NAME
+
+
+def migrate_settings(folder: Path, old_folder: Path | None) -> Path | None:
+    """Move the settings file from ``old_folder`` into ``folder``, once.
+
+    Only when the old file exists and the data folder has none yet (so a
+    later start, or a settings file already in the data folder, is left
+    alone).  The copy is written atomically before the old file is removed;
+    if it cannot be removed (read-only), the copy still wins from then on.
+    Returns the old file's path if it was moved, else None.
+    """
+    if old_folder is None:
+        return None
+    old, new = Path(old_folder) / SETTINGS_FILE, Path(folder) / SETTINGS_FILE
+    try:
+        if os.path.lexists(new) or not old.is_file() or old.resolve() == new.resolve():
+            return None
+        # too big for a settings file: refused with a message, nothing carried over
+        data = storage.read_regular_file(old, MAX_SETTINGS_BYTES)
+        storage.atomic_write_bytes(new, data)
+    except OSError as exc:
+        Logger.warning(f"fastmine: old settings not moved from {old}: {exc}")
+        return None
+    try:
+        old.unlink()
+    except OSError as exc:
+        Logger.warning(f"fastmine: old settings copied, but {old} stays: {exc}")
+    return old
+
+
+class SettingsConfig(ConfigParser):
+    """Kivy's ConfigParser, but its file is replaced atomically on every write.
+
+    :meth:`write` keeps Kivy's contract (True on success, False on failure;
+    Kivy's settings panel calls it after every change and ignores the
+    result): a failure leaves the old file whole, is logged, is kept in
+    :attr:`write_error` and is passed to :attr:`on_write_error`.
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.write_error: OSError | None = None
+        self.on_write_error: Callable[[OSError], None] | None = None
+
+    def write(self) -> bool:
+        """Write the settings to :attr:`filename` atomically; False if it failed."""
+        if self.filename is None:
+            return False
+        buf = io.StringIO()
+        configparser.RawConfigParser.write(self, buf)
+        try:
+            storage.atomic_write_text(self.filename, buf.getvalue())
+        except OSError as exc:
+            self.write_error = exc
+            Logger.warning(f"fastmine: settings not saved to {self.filename}: {exc}")
+            if self.on_write_error is not None:
+                self.on_write_error(exc)
+            return False
+        self.write_error = None
+        return True
+
+
+def _check_settings_text(path: Path) -> None:
+    """Raise ValueError saying why ``path`` is not a readable settings file
+    (OSError from :func:`fastmine.files.storage.read_regular_file` if it is not a
+    regular file of a settings file's size, or cannot be opened)."""
+    data = storage.read_regular_file(path, MAX_SETTINGS_BYTES)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ValueError("it is not text (UTF-8)") from None
+    try:
+        configparser.RawConfigParser().read_string(text, source=str(path))
+    except configparser.Error as exc:
+        first = str(exc).splitlines()[0].rstrip(".")
+        raise ValueError(f"it is not a settings file ({first})") from None
+
+
+def read_settings(config: SettingsConfig, path: str | os.PathLike[str]) -> str | None:
+    """Load ``path`` into ``config`` (defaults already set); a note for the player, or None.
+
+    A missing file is created with the defaults.  A file that cannot be read
+    is moved aside (kept as ``fastmine.ini.corrupt-<time>``) and the defaults
+    are used; if it cannot even be moved, it is left as it is and nothing is
+    written over it this run.  The note says which happened.
+    """
+    path = Path(path)
+    if not os.path.lexists(path):
+        config.filename = str(path)
+        config.write()
+        return None
+    try:
+        _check_settings_text(path)
+    except ValueError as exc:
+        why = str(exc)
+    except OSError as exc:
+        # read_regular_file's own refusals (no errno) are already words for the player
+        why = str(exc) if exc.errno is None else f"it cannot be opened ({exc.strerror or exc})"
+    else:
+        config.read(str(path))
+        return None
+    Logger.warning(f"fastmine: settings file {path} not used: {why}")
+    try:
+        kept = storage.move_aside(path)
+    except OSError as exc:
+        config.filename = None  # never write over a file the player may want back
+        return (f"The settings file {path} could not be read: {why}. It was left as it is "
+                f"(it cannot be moved: {exc.strerror or exc}); the default settings are used "
+                "and changes are not saved until it is fixed or removed.")
+    config.filename = str(path)
+    config.write()
+    return (f"The settings file could not be read: {why}. It was kept as {kept.name} "
+            "and the default settings are used.")

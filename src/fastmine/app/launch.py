@@ -1,0 +1,138 @@
+"""Starting the app: ``fastmine-app``, ``python -m fastmine.app`` and ``app/main.py``.
+
+Options (anything after ``--`` goes to Kivy):
+  --data-dir DIR   keep settings, records, saved game and sounds in DIR
+  --bench          measure startup to first frame and the frame time after a
+                   reveal on a 50x50 board, print one JSON line, and exit
+  --size WxH       window size (desktop)
+
+Nothing here imports Kivy before the arguments are read and Kivy is known to
+be installed, so ``--help`` works without it and a missing Kivy is one line
+naming the extra that brings it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+DESKTOP_SIZE = "1180x720"
+"""The desktop window's first size (then it remembers its own)."""
+
+NO_KIVY = ("The fastmine app needs Kivy, which is not installed for {python}.\n"
+           "Install the app extra:  pip install 'fastmine[app]'   "
+           "(from a checkout: pip install '.[app]')\n"
+           "or play in the terminal without it:  fastmine play")
+
+
+def _have_kivy() -> bool:
+    """Whether Kivy imports; if not, say which extra brings it (no traceback)."""
+    try:
+        import kivy  # noqa: F401
+    except ImportError as exc:
+        if (exc.name or "").split(".")[0] != "kivy":
+            raise  # Kivy is there but something it needs is broken: show the real error
+        print(NO_KIVY.format(python=sys.executable), file=sys.stderr)
+        return False
+    return True
+
+
+def _no_sound_device() -> bool:
+    """True on a desktop Linux with no sound device and no sound server (a server, CI)."""
+    if not sys.platform.startswith("linux") or "ANDROID_ARGUMENT" in os.environ \
+            or "ANDROID_ROOT" in os.environ:
+        return False
+    if os.environ.get("PULSE_SERVER"):
+        return False
+    runtime = os.environ.get("XDG_RUNTIME_DIR", "")
+    if runtime and any(os.path.exists(os.path.join(runtime, s))
+                       for s in ("pulse/native", "pipewire-0")):
+        return False
+    try:
+        return not any(n.startswith("pcm") for n in os.listdir("/dev/snd"))
+    except OSError:
+        return True
+
+
+def _quiet_audio() -> None:
+    """Without a sound device, SDL's dummy audio driver: sound stays silent instead
+    of Kivy logging a CRITICAL "Unable to open mixer" (and ALSA its own errors)."""
+    if _no_sound_device():
+        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+
+def parse_args(argv: list[str] | None = None, prog: str | None = None) -> argparse.Namespace:
+    """The launcher's options (see the module's docstring)."""
+    p = argparse.ArgumentParser(prog=prog or "fastmine-app",
+                                description="fastmine: Minesweeper for touch screens and desktops.")
+    p.add_argument("--data-dir", help="folder for settings, records, the saved game and sounds")
+    p.add_argument("--bench", action="store_true",
+                   help="print startup and reveal frame times as JSON (runs headless if there is no display)")
+    p.add_argument("--bench-reveals", type=int, default=30, help="reveals to time with --bench (default 30)")
+    p.add_argument("--size", help="window size WIDTHxHEIGHT, e.g. 480x800")
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None, *, t0: float | None = None, prog: str | None = None) -> int:
+    """Start the app; returns the exit status.
+
+    Parameters
+    ----------
+    argv
+        The options (``sys.argv[1:]`` when None); anything after ``--`` goes to Kivy.
+    t0
+        The ``time.perf_counter()`` reading startup is measured from (``--bench``);
+        now when None.
+    prog
+        The program name shown by ``--help``.
+
+    Returns
+    -------
+    int
+        0 after the app closes, 1 without Kivy, 2 for a bad ``--size``.
+    """
+    t0 = time.perf_counter() if t0 is None else t0
+    if argv is None:
+        argv = sys.argv[1:]
+    kivy_args: list[str] = []
+    if "--" in argv:
+        i = argv.index("--")
+        argv, kivy_args = argv[:i], argv[i + 1:]
+    args = parse_args(argv, prog)
+    sys.argv = [sys.argv[0], *kivy_args]
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    _quiet_audio()
+    if not _have_kivy():
+        return 1
+    if args.bench:
+        from .benchmark import bench_environment
+        bench_environment()
+        args.size = args.size or "1000x1000"
+    from kivy.config import Config
+
+    # right click marks instead of drawing Kivy's red multitouch dot
+    Config.set("input", "mouse", "mouse,multitouch_on_demand")
+    from kivy.utils import platform
+
+    # Landscape, and within a 1280x800 screen with its title bar and panel; the
+    # app then restores the size the window had when it was last closed.
+    size = args.size or (None if platform in ("android", "ios") else DESKTOP_SIZE)
+    if size:
+        try:
+            w, h = (str(int(v)) for v in size.lower().split("x"))
+        except ValueError:
+            print(f"--size must look like 480x800, got {size!r}", file=sys.stderr)
+            return 2
+        Config.set("graphics", "width", w)
+        Config.set("graphics", "height", h)
+    if args.bench:
+        from .benchmark import run_bench
+        return int(run_bench(t0, data_dir=args.data_dir, reveals=args.bench_reveals))
+    from .application import FastmineApp
+
+    app = FastmineApp(data_dir=args.data_dir)
+    app.restore_window_size = not args.size  # --size wins over the remembered size
+    app.run()
+    return 0

@@ -1,0 +1,354 @@
+"""The tile atlas: every cell picture and icon, drawn by the project at startup.
+
+Nothing is downloaded or shipped: :func:`draw_atlas` paints the tiles with
+:mod:`.raster` (numbers and ``?`` come from Kivy's own font through
+:func:`kivy_text_mask`) into one RGBA image of 8 x 8 slots, and
+:func:`make_texture` uploads it as a mipmapped texture.  Each slot has a
+border of repeated edge pixels so neither filtering nor mipmaps bleed one
+tile into the next.
+
+Tile ids are small ints; :data:`VIEW_TILE` maps a game view code to its tile.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import os
+from collections.abc import Callable
+
+import numpy as np
+
+from fastmine.viewcodes import EXPLODED, FLAG, HIDDEN, MINE, QUESTION, WRONG_FLAG
+
+from . import raster as raster_module
+from .raster import Painter, circle, mix, polygon, rect, ring, segment, subtract, union
+from .theme import Theme
+
+TILE = 112  # drawn pixels per tile
+PAD = 8  # repeated-edge border around each tile in its slot
+SLOT = TILE + 2 * PAD
+GRID = 8  # slots per atlas row and column
+ATLAS = SLOT * GRID  # 1024: a power of two, so mipmaps work everywhere
+
+# ---- tile ids: 0..8 are revealed numbers
+HIDDEN_T = 9
+FLAG_T = 10
+QUESTION_T = 11
+MINE_T = 12
+EXPLODED_T = 13
+WRONG_FLAG_T = 14
+PRESSED_T = 15
+HINT_T = 16
+PROB_T = 17  # PROB_T + level, level 0..PROB_LEVELS-1 (see prob_level)
+PROB_LEVELS = 12
+FACE_READY = PROB_T + PROB_LEVELS  # 29
+FACE_WON = FACE_READY + 1
+FACE_LOST = FACE_READY + 2
+ICON_PAUSE = FACE_READY + 3
+ICON_PLAY = FACE_READY + 4
+ICON_FLAG = FACE_READY + 5
+ICON_DIG = FACE_READY + 6  # "tap reveals": the flag-mode button when flag mode is off
+ICON_FIT = FACE_READY + 7  # "fit whole board"
+ICON_ZOOM = FACE_READY + 8  # "zoom in to the cell size"
+ICON_MENU = FACE_READY + 9  # three bars
+N_TILES = ICON_MENU + 1
+
+VIEW_TILE = np.zeros(256, np.int16)
+"""``VIEW_TILE[view.view(np.uint8)]`` is the tile of each cell of a game view."""
+VIEW_TILE[:9] = np.arange(9)
+for _code, _tile in ((HIDDEN, HIDDEN_T), (FLAG, FLAG_T), (QUESTION, QUESTION_T), (MINE, MINE_T),
+                     (EXPLODED, EXPLODED_T), (WRONG_FLAG, WRONG_FLAG_T)):
+    VIEW_TILE[_code & 0xFF] = _tile
+
+TextMask = Callable[[str, int], np.ndarray]
+"""(text, pixel height of a digit) -> tight float alpha mask (h, w), top row first."""
+
+
+def prob_level(p: np.ndarray) -> np.ndarray:
+    """Overlay level of mine probabilities: 0 for certainly safe, 11 for a
+    certain mine, 1..10 for ten equal bins in between.
+
+    >>> prob_level(np.array([0.0, 1e-9, 0.1, 0.55, 1.0])).tolist()
+    [0, 1, 1, 6, 11]
+    """
+    p = np.asarray(p, float)
+    lv = np.clip(np.ceil(p * 10), 1, 10).astype(np.int16)
+    lv[p <= 0] = 0
+    lv[p >= 1] = PROB_LEVELS - 1
+    return lv
+
+
+def kivy_text_mask(text: str, height: int) -> np.ndarray:
+    """Render ``text`` in Kivy's bold default font; needs a GL window."""
+    from kivy.core.text import Label as CoreLabel
+
+    label = CoreLabel(text=text, font_size=height / 0.72, bold=True)
+    label.refresh()
+    tex = label.texture
+    px = np.frombuffer(tex.pixels, np.uint8).reshape(tex.height, tex.width, 4)
+    a = px[..., 3].astype(np.float32) / 255  # label textures are stored top row first
+    ys, xs = np.nonzero(a > 0.02)
+    if len(ys) == 0:
+        return a
+    return a[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+
+
+# ------------------------------------------------------------------ tiles
+
+
+def _hidden(p: Painter, t: Theme, body=None) -> None:
+    m = 0.035
+    p.fill(rect(0, 0, 1, 1), t.board_bg)
+    p.fill(rect(m, m + 0.02, 1 - m, 1 - m, 0.15), t.hidden_dark)
+    body = body or t.hidden
+    light = mix(body, t.hidden_light, 0.7) if body is not t.hidden else t.hidden_light
+    p.gradient(rect(m, m, 1 - m, 1 - m - 0.05, 0.15), light, body)
+
+
+def _revealed(p: Painter, t: Theme, bg=None) -> None:
+    p.fill(rect(0, 0, 1, 1), bg or t.revealed)
+    w = 0.022
+    edge = t.revealed_edge
+    p.fill(union(rect(0, 0, 1, w), rect(0, 0, w, 1), rect(0, 1 - w, 1, 1), rect(1 - w, 0, 1, 1)), edge)
+
+
+def _glyph(p: Painter, mask: np.ndarray, color, cy: float = 0.5) -> None:
+    h, w = mask.shape
+    top = int(round(cy * p.size - h / 2))
+    left = int(round(p.size / 2 - w / 2))
+    p.paint(mask, color, at=(top, left))
+
+
+def _mine(p: Painter, t: Theme, alpha: float = 1.0) -> None:
+    c = (*t.mine[:3], t.mine[3] * alpha)
+    spikes = []
+    for k in range(4):
+        a = k * np.pi / 4
+        dx, dy = 0.33 * np.cos(a), 0.33 * np.sin(a)
+        spikes.append(segment(0.5 - dx, 0.5 - dy, 0.5 + dx, 0.5 + dy, 0.07))
+    p.fill(union(circle(0.5, 0.5, 0.23), *spikes), c)
+    shine = (1.0, 1.0, 1.0, 0.85 * alpha) if t.name == "light" else (0.1, 0.1, 0.12, 0.8 * alpha)
+    p.fill(circle(0.43, 0.43, 0.06), shine)
+
+
+def _flag(p: Painter, flag_color, pole_color) -> None:
+    p.fill(segment(0.6, 0.16, 0.6, 0.76, 0.07), pole_color)
+    p.fill(rect(0.32, 0.72, 0.8, 0.82, 0.035), pole_color)
+    p.fill(polygon([(0.64, 0.12), (0.64, 0.52), (0.18, 0.32)]), flag_color)
+
+
+def _cross(p: Painter, color, r: float = 0.3, w: float = 0.08) -> None:
+    p.fill(union(segment(0.5 - r, 0.5 - r, 0.5 + r, 0.5 + r, w),
+                 segment(0.5 - r, 0.5 + r, 0.5 + r, 0.5 - r, w)), color)
+
+
+def _face(p: Painter, kind: str) -> None:
+    yellow, ink = (1.0, 0.82, 0.25, 1.0), (0.12, 0.12, 0.14, 1.0)
+    p.fill(circle(0.5, 0.5, 0.44), ink)
+    p.fill(circle(0.5, 0.5, 0.39), yellow)
+    if kind == "won":
+        p.fill(union(rect(0.22, 0.34, 0.46, 0.48, 0.05), rect(0.54, 0.34, 0.78, 0.48, 0.05),
+                     segment(0.2, 0.37, 0.8, 0.37, 0.04)), ink)
+    elif kind == "lost":
+        for cx in (0.35, 0.65):
+            p.fill(union(segment(cx - 0.07, 0.33, cx + 0.07, 0.47, 0.045),
+                         segment(cx - 0.07, 0.47, cx + 0.07, 0.33, 0.045)), ink)
+    else:
+        p.fill(union(circle(0.36, 0.4, 0.055), circle(0.64, 0.4, 0.055)), ink)
+    if kind == "lost":  # frown: the top half of a ring
+        arc = subtract(ring(0.5, 0.78, 0.16, 0.05), rect(0, 0.76, 1, 1))
+    else:  # smile: the bottom half of a ring
+        arc = subtract(ring(0.5, 0.54, 0.2, 0.05), rect(0, 0, 1, 0.58))
+    p.fill(arc, ink)
+
+
+def draw_tile(tile: int, theme: Theme, text_mask: TextMask, size: int = TILE) -> np.ndarray:
+    """The RGBA uint8 image (size, size, 4) of one tile, top row first."""
+    t = theme
+    p = Painter(size)
+    white = (1.0, 1.0, 1.0, 1.0)
+    if tile <= 8:
+        _revealed(p, t)
+        if tile:
+            _glyph(p, text_mask(str(tile), int(size * 0.5)), t.numbers[tile - 1])
+    elif tile == HIDDEN_T:
+        _hidden(p, t)
+    elif tile == FLAG_T:
+        _hidden(p, t)
+        _flag(p, t.flag, t.pole)
+    elif tile == QUESTION_T:
+        _hidden(p, t)
+        _glyph(p, text_mask("?", int(size * 0.48)), t.question, cy=0.48)
+    elif tile == MINE_T:
+        _revealed(p, t)
+        _mine(p, t)
+    elif tile == EXPLODED_T:
+        _revealed(p, t, bg=t.exploded_bg)
+        _mine(p, t if t.name == "light" else _with_mine(t, (0.08, 0.08, 0.1, 1.0)))
+    elif tile == WRONG_FLAG_T:
+        _revealed(p, t)
+        _mine(p, t, alpha=0.35)
+        _cross(p, t.flag)
+    elif tile == PRESSED_T:
+        _revealed(p, t, bg=mix(t.revealed, t.hidden, 0.25))
+    elif tile == HINT_T:
+        _hidden(p, t, body=mix(t.hidden, t.hint, 0.35))
+        p.fill(ring(0.5, 0.47, 0.25, 0.085), t.hint)
+    elif PROB_T <= tile < PROB_T + PROB_LEVELS:
+        level = tile - PROB_T
+        _hidden(p, t, body=mix(t.hidden, _prob_color(t, level), 0.62))
+        if level == 0:  # certainly safe: a small dot, so it reads without colour too
+            p.fill(circle(0.5, 0.47, 0.09), (1.0, 1.0, 1.0, 0.9))
+        elif level == PROB_LEVELS - 1:  # certain mine: a small cross
+            _cross(p, (1.0, 1.0, 1.0, 0.9), r=0.12, w=0.07)
+    elif tile in (FACE_READY, FACE_WON, FACE_LOST):
+        _face(p, {FACE_READY: "ready", FACE_WON: "won", FACE_LOST: "lost"}[tile])
+    elif tile == ICON_PAUSE:
+        p.fill(union(rect(0.28, 0.22, 0.43, 0.78, 0.04), rect(0.57, 0.22, 0.72, 0.78, 0.04)), white)
+    elif tile == ICON_PLAY:
+        p.fill(polygon([(0.3, 0.2), (0.3, 0.8), (0.8, 0.5)]), white)
+    elif tile == ICON_FLAG:
+        _flag(p, white, white)
+    elif tile == ICON_DIG:  # a shovel: "a tap digs" (flag mode off)
+        p.fill(union(segment(0.22, 0.22, 0.56, 0.56, 0.08), segment(0.12, 0.3, 0.3, 0.12, 0.08),
+                     polygon([(0.5, 0.66), (0.66, 0.5), (0.86, 0.7), (0.88, 0.88), (0.7, 0.86)])),
+               white)
+    elif tile == ICON_FIT:  # four corners pointing out
+        k, w = 0.2, 0.08
+        for x, y, dx, dy in ((0.18, 0.18, 1, 1), (0.82, 0.18, -1, 1), (0.18, 0.82, 1, -1),
+                             (0.82, 0.82, -1, -1)):
+            p.fill(union(segment(x, y, x + dx * k, y, w), segment(x, y, x, y + dy * k, w),
+                         segment(x, y, x + dx * 0.17, y + dy * 0.17, w)), white)
+    elif tile == ICON_ZOOM:  # a magnifier with a plus
+        p.fill(union(ring(0.42, 0.42, 0.24, 0.08), segment(0.6, 0.6, 0.82, 0.82, 0.11),
+                     segment(0.3, 0.42, 0.54, 0.42, 0.07), segment(0.42, 0.3, 0.42, 0.54, 0.07)), white)
+    elif tile == ICON_MENU:
+        p.fill(union(*(segment(0.24, y, 0.76, y, 0.085) for y in (0.3, 0.5, 0.7))), white)
+    else:
+        raise ValueError(f"unknown tile id {tile}")
+    return p.to_rgba8()
+
+
+def _with_mine(t: Theme, color) -> Theme:
+    from dataclasses import replace
+    return replace(t, mine=color)
+
+
+def _prob_color(t: Theme, level: int):
+    x = level / (PROB_LEVELS - 1)
+    return mix(t.prob_safe, t.prob_mid, x * 2) if x <= 0.5 else mix(t.prob_mid, t.prob_mine, x * 2 - 1)
+
+
+def draw_atlas(theme: Theme, text_mask: TextMask = kivy_text_mask) -> np.ndarray:
+    """The whole atlas as an (ATLAS, ATLAS, 4) uint8 image, top row first."""
+    atlas = np.zeros((ATLAS, ATLAS, 4), np.uint8)
+    for tile in range(N_TILES):
+        img = np.pad(draw_tile(tile, theme, text_mask), ((PAD, PAD), (PAD, PAD), (0, 0)), mode="edge")
+        r, c = divmod(tile, GRID)
+        atlas[r * SLOT:(r + 1) * SLOT, c * SLOT:(c + 1) * SLOT] = img
+    return atlas
+
+
+def tile_uvs() -> np.ndarray:
+    """float32 (N_TILES, 4, 2): texture coords of each tile's corners in mesh
+    vertex order (bottom-left, bottom-right, top-right, top-left)."""
+    ids = np.arange(N_TILES)
+    r, c = np.divmod(ids, GRID)
+    u0 = (c * SLOT + PAD) / ATLAS
+    u1 = (c * SLOT + PAD + TILE) / ATLAS
+    vt = 1 - (r * SLOT + PAD) / ATLAS  # the image is flipped on upload: its top row is v=1
+    vb = 1 - (r * SLOT + PAD + TILE) / ATLAS
+    uv = np.stack([np.stack([u0, vb], 1), np.stack([u1, vb], 1),
+                   np.stack([u1, vt], 1), np.stack([u0, vt], 1)], 1)
+    return uv.astype(np.float32)
+
+
+def tile_rect(tile: int) -> tuple[int, int, int, int]:
+    """(x, y, w, h) of a tile in texture pixels, y from the bottom (for get_region)."""
+    r, c = divmod(tile, GRID)
+    return (c * SLOT + PAD, ATLAS - (r * SLOT + PAD + TILE), TILE, TILE)
+
+
+def make_texture(image: np.ndarray):
+    """Upload an atlas image as a mipmapped Kivy texture (re-uploaded by
+    itself if the GL context is lost, as on Android)."""
+    from kivy.graphics.texture import Texture
+
+    data = np.ascontiguousarray(image[::-1]).tobytes()
+
+    def upload(tex) -> None:
+        tex.blit_buffer(data, colorfmt="rgba", bufferfmt="ubyte", mipmap_generation=True)
+
+    tex = Texture.create(size=(ATLAS, ATLAS), colorfmt="rgba", mipmap=True)
+    upload(tex)
+    tex.add_reload_observer(upload)
+    tex.min_filter = "linear_mipmap_linear"
+    tex.mag_filter = "linear"
+    return tex
+
+
+class Atlas:
+    """The uploaded atlas of one theme: ``texture``, ``uv`` and icon regions.
+
+    Use :meth:`for_theme`: atlases are drawn once per theme per process.
+    """
+
+    _cache: dict[Theme, Atlas] = {}
+
+    def __init__(self, theme: Theme, text_mask: TextMask = kivy_text_mask,
+                 image: np.ndarray | None = None) -> None:
+        self.theme = theme
+        self.image = draw_atlas(theme, text_mask) if image is None else image
+        self.texture = make_texture(self.image)
+        self.uv = tile_uvs()
+
+    @classmethod
+    def for_theme(cls, theme: Theme, cache_dir: str | None = None) -> Atlas:
+        """The atlas of ``theme``, drawn on first use.
+
+        With ``cache_dir`` the drawn image is also kept on disk (a ``.npy``
+        named after everything that shapes it), so later starts skip drawing.
+        """
+        if theme not in cls._cache:
+            image = None
+            path = _cache_path(cache_dir, theme) if cache_dir else None
+            if path and os.path.exists(path):
+                try:
+                    image = np.load(path, allow_pickle=False)
+                    if image.shape != (ATLAS, ATLAS, 4) or image.dtype != np.uint8:
+                        image = None
+                except (OSError, ValueError):
+                    image = None
+            atlas = cls(theme, image=image)
+            if path and image is None:
+                _save_cache(path, atlas.image)
+            cls._cache[theme] = atlas
+        return cls._cache[theme]
+
+    def region(self, tile: int):
+        """A Kivy TextureRegion showing one tile (for Image widgets)."""
+        return self.texture.get_region(*tile_rect(tile))
+
+
+def _cache_path(cache_dir: str, theme: Theme) -> str:
+    import kivy
+
+    key = hashlib.sha1()
+    with open(__file__, "rb") as f:
+        key.update(f.read())
+    with open(raster_module.__file__, "rb") as f:
+        key.update(f.read())
+    key.update(repr(theme).encode())
+    key.update(kivy.__version__.encode())
+    return os.path.join(cache_dir, f"atlas-{theme.name}-{key.hexdigest()[:16]}.npy")
+
+
+def _save_cache(path: str, image: np.ndarray) -> None:
+    from fastmine.files.storage import atomic_write_bytes
+
+    buf = io.BytesIO()
+    np.save(buf, image, allow_pickle=False)
+    with contextlib.suppress(OSError):  # a cache only: drawing again next time is fine
+        atomic_write_bytes(path, buf.getvalue())

@@ -1,0 +1,233 @@
+"""``fastmine replay``: watch a recorded game again in the terminal.
+
+``fastmine replay`` plays the last recorded game that has a replay;
+``fastmine replay ID`` a given one (ids as ``--list`` shows them).  By default
+a full-screen curses player (space pauses, left/right arrows step a move,
++/- change the speed, q quits); ``--plain`` prints the board after every move
+with its time, for pipes, and ``--timeline`` only one line a move.
+``--export ID FILE`` writes a replay file (``docs/replays.md``) and
+``--import FILE`` plays one (it is not added to the records).
+
+The coach (:mod:`fastmine.coach`) marks every move (safe, a guess and its
+odds, a risk while a safe cell existed, ...) and sums the game up in one
+line; ``--no-coach`` leaves the marks out, ``--verdicts FILE`` writes them as
+JSON instead of playing (:mod:`fastmine.replay.verdicts`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import TYPE_CHECKING, Any
+
+from ..errors import SaveFormatError
+
+if TYPE_CHECKING:
+    from ..replay import Replay
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the ``fastmine replay`` options to an argparse parser."""
+    parser.epilog = ("keys (full screen): space pause, left/right step, home/end, + - speed, "
+                     "n/N next/previous risky move, f the move that lost, q quit. "
+                     "Each move carries the coach's mark (safe, guess 33%, "
+                     "RISK 20% (3 safe), ...).")
+    parser.add_argument("id", nargs="?", help="the recorded game to play (default: the last one)")
+    src = parser.add_mutually_exclusive_group()
+    src.add_argument("--list", action="store_true", help="list the recorded games that have a replay")
+    src.add_argument("--export", nargs=2, metavar=("ID", "FILE"),
+                     help="write the replay of game ID to FILE (use 'last' for the last game)")
+    src.add_argument("--import", dest="import_file", metavar="FILE",
+                     help="play a replay file (it is not added to your records)")
+    parser.add_argument("--plain", action="store_true",
+                        help="no curses: print the board after every move, with its time")
+    parser.add_argument("--timeline", action="store_true",
+                        help="print one line a move (time, kind, cell, the coach's mark), no boards")
+    parser.add_argument("--no-coach", dest="coach", action="store_false",
+                        help="leave out the coach's mark on each move and its summary")
+    parser.add_argument("--verdicts", metavar="FILE",
+                        help="write the coach's verdict on every move as JSON to FILE "
+                             "('-' for standard output) instead of playing")
+    parser.add_argument("--speed", type=float, default=None,
+                        help="playback speed: 1 real time, 2 twice as fast, 0 no waiting "
+                             "(default: 1, or 0 with --plain/--timeline when not a terminal)")
+    parser.add_argument("--data-dir", help="where the records are (default: the fastmine data folder)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``fastmine replay``; returns the exit status (0, or 2 for a usage or file error)."""
+    from ..records import RecordsError, RecordsStore
+    from ..replay import Replay
+
+    if args.speed is not None and not (args.speed >= 0):
+        print("fastmine replay: --speed must be 0 or more", file=sys.stderr)
+        return 2
+    verdicts_to = getattr(args, "verdicts", None)
+    if verdicts_to is not None:
+        if args.list or args.export:
+            print("fastmine replay: --verdicts goes with a game ID or --import FILE, "
+                  "not --list or --export", file=sys.stderr)
+            return 2
+        if not getattr(args, "coach", True):
+            print("fastmine replay: --verdicts writes the coach's verdicts: it cannot go "
+                  "with --no-coach", file=sys.stderr)
+            return 2
+        if verdicts_to != "-":
+            from ..files.outputs import check_output
+
+            try:
+                check_output(verdicts_to, "--verdicts", _keep(args))
+            except ValueError as exc:
+                print(f"fastmine replay: {exc}", file=sys.stderr)
+                return 2
+    try:
+        if args.import_file:
+            if args.id is not None:
+                print("fastmine replay: give either a game ID or --import FILE, not both", file=sys.stderr)
+                return 2
+            return _play(Replay.load(args.import_file), args)
+        with RecordsStore(data_dir=args.data_dir) as store:
+            if args.list:
+                return _list(store)
+            ident = args.export[0] if args.export else args.id
+            replay = _find(store, ident)
+            if replay is None:
+                return 2
+        if args.export:
+            from ..files.outputs import check_output
+
+            try:        # as --verdicts: a mistyped folder is refused, not made
+                check_output(args.export[1], "--export", _keep(args))
+            except ValueError as exc:
+                print(f"fastmine replay: {exc}", file=sys.stderr)
+                return 2
+            path = replay.save(args.export[1])
+            print(f"replay written to {path}")
+            return 0
+        return _play(replay, args)
+    except BrokenPipeError:
+        raise                   # the command line handles a reader that went away
+    except FileNotFoundError as exc:
+        print(f"fastmine replay: no such file: {exc.filename}", file=sys.stderr)
+        return 2
+    except (SaveFormatError, RecordsError, OSError) as exc:
+        print(f"fastmine replay: {exc}", file=sys.stderr)
+        return 2
+
+
+def _keep(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
+    """The files an output of this command must not replace: the records and the replay read."""
+    from ..records import database_files
+
+    keep = list(database_files(args.data_dir))
+    if args.import_file:
+        keep.append((args.import_file, "the replay being read"))
+    return tuple(keep)
+
+
+def _find(store: Any, ident: str | None) -> Replay | None:
+    ids = store.replay_ids()
+    if ident is None or ident == "last":
+        if not ids:
+            print("fastmine replay: no recorded game has a replay yet: play one with 'fastmine play'",
+                  file=sys.stderr)
+            return None
+        return store.replay(ids[-1])  # type: ignore[no-any-return]
+    try:
+        n = int(ident)
+    except ValueError:
+        print(f"fastmine replay: a game ID is a number (see 'fastmine replay --list'), got {ident!r}",
+              file=sys.stderr)
+        return None
+    replay = store.replay(n)
+    if replay is None:
+        print(f"fastmine replay: game {n} has no replay (see 'fastmine replay --list')", file=sys.stderr)
+    return replay  # type: ignore[no-any-return]
+
+
+def _list(store: Any) -> int:
+    if store.read_only_note:    # on standard error: the list itself stays plain
+        print(f"fastmine replay: note: {store.read_only_note}", file=sys.stderr)
+    ids = set(store.replay_ids())
+    games = [g for g in store.games() if g.id in ids]
+    if not games:
+        print("no recorded game has a replay yet")
+        return 0
+    for g in games:
+        result = "won " if g.won else "lost"
+        print(f"{g.id:6d}  {g.date[:16].replace('T', ' ')}  {g.board_label:22s} "
+              f"{result} {g.time:8.2f} s{'  (assisted)' if g.assisted else ''}")
+    return 0
+
+
+def _play(replay: Replay, args: argparse.Namespace) -> int:
+    from ..replay.verdicts import to_json, verdicts_of
+
+    if getattr(args, "verdicts", None) is not None:
+        verdicts, note = verdicts_of(replay, budget=None)
+        if verdicts is None:
+            print(f"fastmine replay: --verdicts: {note}", file=sys.stderr)
+            return 2
+        if args.verdicts == "-":
+            sys.stdout.write(to_json(replay, verdicts))
+        else:
+            from ..files.storage import atomic_write_text
+
+            print(f"verdicts written to {atomic_write_text(args.verdicts, to_json(replay, verdicts))}")
+        return 0
+    coached: tuple[list[Any] | None, str] | None = (
+        verdicts_of(replay) if getattr(args, "coach", True) else None)
+    text_mode = args.plain or args.timeline
+    speed = args.speed
+    if speed is None:
+        speed = 1.0 if (not text_mode or sys.stdout.isatty()) else 0.0
+    if text_mode:
+        return play_text(replay, speed=speed, boards=not args.timeline, out=sys.stdout,
+                         coached=coached)
+    from .replayplayer import play_curses
+
+    return play_curses(replay, speed=speed, coached=coached)
+
+
+def play_text(replay: Replay, *, speed: float, boards: bool, out: Any,
+              sleep: Any = time.sleep, coached: tuple[list[Any] | None, str] | None = None) -> int:
+    """Print the replay: its header, then each move (and the board after it).
+
+    ``speed`` > 0 waits between moves as the player did (divided by ``speed``).
+    ``coached``: the coach's verdicts and note (:func:`fastmine.replay.verdicts.verdicts_of`):
+    each move then carries its mark, and the coach's line ends the output.
+    """
+    from .tui.text import board_lines, replay_header
+
+    verdicts, note = coached if coached is not None else (None, "")
+    tags: list[str] = []
+    lost = None
+    if verdicts is not None:
+        from ..coach import describe, fatal, tag
+
+        tags = [f"  [{tag(v)}]" for v in verdicts]
+        lost = fatal(verdicts)
+
+    print(replay_header(replay), file=out)
+    times = replay.moves[:, 3].tolist()
+    before = 0
+    for k, game in enumerate(replay.frames()):
+        if k == 0:
+            if boards:
+                print("\n".join(board_lines(game.view)), file=out)
+            continue
+        if speed > 0 and times[k - 1] > before:
+            out.flush()
+            sleep((times[k - 1] - before) / 1000.0 / speed)
+        before = times[k - 1]
+        mark = tags[k - 1] if tags else ""
+        print(f"move {k}/{len(replay)}  {replay.describe_move(k - 1)}{mark}", file=out)
+        if boards:
+            print("\n".join(board_lines(game.view)), file=out)
+    print(f"{replay.state.value} at {replay.time:.3f} s", file=out)
+    if lost is not None:
+        print(describe(lost), file=out)
+    if coached is not None:
+        print(f"coach: {note}", file=out)
+    return 0

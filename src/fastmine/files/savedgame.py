@@ -1,0 +1,156 @@
+"""Save and resume a game in progress (shared by the terminal game and the app).
+
+The saved game is ``saved-game.json`` in the data directory (see
+:mod:`fastmine.files.storage`): the JSON of :meth:`fastmine.Game.to_dict`, written
+atomically.  There is one slot; saving replaces the previous save.
+
+A file that cannot be read is never overwritten: :func:`load_game` raises
+:class:`fastmine.SaveFormatError` (or :class:`fastmine.FutureVersionError`
+for a save from a newer fastmine) and :func:`save_game` refuses to replace
+such a file.  The caller decides what to do, typically telling the user and
+calling :func:`move_aside` (which keeps the bytes under a new name).
+
+>>> import tempfile, fastmine
+>>> d = tempfile.mkdtemp()
+>>> g = fastmine.Game(9, 9, 10, seed=4)
+>>> _ = g.reveal(0, 0)
+>>> path = save_game(g, data_dir=d)
+>>> load_game(data_dir=d).view.tolist() == g.view.tolist()
+True
+>>> delete_save(data_dir=d)
+True
+>>> load_game(data_dir=d) is None
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..errors import FutureVersionError, SaveFormatError
+from ..game import Game
+from ..limits import MAX_CELLS
+from .storage import atomic_write_text, read_regular_file
+from .storage import data_dir as _data_dir
+from .storage import move_aside as _move_aside
+
+SAVE_FILE = "saved-game.json"
+"""File name of the saved game inside the data directory."""
+
+MAX_SAVE_BYTES = 4096 + 12 * MAX_CELLS
+"""The largest save file read: the biggest board's cells (a letter each) and
+mine list (up to 11 characters a mine), plus the other fields.  A bigger file
+(or a link to ``/dev/zero``) is refused unread."""
+
+PathLike = str | os.PathLike[str]
+
+
+def default_path(data_dir: PathLike | None = None) -> Path:
+    """Where the saved game lives (see :func:`fastmine.files.storage.data_dir`)."""
+    return _data_dir(data_dir) / SAVE_FILE
+
+
+def _resolve(path: PathLike | None, data_dir: PathLike | None) -> Path:
+    return Path(path) if path is not None else default_path(data_dir)
+
+
+def read_save(path: PathLike | None = None, *, data_dir: PathLike | None = None
+              ) -> dict[str, Any] | None:
+    """The saved game's dict after checking it parses as JSON, or None if there is no save.
+
+    Raises :class:`SaveFormatError` if the file is unreadable.  The dict is not
+    yet checked as a game; :func:`load_game` does that.
+    """
+    p = _resolve(path, data_dir)
+    try:
+        raw = read_regular_file(p, MAX_SAVE_BYTES)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise SaveFormatError(f"cannot read the saved game {p}: {exc}") from None
+    try:
+        d = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SaveFormatError(f"the saved game {p} is corrupt (not JSON: {exc})") from None
+    except RecursionError:
+        # json nests one Python call per level: a save is at most two levels deep.
+        raise SaveFormatError(f"the saved game {p} is corrupt (nested too deeply)") from None
+    if not isinstance(d, dict):
+        raise SaveFormatError(f"the saved game {p} is not a fastmine save")
+    return d
+
+
+def load_game(path: PathLike | None = None, *, data_dir: PathLike | None = None,
+              clock: Callable[[], float] = time.monotonic) -> Game | None:
+    """The saved game, or None if there is none.
+
+    Raises :class:`SaveFormatError` for a corrupt file and
+    :class:`FutureVersionError` for one from a newer fastmine; the file is left
+    as it is.  The messages name the file.
+    """
+    p = _resolve(path, data_dir)
+    d = read_save(p)
+    if d is None:
+        return None
+    try:
+        return Game.from_dict(d, clock=clock)
+    except FutureVersionError as exc:
+        raise FutureVersionError(f"{p}: {exc}") from None
+    except SaveFormatError as exc:
+        raise SaveFormatError(f"the saved game {p} is corrupt: {exc}") from None
+
+
+def save_game(game: Game, path: PathLike | None = None, *,
+              data_dir: PathLike | None = None) -> Path:
+    """Save ``game`` atomically and return the path written.
+
+    A save that is a symbolic link stays one: the file it points to is
+    replaced.  Refuses (raises :class:`SaveFormatError` / :class:`FutureVersionError`,
+    file untouched) if the existing file is not a save this fastmine can read,
+    so an unreadable save is never lost by accident; :func:`move_aside` it first.
+    """
+    if not isinstance(game, Game):
+        raise TypeError(f"save_game needs a fastmine.Game, got {type(game).__name__}")
+    p = _resolve(path, data_dir)
+    if p.exists() or p.is_symlink():
+        try:
+            load_game(p)
+        except FutureVersionError as exc:
+            raise FutureVersionError(f"not replacing a save from a newer fastmine: {exc}") from None
+        except SaveFormatError as exc:
+            raise SaveFormatError(f"not replacing an unreadable save: {exc}") from None
+    text = json.dumps(game.to_dict(), separators=(",", ":"))
+    return atomic_write_text(p, text + "\n")
+
+
+def delete_save(path: PathLike | None = None, *, data_dir: PathLike | None = None) -> bool:
+    """Remove the saved game; returns True if there was one."""
+    try:
+        _resolve(path, data_dir).unlink()
+    except FileNotFoundError:
+        return False
+    return True
+
+
+def move_aside(path: PathLike | None = None, *, data_dir: PathLike | None = None) -> Path:
+    """Rename an unreadable save to ``saved-game.json.corrupt-<time>``; returns the new path."""
+    return _move_aside(_resolve(path, data_dir))
+
+
+def describe(game: Game) -> str:
+    """A one-line description of a saved game for a resume prompt.
+
+    >>> import fastmine
+    >>> describe(fastmine.Game(9, 9, 10))
+    'beginner 9x9/10, 0:00 played'
+    """
+    from ..difficulty import difficulty_name
+
+    t = int(game.elapsed)
+    name = difficulty_name(game.rows, game.cols, game.mine_count)
+    return f"{name} {game.rows}x{game.cols}/{game.mine_count}, {t // 60}:{t % 60:02d} played"

@@ -1,0 +1,247 @@
+"""A finished game as the records keep it: :class:`GameRecord`, :class:`Statistics`,
+:class:`AbandonedGame`, and the checks a record passes before it is stored.
+
+Plain values, no database: :mod:`fastmine.records` stores them (and its names
+import from there too), :mod:`fastmine.records.progress` and the app's statistics
+screen compute with them.
+
+>>> rec = GameRecord.make(9, 9, 10, won=True, time=31.5, bbbv=20, name=" Ann ")
+>>> rec.board_label, rec.name, round(rec.bbbv_per_second, 3)
+('beginner', 'Ann', 0.635)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING
+
+from ..difficulty import difficulty_name
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+MAX_NAME_LENGTH = 40
+"""The longest player name stored (longer names are cut)."""
+
+_MAX_INTEGER = 2**63 - 1    # SQLite's INTEGER
+
+
+class RecordsError(ValueError):
+    """The records database is unreadable, not fastmine's, or a record is invalid."""
+
+
+class FutureSchemaError(RecordsError):
+    """The records database was written by a newer fastmine (a newer schema version)."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One finished game as stored.  Build one with :meth:`from_game` or :meth:`make`.
+
+    ``date`` is an ISO 8601 UTC timestamp; ``id`` is set once the record is stored.
+    ``bbbv``, ``bbbv_per_second`` and ``efficiency`` may be None (for example a
+    game lost on its first reveal with ``rule="none"`` has no rate).
+    """
+
+    difficulty: str
+    rows: int
+    cols: int
+    mines: int
+    rule: str
+    won: bool
+    time: float
+    bbbv: int | None
+    bbbv_per_second: float | None
+    clicks: int
+    efficiency: float | None
+    assisted: bool
+    date: str
+    name: str | None = None
+    left_clicks: int | None = None
+    right_clicks: int | None = None
+    chord_clicks: int | None = None
+    id: int | None = None
+
+    @classmethod
+    def from_game(cls, game: Game, name: str | None = None, date: str | None = None) -> GameRecord:
+        """The record of a finished :class:`fastmine.Game` (raises RecordsError if not over)."""
+        if not game.state.is_over:
+            raise RecordsError(f"only finished games are recorded; this one is {game.state.value}")
+        s = game.stats()
+        return cls(
+            difficulty=difficulty_name(game.rows, game.cols, game.mine_count),
+            rows=game.rows, cols=game.cols, mines=game.mine_count, rule=game.rule,
+            won=game.state.name == "WON", time=s.time, bbbv=s.bbbv,
+            bbbv_per_second=s.bbbv_per_second, clicks=s.clicks, efficiency=s.efficiency,
+            assisted=bool(game.assisted), date=date or now_iso(), name=clean_name(name),
+            left_clicks=s.left_clicks, right_clicks=s.right_clicks, chord_clicks=s.chord_clicks,
+        )
+
+    @classmethod
+    def make(cls, rows: int, cols: int, mines: int, *, won: bool, time: float,
+             rule: str = "opening", bbbv: int | None = None, clicks: int = 0,
+             assisted: bool = False, name: str | None = None,
+             date: str | None = None) -> GameRecord:
+        """A record from plain values (for tests, imports and other front ends).
+
+        ``won`` and ``assisted`` must be real booleans (TypeError otherwise).
+        """
+        _check_flag("won", won)
+        _check_flag("assisted", assisted)
+        rate = bbbv / time if bbbv is not None and time > 0 else None
+        eff = bbbv / clicks if bbbv is not None and clicks > 0 else None
+        return cls(difficulty_name(rows, cols, mines), rows, cols, mines, rule, bool(won),
+                   float(time), bbbv, rate, clicks, eff, bool(assisted), date or now_iso(),
+                   clean_name(name))
+
+    @property
+    def board_label(self) -> str:
+        """The preset name, or ``"custom RxC/M"`` for a custom size."""
+        return board_label(self.rows, self.cols, self.mines)
+
+
+@dataclass(frozen=True)
+class AbandonedGame:
+    """A game given up while in progress: a new game was started over it after
+    at least one reveal.  Build one with :meth:`from_game`.
+
+    ``time`` is the seconds played, ``revealed`` the fraction of the safe cells
+    revealed (0 to 1).  Counts imported from the app's old ``abandoned.json``
+    have no ``date``, ``rule``, ``time`` or ``revealed`` (None).
+    """
+
+    difficulty: str
+    rows: int
+    cols: int
+    mines: int
+    rule: str | None
+    time: float | None
+    revealed: float | None
+    assisted: bool
+    date: str | None
+    id: int | None = None
+
+    @classmethod
+    def from_game(cls, game: Game, date: str | None = None) -> AbandonedGame | None:
+        """The abandonment of a game in progress; None for a game with no reveal yet
+        (nothing was played, so nothing is given up).  A finished game raises
+        :class:`RecordsError`: it is recorded as won or lost instead."""
+        if game.state.is_over:
+            raise RecordsError("a finished game is recorded as won or lost, not abandoned")
+        if game.state.name != "PLAYING":
+            return None
+        safe = game.rows * game.cols - game.mine_count
+        return cls(difficulty_name(game.rows, game.cols, game.mine_count), game.rows, game.cols,
+                   game.mine_count, game.rule, float(game.elapsed),
+                   min(1.0, game.revealed_count / safe), bool(game.assisted), date or now_iso())
+
+    @property
+    def board_label(self) -> str:
+        """The preset name, or ``"custom RxC/M"`` for a custom size."""
+        return board_label(self.rows, self.cols, self.mines)
+
+
+@dataclass(frozen=True)
+class Statistics:
+    """Games played and won, win streaks and abandoned games, over a set of games.
+
+    ``played`` counts finished games only (won or lost), so ``win_percent`` is
+    wins per finished game.  An abandoned game (a new game started over one in
+    progress) is not played, but it ends the current winning streak, as a loss
+    would: giving up a hard position does not keep a streak alive.  Abandoned
+    games imported without a date (the app's old counts) end no streak.
+    """
+
+    played: int
+    won: int
+    current_streak: int
+    best_streak: int
+    abandoned: int = 0
+
+    @property
+    def lost(self) -> int:
+        """Games lost."""
+        return self.played - self.won
+
+    @property
+    def win_percent(self) -> float | None:
+        """Wins as a percentage of games played (None before any game)."""
+        return 100.0 * self.won / self.played if self.played else None
+
+    @classmethod
+    def from_results(cls, results: Sequence[bool | None]) -> Statistics:
+        """Statistics of a list of results, oldest first: True won, False lost,
+        None abandoned (not played, but it ends a streak).
+
+        >>> Statistics.from_results([True, True, False, True, True, True, None, True])
+        Statistics(played=7, won=6, current_streak=1, best_streak=3, abandoned=1)
+        """
+        best = run = played = won = abandoned = 0
+        for result in results:
+            if result is None:
+                abandoned += 1
+                run = 0
+                continue
+            played += 1
+            won += bool(result)
+            run = run + 1 if result else 0
+            best = max(best, run)
+        return cls(played, won, run, best, abandoned)
+
+
+def now_iso() -> str:
+    """The current UTC time as an ISO 8601 string, to the second."""
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def clean_name(name: str | None) -> str | None:
+    """A player name made safe to store: printable, trimmed, at most 40 characters; '' -> None."""
+    if name is None:
+        return None
+    if not isinstance(name, str):
+        raise TypeError(f"a player name must be a string, got {type(name).__name__}")
+    name = "".join(ch for ch in name if ch.isprintable()).strip()[:MAX_NAME_LENGTH].strip()
+    return name or None
+
+
+def board_label(rows: int, cols: int, mines: int) -> str:
+    """``"beginner"`` for a preset size, else ``"custom 12x20/40"``."""
+    name = difficulty_name(rows, cols, mines)
+    return name if name != "custom" else f"custom {rows}x{cols}/{mines}"
+
+
+def _check_flag(name: str, value: object) -> None:
+    # "no" or 0.5 stored as a win would be a silent lie in the records.
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be True or False, got {value!r:.40}")
+
+
+def _check_record(r: GameRecord) -> None:
+    if not isinstance(r, GameRecord):
+        raise TypeError(f"expected a GameRecord, got {type(r).__name__}")
+    _check_flag("won", r.won)
+    _check_flag("assisted", r.assisted)
+    for field in ("rows", "cols", "mines", "clicks"):
+        v = getattr(r, field)
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= _MAX_INTEGER:
+            raise RecordsError(f"record field {field} must be a non-negative int, got {v!r:.40}")
+    for field in ("bbbv", "left_clicks", "right_clicks", "chord_clicks"):
+        v = getattr(r, field)
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool)
+                              or not 0 <= v <= _MAX_INTEGER):
+            raise RecordsError(f"record field {field} must be None or a non-negative int, "
+                               f"got {v!r:.40}")
+    if not (r.rows > 0 and r.cols > 0 and 0 < r.mines < r.rows * r.cols):
+        raise RecordsError(f"record has an impossible board {r.rows}x{r.cols}/{r.mines}")
+    if not (isinstance(r.time, (int, float)) and math.isfinite(r.time) and r.time >= 0):
+        raise RecordsError(f"record time must be a finite number of seconds >= 0, got {r.time!r}")
+    if r.name is not None and r.name != clean_name(r.name):
+        raise RecordsError(f"record name {r.name!r} is not clean; pass it through clean_name()")
+    try:
+        datetime.fromisoformat(r.date)
+    except (TypeError, ValueError):
+        raise RecordsError(f"record date must be ISO 8601, got {r.date!r}") from None
+

@@ -1,0 +1,568 @@
+"""The records store: every finished game, best times and statistics (SQLite).
+
+One row per finished game (won or lost) in ``records.sqlite3`` in the data
+directory (see :mod:`fastmine.files.storage`), and one per game abandoned in
+progress (:meth:`RecordsStore.record_abandoned`: a new game started over one
+with a reveal; quitting saves a game and abandons nothing).  The terminal game and the Kivy app
+both write here; ``fastmine records`` (:mod:`fastmine.cli.records`) prints the tables.
+A record itself (:class:`GameRecord`, :class:`Statistics`) is a plain value
+defined in :mod:`fastmine.records.gamerecord`; all of them import from :mod:`fastmine.records`.
+The tables and their migrations are in :mod:`fastmine.records.schema`.
+
+>>> import tempfile
+>>> store = RecordsStore(data_dir=tempfile.mkdtemp())
+>>> import fastmine
+>>> rec = GameRecord.make(9, 9, 10, won=True, time=31.5, name="Ann")
+>>> store.is_best_time(rec)
+True
+>>> store.add(rec).id
+1
+>>> store.best_times("beginner")[0].name
+'Ann'
+>>> store.statistics("beginner").won
+1
+>>> store.close()
+
+Best times and statistics count only games played without solver assistance
+unless ``include_assisted=True``.  A board is named by a preset name
+(``"beginner"``) or by its size ``(rows, cols, mines)``; games on the same
+size are compared whatever name they were recorded under.
+
+Guarantees
+----------
+* Two processes (the terminal and the app) may write at once: the database is
+  in WAL mode, every write is one ``BEGIN IMMEDIATE`` transaction and waits up
+  to ``timeout`` seconds for the other writer, so no row is lost.
+* The schema is versioned (``PRAGMA user_version``) and migrated forward in a
+  transaction when an older database is opened.  A database written by a newer
+  fastmine raises :class:`FutureSchemaError` and is left as it is.
+* A file that is not a healthy fastmine records database raises
+  :class:`RecordsError`; it is never replaced, repaired or written to.
+* A database fastmine may not write (a read-only disk, a file or folder
+  without write permission) still opens to be read: ``read_only`` is True,
+  :attr:`RecordsStore.read_only_note` says so in words, an older schema is
+  read as it is instead of migrated, and every write raises
+  :class:`RecordsError` naming the place, with the file unchanged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..difficulty import DIFFICULTIES, difficulty_name
+from ..files.storage import data_dir as _data_dir
+from .dbfile import explain, open_read_only, read_header, read_only, rollback
+from .gamerecord import (
+    AbandonedGame,
+    GameRecord,
+    RecordsError,
+    Statistics,
+    _check_record,
+    board_label,
+    clean_name,
+)
+from .schema import (
+    ABANDONED_COLUMNS,
+    GAME_COLUMNS,
+    SCHEMA_VERSION,
+    check_schema,
+    check_version,
+    migrate,
+    read_old_schema,
+)
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from ..replay import Replay
+
+RECORDS_FILE = "records.sqlite3"
+"""File name of the records database inside the data directory."""
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
+_COLUMNS = GAME_COLUMNS
+_ABANDONED = ABANDONED_COLUMNS[1:]      # every column but the id, as written
+_MAX_IMPORTED = 100_000                 # per board: more than anyone abandons
+
+BoardKey = str | tuple[int, int, int]
+"""A preset name such as ``"expert"``, ``"custom"`` (every custom size), or ``(rows, cols, mines)``."""
+
+
+def default_path(data_dir: str | os.PathLike[str] | None = None) -> Path:
+    """The records database path in the data directory (see :func:`fastmine.files.storage.data_dir`)."""
+    return _data_dir(data_dir) / RECORDS_FILE
+
+
+def database_files(data_dir: str | os.PathLike[str] | None = None) -> tuple[tuple[str, str], ...]:
+    """The records database's files, each with the words naming it: what an
+    output option (``--json``, ``--export`` ...) must never replace
+    (``keep`` of :func:`fastmine.files.outputs.check_output`)."""
+    db = str(default_path(data_dir))
+    return ((db, "your records database"),
+            *((db + end, "part of your records database") for end in ("-wal", "-shm", "-journal")))
+
+
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    msg = str(exc).lower()
+    return "locked" in msg or "busy" in msg
+
+
+class RecordsStore:
+    """The records database.  Open it, add finished games, query best times and statistics.
+
+    ``path`` is the database file; by default ``records.sqlite3`` in
+    ``data_dir`` (see :mod:`fastmine.files.storage`).  With ``create=False`` a missing
+    file raises :class:`RecordsError` instead of being created.  ``timeout`` is
+    how long a write waits for another process's write to finish.
+
+    Raises :class:`RecordsError` for a corrupt or foreign file and
+    :class:`FutureSchemaError` for a newer schema; the file is not touched then.
+    An existing database in a place fastmine may not write opens read-only
+    (``read_only`` is then True; see :attr:`read_only_note`).
+    Use it as a context manager or call :meth:`close`.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, *,
+                 data_dir: str | os.PathLike[str] | None = None, create: bool = True,
+                 timeout: float = 30.0) -> None:
+        self.path = Path(path) if path is not None else default_path(data_dir)
+        self._conn: sqlite3.Connection | None = None
+        self._lock_fd: int | None = None     # holds the file's shared lock (read-only)
+        self.read_only = False
+        """True when the database can be read here but not written (see :attr:`read_only_note`)."""
+        if not self.path.exists():
+            if not create:
+                raise RecordsError(f"no records database at {self.path}")
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise RecordsError(f"cannot make the records folder {self.path.parent}: "
+                                   f"{exc.strerror or exc}") from None
+        else:
+            self._check_header()
+            self.read_only = read_only(self.path)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                if self.read_only:
+                    self._conn, self._lock_fd = open_read_only(self.path, timeout)
+                else:
+                    self._conn = sqlite3.connect(self.path, timeout=timeout,
+                                                 isolation_level=None)
+                self._open()
+                return
+            except sqlite3.OperationalError as exc:
+                self.close()
+                # Switching a fresh file to WAL needs a moment alone with it and
+                # does not wait on the busy handler: another process opening the
+                # same database at the same time is not corruption, so retry.
+                if _is_busy(exc) and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                    continue
+                if _is_busy(exc):
+                    raise RecordsError(f"the records database {self.path} stayed locked by "
+                                       f"another program for {timeout:g} s") from None
+                raise self._trouble(exc, "cannot open the records") from None
+            except sqlite3.DatabaseError as exc:
+                self.close()
+                raise self._trouble(exc, "cannot open the records") from None
+            except OSError as exc:
+                self.close()
+                raise RecordsError(f"cannot read the records database {self.path}: "
+                                   f"{exc.strerror or exc}") from None
+            except BaseException:
+                self.close()
+                raise
+
+    # ---------------------------------------------------------------- opening
+
+    def _check_header(self) -> None:
+        # Checked by hand so sqlite never opens (let alone journals) a foreign file.
+        try:
+            head = read_header(self.path, len(_SQLITE_HEADER))
+        except OSError as exc:
+            raise RecordsError(f"cannot read the records database {self.path}: {exc}") from None
+        if head and head != _SQLITE_HEADER:
+            raise RecordsError(
+                f"{self.path} is not an SQLite database (corrupt or another program's file); "
+                "it was left untouched: move it away to start new records")
+
+    def _corrupt(self, exc: BaseException) -> RecordsError:
+        return RecordsError(
+            f"the records database {self.path} is corrupt ({exc}); it was left untouched: "
+            "move it away to start new records")
+
+    def _trouble(self, exc: sqlite3.Error, doing: str) -> RecordsError:
+        """Say what went wrong in words that match the cause (full, read-only, corrupt)."""
+        cause = explain(exc, self.path)
+        if cause is None:
+            return RecordsError(f"{doing}: {self.path}: {exc}")
+        if cause == "corrupt":
+            return self._corrupt(exc)
+        return RecordsError(f"{doing}: {cause}")
+
+    def _open(self) -> None:
+        conn = self._conn
+        assert conn is not None
+        check = conn.execute("PRAGMA quick_check").fetchone()[0]
+        if check != "ok":
+            raise self._corrupt(sqlite3.DatabaseError(check))
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        check_version(conn, self.path, app_id, version)
+        check_schema(conn, self.path, version)   # before anything below writes to the file
+        if self.read_only:
+            conn.execute("PRAGMA temp_store=MEMORY")    # the stand-ins below: no temp file
+            if version < SCHEMA_VERSION:
+                read_old_schema(conn, version)   # schema migrations are skipped
+            return
+        if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+            conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        if version < SCHEMA_VERSION:
+            migrate(conn, self.path)
+
+    def close(self) -> None:
+        """Close the database connection (safe to call twice)."""
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+        if self._lock_fd is not None:     # after the connection: it read under this lock
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    @property
+    def read_only_note(self) -> str | None:
+        """One sentence for the player when the records can be read here but not
+        written (new games will not be recorded), else None."""
+        if not self.read_only:
+            return None
+        return (f"the records in {self.path} can be read but not changed (a read-only disk "
+                "or a folder fastmine may not write to): new games cannot be recorded there")
+
+    def __enter__(self) -> RecordsStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def schema_version(self) -> int:
+        """The schema version of the open database."""
+        version: int = self._db().execute("PRAGMA user_version").fetchone()[0]
+        return version
+
+    def _db(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise RecordsError("the records store is closed")
+        return self._conn
+
+    @contextlib.contextmanager
+    def _write(self, doing: str) -> Iterator[sqlite3.Connection]:
+        """One ``BEGIN IMMEDIATE`` transaction: committed, or rolled back on any error.
+
+        An SQLite error becomes a :class:`RecordsError` that names its cause
+        (``doing`` says what failed: "could not store the game").
+        """
+        conn = self._db()
+        if self.read_only:
+            # Refused before SQLite sees it: an older schema is read through
+            # stand-ins, which would fail in other words (or write to memory).
+            raise RecordsError(f"{doing}: {self.path} is on a read-only disk or in a folder "
+                               "fastmine may not write to; the records are unchanged")
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+                conn.execute("COMMIT")
+            except BaseException:
+                rollback(conn)
+                raise
+        except sqlite3.DatabaseError as exc:
+            raise self._trouble(exc, doing) from None
+
+    # ---------------------------------------------------------------- writing
+
+    def add(self, record: GameRecord, replay: Replay | None = None) -> GameRecord:
+        """Store a record (and its replay, in the same transaction); returns it
+        with its ``id`` set."""
+        _check_record(record)
+        blob = replay.to_bytes() if replay is not None else None
+        values = [getattr(record, c) for c in _COLUMNS[1:]]
+        sql = (f"INSERT INTO games ({', '.join(_COLUMNS[1:])}) "
+               f"VALUES ({', '.join('?' * len(values))})")
+        with self._write("could not store the game") as conn:
+            cur = conn.execute(sql, values)
+            if blob is not None:
+                conn.execute("INSERT INTO replays (game_id, data) VALUES (?, ?)",
+                             (cur.lastrowid, blob))
+        return replace(record, id=cur.lastrowid)
+
+    def record_game(self, game: Game, name: str | None = None) -> GameRecord:
+        """Store a finished :class:`fastmine.Game` (see :meth:`GameRecord.from_game`)
+        with its replay when it has an exact one (see :meth:`fastmine.replay.Replay.from_game`)."""
+        from ..replay import Replay  # the replay module builds on the game
+
+        record = GameRecord.from_game(game, name)
+        try:
+            replay: Replay | None = Replay.from_game(game)
+        except ValueError:
+            replay = None      # a game without an exact replay is still recorded
+        return self.add(record, replay)
+
+    def replay(self, record_id: int) -> Replay | None:
+        """The replay stored with game ``record_id``, or None if it has none.
+
+        Raises :class:`RecordsError` if the stored replay is corrupt.
+        """
+        from ..errors import SaveFormatError
+        from ..replay import Replay
+
+        key = int(record_id)
+        if not -2**63 <= key < 2**63:   # no such id: SQLite's integers are 64-bit
+            return None
+        row = self._db().execute("SELECT data FROM replays WHERE game_id = ?",
+                                 (key,)).fetchone()
+        if row is None:
+            return None
+        try:
+            return Replay.from_bytes(bytes(row[0]))
+        except SaveFormatError as exc:
+            raise RecordsError(f"the replay of game {record_id} is unreadable: {exc}") from None
+
+    def replay_ids(self) -> list[int]:
+        """The ids of the stored games that have a replay, oldest first."""
+        return [r[0] for r in self._db().execute("SELECT game_id FROM replays ORDER BY game_id")]
+
+    def set_name(self, record_id: int, name: str | None) -> None:
+        """Change the player name of a stored record."""
+        name = clean_name(name)
+        with self._write("could not change the name") as conn:
+            conn.execute("UPDATE games SET name = ? WHERE id = ?", (name, record_id))
+
+    def remove(self, record_id: int) -> bool:
+        """Delete a stored record (a loss the player took back); True if it existed."""
+        key = int(record_id)
+        if not -2**63 <= key < 2**63:   # no such id: SQLite's integers are 64-bit
+            return False
+        with self._write("could not remove the game") as conn:
+            cur = conn.execute("DELETE FROM games WHERE id = ?", (key,))
+        return cur.rowcount > 0
+
+    # ---------------------------------------------------------------- abandoned games
+
+    def record_abandoned(self, game: Game) -> AbandonedGame | None:
+        """Store a game given up while in progress (a new game started over it).
+
+        Returns the stored :class:`AbandonedGame` with its ``id``, or None for a
+        game with no reveal yet: nothing was played, so nothing is stored.  A
+        finished game raises :class:`RecordsError` (it is recorded as won or lost
+        with :meth:`record_game`); so does a store that cannot be written.
+        An abandoned game is not a game played (win % is wins per finished
+        game) but it ends its board's current streak (see :class:`Statistics`).
+        """
+        entry = AbandonedGame.from_game(game)
+        if entry is None:
+            return None
+        with self._write("could not store the abandoned game") as conn:
+            # Its place among the games, for the streaks: after the last one stored.
+            after = conn.execute("SELECT coalesce(max(id), 0) FROM games").fetchone()[0]
+            values = [*(getattr(entry, c) for c in _ABANDONED[:-1]), after]
+            cur = conn.execute(f"INSERT INTO abandoned ({', '.join(_ABANDONED)}) "
+                               f"VALUES ({', '.join('?' * len(values))})", values)
+        return replace(entry, id=cur.lastrowid)
+
+    def import_abandoned(self, counts: Mapping[tuple[int, int, int], int]) -> int:
+        """Add abandoned games known only as a count per board size ``(rows, cols, mines)``
+        (the app's old ``abandoned.json``); returns how many were added.
+
+        They have no date, rule, time or place among the games, so they count in
+        :attr:`Statistics.abandoned` but end no streak.  Once only: a store that
+        already holds imported counts adds nothing and returns 0, so an import
+        repeated after a crash does not count twice.  A bad size or count
+        raises :class:`RecordsError` and adds nothing.
+        """
+        rows_in: list[tuple[str, int, int, int]] = []
+        for size, n in counts.items():
+            try:
+                rows, cols, mines = (int(v) for v in size)
+            except (TypeError, ValueError):
+                raise RecordsError(f"a board size is (rows, cols, mines), got {size!r:.40}") from None
+            if not (rows > 0 and cols > 0 and 0 < mines < rows * cols):
+                raise RecordsError(f"impossible board {rows}x{cols}/{mines}")
+            if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= _MAX_IMPORTED:
+                raise RecordsError(f"an abandoned count must be a whole number from 0 to "
+                                   f"{_MAX_IMPORTED}, got {n!r:.40} for {rows}x{cols}/{mines}")
+            rows_in += [(difficulty_name(rows, cols, mines), rows, cols, mines)] * n
+        with self._write("could not import the abandoned games") as conn:
+            if conn.execute("SELECT 1 FROM abandoned WHERE date IS NULL LIMIT 1").fetchone():
+                return 0
+            conn.executemany("INSERT INTO abandoned (difficulty, rows, cols, mines) "
+                             "VALUES (?, ?, ?, ?)", rows_in)
+        return len(rows_in)
+
+    def abandoned_games(self, board: BoardKey | None = None, *, rule: str | None = None,
+                        include_assisted: bool = True) -> list[AbandonedGame]:
+        """Every stored abandoned game (optionally of one board and rule), oldest first."""
+        where, params = self._where(board, rule, include_assisted)
+        out = []
+        cols = ABANDONED_COLUMNS[:-1]       # its place among the games stays inside
+        for row in self._db().execute(
+                f"SELECT {', '.join(cols)} FROM abandoned{where} ORDER BY id", params):
+            values = dict(zip(cols, row, strict=True))
+            values["assisted"] = bool(values["assisted"])
+            out.append(AbandonedGame(**values))
+        return out
+
+    # ---------------------------------------------------------------- queries
+
+    def _where(self, board: BoardKey | None, rule: str | None, include_assisted: bool,
+               won_only: bool = False) -> tuple[str, list[Any]]:
+        clauses: list[str] = []
+        params: list[Any] = []
+        if board is not None:
+            if isinstance(board, str):
+                if board == "custom":
+                    clauses.append("difficulty = 'custom'")
+                elif board in DIFFICULTIES:
+                    clauses.append("rows = ? AND cols = ? AND mines = ?")
+                    params += list(DIFFICULTIES[board])
+                else:
+                    raise ValueError(f"unknown difficulty {board!r}; expected one of "
+                                     f"{', '.join(DIFFICULTIES)}, 'custom' or (rows, cols, mines)")
+            else:
+                try:
+                    rows, cols, mines = (int(v) for v in board)
+                except (TypeError, ValueError):
+                    raise TypeError(f"a board is a preset name or (rows, cols, mines), "
+                                    f"got {board!r}") from None
+                clauses.append("rows = ? AND cols = ? AND mines = ?")
+                params += [rows, cols, mines]
+        if rule is not None:
+            clauses.append("rule = ?")
+            params.append(rule)
+        if not include_assisted:
+            clauses.append("assisted = 0")
+        if won_only:
+            clauses.append("won = 1")
+        return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
+
+    def _select(self, sql: str, params: list[Any]) -> Iterator[GameRecord]:
+        for row in self._db().execute(sql, params):
+            values = dict(zip(_COLUMNS, row, strict=True))
+            values["won"] = bool(values["won"])
+            values["assisted"] = bool(values["assisted"])
+            yield GameRecord(**values)
+
+    def games(self, board: BoardKey | None = None, *, rule: str | None = None,
+              include_assisted: bool = True) -> list[GameRecord]:
+        """Every stored game (optionally of one board and rule), oldest first."""
+        where, params = self._where(board, rule, include_assisted)
+        return list(self._select(f"SELECT {', '.join(_COLUMNS)} FROM games{where} ORDER BY id",
+                                 params))
+
+    def count(self) -> int:
+        """How many games are stored."""
+        n: int = self._db().execute("SELECT count(*) FROM games").fetchone()[0]
+        return n
+
+    def last_name(self) -> str | None:
+        """The player name of the most recently stored named game, or None."""
+        row = self._db().execute(
+            "SELECT name FROM games WHERE name IS NOT NULL ORDER BY id DESC LIMIT 1").fetchone()
+        return row[0] if row else None
+
+    def best_times(self, board: BoardKey, limit: int = 10, *, rule: str | None = None,
+                   include_assisted: bool = False) -> list[GameRecord]:
+        """The fastest won games on a board, fastest first (earlier game first on a tie).
+
+        ``limit`` is how many (a non-negative int; ValueError below 0).
+        """
+        limit = _count_arg("limit", limit)
+        where, params = self._where(board, rule, include_assisted, won_only=True)
+        return list(self._select(
+            f"SELECT {', '.join(_COLUMNS)} FROM games{where} ORDER BY time, id LIMIT ?",
+            [*params, limit]))
+
+    def best_time(self, board: BoardKey, **kwargs: Any) -> GameRecord | None:
+        """The fastest won game on a board, or None."""
+        best = self.best_times(board, 1, **kwargs)
+        return best[0] if best else None
+
+    def is_best_time(self, game: Game | GameRecord, top: int = 1, *,
+                     include_assisted: bool = False) -> bool:
+        """Would this won game enter the ``top`` best times of its board?
+
+        Ask before storing the game (the games ask for the player's name only
+        for a new best).  Lost games are never best; assisted ones only with
+        ``include_assisted=True``.  A tie does not beat an earlier time.
+        """
+        top = _count_arg("top", top)
+        if top == 0:
+            raise ValueError("top must be at least 1")
+        rec = game if isinstance(game, GameRecord) else GameRecord.from_game(game)
+        if not rec.won or (rec.assisted and not include_assisted):
+            return False
+        best = self.best_times((rec.rows, rec.cols, rec.mines), top,
+                               include_assisted=include_assisted)
+        return len(best) < top or rec.time < best[-1].time
+
+    def statistics(self, board: BoardKey | None = None, *, rule: str | None = None,
+                   include_assisted: bool = False) -> Statistics:
+        """Played, won, win %, win streaks and abandoned games (see :class:`Statistics`).
+
+        Played and win % count finished games only; an abandoned game is
+        counted apart and ends the streak it interrupted (in the order the
+        games were stored).
+        """
+        where, params = self._where(board, rule, include_assisted)
+        conn = self._db()
+        games = conn.execute(f"SELECT id, won FROM games{where} ORDER BY id", params).fetchall()
+        places = [a for (a,) in conn.execute(f"SELECT after_game FROM abandoned{where}", params)]
+        placed = sorted(a for a in places if a is not None)
+        results: list[bool | None] = []
+        i = 0
+        for game_id, won in games:
+            while i < len(placed) and placed[i] < game_id:
+                results.append(None)     # given up before this game was stored
+                i += 1
+            results.append(bool(won))
+        results += [None] * (len(placed) - i)
+        st = Statistics.from_results(results)
+        return replace(st, abandoned=st.abandoned + len(places) - len(placed))
+
+    def boards(self, *, include_assisted: bool = True) -> list[tuple[int, int, int]]:
+        """Every board size that has games (finished or abandoned), presets in menu
+        order first, then custom sizes."""
+        where, params = self._where(None, None, include_assisted)
+        sizes: set[tuple[int, int, int]] = {tuple(r) for r in self._db().execute(
+            f"SELECT rows, cols, mines FROM games{where} UNION "
+            f"SELECT rows, cols, mines FROM abandoned{where}", params + params)}
+        presets = [(d.rows, d.cols, d.mines) for d in DIFFICULTIES.values()
+                   if (d.rows, d.cols, d.mines) in sizes]
+        return presets + sorted(sizes - set(presets))
+
+    def summary(self, *, include_assisted: bool = False
+                ) -> list[tuple[str, Statistics, GameRecord | None]]:
+        """``(label, statistics, best game or None)`` for every board with games
+        (finished or abandoned)."""
+        out = []
+        for size in self.boards(include_assisted=include_assisted):
+            out.append((board_label(*size),
+                        self.statistics(size, include_assisted=include_assisted),
+                        self.best_time(size, include_assisted=include_assisted)))
+        return out
+
+
+def _count_arg(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be a whole number, got {value!r:.40}")
+    if value < 0:
+        raise ValueError(f"{name} must be 0 or more, got {value}")
+    return value

@@ -1,0 +1,399 @@
+"""Replays: a finished (or unfinished) game's board and moves, played back exactly.
+
+Every :class:`fastmine.Game` logs its moves as it is played (see
+:attr:`fastmine.Game.moves`).  :meth:`Replay.from_game` takes that log with the
+board, rule and final state; :meth:`Replay.play` rebuilds the game after any
+number of moves, with the recorded game times.  The file format (JSON, the mine
+layout and moves packed in base64) is described in ``docs/replays.md``.
+
+>>> import fastmine
+>>> g = fastmine.Game(9, 9, 10, seed=5)
+>>> _ = g.reveal(4, 4)
+>>> r = Replay.from_game(g)
+>>> r.play().view.tolist() == g.view.tolist()
+True
+>>> Replay.from_bytes(r.to_bytes()) == r
+True
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import math
+import os
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .. import movelog
+from .._validate import check_file_version, check_mines, check_size, file_field
+from ..board import Board, Rule, _check_rule
+from ..errors import FutureVersionError, GameOverError, SaveFormatError
+from ..files.storage import atomic_write_bytes, read_regular_file
+from ..game import Game
+from ..gameformat import MAX_SAVED_SECONDS
+from ..movelog import KIND_BITS, KIND_NAMES, MOVE_ASSIST
+from ..viewcodes import GameState
+
+REPLAY_FORMAT = "fastmine-replay"
+REPLAY_VERSION = 2
+"""The replay file version this fastmine writes (and the newest it reads).
+Version 2 logs each mark's cycle (kind 3: without "?"); in a version 1 file
+every mark cycled as its ``question_marks`` says (read as such)."""
+
+MAX_REPLAY_MOVES = 2**22
+"""Most moves a replay file may hold (4,194,304; 64 MB unpacked)."""
+
+MAX_REPLAY_BYTES = 64 * 2**20
+"""The largest replay file read; a bigger one is refused unread."""
+
+
+class _ReplayClock:
+    """The clock of a replayed game: shows the recorded time of the move being made."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@dataclass(frozen=True, eq=False)
+class Replay:
+    """A game's board, settings and every move, enough to play it again exactly.
+
+    ``mines``: bool (rows, cols); ``moves``: int64 (n, 4) rows of
+    ``(kind, row, col, ms)`` as :attr:`fastmine.Game.moves`; ``state`` and
+    ``time``: where the game ended (seconds, as :attr:`fastmine.Game.elapsed`).
+    Both arrays are read-only.  Build one with :meth:`from_game` or load one.
+    """
+
+    mines: NDArray[np.bool_]
+    rule: Rule
+    moves: NDArray[np.int64]
+    state: GameState
+    time: float
+    question_marks: bool = True
+    assisted: bool = False
+
+    def __post_init__(self) -> None:
+        for arr in (self.mines, self.moves):
+            arr.flags.writeable = False
+
+    # ------------------------------------------------------------ building
+
+    @classmethod
+    def from_game(cls, game: Game) -> Replay:
+        """The replay of ``game`` so far.
+
+        Raises ValueError if the game has no board yet (no reveal), if its move
+        log is incomplete (resumed from an old save), or if its moves do not
+        replay to it (its cells were changed other than by moves, e.g. a save
+        edited by hand, or a save written before marks logged their cycle, with
+        question marks switched during the game): a replay is exact or there is
+        none.  A move taken back with :meth:`fastmine.Game.take_back_loss`
+        leaves the log, so such a game keeps its replay.
+        """
+        if not isinstance(game, Game):
+            raise TypeError(f"Replay.from_game needs a fastmine.Game, got {type(game).__name__}")
+        if game.board is None:
+            raise ValueError("a game has a replay only once its first cell is revealed")
+        if not game.moves_complete:
+            raise ValueError("this game was resumed from a save without its moves; "
+                             "it has no replay")
+        if game._core.log_count() > MAX_REPLAY_MOVES:    # its file could not be read back
+            raise ValueError(f"this game has more moves than a replay holds "
+                             f"({MAX_REPLAY_MOVES:,}); it has no replay")
+        rep = cls(game.board.mines.copy(), game.rule, game.moves, game.state,
+                  float(game.elapsed), bool(game.question_marks), bool(game.assisted))
+        try:
+            again: Game | None = rep.play()
+        except GameOverError:       # e.g. a log from a save edited by hand
+            again = None
+        if again is None or again.state is not game.state or not np.array_equal(again.view, game.view):
+            raise ValueError("this game's moves do not replay to it (it was changed by "
+                             "other means); it has no replay")
+        return rep
+
+    # ------------------------------------------------------------ reading
+
+    @property
+    def rows(self) -> int:
+        """Number of rows."""
+        return int(self.mines.shape[0])
+
+    @property
+    def cols(self) -> int:
+        """Number of columns."""
+        return int(self.mines.shape[1])
+
+    @property
+    def mine_count(self) -> int:
+        """Number of mines."""
+        return int(np.count_nonzero(self.mines))
+
+    def __len__(self) -> int:
+        """Number of moves."""
+        return int(self.moves.shape[0])
+
+    @property
+    def times(self) -> NDArray[np.float64]:
+        """The game time of each move, in seconds."""
+        return self.moves[:, 3] / 1000.0
+
+    def board(self) -> Board:
+        """The board the game was played on."""
+        return Board.from_mines(self.mines)
+
+    def describe_move(self, k: int) -> str:
+        """Words for move ``k`` (0-based), e.g. ``"0:03.250 reveal row 4, col 5"``
+        (rows and columns 1-based, as the terminal shows them)."""
+        kind, r, c, ms = (int(v) for v in self.moves[k])
+        who = " (solver)" if kind & MOVE_ASSIST else ""
+        m, s = divmod(ms, 60_000)
+        return f"{m}:{s / 1000:06.3f} {KIND_NAMES[kind & KIND_BITS]} row {r + 1}, col {c + 1}{who}"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Replay):
+            return NotImplemented
+        return (np.array_equal(self.mines, other.mines) and self.rule == other.rule
+                and np.array_equal(self.moves, other.moves) and self.state is other.state
+                and self.time == other.time and self.question_marks == other.question_marks
+                and self.assisted == other.assisted)
+
+    __hash__ = None  # type: ignore[assignment]  # holds arrays: not hashable
+
+    # ------------------------------------------------------------ playing
+
+    def play(self, upto: int | None = None) -> Game:
+        """A new game after the first ``upto`` moves (all by default).
+
+        Its clock is frozen at the time of the last move made, so ``elapsed``
+        is the recorded game time (to the millisecond); its move log equals
+        the first ``upto`` recorded moves.
+        """
+        n = len(self)
+        if upto is None:
+            upto = n
+        if isinstance(upto, bool) or not isinstance(upto, (int, np.integer)):
+            raise TypeError(f"upto must be a whole number of moves, got {upto!r:.40}")
+        if not 0 <= upto <= n:
+            raise ValueError(f"upto must be 0 to {n} (the number of moves), got {upto}")
+        frames = self.frames(upto)
+        game = next(frames)
+        for game in frames:  # noqa: B007 - the last frame is the answer
+            pass
+        return game
+
+    def frames(self, upto: int | None = None) -> Iterator[Game]:
+        """The game before any move, then after each move up to ``upto`` (all by
+        default): one :class:`fastmine.Game`, yielded again after every move
+        (copy it to keep a frame).  For playback; :meth:`play` checks ``upto``.
+        """
+        n = len(self) if upto is None else upto
+        clock = _ReplayClock()
+        game = Game.from_board(self.board(), question_marks=self.question_marks, clock=clock)
+        game._rule = self.rule      # the board is fixed; the rule is what the player chose
+        game.assisted = False
+        yield game
+        last = len(self)
+        for i, (kind, r, c, ms) in enumerate(self.moves[:n].tolist(), 1):
+            clock.now = ms / 1000.0
+            game._play_logged(kind, r, c)
+            # The solver's moves make the game assisted; so does the player's
+            # use of a hint, known only for the whole game.
+            game.assisted = game.assisted or bool(kind & MOVE_ASSIST) or (
+                i == last and self.assisted)
+            yield game
+
+    # ------------------------------------------------------------ the file
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready dict of the replay file (see ``docs/replays.md``)."""
+        pairs = movelog.encode(self.moves, self.cols, padded=False)
+        return {
+            "format": REPLAY_FORMAT,
+            "version": REPLAY_VERSION,
+            "rows": self.rows,
+            "cols": self.cols,
+            "mines": self.mine_count,
+            "rule": self.rule,
+            "question_marks": self.question_marks,
+            "assisted": self.assisted,
+            "state": self.state.value,
+            "time": self.time,
+            "mine_layout": _b64(np.packbits(self.mines.ravel()).tobytes()),
+            "move_count": len(self),
+            "moves": _b64(zlib.compress(pairs.tobytes(), 9)),
+        }
+
+    def to_bytes(self) -> bytes:
+        """The replay file's bytes (compact UTF-8 JSON and a newline)."""
+        return (json.dumps(self.to_dict(), separators=(",", ":")) + "\n").encode("utf-8")
+
+    @classmethod
+    def from_dict(cls, d: object) -> Replay:
+        """Read :meth:`to_dict`'s dict.  Raises :class:`fastmine.SaveFormatError`
+        for anything corrupt and :class:`fastmine.FutureVersionError` for a
+        newer version; the moves are checked by playing them."""
+        return _from_dict(cls, d)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Replay:
+        """Read :meth:`to_bytes`'s bytes (errors as :meth:`from_dict`)."""
+        try:
+            d = json.loads(data.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise SaveFormatError(f"not a replay (not JSON: {exc})") from None
+        except RecursionError:
+            raise SaveFormatError("not a replay (nested too deeply)") from None
+        return cls.from_dict(d)
+
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write the replay file atomically; returns the path written."""
+        return atomic_write_bytes(path, self.to_bytes())
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Replay:
+        """Read a replay file (errors as :meth:`from_dict`, naming the file)."""
+        try:
+            data = read_regular_file(path, MAX_REPLAY_BYTES)
+        except FileNotFoundError:
+            raise
+        except OSError as exc:
+            raise SaveFormatError(f"cannot read the replay {path}: {exc}") from None
+        try:
+            return cls.from_bytes(data)
+        except FutureVersionError as exc:
+            raise FutureVersionError(f"{path}: {exc}") from None
+        except SaveFormatError as exc:
+            raise SaveFormatError(f"the replay {path} is corrupt: {exc}") from None
+
+
+class Seeker:
+    """A replay's positions in any order, for a player that jumps about:
+    :meth:`goto` gives the game after ``k`` moves, played forward from where
+    it is, or again from the start to go back (no move is ever undone).  The
+    game is one object throughout: copy it to keep a position.
+
+    >>> import fastmine
+    >>> g = fastmine.Game(9, 9, 10, seed=1)
+    >>> _ = g.reveal(4, 4)
+    >>> hidden = np.argwhere(g.view == fastmine.HIDDEN)[0]
+    >>> _ = g.toggle_mark(*hidden.tolist())
+    >>> s = Seeker(Replay.from_game(g))
+    >>> s.goto(2).mines_left, s.goto(1).mines_left, s.k
+    (9, 10, 1)
+    """
+
+    def __init__(self, replay: Replay) -> None:
+        self.replay = replay
+        self._frames: Iterator[Game] = replay.frames()
+        self.game: Game = next(self._frames)
+        self.k = 0
+        """How many moves the game shows."""
+
+    def goto(self, k: int) -> Game:
+        """The game after ``k`` moves (clamped to 0..len(replay))."""
+        k = max(0, min(int(k), len(self.replay)))
+        if k < self.k:
+            self._frames = self.replay.frames()
+            self.game = next(self._frames)
+            self.k = 0
+        while self.k < k:
+            self.game = next(self._frames)
+            self.k += 1
+        return self.game
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def _unb64(d: dict[str, Any], key: str) -> bytes:
+    v = d.get(key)
+    if not isinstance(v, str):
+        raise SaveFormatError(f"replay field {key!r} must be a base64 string")
+    try:
+        return base64.b64decode(v.encode("ascii"), validate=True)
+    except (binascii.Error, UnicodeEncodeError):
+        raise SaveFormatError(f"replay field {key!r} is not valid base64") from None
+
+
+def _get(d: dict[str, Any], key: str, types: tuple[type, ...], what: str) -> Any:
+    return file_field(d, key, types, what, "replay")
+
+
+def _from_dict(cls: type[Replay], d: object) -> Replay:
+    if not isinstance(d, dict) or d.get("format") != REPLAY_FORMAT:
+        raise SaveFormatError("not a fastmine replay")
+    version = _get(d, "version", (int,), "an integer")
+    check_file_version(version, REPLAY_VERSION, "replay")
+    try:
+        rows, cols = check_size(_get(d, "rows", (int,), "an integer"),
+                                _get(d, "cols", (int,), "an integer"))
+        mines = check_mines(_get(d, "mines", (int,), "an integer"), rows, cols)
+        rule = _check_rule(_get(d, "rule", (str,), "a string"))
+    except (ValueError, TypeError) as exc:
+        if isinstance(exc, SaveFormatError):
+            raise
+        raise SaveFormatError(f"bad size or setting: {exc}") from None
+    qm = _get(d, "question_marks", (bool,), "true or false")
+    assisted = _get(d, "assisted", (bool,), "true or false")
+    try:
+        state = GameState(_get(d, "state", (str,), "a string"))
+    except ValueError:
+        raise SaveFormatError(f"unknown game state {d.get('state')!r:.40}") from None
+    t = _get(d, "time", (int, float), "a number")
+    if not (isinstance(t, int) or math.isfinite(t)) or not 0 <= t <= MAX_SAVED_SECONDS:
+        raise SaveFormatError(f"bad game time {t!r:.40}")
+    layout = _unb64(d, "mine_layout")
+    if len(layout) != (rows * cols + 7) // 8:
+        raise SaveFormatError(f"the mine layout must be {(rows * cols + 7) // 8} bytes "
+                              f"for {rows}x{cols}, got {len(layout)}")
+    mask = np.unpackbits(np.frombuffer(layout, np.uint8))
+    if mask[rows * cols:].any() or int(mask.sum()) != mines:
+        raise SaveFormatError(f"the mine layout does not hold exactly {mines} mines")
+    n = _get(d, "move_count", (int,), "an integer")
+    if not 0 <= n <= MAX_REPLAY_MOVES:
+        raise SaveFormatError(f"move_count must be 0 to {MAX_REPLAY_MOVES}, got {n}")
+    try:
+        # Bounded: a small corrupt file must not unpack to gigabytes.
+        z = zlib.decompressobj()
+        raw = z.decompress(_unb64(d, "moves"), 16 * n + 1)
+        if not z.eof:
+            raise SaveFormatError("the moves hold more than move_count moves")
+    except zlib.error as exc:
+        raise SaveFormatError(f"the moves are corrupt ({exc})") from None
+    if len(raw) != 16 * n:
+        raise SaveFormatError(f"the moves hold {len(raw) // 16} moves, not {n}")
+    log_version = 1 if version == 1 else 2      # the move log's layout in this file
+    try:
+        moves = movelog.check(np.frombuffer(raw, "<i8").reshape(n, 2), rows, cols,
+                              padded=False, max_ms=MAX_SAVED_SECONDS * 1000,
+                              times_ordered=True, version=log_version)
+    except ValueError as exc:
+        raise SaveFormatError(f"the moves cannot be played back: {exc}") from None
+    # A version 1 file's marks cycled as its question_marks says.
+    moves = movelog.upgrade(moves, log_version, qm)
+    rep = cls(mask[:rows * cols].astype(bool).reshape(rows, cols), rule, moves, state,
+              float(t), qm, assisted)
+    try:
+        end = rep.play()
+    except GameOverError:
+        over = next(i for i, g in enumerate(rep.frames()) if g.state.is_over)
+        raise SaveFormatError(f"the moves cannot be played: move {over + 1} comes after "
+                              f"the game was over (it ended at move {over})") from None
+    except ValueError as exc:
+        raise SaveFormatError(f"the moves cannot be played: {exc}") from None
+    if end.state is not state:
+        raise SaveFormatError(f"the file says the game was {state.value} but its moves "
+                              f"leave it {end.state.value}")
+    return rep

@@ -1,0 +1,70 @@
+"""The coach's marks on a replay: what ``fastmine replay`` shows next to each move.
+
+:func:`verdicts_of` runs :func:`fastmine.coach.analyze` over a replay (with a
+time budget for the players, none for ``--verdicts``); :func:`to_json` is the
+``--verdicts FILE`` document, described in ``docs/replays.md``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..coach import Verdict
+    from .playback import Replay
+
+BUDGET = 2.0
+"""Seconds of solver time the players wait for the marks before a replay starts
+(an Expert game needs about 5 ms; moves past the budget are "not analysed")."""
+
+VERDICTS_FORMAT = "fastmine-verdicts"
+VERDICTS_VERSION = 1
+
+
+def verdicts_of(replay: Replay, *, budget: float | None = BUDGET) -> tuple[list[Verdict] | None, str]:
+    """The coach's verdict on every move of ``replay``, and a note for the reader:
+    the summary line, or why there are no verdicts (no solver, a replay whose
+    first click breaks its rule)."""
+    try:
+        from .. import coach
+    except ImportError:
+        return None, "not available (the solver is not installed)"
+    try:
+        verdicts = coach.analyze(replay.board(), replay.moves, rule=replay.rule,
+                                 question_marks=replay.question_marks, budget=budget)
+    except (ValueError, TypeError) as exc:
+        return None, f"not analysed ({exc})"
+    return verdicts, coach.summary(verdicts)
+
+
+def to_json(replay: Replay, verdicts: list[Verdict]) -> str:
+    """The verdicts as a JSON document: the board, the summary, the losing move
+    and one object a move (1-based ``move``, 0-based ``row``/``col``)."""
+    from .. import coach
+
+    lost = coach.fatal(verdicts)
+    doc: dict[str, Any] = {
+        "format": VERDICTS_FORMAT,
+        "version": VERDICTS_VERSION,
+        "rows": replay.rows, "cols": replay.cols, "mines": replay.mine_count,
+        "rule": replay.rule,
+        "state": replay.state.value,
+        "time": replay.time,
+        "summary": coach.summary(verdicts),
+        "fatal_move": None if lost is None else lost.index + 1,
+        "moves": [{
+            "move": v.index + 1,
+            "kind": v.kind,
+            "row": v.cell[0],
+            "col": v.cell[1],
+            "category": v.category.value,
+            "risk": v.risk,
+            "best_risk": v.best_risk,
+            "safe_cells_available": v.safe_cells_available,
+            "survived": v.survived,
+            "tag": coach.tag(v),
+            "text": coach.describe(v),
+        } for v in verdicts],
+    }
+    return json.dumps(doc, indent=1) + "\n"
