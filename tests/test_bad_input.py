@@ -174,6 +174,10 @@ def test_bad_game_options():
     ([[0.0, 1.0]], TypeError, "dtype"),
     ([[0, None]], TypeError, "dtype"),
     ([["0", "1"]], TypeError, "dtype"),
+    # NumPy counts timedelta64 among its integers (np.issubdtype): still not a mask.
+    (np.array([[0, 1], [0, 0]], "m8[s]"), TypeError, "dtype"),
+    (np.array([[0, 1], [0, 0]], "M8[s]"), TypeError, "dtype"),
+    (np.array([[0, 1], [0, 0]], complex), TypeError, "dtype"),
     ("0110", TypeError, "string"),
     ([[0, 2]], ValueError, "0 and 1"),
     ([[0, -1, 1]], ValueError, "0 and 1"),

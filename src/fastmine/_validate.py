@@ -12,7 +12,16 @@ from .errors import FutureVersionError, SaveFormatError
 from .limits import MAX_CELLS, check_board_size
 
 __all__ = ["MAX_CELLS", "as_int", "check_cell", "check_mines", "check_point", "check_seed",
-           "check_size", "check_view_shape", "SEED_LIMIT"]
+           "check_size", "check_view_shape", "integer_dtype", "SEED_LIMIT"]
+
+
+def integer_dtype(dtype: np.dtype[Any]) -> bool:
+    """True for a NumPy integer dtype (signed or unsigned), False for anything else.
+
+    Not ``np.issubdtype(dtype, np.integer)``: NumPy files ``timedelta64`` under
+    its integers, and a mask or view of durations is not a board.
+    """
+    return dtype.kind in "iu"
 
 
 def as_int(name: str, value: object) -> int:

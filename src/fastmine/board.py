@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _kernels
-from ._validate import check_mines, check_point, check_seed, check_size
+from ._validate import check_mines, check_point, check_seed, check_size, integer_dtype
 
 Rule = Literal["cell", "opening", "no_guess", "none"]
 """A first-click rule's name, as type checkers see it (a misspelt rule fails them)."""
@@ -173,7 +173,17 @@ class Board:
     def from_mines(cls, mask: ArrayLike) -> Board:
         """Make a board from a 2-D mask, true where a mine is.
 
-        Accepts any 2-D array-like of bools or 0/1 integers.
+        Accepts any 2-D array-like of bools or 0/1 integers (any NumPy integer
+        dtype).
+
+        Raises
+        ------
+        TypeError
+            For any other dtype: floats, strings, objects, and also NumPy's
+            ``timedelta64``, which NumPy counts among its integers.
+        ValueError
+            For a shape that is not a 2-D board, a value other than 0 and 1, or
+            a mine count the board cannot hold.
         """
         if (type(mask) is np.ndarray and mask.dtype == np.bool_ and mask.ndim == 2
                 and mask.flags.c_contiguous and mask.size):
@@ -188,8 +198,7 @@ class Board:
             arr = np.asarray(mask)
         except (ValueError, TypeError) as exc:
             raise ValueError(f"mask must be a rectangular 2-D array: {exc}") from None
-        if arr.size and (arr.dtype == object or not (
-                arr.dtype == np.bool_ or np.issubdtype(arr.dtype, np.integer))):
+        if arr.size and not (arr.dtype == np.bool_ or integer_dtype(arr.dtype)):
             raise TypeError(f"mask must hold bools or 0/1 integers, got dtype {arr.dtype}")
         if arr.ndim != 2:
             raise ValueError(f"mask must be 2-D, got shape {arr.shape}")

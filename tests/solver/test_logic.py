@@ -63,6 +63,8 @@ def test_flags_are_not_evidence():
     (np.zeros((2, 2), float), TypeError),
     (np.zeros(4, np.int8), ValueError),
     (np.full((2, 2), 9, np.int8), ValueError),
+    (np.full((2, 2), -1, "m8[s]"), TypeError),    # an "integer" to np.issubdtype
+    (np.full((2, 2), True), TypeError),
 ])
 def test_bad_views(bad, exc):
     with pytest.raises(exc):

@@ -33,7 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .. import viewcodes
-from .._validate import check_mines, check_point, check_view_shape
+from .._validate import check_mines, check_point, check_view_shape, integer_dtype
 from ..board import Board
 from ._logic import Logic
 
@@ -50,7 +50,7 @@ def check_view(view: object, mines: object) -> tuple[np.ndarray, int]:
         arr = np.asarray(view)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"view must be a rectangular 2-D array: {exc}") from None
-    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+    if not integer_dtype(arr.dtype):
         raise TypeError(f"view must hold integer view codes, got dtype {arr.dtype}")
     if arr.ndim != 2 or arr.shape[0] < 1 or arr.shape[1] < 1:
         raise ValueError(f"view must be a non-empty 2-D array, got shape {arr.shape}")
