@@ -2,7 +2,7 @@
 # Set up fastmine on a fresh machine: system libraries for Kivy (Debian/Ubuntu),
 # a virtual environment in .venv, and the package with the extras asked for.
 #
-#   bash scripts/bootstrap.sh [EXTRAS]     e.g. EXTRAS=app  or  EXTRAS=test,app,bench,dist,plot
+#   bash scripts/bootstrap.sh [EXTRAS]     e.g. EXTRAS=app  or  EXTRAS=test,app,bench,dist,plot,env
 #
 # It builds once per change of the sources: when src/, setup.py and pyproject.toml
 # are as they were at the last install (and the extras asked for were installed),

@@ -6,7 +6,7 @@
 # Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/bootstrap.sh test,app,bench,dist,plot
+bash scripts/bootstrap.sh test,app,bench,dist,plot,env
 export MPLBACKEND=Agg
 .venv/bin/python -m ruff check .
 .venv/bin/python -m mypy            # settings in pyproject.toml: strict, the whole package
