@@ -217,6 +217,18 @@ def test_solver_moves_are_marked_and_make_the_game_assisted():
     assert not rep.play(upto=1).assisted and rep.play().assisted
 
 
+def test_board_rows_and_cols_are_properties_like_the_games():
+    g = fastmine.Game(9, 9, 10, seed=4)
+    g.reveal(4, 4)
+    rep = Replay.from_game(g)
+    # Replay.board is a property (as Game.board and Replay.rows are), not a method.
+    assert isinstance(rep.board, fastmine.Board)
+    assert np.array_equal(rep.board.mines, g.board.mines)
+    assert np.array_equal(rep.board.counts, g.board.counts)
+    assert (rep.rows, rep.cols, rep.mine_count) == (9, 9, 10)
+    assert isinstance(type(rep).__dict__["board"], property)
+
+
 def test_copies_keep_their_own_log():
     g = fastmine.Game(9, 9, 10, seed=1)
     g.reveal(4, 4)

@@ -43,7 +43,7 @@ def lose(drv) -> EndDialog:
 
 def analysed(game):
     rep = Replay.from_game(game)
-    verdicts = coach.analyze(rep.board(), rep.moves, rule=rep.rule,
+    verdicts = coach.analyze(rep.board, rep.moves, rule=rep.rule,
                              question_marks=rep.question_marks)
     return rep, verdicts
 
@@ -219,7 +219,7 @@ def test_steps_keys_and_the_timeline_land_on_the_right_move(drv):
         drv.drag(tl.tick_x(scr.k), y, tl.tick_x(k), y)
         assert shows(scr, rep, k), (scr.k, k)
     # the move named is the next one, as the coach judged it
-    _rep, verdicts = rep, coach.analyze(rep.board(), rep.moves, rule=rep.rule)
+    _rep, verdicts = rep, coach.analyze(rep.board, rep.moves, rule=rep.rule)
     assert coach.describe(verdicts[2]) in scr.verdict_text
     assert scr.board.cursor == verdicts[2].cell
 

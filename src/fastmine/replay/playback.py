@@ -148,8 +148,9 @@ class Replay:
         """The game time of each move, in seconds."""
         return self.moves[:, 3] / 1000.0
 
+    @property
     def board(self) -> Board:
-        """The board the game was played on."""
+        """The board the game was played on (a new :class:`fastmine.Board` each time)."""
         return Board.from_mines(self.mines)
 
     def describe_move(self, k: int) -> str:
@@ -199,7 +200,7 @@ class Replay:
         """
         n = len(self) if upto is None else upto
         clock = _ReplayClock()
-        game = Game.from_board(self.board(), question_marks=self.question_marks, clock=clock)
+        game = Game.from_board(self.board, question_marks=self.question_marks, clock=clock)
         game._rule = self.rule      # the board is fixed; the rule is what the player chose
         game.assisted = False
         yield game
