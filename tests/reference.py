@@ -3,7 +3,7 @@
 Plain lists, plain loops, a FIFO queue for flood fill (no recursion), no numpy.
 The differential tests drive fastmine and this engine with the same moves and
 require identical results.  When the two disagree, read this file first: it is
-meant to be simple enough to check against DESIGN.md line by line.
+meant to be simple enough to check against the rules in docs/engine-tests.md line by line.
 
 View codes are the integers of ``fastmine.viewcodes``, repeated here so the spec
 stands on its own (a test checks they agree).
@@ -204,13 +204,19 @@ class RefGame:
         return self._changed(before)
 
     def chord(self, r: int, c: int) -> set[tuple[int, int]]:
-        """Open the unflagged neighbours of a number whose flags match it."""
+        """Open the unflagged neighbours of a number whose flags match it.
+
+        A revealed 0 is such a number too (no flag around it, so its hidden
+        neighbours open): a 0 keeps a hidden neighbour when a flag stopped the
+        flood and was taken off later.  Arbiter, Vienna and Metasweeper open
+        it; so does fastmine.
+        """
         self._check_playable()
         self.chord_clicks += 1
         before = self._snapshot()
         number = self.view[r][c]
         around = neighbours(self.rows, self.cols, r, c)
-        if number > 0 and sum(1 for rr, cc in around if self.view[rr][cc] == FLAG) == number:
+        if number >= 0 and sum(1 for rr, cc in around if self.view[rr][cc] == FLAG) == number:
             for rr, cc in around:
                 if self.is_hidden(rr, cc):
                     self._open(rr, cc)

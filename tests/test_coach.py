@@ -213,6 +213,30 @@ def test_chord_takes_its_riskiest_cell() -> None:
     assert v[2].risk == pytest.approx(1 / 8) and v[2].best_risk == pytest.approx(1 / 8)
 
 
+def test_chord_on_a_zero_is_judged_like_any_chord() -> None:
+    # A flag stops the flood of the 0 at (0, 0), is taken off, and a chord on
+    # the 0 opens the cell it left hidden: proven safe (a 0 has no mine around).
+    board = Board.from_mines([[0, 0, 0, 1], [0, 0, 0, 0], [0, 0, 0, 1]])
+    moves = [("mark", 1, 1), ("reveal", 0, 0), ("mark", 1, 1), ("chord", 0, 0),
+             ("reveal", 1, 1)]
+    v = analyze(board, moves, rule="none", question_marks=False)
+    assert [x.category for x in v] == [
+        Category.WRONG_FLAG, Category.FORCED_GUESS, Category.MARK, Category.SAFE,
+        Category.NO_EFFECT]         # the chord opened (1, 1): revealing it does nothing
+    assert v[3].risk == 0.0 and v[3].survived
+    g = Game.from_board(board, question_marks=False)
+    for kind, r, c in moves[:3]:
+        {"reveal": g.reveal, "mark": g.toggle_mark}[kind](r, c)
+    live = judge(g, "chord", 0, 0)
+    assert live.category is Category.SAFE and live.safe_cells_available
+    g.chord(0, 0)
+    assert g.view[1, 1] == 0
+    # With a flag still next to the 0 the chord does nothing, as on any number.
+    v = analyze(board, [("mark", 1, 1), ("mark", 0, 1), ("reveal", 0, 0), ("mark", 1, 1),
+                        ("chord", 0, 0)], rule="none", question_marks=False)
+    assert v[4].category is Category.NO_EFFECT
+
+
 def test_not_analysed_when_too_large(monkeypatch: pytest.MonkeyPatch) -> None:
     from fastmine.solver import probability
 

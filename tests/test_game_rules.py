@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from engine_strategies import assert_same, changed_set, masks, moves, play_both, ref_of
-from hypothesis import given, settings
+from engine_strategies import assert_same, changed_set, masks, moves, play_both, play_one, ref_of
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from reference import RefBoard, RefGame
+from reference import RefBoard, RefGame, neighbours
 
 import fastmine
 from fastmine import EXPLODED, FLAG, HIDDEN, MINE, QUESTION, WRONG_FLAG, Board, Game, GameState
@@ -173,6 +173,62 @@ def test_chord_on_non_numbers_does_nothing():
         assert changed_set(game.chord(*cell)) == set()
     assert np.array_equal(game.view, before)
     assert game.chord_clicks == 4
+
+
+def test_chord_on_a_revealed_zero_opens_its_hidden_neighbours():
+    # The clients' rule (Arbiter, Vienna, Metasweeper): a flag stops the flood,
+    # is taken off, and a chord on the 0 next to it opens it.
+    mines = [[0, 0, 0, 1], [0, 0, 0, 0], [0, 0, 0, 1]]
+    game = Game.from_board(Board.from_mines(mines), question_marks=False)
+    ref = RefGame(RefBoard(mines), question_marks=False)
+    for op, r, c in [("toggle_mark", 1, 1), ("reveal", 0, 0), ("toggle_mark", 1, 1)]:
+        assert changed_set(getattr(game, op)(r, c)) == getattr(ref, op)(r, c)
+    assert game.view[1, 1] == HIDDEN and game.view[0, 0] == 0
+    assert changed_set(game.chord(0, 0)) == ref.chord(0, 0) == {(1, 1)}
+    assert game.view[1, 1] == 0 and game.state is GameState.PLAYING
+    assert_same(game, ref)
+
+
+def test_chord_on_a_zero_with_a_flag_around_does_nothing():
+    # A flag next to a 0 is a wrong one: the flags (1) do not match the 0.
+    mines = [[0, 0, 0, 1], [0, 0, 0, 0], [0, 0, 0, 1]]
+    game = Game.from_board(Board.from_mines(mines))
+    game.toggle_mark(1, 1)
+    game.toggle_mark(0, 1)
+    game.reveal(0, 0)
+    game.toggle_mark(1, 1)
+    game.toggle_mark(1, 1)          # flag -> ? -> hidden: (0, 1) is still flagged
+    assert game.view[0, 0] == 0 and game.view[1, 1] == HIDDEN
+    assert changed_set(game.chord(0, 0)) == set()
+    assert game.view[1, 1] == HIDDEN and game.chord_clicks == 1
+
+
+@settings(max_examples=300)
+@given(masks(), st.data(), st.booleans(), moves)
+def test_chord_on_zeros_matches_reference(mask, data, question_marks, script):
+    """Flags laid around a hidden 0 stop its flood; some are taken off (to
+    hidden or, with question marks, to ?) and every revealed 0 is chorded, in
+    a random order; then random moves.  fastmine and the reference agree on
+    every move."""
+    ref_board = RefBoard(mask)
+    zeros = [cell for cell in ref_board.cells() if ref_board.is_zero(*cell)]
+    assume(zeros)
+    game = Game.from_board(Board.from_mines(mask), question_marks=question_marks)
+    ref = RefGame(ref_board, question_marks=question_marks)
+    start = data.draw(st.sampled_from(zeros))
+    around = neighbours(ref_board.rows, ref_board.cols, *start)
+    flagged = data.draw(st.lists(st.sampled_from(around), unique=True, min_size=1))
+    for cell in flagged:
+        play_one(game, ref, "toggle_mark", *cell)
+    play_one(game, ref, "reveal", *start)
+    for cell in flagged:
+        for _ in range(data.draw(st.integers(0, 2))):
+            play_one(game, ref, "toggle_mark", *cell)
+    opened = [cell for cell in ref_board.cells() if ref.view[cell[0]][cell[1]] == 0]
+    for cell in data.draw(st.permutations(opened)):
+        if ref.state not in ("won", "lost"):
+            play_one(game, ref, "chord", *cell)
+    play_both(game, ref, script)
 
 
 def test_win_view_flags_every_mine():

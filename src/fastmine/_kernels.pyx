@@ -911,6 +911,10 @@ cdef class GameCore:
 
     def chord(self, Py_ssize_t p, Py_ssize_t flags=-1, object now=None):
         """Chord on p: if its flag count equals its number, open the rest.
+
+        A revealed 0 chords too (no flag around it: its hidden neighbours
+        open), as Arbiter, Vienna and Metasweeper do: a 0 leaves a neighbour
+        hidden when a flag stopped the flood and was then taken off.
         (``flags``, ``now``: logged as :meth:`reveal` does.)  Before the
         board is attached (no reveal yet) nothing is revealed: logged only."""
         cdef Py_ssize_t k, nb, nflags = 0
@@ -918,7 +922,7 @@ cdef class GameCore:
         self._inside(p)
         if flags >= 0:
             self._log(p * 8 + MV_CHORD + flags, now)
-        if not self.has_board or self.st[p] != ST_REVEALED or self.view[p] <= 0:
+        if not self.has_board or self.st[p] != ST_REVEALED or self.view[p] < 0:
             return
         for k in range(8):
             if self.st[p + self.off[k]] == ST_FLAG:

@@ -145,6 +145,17 @@ def test_flag_question_unflag_and_chord_in_process(tmp_path):
         assert g.view[p] == fastmine.FLAG
 
 
+def test_reveal_on_a_revealed_zero_chords_it(tmp_path):
+    # A flag stops the flood of a 0 and is taken off: space (or r) on the 0
+    # opens the cell it left hidden, as a chord on a 0 does in the clients.
+    s = Session(GameOptions(seed=SEED), data_dir=tmp_path, use_records=False)
+    s.game = fastmine.Game.from_board(fastmine.Board.from_mines(
+        [[0, 0, 0, 1], [0, 0, 0, 0], [0, 0, 0, 1]]), question_marks=False)
+    status, out, err = _plain("f 2 2\nr 1 1\nu 2 2\nr 1 1\nq\n", s)
+    assert err == "" and s.game.view[1, 1] == 0
+    assert s.game.chord_clicks == 1 and s.game.left_clicks == 1
+
+
 def test_assists_and_hint_without_or_with_the_solver(tmp_path):
     s = Session(GameOptions(seed=SEED), data_dir=tmp_path, use_records=False)
     status, out, err = _plain("h\nr 5 5\nh\na\n", s)

@@ -241,11 +241,12 @@ class Session:
         return self._after_move() or said
 
     def reveal(self, r: int, c: int) -> str | None:
-        """Reveal a cell; on a revealed number, chord (a double click on a number in the app)."""
+        """Reveal a cell; on a revealed number (a 0 too), chord, as a tap on a
+        number does in the app."""
         v = int(self.game.view[r, c]) if self._inside(r, c) else HIDDEN
         if v == FLAG and not self.game.state.is_over:
             return f"{cell_text(r, c)} is flagged: f to unmark it first"
-        if v > 0:
+        if v >= 0:
             return self._move(self.game.chord, r, c, "chord")
         return self._move(self.game.reveal, r, c, "reveal")
 
