@@ -15,6 +15,7 @@ from .errors import (
     GamePausedError,
     NoGuessTimeoutError,
     SaveFormatError,
+    VideoFormatError,
 )
 from .game import Game, GameStats
 from .solver import no_guess as _no_guess  # noqa: F401 - gives Board.generate rule="no_guess"
@@ -53,6 +54,7 @@ __all__ = [
     "RULES",
     "Rule",
     "SaveFormatError",
+    "VideoFormatError",
     "WRONG_FLAG",
     "__version__",
     "difficulty_name",

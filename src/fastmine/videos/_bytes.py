@@ -1,14 +1,14 @@
 """Bounded reading of a video's bytes, and the text encodings the formats use.
 
 Every read checks that the bytes are there first, so a truncated or lying file
-raises :class:`~fastmine.videos.errors.VideoFormatError` (naming the file and
+raises :class:`~fastmine.errors.VideoFormatError` (naming the file and
 the byte offset) instead of an ``IndexError`` deep in a reader.  Integers are
 big-endian in all four formats.
 """
 
 from __future__ import annotations
 
-from .errors import VideoFormatError
+from ..errors import VideoFormatError
 
 __all__ = ["Cursor", "decode_code_page", "decode_legacy", "decode_utf8"]
 

@@ -59,9 +59,13 @@ class GameStatus:
 
 
 _BORDER = 99
-_K = EventKind
-_LEFT_BUTTON = {_K.LEFT_DOWN: True, _K.LEFT_UP: False}
-_RIGHT_BUTTON = {_K.RIGHT_DOWN: True, _K.RIGHT_UP: False}
+_READY, _PREFLAGGING, _PLAYING, _WON, _LOST = (
+    GameStatus.READY, GameStatus.PREFLAGGING, GameStatus.PLAYING, GameStatus.WON, GameStatus.LOST)
+# The event kinds as plain ints: the state machine runs once per click.
+(_MOVE, _LEFT_DOWN, _LEFT_UP, _RIGHT_DOWN, _RIGHT_UP, _MIDDLE_DOWN, _MIDDLE_UP, _PRE_FLAG,
+ _BOTH_DOWN, _LEFT, _RIGHT, _MIDDLE) = (int(k) for k in EventKind)
+_LEFT_BUTTON = {_LEFT_DOWN: True, _LEFT_UP: False}
+_RIGHT_BUTTON = {_RIGHT_DOWN: True, _RIGHT_UP: False}
 
 
 class ClientBoard:
@@ -121,15 +125,23 @@ class ClientBoard:
         grid = np.full((rows + 2, w), _BORDER, dtype=np.int64)
         grid[1:-1, 1:-1] = HIDDEN_CODE
         self._board: list[int] = board.ravel().tolist()
+        # A number is a 3BV of its own when no 0 touches it.
+        padded_zero = np.zeros((rows + 4, w + 2), dtype=bool)
+        padded_zero[1:-1, 1:-1] = board == 0
+        near_zero = np.zeros((rows + 2, w), dtype=bool)
+        for dr in (0, 1, 2):
+            for dc in (0, 1, 2):
+                near_zero |= padded_zero[dr:dr + rows + 2, dc:dc + w]
+        self._own_3bv: list[bool] = ((board > 0) & ~near_zero).ravel().tolist()
         self._cells: list[int] = grid.ravel().tolist()
         self.hidden_safe = rows * cols - int(mines.sum())
         self.left = self.right = self.double = 0
         self.lce = self.rce = self.dce = 0
         self.bbbv_solved = 0
         self.flags = 0
-        self.status = GameStatus.READY
+        self.status = _READY
         self.mouse = UP_UP
-        self.log: list[tuple[int, str, str, int, bool]] = []
+        self._log: list[tuple[int, str, str, int, bool]] = []
         self._flagged_once: set[int] = set()
         # Zero regions (connected zeros), labelled when first needed, with the
         # number of flags on each: ms-toollib walks a region on every reveal
@@ -170,54 +182,65 @@ class ClientBoard:
         out[cells == QUESTION_CODE] = QUESTION
         out[cells == WRONG_CODE] = WRONG_FLAG
         out[cells == BLAST_CODE] = EXPLODED
-        if self.status == GameStatus.LOST or self.status == GameStatus.WON:
+        if self.status == _LOST or self.status == _WON:
             mines = np.array(self._board).reshape(self.rows + 2, self._w)[1:-1, 1:-1] == -1
-            shown = MINE if self.status == GameStatus.LOST else FLAG
+            shown = MINE if self.status == _LOST else FLAG
             out[mines & ((cells == HIDDEN_CODE) | (cells == QUESTION_CODE))] = shown
         return out
 
+    @property
+    def log(self) -> list[tuple[int, str, str, int, bool]]:
+        """One ``(event, button, action, cell, changed)`` entry per counted click,
+        ``cell`` the row-major index of the cell (-1 off the board)."""
+        return [(i, b, a, self._index(p) if p >= 0 else -1, c) for i, b, a, p, c in self._log]
+
     def _record(self, button: str, action: str, p: int, changed: bool) -> None:
         if button == "right":
-            self._last_right = len(self.log)
-        self.log.append((self._event, button, action, self._index(p) if p >= 0 else -1,
-                         changed))
+            self._last_right = len(self._log)
+        self._log.append((self._event, button, action, p, changed))
 
     def _clear_counts(self) -> None:
         self.flags = 0
         self._flagged_once.clear()
         self.double = self.left = self.right = 0
-        self.log.clear()
+        self._log.clear()
         self._last_right = -1
 
     def _open(self, start: list[int]) -> None:
-        """Reveal ``start`` and the regions their zeros open (ms-toollib's refresh_board)."""
+        """Reveal ``start`` and the regions their zeros open (ms-toollib's
+        refresh_board; here each cell is revealed when it is first reached, so
+        the walk touches every cell once)."""
         board, cells, around = self._board, self._cells, self._around
-        stack = start
+        stack = []
         blew = False
-        while stack:
-            p = stack.pop()
+        opened = 0
+        for p in start:
             v = board[p]
-            if v >= 0:
-                if cells[p] >= 10:
-                    self.hidden_safe -= 1
-                cells[p] = v
-                if v == 0:
-                    for d in around:
-                        c = cells[p + d]
-                        if c in (HIDDEN_CODE, QUESTION_CODE):
-                            stack.append(p + d)
-            else:
+            if v < 0:
                 cells[p] = BLAST_CODE
                 blew = True
+                continue
+            if cells[p] >= 10:
+                opened += 1
+            cells[p] = v
+            if v == 0:
+                stack.append(p)
+        while stack:
+            p = stack.pop()
+            for d in around:
+                q = p + d
+                c = cells[q]
+                if c in (HIDDEN_CODE, QUESTION_CODE):
+                    v = board[q]                 # a zero's neighbour: never a mine
+                    cells[q] = v
+                    opened += 1
+                    if v == 0:
+                        stack.append(q)
+        self.hidden_safe -= opened
         if blew:
             for p, v in enumerate(cells):
                 if v == FLAG_CODE and board[p] != -1:
                     cells[p] = WRONG_CODE
-
-    def _is_3bv_number(self, p: int) -> bool:
-        """A number that is a 3BV of its own (no 0 around it)."""
-        board = self._board
-        return board[p] > 0 and all(board[p + d] != 0 for d in self._around)
 
     def _label(self, p: int) -> int:
         """The label of zero ``p``'s region, labelling the region (and counting its
@@ -252,8 +275,8 @@ class ClientBoard:
             self._region_flags[self._region[p]] += delta
 
     def _settle(self) -> None:
-        if self.hidden_safe == 0 and self.status != GameStatus.LOST:
-            self.status = GameStatus.WON
+        if self.hidden_safe == 0 and self.status != _LOST:
+            self.status = _WON
 
     # ------------------------------------------------------------------ clicks
     def _left_click(self, p: int) -> int:
@@ -265,13 +288,13 @@ class ClientBoard:
         v = self._board[p]
         if v == -1:
             self._open([p])
-            self.status = GameStatus.LOST
+            self.status = _LOST
             self._record("left", "reveal", p, True)
             return 4
         if v == 0:
             if self._zero_region_unflagged(p):
                 self.bbbv_solved += 1
-        elif self._is_3bv_number(p):
+        elif self._own_3bv[p]:
             self.bbbv_solved += 1
         self.lce += 1
         self._open([p])
@@ -323,7 +346,7 @@ class ClientBoard:
                 flags += 1
             elif c == HIDDEN_CODE or (c == QUESTION_CODE and self.question_marks):
                 hidden.append(q)
-                if board[q] > 0 and self._is_3bv_number(q):
+                if self._own_3bv[q]:
                     around_bbbv += 1
         if flags != v or not hidden:
             self._record("double", "chord", p, False)
@@ -335,7 +358,7 @@ class ClientBoard:
         self.bbbv_solved += around_bbbv + regions
         self._open(hidden)
         if lost:
-            self.status = GameStatus.LOST
+            self.status = _LOST
         else:
             self._settle()
         self._record("double", "chord", p, True)
@@ -356,7 +379,7 @@ class ClientBoard:
             return
         self.right -= 1
         if self._last_right >= 0:
-            del self.log[self._last_right]
+            del self._log[self._last_right]
             self._last_right = -1
 
     # -------------------------------------------------------------------- step
@@ -369,34 +392,36 @@ class ClientBoard:
         """
         self._event = event
         status = self.status
-        if status == GameStatus.WON or status == GameStatus.LOST:
+        if status in (_WON, _LOST):
             return 0
         on = row >= 0
         p = (row + 1) * self._w + col + 1 if on else -1
-        e = _K(kind)
-        if e == _K.MOVE:
+        e = int(kind)
+        if e == _MOVE:
             return 0
+        if not 0 < e <= _MIDDLE:
+            raise ValueError(f"unknown event kind {kind!r}")
         # EVF's "l", "r", "m" (press or release, unsaid): ms-toollib plays them
         # as below once the game runs; before it, they are the press when the
         # button is up and the release when it is down.
-        if status != GameStatus.PLAYING:
-            if e == _K.LEFT:
-                e = _K.LEFT_UP if self._left_down else _K.LEFT_DOWN
-            elif e == _K.RIGHT:
-                e = _K.RIGHT_UP if self._right_down else _K.RIGHT_DOWN
-            elif e == _K.MIDDLE:
-                e = _K.MIDDLE_UP if self._middle else _K.MIDDLE_DOWN
+        if status != _PLAYING:
+            if e == _LEFT:
+                e = _LEFT_UP if self._left_down else _LEFT_DOWN
+            elif e == _RIGHT:
+                e = _RIGHT_UP if self._right_down else _RIGHT_DOWN
+            elif e == _MIDDLE:
+                e = _MIDDLE_UP if self._middle else _MIDDLE_DOWN
         if e in _LEFT_BUTTON:
             self._left_down = _LEFT_BUTTON[e]
         elif e in _RIGHT_BUTTON:
             self._right_down = _RIGHT_BUTTON[e]
-        elif e == _K.LEFT:
+        elif e == _LEFT:
             self._left_down = not self._left_down
-        elif e == _K.RIGHT:
+        elif e == _RIGHT:
             self._right_down = not self._right_down
-        if status == GameStatus.READY:
+        if status == _READY:
             done = self._ready(e, on, p)
-        elif status == GameStatus.PREFLAGGING:
+        elif status == _PREFLAGGING:
             done = self._preflagging(e, on, p)
         else:
             done = None
@@ -404,39 +429,39 @@ class ClientBoard:
             return done
         return self._playing(e, on, p)
 
-    def _ready(self, e: EventKind, on: bool, p: int) -> int | None:
+    def _ready(self, e: int, on: bool, p: int) -> int | None:
         ms = self.mouse
-        if e in (_K.MIDDLE_DOWN, _K.MIDDLE_UP):
+        if e in (_MIDDLE_DOWN, _MIDDLE_UP):
             return 0       # Arbiter videos may begin with a middle click
-        if e == _K.LEFT_DOWN:
+        if e == _LEFT_DOWN:
             if ms == UP_UP:
                 self.mouse = DOWN_UP
                 if on:
-                    self.status = GameStatus.PREFLAGGING
+                    self.status = _PREFLAGGING
             elif ms == UP_DOWN:
                 self.mouse = CHORDING
             elif ms == UP_DOWN_NOT_FLAG:
                 self.mouse = CHORDING_NOT_FLAG
             return 0
-        if e == _K.PRE_FLAG:
+        if e == _PRE_FLAG:
             if not on or self._cells[p] != HIDDEN_CODE:
                 return 0
             self._preflags += 1
-            self.status = GameStatus.PREFLAGGING
+            self.status = _PREFLAGGING
             return self._right_click(p)
-        if e == _K.RIGHT_DOWN:
+        if e == _RIGHT_DOWN:
             if ms == UP_UP:
                 self.mouse = UP_DOWN
                 if on:
                     self._preflags = 1
-                    self.status = GameStatus.PREFLAGGING
+                    self.status = _PREFLAGGING
                     return self._right_click(p)
                 return 0
             if ms == DOWN_UP_AFTER_CHORDING:
                 self.mouse = CHORDING
                 return 0
             return None
-        if e == _K.LEFT_UP:
+        if e == _LEFT_UP:
             if ms in (CHORDING, CHORDING_NOT_FLAG):
                 self.mouse = UP_DOWN
                 return 0
@@ -444,7 +469,7 @@ class ClientBoard:
                 self.mouse = UP_UP
                 return 0
             return None
-        if e == _K.RIGHT_UP:
+        if e == _RIGHT_UP:
             if ms == UP_DOWN:
                 self.mouse = UP_UP
                 return 0
@@ -454,7 +479,7 @@ class ClientBoard:
             if ms == UP_UP:
                 return 0
             return None
-        if e == _K.BOTH_DOWN:
+        if e == _BOTH_DOWN:
             if ms == UP_DOWN_NOT_FLAG:
                 self.mouse = CHORDING_NOT_FLAG
             elif ms in (DOWN_UP, DOWN_UP_AFTER_CHORDING, UP_DOWN, UP_UP):
@@ -462,30 +487,30 @@ class ClientBoard:
             return 0
         return 0
 
-    def _preflagging(self, e: EventKind, on: bool, p: int) -> int | None:
+    def _preflagging(self, e: int, on: bool, p: int) -> int | None:
         ms = self.mouse
-        if e == _K.LEFT_UP and ms == DOWN_UP:
+        if e == _LEFT_UP and ms == DOWN_UP:
             if not on:
                 self.mouse = UP_UP
                 if self._preflags == 0:
-                    self.status = GameStatus.READY
+                    self.status = _READY
                     self._clear_counts()
                     return 0
                 return self._off_board_left()
             if self._cells[p] == HIDDEN_CODE:
-                self.status = GameStatus.PLAYING
+                self.status = _PLAYING
                 self.mouse = UP_UP
                 return self._left_click(p)
             # A release on a flag before the game: a left click, nothing more.
             self.left += 1
             self._record("left", "reveal", p, False)
             return 0
-        if e == _K.PRE_FLAG:
+        if e == _PRE_FLAG:
             if not on or self._cells[p] != HIDDEN_CODE:
                 return 0
             self._preflags += 1
             return self._right_click(p)
-        if e == _K.RIGHT_DOWN:
+        if e == _RIGHT_DOWN:
             if ms == UP_UP:
                 if not on:
                     self.mouse = UP_DOWN_NOT_FLAG
@@ -498,7 +523,7 @@ class ClientBoard:
                     self._preflags -= 1
                     if self._preflags == 0:
                         # Taking off the last preflag undoes everything so far.
-                        self.status = GameStatus.READY
+                        self.status = _READY
                         self._clear_counts()
                         if self._cells[p] == FLAG_CODE:
                             self._flag_changed(p, -1)
@@ -508,16 +533,16 @@ class ClientBoard:
             if ms == DOWN_UP:
                 self.mouse = CHORDING
                 if on and self._preflags == 0:
-                    self.status = GameStatus.READY
+                    self.status = _READY
                 return None
             if ms == DOWN_UP_AFTER_CHORDING:
                 self.mouse = CHORDING
                 return None
             return 0
-        if e == _K.BOTH_DOWN:
+        if e == _BOTH_DOWN:
             if ms == DOWN_UP:
                 if on and self._preflags == 0:
-                    self.status = GameStatus.READY
+                    self.status = _READY
                 self.mouse = CHORDING
             elif ms in (DOWN_UP_AFTER_CHORDING, UP_DOWN, UP_UP):
                 self.mouse = CHORDING
@@ -534,27 +559,27 @@ class ClientBoard:
             return 0
         return self._chord(p)
 
-    def _playing(self, e: EventKind, on: bool, p: int) -> int:
+    def _playing(self, e: int, on: bool, p: int) -> int:
         ms = self.mouse
-        if e == _K.LEFT_DOWN:
+        if e == _LEFT_DOWN:
             self.mouse = {UP_UP: DOWN_UP, UP_DOWN: CHORDING, UP_DOWN_NOT_FLAG: CHORDING_NOT_FLAG,
                           UNDEFINED: DOWN_UP}.get(ms, ms)
-        elif e == _K.LEFT_UP or e == _K.LEFT:
+        elif e in (_LEFT_UP, _LEFT):
             if ms == DOWN_UP:
                 self.mouse = UP_UP
                 if not on:
-                    return self._off_board_left() if e == _K.LEFT_UP else 0
+                    return self._off_board_left() if e == _LEFT_UP else 0
                 return self._left_click(p)
             if ms in (CHORDING, CHORDING_NOT_FLAG):
                 return self._release_chord(on, p, UP_DOWN, ms == CHORDING_NOT_FLAG)
             if ms == DOWN_UP_AFTER_CHORDING:
                 self.mouse = UP_UP
-            elif e == _K.LEFT:
+            elif e == _LEFT:
                 self.mouse = {UP_UP: DOWN_UP, UP_DOWN: CHORDING,
                               UP_DOWN_NOT_FLAG: CHORDING_NOT_FLAG, UNDEFINED: UP_UP}.get(ms, ms)
             elif ms == UNDEFINED:
                 self.mouse = UP_UP
-        elif e == _K.RIGHT_DOWN or (e == _K.RIGHT and ms in (UP_UP, DOWN_UP,
+        elif e == _RIGHT_DOWN or (e == _RIGHT and ms in (UP_UP, DOWN_UP,
                                                              DOWN_UP_AFTER_CHORDING)):
             if ms == UP_UP:
                 if on:
@@ -566,7 +591,7 @@ class ClientBoard:
                 self.mouse = CHORDING
             elif ms == UNDEFINED:
                 self.mouse = UP_DOWN
-        elif e == _K.RIGHT_UP or e == _K.RIGHT:
+        elif e in (_RIGHT_UP, _RIGHT):
             if ms in (UP_DOWN, UP_DOWN_NOT_FLAG):
                 self.mouse = UP_UP
             elif ms in (CHORDING, CHORDING_NOT_FLAG):
@@ -574,17 +599,17 @@ class ClientBoard:
                                            ms == CHORDING_NOT_FLAG)
             elif ms == UNDEFINED:
                 self.mouse = UP_UP
-        elif e == _K.MIDDLE_DOWN:
+        elif e == _MIDDLE_DOWN:
             self._middle = True
-        elif e == _K.MIDDLE_UP or e == _K.MIDDLE:
-            self._middle = not self._middle if e == _K.MIDDLE else False
+        elif e in (_MIDDLE_UP, _MIDDLE):
+            self._middle = not self._middle if e == _MIDDLE else False
             if not self._middle:
                 if not on:
                     self.double += 1
                     self._record("double", "chord", -1, False)
                     return 0
                 return self._chord(p)
-        elif e == _K.BOTH_DOWN:
+        elif e == _BOTH_DOWN:
             if ms == UP_DOWN_NOT_FLAG:
                 self.mouse = CHORDING_NOT_FLAG
             elif ms in (DOWN_UP, DOWN_UP_AFTER_CHORDING, UP_DOWN, UP_UP):

@@ -150,8 +150,8 @@ def read_evf(data: bytes, source: str = "<bytes>") -> Video:
     if version == 4:
         for i in range(cur.u16("the custom metric count")):
             cur.cstring(f"custom metric {i + 1}'s name")
-        t, k, x, y, outcome = _events_v4(cur)
-        events = Events.build(t, k, x, y, cell_size, rows, cols, cur)
+        t4, k4, x4, y4, outcome = _events_v4(cur)
+        events = Events.build(t4, k4, x4, y4, cell_size, rows, cols, cur)
     else:
         events = Events.build(*_events_v0(cur), cell_size, rows, cols, cur)
     stated = "won" if flags & 0b1000_0000 else outcome
@@ -208,62 +208,81 @@ def _events_v0(cur: Cursor) -> tuple[NDArray[np.int64], NDArray[np.uint8], NDArr
     return t, kind, x, y
 
 
-def _s16(v: int) -> int:
-    return v - 0x10000 if v & 0x8000 else v
+def _v4_sizes() -> list[int]:
+    """Bytes each version 4 event takes (0: unknown; -1: a metric's text, whose
+    size is found by its NUL; -2: the end)."""
+    size = [0] * 256
+    size[0] = -2
+    for c in range(1, 13):
+        size[c] = 6                     # mouse: elapsed ms, x step, y step
+    for c in _GAME_STATES:
+        size[c] = 2                     # game state: elapsed ms
+    for c in range(100, 200):
+        size[c] = 4                     # board: elapsed ms, row, col
+    size[200] = 12                      # number metric: elapsed ms, index, float64
+    size[201] = -1                      # text metric: elapsed ms, index, text
+    size[255] = 3                       # pause: ms added to the next event
+    return size
 
 
-def _events_v4(cur: Cursor) -> tuple[list[int], list[int], list[int], list[int], str | None]:
-    """Version 4: variable-length events with time and position steps."""
+_V4_SIZES = _v4_sizes()
+
+
+def _events_v4(cur: Cursor) -> tuple[NDArray[np.int64], NDArray[np.uint8], NDArray[np.int64],
+                                     NDArray[np.int64], str | None]:
+    """Version 4: variable-length events with time and position steps.
+
+    A plain loop finds where each event starts; their fields are then read
+    for all events at once.
+    """
     data = cur.data
     n = len(data)
+    size = _V4_SIZES
+    starts: list[int] = []
+    add = starts.append
     p = cur.pos
-    t: list[int] = []
-    k: list[int] = []
-    xs: list[int] = []
-    ys: list[int] = []
-    time = x = y = pause = 0
-    outcome: str | None = None
-    sizes = {81: 2, 82: 2, 83: 2, 99: 2, 200: 12, 255: 3}
-    while True:
-        if p >= n:
-            cur.pos = n
-            raise cur.fail("the file ends before the end of the events: it is truncated")
-        c = data[p]
-        if c == 0:
-            break
-        size = 6 if c <= 12 else 4 if 100 <= c <= 199 or c == 201 else sizes.get(c, 0)
-        if size == 0:
-            raise cur.fail(f"unknown event code {c}", p)
-        if p + size > n:
-            cur.pos = p
-            raise cur.fail("the file ends inside an event: it is truncated")
-        if c == 255:
-            pause += data[p + 1] << 8 | data[p + 2]
-            p += 3
-            continue
-        time += data[p + 1] + pause
-        pause = 0
-        if c <= 12:
-            dx = data[p + 2] << 8 | data[p + 3]
-            dy = data[p + 4] << 8 | data[p + 5]
-            if t:
-                # Positions are 16-bit, as the writers keep them (steps wrap around).
-                x = _s16((x + dx) & 0xFFFF)
-                y = _s16((y + dy) & 0xFFFF)
-            else:
-                x, y = dx, dy
-            t.append(time)
-            k.append(c - 1)
-            xs.append(x)
-            ys.append(y)
-        elif c in _GAME_STATES:
-            state = _GAME_STATES[c]
-            outcome = "lost" if state == "fail" else "won" if state == "win" else outcome
-        elif c == 201:
+    while p < n:
+        step = size[data[p]]
+        if step > 0:
+            add(p)
+            p += step
+        elif step == -1:
+            add(p)
             cur.pos = p + 4
             cur.cstring("a metric's text")
-            size = cur.pos - p
-        p += size
+            p = cur.pos
+        elif step == -2:
+            break
+        else:
+            raise cur.fail(f"unknown event code {data[p]}", p)
+    if p >= n:
+        cur.pos = n
+        raise cur.fail("the file ends before the end of the events: it is truncated")
     cur.pos = p + 1
     cur.skip(cur.u16("the checksum's length"), "the checksum")
-    return t, k, xs, ys, outcome
+    d = np.frombuffer(data, dtype=np.uint8)
+    at = np.asarray(starts, dtype=np.int64)
+    code = d[at].astype(np.int64)
+    pause = code == 255
+    b1 = d[at + 1].astype(np.int64)
+    b2 = d[np.minimum(at + 2, n - 1)].astype(np.int64)
+    # Every event but a pause says the ms since the one before; a pause's ms go
+    # to the next event's time.
+    elapsed = np.where(pause, b1 << 8 | b2, b1)
+    time = np.cumsum(elapsed)
+    mouse = code <= 12
+    m_at = at[mouse]
+    dx = d[m_at + 2].astype(np.int64) << 8 | d[m_at + 3]
+    dy = d[m_at + 4].astype(np.int64) << 8 | d[m_at + 5]
+    # Steps are signed 16-bit, the first event's place is from (0, 0); sums
+    # wrap around at 16 bits as the writers' do.
+    dx[1:] = np.where(dx[1:] >= 0x8000, dx[1:] - 0x10000, dx[1:])
+    dy[1:] = np.where(dy[1:] >= 0x8000, dy[1:] - 0x10000, dy[1:])
+    x = np.cumsum(dx)
+    y = np.cumsum(dy)
+    if x.shape[0] > 1:
+        x[1:] = ((x[1:] + 0x8000) & 0xFFFF) - 0x8000
+        y[1:] = ((y[1:] + 0x8000) & 0xFFFF) - 0x8000
+    ends = code[(code == 82) | (code == 83)]
+    outcome = None if ends.shape[0] == 0 else "won" if ends[-1] == 82 else "lost"
+    return time[mouse], (code[mouse] - 1).astype(np.uint8), x, y, outcome

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
+from ..errors import VideoFormatError
 from .avf import read_avf
-from .errors import VideoFormatError
 from .evf import read_evf
 from .model import MAX_FILE_BYTES, Video
 from .mvf import read_mvf

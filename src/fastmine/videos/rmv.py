@@ -54,9 +54,11 @@ _CLONES = {1: "Viennasweeper", 2: "Minesweeper Arbiter", 3: "Minesweeper X",
            4: "Minesweeper Clone", 5: "Metasweeper", 6: "Freesweeper", 7: "Mysweeper"}
 _RELEASE = re.compile(r"Release\s+(\S+)")
 _PLAYER_FIELDS = ("name", "nickname", "country", "token")
-_MOUSE = {1: EventKind.MOVE, 2: EventKind.LEFT_DOWN, 3: EventKind.LEFT_UP,
-          4: EventKind.RIGHT_DOWN, 5: EventKind.RIGHT_UP, 6: EventKind.MIDDLE_DOWN,
-          7: EventKind.MIDDLE_UP, 28: EventKind.MOVE}
+_MOUSE_KINDS = np.zeros(256, dtype=np.uint8)
+for _code, _kind in ((1, EventKind.MOVE), (2, EventKind.LEFT_DOWN), (3, EventKind.LEFT_UP),
+                     (4, EventKind.RIGHT_DOWN), (5, EventKind.RIGHT_UP),
+                     (6, EventKind.MIDDLE_DOWN), (7, EventKind.MIDDLE_UP), (28, EventKind.MOVE)):
+    _MOUSE_KINDS[_code] = _kind
 _ENDINGS = {15: "lost", 16: "won", 17: "unfinished"}
 
 
@@ -81,14 +83,6 @@ class BoardEvents:
 
     def __len__(self) -> int:
         return int(self.code.shape[0])
-
-
-def _s16(v: int) -> int:
-    return v - 0x10000 if v & 0x8000 else v
-
-
-def _s4(v: int) -> int:
-    return v - 16 if v & 8 else v
 
 
 def _text(field: tuple[bytes, int], utf8: bool, what: str, cur: Cursor) -> str:
@@ -174,10 +168,10 @@ def _read(data: bytes, source: str) -> tuple[Video, BoardEvents]:
     if preflags_size:
         n = cur.u16("the preflag count")
         flags_at = cur.pos
-        pf = np.frombuffer(cur.take(2 * n, f"the {n} preflags"), dtype=np.uint8).reshape(-1, 2)
-        if ((pf[:, 0] >= cols) | (pf[:, 1] >= rows)).any():
+        raw_pf = np.frombuffer(cur.take(2 * n, f"the {n} preflags"), dtype=np.uint8).reshape(-1, 2)
+        if ((raw_pf[:, 0] >= cols) | (raw_pf[:, 1] >= rows)).any():
             raise cur.fail(f"a preflag is outside the {rows}x{cols} board", flags_at)
-        preflags = [(int(c), int(r)) for c, r in pf]
+        preflags = [(int(c), int(r)) for c, r in raw_pf]
     need = 4 if version == 1 else 7
     if props_size < need:
         raise cur.fail(f"{props_size} properties, RMV version {version} has at least {need}")
@@ -214,16 +208,16 @@ def _read(data: bytes, source: str) -> tuple[Video, BoardEvents]:
             details[name] = texts[name]
 
     t, k, xs, ys, after, bcode, brow, bcol, end, end_ms = _events(cur, version, rows, cols)
-    for c, r in reversed(preflags):
-        t.insert(0, 0)
-        k.insert(0, EventKind.PRE_FLAG)
-        xs.insert(0, c * cell_size)
-        ys.insert(0, r * cell_size)
-    shift = len(preflags)
+    if preflags:
+        pf = np.array(preflags, dtype=np.int64).reshape(-1, 2)
+        t = np.concatenate([np.zeros(pf.shape[0], np.int64), t])
+        k = np.concatenate([np.full(pf.shape[0], EventKind.PRE_FLAG, np.uint8), k])
+        xs = np.concatenate([pf[:, 0] * cell_size, xs])
+        ys = np.concatenate([pf[:, 1] * cell_size, ys])
     events = Events.build(t, k, xs, ys, cell_size, rows, cols, cur)
     board_events = BoardEvents(
-        after=np.asarray(after, dtype=np.int32) + shift, code=np.asarray(bcode, dtype=np.uint8),
-        row=np.asarray(brow, dtype=np.int32), col=np.asarray(bcol, dtype=np.int32))
+        after=(after + len(preflags)).astype(np.int32), code=bcode.astype(np.uint8),
+        row=brow.astype(np.int32), col=bcol.astype(np.int32))
 
     if version == 1:
         software = "Viennasweeper"
@@ -247,80 +241,110 @@ def _read(data: bytes, source: str) -> tuple[Video, BoardEvents]:
         details=details | {"no_flags": "yes" if nf else "no"}), board_events
 
 
+def _sizes(version: int) -> list[int]:
+    """Bytes each event code takes (0: not an event of this version; -1: the end)."""
+    size = [0] * 256
+    for c in range(1, 8):
+        size[c] = 9                      # mouse
+    for c in (*range(9, 15), *range(18, 28)):
+        size[c] = 3                      # board
+    for c in (15, 16, 17):
+        size[c] = -1                     # the end (4 bytes with its time)
+    if version == 1:
+        size[0] = 5                      # a time stamp change
+    else:
+        size[28] = 3                     # a short mouse move
+    return size
+
+
+_SIZES = {1: _sizes(1), 2: _sizes(2)}
+
+
 def _events(cur: Cursor, version: int, rows: int, cols: int) -> tuple[
-        list[int], list[int], list[int], list[int], list[int], list[int], list[int],
-        list[int], int, int]:
-    """The event section: mouse events, board events, and the end."""
+        NDArray[np.int64], NDArray[np.uint8], NDArray[np.int64], NDArray[np.int64],
+        NDArray[np.int64], NDArray[np.uint8], NDArray[np.int64], NDArray[np.int64], int, int]:
+    """The event section: mouse events, board events, and the end.
+
+    A plain loop finds where each event starts (its code says its size); the
+    fields are then read for all events at once.
+    """
     data = cur.data
     n = len(data)
-    t: list[int] = []
-    k: list[int] = []
-    xs: list[int] = []
-    ys: list[int] = []
-    after: list[int] = []
-    bcode: list[int] = []
-    brow: list[int] = []
-    bcol: list[int] = []
-    x = y = time = 0
+    size = _SIZES[version]
+    starts: list[int] = []
+    add = starts.append
     p = cur.pos
-    while True:
-        if p >= n:
-            cur.pos = p
-            raise cur.fail("the file ends before the game's end event: it is truncated")
-        c = data[p]
-        if 1 <= c <= 7 or (c == 28 and version == 2):
-            if c == 28:
-                if not t:
-                    raise cur.fail("a short mouse move comes before any full one", p)
-                if p + 3 > n:
-                    break
-                time += data[p + 1]
-                mv = data[p + 2]
-                x += _s4(mv >> 4)
-                y += _s4(mv & 15)
-                p += 3
-            else:
-                if p + 9 > n:
-                    break
-                time = data[p + 1] << 16 | data[p + 2] << 8 | data[p + 3]
-                rx = data[p + 5] << 8 | data[p + 6]
-                ry = data[p + 7] << 8 | data[p + 8]
-                if version == 1:
-                    x, y = rx - 12, ry - 56
-                else:
-                    x, y = _s16(rx), _s16(ry)
-                p += 9
-            if not t:
-                # Vienna's clock starts at the first click's press, which it does not record.
-                t.append(time)
-                k.append(EventKind.LEFT_DOWN)
-                xs.append(x)
-                ys.append(y)
-            t.append(time)
-            k.append(_MOUSE[c])
-            xs.append(x)
-            ys.append(y)
-        elif 9 <= c <= 14 or 18 <= c <= 27:
-            if p + 3 > n:
-                break
-            col, row = data[p + 1], data[p + 2]
-            if col >= cols or row >= rows:
-                raise cur.fail(f"a board event names cell (row {row}, col {col}), outside the "
-                               f"{rows}x{cols} board", p)
-            after.append(len(t) - 1)
-            bcode.append(c)
-            brow.append(row)
-            bcol.append(col)
-            p += 3
-        elif 15 <= c <= 17:
-            if p + 4 > n:
-                break
-            cur.pos = p + 4
-            return (t, k, xs, ys, after, bcode, brow, bcol, c,
-                    data[p + 1] << 16 | data[p + 2] << 8 | data[p + 3])
-        elif c == 0 and version == 1:
-            p += 5          # a time stamp change: 4 bytes nobody uses
-        else:
-            raise cur.fail(f"unknown event code {c}", p)
-    cur.pos = p
-    raise cur.fail("the file ends inside an event: it is truncated")
+    while p < n:
+        step = size[data[p]]
+        if step <= 0:
+            break
+        add(p)
+        p += step
+    if p >= n:
+        cur.pos = n
+        raise cur.fail("the file ends before the game's end event: it is truncated")
+    end = data[p]
+    if size[end] == 0:
+        raise cur.fail(f"unknown event code {end}", p)
+    if p + 4 > n:
+        cur.pos = p
+        raise cur.fail("the file ends inside an event: it is truncated")
+    end_ms = data[p + 1] << 16 | data[p + 2] << 8 | data[p + 3]
+    cur.pos = p + 4
+    d = np.frombuffer(data, dtype=np.uint8)
+    at = np.asarray(starts, dtype=np.int64)
+    code = d[at]
+    mouse = ((code >= 1) & (code <= 7)) | (code == 28)
+    full = (code >= 1) & (code <= 7)
+    short = code == 28
+    board = ((code >= 9) & (code <= 14)) | ((code >= 18) & (code <= 27))
+    m_at, m_full, m_short = at[mouse], full[mouse], short[mouse]
+    if m_at.shape[0] and m_short[0]:
+        raise cur.fail("a short mouse move comes before any full one", int(m_at[0]))
+
+    def byte(k: int) -> NDArray[np.int64]:
+        # (A short event's far bytes are read past it, and not used.)
+        out: NDArray[np.int64] = d[np.minimum(m_at + k, n - 1)].astype(np.int64)
+        return out
+
+    t_abs = byte(1) << 16 | byte(2) << 8 | byte(3)
+    x_abs = byte(5) << 8 | byte(6)
+    y_abs = byte(7) << 8 | byte(8)
+    if version == 1:
+        x_abs, y_abs = x_abs - 12, y_abs - 56
+    else:
+        x_abs = np.where(x_abs >= 0x8000, x_abs - 0x10000, x_abs)
+        y_abs = np.where(y_abs >= 0x8000, y_abs - 0x10000, y_abs)
+    packed = byte(2)
+    nib_x, nib_y = packed >> 4, packed & 15
+    # A short move adds its steps to the last event's time and place.
+    t = _accumulate(m_full, t_abs, np.where(m_short, byte(1), 0))
+    x = _accumulate(m_full, x_abs, np.where(m_short, np.where(nib_x >= 8, nib_x - 16, nib_x), 0))
+    y = _accumulate(m_full, y_abs, np.where(m_short, np.where(nib_y >= 8, nib_y - 16, nib_y), 0))
+    kind = _MOUSE_KINDS[code[mouse]]
+    if kind.shape[0]:
+        # Vienna's clock starts at the first click's press, which it does not record.
+        t, x, y = (np.r_[a[:1], a] for a in (t, x, y))
+        kind = np.r_[np.uint8(EventKind.LEFT_DOWN), kind].astype(np.uint8)
+    b_at = at[board]
+    b_col, b_row = d[b_at + 1].astype(np.int64), d[b_at + 2].astype(np.int64)
+    outside = (b_col >= cols) | (b_row >= rows)
+    if outside.any():
+        i = int(np.argmax(outside))
+        raise cur.fail(f"a board event names cell (row {int(b_row[i])}, col {int(b_col[i])}), "
+                       f"outside the {rows}x{cols} board", int(b_at[i]))
+    # Each board change follows the mouse event before it (+1: the added press).
+    after = np.cumsum(mouse)[board] - 1 + (1 if kind.shape[0] else 0)
+    return (t, kind, x, y, after, code[board], b_row, b_col, end, end_ms)
+
+
+def _accumulate(full: NDArray[np.bool_], absolute: NDArray[np.int64],
+                step: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Values that full events set and short ones step from the previous value."""
+    if full.shape[0] == 0:
+        return absolute
+    idx = np.arange(full.shape[0])
+    last_full = np.maximum.accumulate(np.where(full, idx, 0))
+    steps = np.cumsum(step)
+    out: NDArray[np.int64] = absolute[last_full] + steps - steps[last_full]
+    return out
