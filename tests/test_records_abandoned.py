@@ -145,7 +145,9 @@ def test_old_counts_are_imported_once_and_end_no_streak(tmp_path):
         assert s.statistics((12, 20, 40)).abandoned == 1
         old = s.abandoned_games((12, 20, 40))[0]
         assert (old.date, old.rule, old.time, old.revealed) == (None, None, None, None)
-        for bad in ({(9, 9, 81): 1}, {(9, 9, 10): -1}, {(9, 9, 10): True}, {"beginner": 1}):
+        for bad in ({(9, 9, 81): 1}, {(9, 9, 10): -1}, {(9, 9, 10): True}, {"beginner": 1},
+                    {(2**64, 9, 10): 1}, {(9, 9, 2**64): 1},         # were OverflowErrors
+                    {(9, 9, 10): 6_000, (8, 8, 10): 6_000}):       # over the total cap
             with pytest.raises(RecordsError):
                 s.import_abandoned(bad)
         assert len(s.abandoned_games()) == 3

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
+from .._validate import as_int
 from ..difficulty import difficulty_name
 
 if TYPE_CHECKING:
@@ -26,7 +27,10 @@ if TYPE_CHECKING:
 MAX_NAME_LENGTH = 40
 """The longest player name stored (longer names are cut)."""
 
-_MAX_INTEGER = 2**63 - 1    # SQLite's INTEGER
+SQLITE_INTEGERS = range(-2**63, 2**63)
+"""The integers an SQLite INTEGER column holds (64-bit, signed): every whole
+number the records store passes to the database is checked against it by
+:func:`sqlite_int` (beyond it SQLite's driver raises OverflowError)."""
 
 
 class RecordsError(ValueError):
@@ -213,6 +217,47 @@ def board_label(rows: int, cols: int, mines: int) -> str:
     return name if name != "custom" else f"custom {rows}x{cols}/{mines}"
 
 
+def sqlite_int(name: str, value: object, minimum: int = SQLITE_INTEGERS.start) -> int:
+    """``value`` as a Python int the records database can hold: the one check of
+    every whole number the records store hands to SQLite.
+
+    Parameters
+    ----------
+    name : str
+        What the number is, for the message (``"rows"``, ``"record_id"``).
+    value : int
+        A Python or NumPy integer (not a bool).
+    minimum : int
+        The smallest value allowed (default: SQLite's smallest integer).
+
+    Returns
+    -------
+    int
+        The value as a Python int.
+
+    Raises
+    ------
+    TypeError
+        For a bool or anything that is not a whole number (a float, a string).
+    ValueError
+        Below ``minimum`` or above 2**63 - 1, the largest integer SQLite stores.
+
+    >>> sqlite_int("rows", 9)
+    9
+    >>> sqlite_int("rows", 2**64)
+    Traceback (most recent call last):
+    ...
+    ValueError: rows must be at most 2**63 - 1 (the records database's largest integer), got 18446744073709551616
+    """
+    v = as_int(name, value)
+    if v < minimum:
+        raise ValueError(f"{name} must be {minimum} or more, got {v}")
+    if v not in SQLITE_INTEGERS:
+        raise ValueError(f"{name} must be at most 2**63 - 1 (the records database's largest "
+                         f"integer), got {v}")
+    return v
+
+
 def _check_flag(name: str, value: object) -> None:
     # "no" or 0.5 stored as a win would be a silent lie in the records.
     if not isinstance(value, bool):
@@ -224,19 +269,31 @@ def _check_record(r: GameRecord) -> None:
         raise TypeError(f"expected a GameRecord, got {type(r).__name__}")
     _check_flag("won", r.won)
     _check_flag("assisted", r.assisted)
-    for field in ("rows", "cols", "mines", "clicks"):
+    for field in ("rows", "cols", "mines", "clicks", "bbbv", "left_clicks", "right_clicks",
+                  "chord_clicks"):
         v = getattr(r, field)
-        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= _MAX_INTEGER:
-            raise RecordsError(f"record field {field} must be a non-negative int, got {v!r:.40}")
-    for field in ("bbbv", "left_clicks", "right_clicks", "chord_clicks"):
+        if v is None and field not in ("rows", "cols", "mines", "clicks"):
+            continue
+        try:
+            if not isinstance(v, int):      # a NumPy integer is not stored as one
+                raise TypeError
+            sqlite_int(field, v, 0)
+        except (TypeError, ValueError):
+            none = "" if field in ("rows", "cols", "mines", "clicks") else "None or "
+            raise RecordsError(f"record field {field} must be {none}a non-negative int "
+                               f"(at most 2**63 - 1), got {v!r:.40}") from None
+    for field in ("bbbv_per_second", "efficiency"):
         v = getattr(r, field)
-        if v is not None and (not isinstance(v, int) or isinstance(v, bool)
-                              or not 0 <= v <= _MAX_INTEGER):
-            raise RecordsError(f"record field {field} must be None or a non-negative int, "
+        if v is not None and not _seconds_like(v):
+            raise RecordsError(f"record field {field} must be None or a finite number >= 0, "
                                f"got {v!r:.40}")
+    for field in ("difficulty", "rule"):
+        if not isinstance(getattr(r, field), str):
+            raise RecordsError(f"record field {field} must be a string, "
+                               f"got {getattr(r, field)!r:.40}")
     if not (r.rows > 0 and r.cols > 0 and 0 < r.mines < r.rows * r.cols):
         raise RecordsError(f"record has an impossible board {r.rows}x{r.cols}/{r.mines}")
-    if not (isinstance(r.time, (int, float)) and math.isfinite(r.time) and r.time >= 0):
+    if not _seconds_like(r.time):
         raise RecordsError(f"record time must be a finite number of seconds >= 0, got {r.time!r}")
     if r.name is not None and r.name != clean_name(r.name):
         raise RecordsError(f"record name {r.name!r} is not clean; pass it through clean_name()")
@@ -245,3 +302,12 @@ def _check_record(r: GameRecord) -> None:
     except (TypeError, ValueError):
         raise RecordsError(f"record date must be ISO 8601, got {r.date!r}") from None
 
+
+def _seconds_like(v: object) -> bool:
+    """A number a REAL column takes: a finite float >= 0, or an int >= 0 SQLite can
+    bind (a bigger one would be an OverflowError, and math.isfinite of a huge int too)."""
+    if isinstance(v, bool):
+        return False
+    if isinstance(v, int):
+        return 0 <= v < SQLITE_INTEGERS.stop
+    return isinstance(v, float) and math.isfinite(v) and v >= 0

@@ -56,10 +56,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .._validate import as_int, check_mines, check_size
+from ..board import RULES
 from ..difficulty import DIFFICULTIES, difficulty_name
 from ..files.storage import data_dir as _data_dir
 from .dbfile import explain, open_read_only, read_header, read_only, rollback
 from .gamerecord import (
+    SQLITE_INTEGERS,
     AbandonedGame,
     GameRecord,
     RecordsError,
@@ -67,6 +70,7 @@ from .gamerecord import (
     _check_record,
     board_label,
     clean_name,
+    sqlite_int,
 )
 from .schema import (
     ABANDONED_COLUMNS,
@@ -88,7 +92,9 @@ RECORDS_FILE = "records.sqlite3"
 _SQLITE_HEADER = b"SQLite format 3\x00"
 _COLUMNS = GAME_COLUMNS
 _ABANDONED = ABANDONED_COLUMNS[1:]      # every column but the id, as written
-_MAX_IMPORTED = 100_000                 # per board: more than anyone abandons
+MAX_IMPORTED_ABANDONED = 10_000
+"""The most abandoned games :meth:`RecordsStore.import_abandoned` takes in all (far
+more than anyone gives up; the app's old counts file is a few lines)."""
 
 BoardKey = str | tuple[int, int, int]
 """A preset name such as ``"expert"``, ``"custom"`` (every custom size), or ``(rows, cols, mines)``."""
@@ -324,8 +330,8 @@ class RecordsStore:
         from ..errors import SaveFormatError
         from ..replay import Replay
 
-        key = int(record_id)
-        if not -2**63 <= key < 2**63:   # no such id: SQLite's integers are 64-bit
+        key = _stored_id(record_id)
+        if key is None:
             return None
         row = self._db().execute("SELECT data FROM replays WHERE game_id = ?",
                                  (key,)).fetchone()
@@ -341,15 +347,30 @@ class RecordsStore:
         return [r[0] for r in self._db().execute("SELECT game_id FROM replays ORDER BY game_id")]
 
     def set_name(self, record_id: int, name: str | None) -> None:
-        """Change the player name of a stored record."""
+        """Change the player name of a stored record.
+
+        Raises
+        ------
+        TypeError
+            ``record_id`` is not a whole number, or ``name`` not a string.
+        ValueError
+            ``record_id`` is beyond what the database holds (64 bits);
+            :class:`RecordsError` when no stored game has that id (nothing is changed).
+        """
+        key = sqlite_int("record_id", record_id)
         name = clean_name(name)
         with self._write("could not change the name") as conn:
-            conn.execute("UPDATE games SET name = ? WHERE id = ?", (name, record_id))
+            cur = conn.execute("UPDATE games SET name = ? WHERE id = ?", (name, key))
+            if cur.rowcount == 0:
+                raise RecordsError(f"no game {key} in the records {self.path}")
 
     def remove(self, record_id: int) -> bool:
-        """Delete a stored record (a loss the player took back); True if it existed."""
-        key = int(record_id)
-        if not -2**63 <= key < 2**63:   # no such id: SQLite's integers are 64-bit
+        """Delete a stored record (a loss the player took back); True if it existed.
+
+        TypeError if ``record_id`` is not a whole number.
+        """
+        key = _stored_id(record_id)
+        if key is None:
             return False
         with self._write("could not remove the game") as conn:
             cur = conn.execute("DELETE FROM games WHERE id = ?", (key,))
@@ -385,21 +406,13 @@ class RecordsStore:
         They have no date, rule, time or place among the games, so they count in
         :attr:`Statistics.abandoned` but end no streak.  Once only: a store that
         already holds imported counts adds nothing and returns 0, so an import
-        repeated after a crash does not count twice.  A bad size or count
-        raises :class:`RecordsError` and adds nothing.
+        repeated after a crash does not count twice.  A size fastmine cannot
+        play (beyond :mod:`fastmine.limits`), a count that is not a whole number,
+        or more than :data:`MAX_IMPORTED_ABANDONED` games in all raise
+        :class:`RecordsError` and add nothing.
         """
-        rows_in: list[tuple[str, int, int, int]] = []
-        for size, n in counts.items():
-            try:
-                rows, cols, mines = (int(v) for v in size)
-            except (TypeError, ValueError):
-                raise RecordsError(f"a board size is (rows, cols, mines), got {size!r:.40}") from None
-            if not (rows > 0 and cols > 0 and 0 < mines < rows * cols):
-                raise RecordsError(f"impossible board {rows}x{cols}/{mines}")
-            if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= _MAX_IMPORTED:
-                raise RecordsError(f"an abandoned count must be a whole number from 0 to "
-                                   f"{_MAX_IMPORTED}, got {n!r:.40} for {rows}x{cols}/{mines}")
-            rows_in += [(difficulty_name(rows, cols, mines), rows, cols, mines)] * n
+        rows_in = [(difficulty_name(*size), *size)
+                   for size, n in check_abandoned_counts(counts).items() for _ in range(n)]
         with self._write("could not import the abandoned games") as conn:
             if conn.execute("SELECT 1 FROM abandoned WHERE date IS NULL LIMIT 1").fetchone():
                 return 0
@@ -438,13 +451,16 @@ class RecordsStore:
                                      f"{', '.join(DIFFICULTIES)}, 'custom' or (rows, cols, mines)")
             else:
                 try:
-                    rows, cols, mines = (int(v) for v in board)
+                    rows, cols, mines = board
                 except (TypeError, ValueError):
                     raise TypeError(f"a board is a preset name or (rows, cols, mines), "
-                                    f"got {board!r}") from None
+                                    f"got {board!r:.60}") from None
                 clauses.append("rows = ? AND cols = ? AND mines = ?")
-                params += [rows, cols, mines]
+                params += [sqlite_int("rows", rows), sqlite_int("cols", cols),
+                           sqlite_int("mines", mines)]
         if rule is not None:
+            if rule not in RULES:
+                raise ValueError(f"unknown rule {rule!r:.40}; expected one of {', '.join(RULES)}")
             clauses.append("rule = ?")
             params.append(rule)
         if not include_assisted:
@@ -560,9 +576,58 @@ class RecordsStore:
         return out
 
 
+def check_abandoned_counts(counts: Mapping[tuple[int, int, int], int]
+                           ) -> dict[tuple[int, int, int], int]:
+    """Counts of abandoned games per board size, checked as
+    :meth:`RecordsStore.import_abandoned` takes them (nothing is written).
+
+    Parameters
+    ----------
+    counts : Mapping
+        ``(rows, cols, mines)`` -> how many games of that board were abandoned.
+
+    Returns
+    -------
+    dict
+        The same counts with Python int keys and values (a size given twice adds up).
+
+    Raises
+    ------
+    RecordsError
+        A size fastmine cannot play (beyond :mod:`fastmine.limits`), a count
+        that is not a whole number 0 or more, or more than
+        :data:`MAX_IMPORTED_ABANDONED` games in all (checked before anything
+        grows with the count).
+    """
+    out: dict[tuple[int, int, int], int] = {}
+    total = 0
+    for size, n in counts.items():
+        try:
+            rows, cols, mines = size
+            rows, cols = check_size(rows, cols)
+            mines = check_mines(mines, rows, cols)
+        except (TypeError, ValueError) as exc:
+            raise RecordsError(f"not a board size (rows, cols, mines): {size!r:.60} "
+                               f"({exc})") from None
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise RecordsError(f"an abandoned count must be a whole number, 0 or more, "
+                               f"got {n!r:.40} for {rows}x{cols}/{mines}")
+        total += n
+        if total > MAX_IMPORTED_ABANDONED:
+            raise RecordsError(f"more than {MAX_IMPORTED_ABANDONED} abandoned games in all: "
+                               "not counts the app kept")
+        out[rows, cols, mines] = out.get((rows, cols, mines), 0) + int(n)
+    return out
+
+
 def _count_arg(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{name} must be a whole number, got {value!r:.40}")
-    if value < 0:
-        raise ValueError(f"{name} must be 0 or more, got {value}")
-    return value
+    return sqlite_int(name, value, 0)
+
+
+def _stored_id(record_id: object) -> int | None:
+    """A game id to look up: None for one beyond the database's integers (no
+    such game can exist); TypeError for anything but a whole number."""
+    key = as_int("record_id", record_id)
+    return key if key in SQLITE_INTEGERS else None
