@@ -22,11 +22,16 @@ from fastmine import DIFFICULTIES, Game, SaveFormatError
 from fastmine import records as R
 from fastmine.files import savedgame as S
 from fastmine.files import storage
+from fastmine.records.store import check_abandoned_counts
 
 ABANDONED_FILE = "abandoned.json"
 """Where older apps counted games given up while in progress, per board label.  The
 records now keep them: an existing file is imported once, then renamed
-``abandoned.json.imported-<time>`` (kept, never deleted)."""
+``abandoned.json.imported-<time>`` (kept, never deleted).  A file that is not
+such a table (not JSON, a size fastmine cannot play, more games than
+:data:`fastmine.records.store.MAX_IMPORTED_ABANDONED`) is renamed
+``abandoned.json.unreadable-<time>`` with one warning in the log, so it is
+reported once, not at every start."""
 MAX_ABANDONED_BYTES = 1 << 20
 """Far more than any count of abandoned games needs; a bigger file is not one."""
 
@@ -37,6 +42,10 @@ BoardKey = str | tuple[int, int, int]
 
 class StoreError(ValueError):
     """A records or save file cannot be used; it was left as it is."""
+
+
+class _NotCounts(StoreError):
+    """The old abandoned.json is not the table of counts the app wrote."""
 
 
 @dataclass(frozen=True)
@@ -219,8 +228,13 @@ class Store:
             data = json.loads(storage.read_regular_file(path, MAX_ABANDONED_BYTES).decode("utf-8"))
         except FileNotFoundError:
             return None
-        except (OSError, ValueError) as exc:
+        except PermissionError as exc:     # the file may be fine: try again next start
             raise StoreError(f"cannot read {path}: {exc}") from None
+        except (OSError, ValueError) as exc:   # a FIFO, too big, not UTF-8 or not JSON
+            raise _NotCounts(f"cannot read {path}: {exc}") from None
+        except RecursionError:      # json nests a Python call per level: the table has two
+            raise _NotCounts(f"{path} is not a table of counts per board (nested too deeply)"
+                             ) from None
         counts: dict[tuple[int, int, int], int] = {}
         try:
             for label, n in data.items():
@@ -230,21 +244,40 @@ class Store:
                     raise ValueError(n)
                 counts[size] = counts.get(size, 0) + n
         except (AttributeError, TypeError, ValueError, KeyError):
-            raise StoreError(f"{path} is not a table of counts per board") from None
-        return counts
+            raise _NotCounts(f"{path} is not a table of counts per board") from None
+        try:
+            return check_abandoned_counts(counts)   # sizes and the total: before any write
+        except R.RecordsError as exc:
+            raise _NotCounts(f"{path} is not the app's table of counts: {exc}") from None
 
     def _import_abandoned(self, db: R.RecordsStore) -> None:
         """Move the old abandoned.json's counts into the records, once, then rename the
-        file aside.  An unreadable file, or records that cannot be written, leave
-        it where it is with a warning in the log (the app goes on)."""
+        file aside.  A file that is not such a table is renamed aside as unreadable
+        (kept) with one warning; records that cannot be written leave it where it
+        is, with a warning, for the next start.  The app goes on either way."""
         try:
             counts = self._abandoned_counts()
-            if counts is None:
+        except _NotCounts as exc:
+            try:
+                kept = storage.move_aside(self._abandoned_path(), "unreadable")
+            except OSError as err:
+                log.warning("fastmine: abandoned games of %s not imported: %s; could not "
+                            "rename it aside: %s", ABANDONED_FILE, exc, err)
                 return
+            log.warning("fastmine: abandoned games of %s not imported: %s; kept as %s",
+                        ABANDONED_FILE, exc, kept.name)
+            return
+        except StoreError as exc:
+            log.warning("fastmine: abandoned games of %s not imported, the file is left for "
+                        "the next start: %s", ABANDONED_FILE, exc)
+            return
+        if counts is None:
+            return
+        try:
             db.import_abandoned(counts)  # adds nothing if the records hold an import already
-        except (StoreError, R.RecordsError) as exc:
-            log.warning("fastmine: abandoned games of %s not imported, the file is left as it "
-                        "is: %s", ABANDONED_FILE, exc)
+        except R.RecordsError as exc:
+            log.warning("fastmine: abandoned games of %s not imported, the file is left for "
+                        "the next start: %s", ABANDONED_FILE, exc)
             return
         try:
             storage.move_aside(self._abandoned_path(), "imported")
