@@ -22,6 +22,7 @@ import statistics
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from fastmine.videos import play_video, read_video
 
@@ -52,7 +53,7 @@ def measure(path: Path, repeats: int = 9) -> dict[str, object]:
         import ms_toollib as ms
     except ImportError:
         return row
-    cls = {"avf": ms.AvfVideo, "rmv": ms.RmvVideo, "mvf": ms.MvfVideo,
+    cls: Any = {"avf": ms.AvfVideo, "rmv": ms.RmvVideo, "mvf": ms.MvfVideo,
            "evf": ms.EvfVideo}[video.format]
 
     def theirs(features: bool = False) -> None:
@@ -82,7 +83,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{'file':34} {'board':>6} {'events':>7} " + " ".join(f"{c:>20}" for c in cols))
     for f in files:
         row = measure(f, args.repeats)
-        cells = " ".join(f"{'-' if row[c] is None else f'{1e3 * row[c]:.2f} ms':>20}"  # type: ignore[operator]
+        cells = " ".join(f"{'-' if row[c] is None else f'{1e3 * float(row[c]):.2f} ms':>20}"
                          for c in cols)
         print(f"{row['file']:34} {row['board']:>6} {row['events']:>7} {cells}", flush=True)
 
