@@ -29,8 +29,8 @@ PACKAGE = Path(fastmine.__file__).resolve().parent
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("core", ("fastmine._kernels", "fastmine._validate", "fastmine.errors", "fastmine.limits", "fastmine.viewcodes",
               "fastmine.difficulty", "fastmine.movelog", "fastmine.board", "fastmine.game",
-              "fastmine.gameformat", "fastmine.takeback", "fastmine.gamecode",
-              "fastmine.files.storage")),
+              "fastmine.gameformat", "fastmine.takeback", "fastmine.timedmoves",
+              "fastmine.gamecode", "fastmine.files.storage")),
     ("solver", ("fastmine.solver",)),
     ("features", ("fastmine.coach", "fastmine.replay", "fastmine.records", "fastmine.files",
                   "fastmine.env", "fastmine.videos")),

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +25,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from . import _kernels
 from . import takeback as _takeback
+from . import timedmoves as _timedmoves
 from ._validate import check_cell, check_mines, check_seed, check_size
 from .board import Board, Rule, _check_rule, _rule_maker
 from .errors import GameOverError, GamePausedError
@@ -113,14 +114,68 @@ class Game:
         board: Board,
         question_marks: bool = True,
         clock: Callable[[], float] = time.monotonic,
+        *,
+        rule: Rule = "none",
     ) -> Game:
-        """A game on a fixed board: no first-click relocation, any cell may be a mine."""
+        """A game on a fixed board: no first-click relocation, any cell may be a mine.
+
+        ``rule``: the first-click rule the board was made under (see
+        :meth:`fastmine.Board.generate`), kept as :attr:`rule` for what reads
+        it (the coach takes the first click as free under any rule but
+        ``"none"``, the records and replays keep it); the mines stay where they
+        are.  A recorded game rebuilt from a video is ``rule="none"`` (the
+        clients make the first click safe by moving a mine, and the video holds
+        the board after the move).
+        """
         if not isinstance(board, Board):
             raise TypeError(f"from_board needs a fastmine.Board, got {type(board).__name__}")
+        rule = _check_rule(rule)
         self = object.__new__(cls)
-        self._setup(board.rows, board.cols, board.mine_count, "none", None, question_marks, clock)
+        self._setup(board.rows, board.cols, board.mine_count, rule, None, question_marks, clock)
         self._attach(board)
         return self
+
+    @classmethod
+    def from_moves(cls, board: Board, moves: Iterable[Any], *, rule: Rule = "none",
+                   question_marks: bool = True, end_ms: float | None = None) -> Game:
+        """The game that ``moves``, each made at its recorded time, make on ``board``.
+
+        Parameters
+        ----------
+        board : Board
+            The mines (fixed: see :meth:`from_board`).
+        moves : iterable of (kind, row, col, ms)
+            In the order played.  ``kind`` is ``"reveal"``, ``"mark"`` (one
+            right click, cycling as ``question_marks`` says) or ``"chord"``, or
+            a move log's number as :attr:`moves` gives it (0 reveal, 1 mark
+            through "?", 2 chord, 3 mark without "?", plus 4 for a solver's
+            move, which marks the game :attr:`assisted`).  ``ms`` is when the
+            move was made, in milliseconds on any clock that never goes back
+            (a video's, or :attr:`moves`' game time).
+        rule : str
+            The first-click rule the board was made under (see :meth:`from_board`).
+        question_marks : bool
+            The game's setting.
+        end_ms : float, optional
+            The time on the same clock when play stopped, for an unfinished
+            game (default: the last move's).  A won or lost game's time ends
+            at the move that ended it.
+
+        Returns
+        -------
+        Game
+            Its clock (a :class:`fastmine.timedmoves.ManualClock`) stays at
+            ``end_ms``: :attr:`elapsed` is the player's time, from the first
+            reveal to the end, and :attr:`moves` logs each move at its game time.
+
+        Raises
+        ------
+        ValueError, TypeError
+            A move of an unknown kind, off the board, with a time below 0 or
+            before the move before it, or after the game ended; nothing is
+            built.
+        """
+        return _timedmoves.play(cls, board, moves, rule, question_marks, end_ms)
 
     def _setup(self, rows: int, cols: int, mines: int, rule: Rule, seed: int | None,
                question_marks: bool, clock: Callable[[], float]) -> None:

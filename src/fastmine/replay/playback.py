@@ -40,6 +40,7 @@ from ..files.storage import atomic_write_bytes, read_regular_file
 from ..game import Game
 from ..gameformat import MAX_SAVED_SECONDS
 from ..movelog import KIND_BITS, KIND_NAMES, MOVE_ASSIST
+from ..timedmoves import ManualClock
 from ..viewcodes import GameState
 
 REPLAY_FORMAT = "fastmine-replay"
@@ -53,16 +54,6 @@ MAX_REPLAY_MOVES = 2**22
 
 MAX_REPLAY_BYTES = 64 * 2**20
 """The largest replay file read; a bigger one is refused unread."""
-
-
-class _ReplayClock:
-    """The clock of a replayed game: shows the recorded time of the move being made."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @dataclass(frozen=True, eq=False)
@@ -199,10 +190,10 @@ class Replay:
         (copy it to keep a frame).  For playback; :meth:`play` checks ``upto``.
         """
         n = len(self) if upto is None else upto
-        clock = _ReplayClock()
-        game = Game.from_board(self.board, question_marks=self.question_marks, clock=clock)
-        game._rule = self.rule      # the board is fixed; the rule is what the player chose
-        game.assisted = False
+        # The clock shows the recorded time of the move being made.
+        clock = ManualClock()
+        game = Game.from_board(self.board, question_marks=self.question_marks, clock=clock,
+                               rule=self.rule)
         yield game
         last = len(self)
         for i, (kind, r, c, ms) in enumerate(self.moves[:n].tolist(), 1):
