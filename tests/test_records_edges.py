@@ -4,11 +4,16 @@ folders that do not exist.  Each case was a traceback or a changed file once."""
 
 from __future__ import annotations
 
+import sqlite3
+
 import numpy as np
 import pytest
 
-from fastmine.records import GameRecord, RecordsError, RecordsStore
+import fastmine
+from fastmine import cli
+from fastmine.records import APPLICATION_ID, GameRecord, RecordsError, RecordsStore
 from fastmine.records.gamerecord import sqlite_int
+from fastmine.records.schema import GAME_COLUMNS
 
 # ---------------------------------------------------------------- whole numbers beyond SQLite's
 
@@ -95,3 +100,83 @@ def test_sqlite_int_is_the_one_check():
     for bad in (True, 1.5, "3", None, np.timedelta64(3, "s")):
         with pytest.raises(TypeError):
             sqlite_int("n", bad)
+
+
+# ---------------------------------------------------------------- files refused untouched
+
+def _database(path, app_id, version, statements, wal):
+    conn = sqlite3.connect(path)
+    if wal:
+        conn.execute("PRAGMA journal_mode=WAL")
+    for sql in statements:
+        conn.execute(sql)
+    conn.execute(f"PRAGMA application_id={app_id}")
+    conn.execute(f"PRAGMA user_version={version}")
+    conn.commit()
+    conn.close()
+
+
+FM = APPLICATION_ID
+REFUSED = {
+    # fastmine's mark, no schema version, a games table of its own: was switched
+    # to WAL (header bytes changed) and then failed to migrate
+    "marked, schema 0, own games table": (FM, 0, ["CREATE TABLE games (x)"]),
+    # was silently migrated into a records database around the other table
+    "marked, schema 0, unrelated table": (FM, 0, ["CREATE TABLE notes (x)"]),
+    "marked, schema 0, a view": (FM, 0, ["CREATE VIEW v AS SELECT 1"]),
+    "unmarked, schema 0, a table": (0, 0, ["CREATE TABLE notes (x)"]),
+    "another program": (0x1234, 0, ["CREATE TABLE t (x)"]),
+    "another program, no tables": (0x1234, 0, []),
+    "a newer fastmine": (FM, 99, ["CREATE TABLE games (x)"]),
+    "marked, schema 2, wrong columns": (FM, 2, ["CREATE TABLE games (x)"]),
+    "marked, schema 4, replays missing": (FM, 4, [f"CREATE TABLE games ({', '.join(GAME_COLUMNS)})"]),
+}
+
+
+def _files(folder):
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+@pytest.mark.parametrize("wal", [False, True], ids=["rollback journal", "WAL"])
+@pytest.mark.parametrize("case", list(REFUSED))
+def test_a_refused_database_is_never_written(tmp_path, case, wal, capsys):
+    data = tmp_path / "data"
+    data.mkdir()
+    db = data / "records.sqlite3"
+    _database(db, *REFUSED[case], wal)
+    before = _files(data)
+    assert list(before) == ["records.sqlite3"]      # no -wal, -shm or -journal yet
+    with pytest.raises(RecordsError, match="untouched|newer fastmine"):
+        RecordsStore(db)
+    assert _files(data) == before
+    # and through every command that reads or writes the records
+    for argv in (["records"], ["records", "--json"], ["replay", "--list"], ["replay", "1"],
+                 ["replay", "last"]):
+        assert cli.main([*argv, "--data-dir", str(data)]) != 0, argv
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err, (argv, err)
+        assert _files(data) == before, argv
+    # a finished game stored there (the terminal game, the app)
+    game = fastmine.Game.from_board(fastmine.Board.from_mines([[1, 0]]))
+    game.reveal(0, 1)
+    with pytest.raises(RecordsError):
+        RecordsStore(db).record_game(game)
+    assert _files(data) == before
+
+
+def test_a_corrupt_database_is_never_written(tmp_path):
+    db = tmp_path / "records.sqlite3"
+    with RecordsStore(db) as store:
+        for t in range(200):
+            store.add(GameRecord.make(9, 9, 10, won=True, time=1.0 + t, name="x" * 40))
+    conn = sqlite3.connect(db)
+    root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'games'").fetchone()[0]
+    page = conn.execute("PRAGMA page_size").fetchone()[0]
+    conn.close()
+    raw = bytearray(db.read_bytes())
+    raw[(root - 1) * page] = 0x07                   # the games table's root: no such page kind
+    db.write_bytes(bytes(raw))
+    before = _files(tmp_path)
+    with pytest.raises(RecordsError, match="corrupt"):
+        RecordsStore(db)
+    assert _files(tmp_path) == before

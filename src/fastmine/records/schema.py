@@ -93,20 +93,33 @@ ABANDONED_COLUMNS = ("id", "date", "difficulty", "rows", "cols", "mines", "rule"
 
 
 def check_version(conn: sqlite3.Connection, path: Path, app_id: int, version: int) -> None:
-    """Refuse another program's database and a newer schema (the file is not touched)."""
+    """Refuse another program's database and a newer schema (the file is not touched).
+
+    Schema 0 is only ever an empty file: fastmine's migrations create the
+    tables and set the version in one transaction.  So a schema 0 file that
+    holds anything (a table, a view, an index, a trigger) is another
+    program's, even with fastmine's application id, and is refused before
+    anything writes to it (not switched to WAL, not migrated around its tables).
+    """
     if app_id not in (0, APPLICATION_ID):
         raise RecordsError(f"{path} is an SQLite database of another program "
-                           f"(application id {app_id:#x}), not fastmine records")
+                           f"(application id {app_id:#x}), not fastmine records; "
+                           "it was left untouched")
     if version > SCHEMA_VERSION:
         raise FutureSchemaError(
             f"the records database {path} was written by a newer fastmine "
             f"(schema {version}; this fastmine knows up to {SCHEMA_VERSION}); "
             "upgrade fastmine to use it")
-    if app_id == 0 and version == 0:
-        tables = conn.execute(
-            "SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").fetchone()[0]
-        if tables:
-            raise RecordsError(f"{path} is an SQLite database but not fastmine records")
+    if version == 0:
+        found = [row[0] for row in conn.execute(
+            "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name "
+            "LIMIT 4")]
+        if found:
+            mark = " (it carries fastmine's mark but no schema version)" if app_id else ""
+            raise RecordsError(
+                f"{path} is an SQLite database but not fastmine records{mark}: it holds "
+                f"{', '.join(repr(n)[:40] for n in found[:3])}{' ...' if len(found) > 3 else ''}; "
+                "it was left untouched: move it away to start new records")
 
 
 def _columns(conn: sqlite3.Connection, table: str) -> list[str]:
