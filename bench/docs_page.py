@@ -60,6 +60,7 @@ def write(doc: dict, result_md: Path, docs: Path = DOCS) -> Path:
             f"{r['peer']} {r['kernel']} {r['size']} ({r['status']}: {r.get('error', '')})"
             for r in crashes) + ".")
     lines += _solver_lines(doc)
+    lines += _env_lines(doc)
     lines += ["", "What is timed (each peer does the same work in its own format; the full "
               f"report, [{rel.name}]({_link(rel, docs)}), lists every call). The calls of a "
               "figure rotate through a pool of different boards built beforehand, the same for "
@@ -87,6 +88,29 @@ def write(doc: dict, result_md: Path, docs: Path = DOCS) -> Path:
     page = docs / "benchmarks.md"
     page.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return page
+
+
+def _env_lines(doc: dict) -> list[str]:
+    """The Gymnasium environments' steps per second (bench/env_bench.py)."""
+    from .report_env import env_table, target_lines
+
+    env = doc.get("env") or {}
+    if not env.get("rows"):
+        return []
+    clock = "CPU time" if env.get("clock") == "cpu" else "wall time"
+    lines = ["", "Gymnasium environments ([env.md](env.md)): random valid reveals, a new "
+             "episode whenever one ends, steps per second on one core (median of "
+             f"{env['repeats']} runs of {env['seconds']} s, {clock}; a batched step counts "
+             "the games it plays an action in). How each peer is driven: "
+             "`bench/env_bench.py`."]
+    measured = env.get("measured")
+    if measured:
+        m = measured["machine"]
+        lines[-1] += (f" Measured apart from the tables above, on {measured['created'][:10]} at "
+                      f"commit {m.get('git_commit') or '?'} (`{measured['command']}`; "
+                      f"Gymnasium {m.get('gymnasium')}, gym-minesweeper "
+                      f"{m.get('gym_minesweeper')}, Jumanji {m.get('jumanji')}).")
+    return lines + [""] + env_table(env) + target_lines(env)
 
 
 def _new_game_line(doc: dict) -> list[str]:

@@ -258,8 +258,9 @@ def run(cfg, worker, progress) -> dict:
     from .worker import run_isolated
 
     labels = QUICK_SIZES if cfg.quick else SIZES
-    seconds = 0.1 if cfg.quick else 1.0
-    repeats = 1 if cfg.quick else 3
+    # Ten times the suite's shortest loop (1 s by default, 0.1 s quick), at most 3 repeats.
+    seconds = max(10 * cfg.min_time, 0.05)
+    repeats = min(cfg.repeats, 3)
     peers = ["fastmine_single", "fastmine_batch", "gym_minesweeper"] + ([] if cfg.quick else ["jumanji"])
     skipped = {p: why for p in peers if (why := unavailable(p))}
     out: dict = {"batch": BATCH, "jax_batch": JAX_BATCH, "seconds": seconds, "repeats": repeats,
@@ -303,3 +304,49 @@ def run(cfg, worker, progress) -> dict:
                           status=res["status"], size="16x16/40")
     progress.update()
     return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m bench.env_bench --into RESULTS.json``: measure this section alone
+    and write it into an earlier run's results (``python -m bench --from-json
+    RESULTS.json --docs`` then renders it), recording when, where and how."""
+    import argparse
+    import datetime as dt
+    import json
+    import shlex
+    import sys
+
+    from tqdm.auto import tqdm
+
+    from fastmine.files.storage import atomic_write_text
+
+    from . import cli, suite
+    from .worker import Worker
+
+    parser = argparse.ArgumentParser(prog="python -m bench.env_bench", description=main.__doc__)
+    parser.add_argument("--into", type=Path, required=True, metavar="RESULTS.json")
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
+    parser.add_argument("--seed", type=int, default=12345)
+    args = parser.parse_args(argv)
+    doc = json.loads(args.into.read_text(encoding="utf-8"))
+    suite_args = argparse.ArgumentParser()
+    cli.add_arguments(suite_args)
+    cfg = cli.config(suite_args.parse_args(
+        (["--quick"] if args.quick else []) + ["--clock", args.clock, "--seed", str(args.seed)]),
+        [])
+    with tqdm(total=0, desc="env", unit="task", disable=None) as progress, Worker() as worker:
+        env = run(cfg, worker, progress)
+    env["measured"] = {
+        "created": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "command": " ".join(["python -m bench.env_bench", *map(shlex.quote,
+                                                                sys.argv[1:] if argv is None else argv)]),
+        "machine": suite.machine()}
+    doc["env"] = env
+    atomic_write_text(args.into, json.dumps(doc, indent=1, default=str) + "\n")
+    print(f"bench: wrote the environment section into {args.into}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -43,6 +43,7 @@ class Config:
     breakdown: bool = True
     solver: bool = True
     app: bool = True
+    env: bool = True
     plots: bool = True
     out: Path = RESULTS_DIR
     command: str = ""
@@ -94,6 +95,9 @@ def machine() -> dict:
         "numpy": _version("numpy"),
         "scipy": _version("scipy"),
         "ms_toollib": _version("ms_toollib"),
+        "gymnasium": _version("gymnasium"),
+        "gym_minesweeper": _version("gym-minesweeper"),
+        "jumanji": _version("jumanji"),
         "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
         "git_commit": commit,
     }
@@ -183,7 +187,7 @@ def run(cfg: Config) -> dict:
     """Run everything ``cfg`` asks for; returns the results document (not yet written)."""
     from tqdm.auto import tqdm
 
-    from . import app_bench, solver_bench
+    from . import app_bench, env_bench, solver_bench
 
     skipped = {p: why for p in cfg.peers if (why := peers.unavailable(p))}
     n_mem = len(cfg.kernels) * len(memory_peers(cfg, skipped)) if cfg.memory else 0
@@ -223,6 +227,8 @@ def run(cfg: Config) -> dict:
                          else {"skipped": "not requested (--no-solver)"})
         doc["app"] = (app_bench.run(cfg, progress) if cfg.app
                       else {"skipped": "not requested (--no-app)"})
+        doc["env"] = (env_bench.run(cfg, worker, progress) if cfg.env
+                      else {"skipped": "not requested (--no-env)"})
     doc["worker_restarts"] = worker.restarts
     if hasattr(os, "getloadavg"):
         doc["machine"]["load_average_end"] = list(os.getloadavg())

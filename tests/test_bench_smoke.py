@@ -3,7 +3,6 @@ survives a crashing peer.  No timing is asserted anywhere."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
@@ -42,8 +41,8 @@ def _env() -> dict[str, str]:
 def test_tiny_run_writes_json_markdown_and_rows(tmp_path):
     cmd = [sys.executable, "-m", "bench", "--sizes", "9x9,12x12/20",
            "--fastmine-only-sizes", "30x30", "--repeats", "1", "--min-time", "0.0005",
-           "--timeout", "120", "--no-memory", "--no-solver", "--no-app", "--no-plots",
-           "--out", str(tmp_path), "--name", "smoke"]
+           "--timeout", "120", "--no-memory", "--no-solver", "--no-app", "--no-env",
+           "--no-plots", "--out", str(tmp_path), "--name", "smoke"]
     proc = subprocess.run(cmd, cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     doc = json.loads((tmp_path / "smoke.json").read_text())
@@ -179,16 +178,19 @@ def test_fastmine_bench_command_wires_the_suite(monkeypatch, capsys):
     from fastmine.cli import bench as bench_command
 
     assert bench_command.find_root() == ROOT
-    parser = argparse.ArgumentParser()
-    bench_command.configure(parser)
-    args = parser.parse_args(["--quick", "--sizes", "9x9"])
-    assert args.quick and args.sizes[0].rows == 9
+    with pytest.raises(SystemExit) as exc:       # the suite's own options
+        bench_command.main(["--help"])
+    assert exc.value.code == 0 and "--quick" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exc:
+        bench_command.main(["--sizes", "nonsense"])
+    assert exc.value.code == 2 and "ROWSxCOLS" in capsys.readouterr().err
 
     monkeypatch.setattr(bench_command, "find_root", lambda: None)
-    bare = argparse.ArgumentParser()
-    bench_command.configure(bare)
-    assert bench_command.run(bare.parse_args([])) == 2
+    assert bench_command.main(["--quick"]) == 2
     assert "source checkout" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        bench_command.main(["--help"])
+    assert exc.value.code == 0 and "source checkout" in capsys.readouterr().out
 
 
 def test_probability_scaling_case_reports_each_size():

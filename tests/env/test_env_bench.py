@@ -1,0 +1,48 @@
+"""The benchmark's environment section: a quick run measures every peer it has,
+reports the targets, and re-renders from its JSON."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("gymnasium")
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.skipif(not (ROOT / "bench" / "env_bench.py").is_file(),
+                                reason="bench/ is not here")
+
+
+def _env() -> dict[str, str]:
+    import fastmine
+
+    src = ROOT / "src"
+    ours = Path(fastmine.__file__).resolve().parent.parent == src.resolve()
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(src) if ours else None, str(ROOT), env.get("PYTHONPATH")) if p)
+    return env
+
+
+def test_quick_env_section(tmp_path):
+    cmd = [sys.executable, "-m", "bench", "--quick", "--sizes", "9x9", "--kernels", "gen_cell",
+           "--peers", "fastmine", "--no-memory", "--no-breakdown", "--no-solver", "--no-app",
+           "--no-plots", "--out", str(tmp_path), "--name", "env"]
+    proc = subprocess.run(cmd, cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    env = json.loads((tmp_path / "env.json").read_text())["env"]
+    rows = {(r["peer"], r["rule"], r["copy"]): r for r in env["rows"]}
+    for key in (("fastmine_single", "opening", False), ("fastmine_batch", "opening", False),
+                ("fastmine_batch", "none", False), ("fastmine_batch", "opening", True)):
+        assert rows[key]["status"] == "ok" and rows[key]["steps_per_s"] > 0
+        assert 1 < rows[key]["steps_per_episode"] < 100
+    gym = rows[("gym_minesweeper", "none", False)]
+    assert gym["status"] == ("skipped" if env["peers"]["gym_minesweeper"]["skipped"] else "ok")
+    assert env["dataset"]["status"] == "ok" and env["dataset"]["positions_per_s"] > 0
+    md = (tmp_path / "env.md").read_text()
+    assert "## Gymnasium environments" in md and "fastmine, batched (B=1024)" in md
