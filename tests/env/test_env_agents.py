@@ -74,6 +74,6 @@ def test_baselines_run_and_count_every_game():
     assert b.games == 128 and 0 <= b.won <= b.games
     s = play_strategy("best", "beginner", 10, seed=3)
     assert isinstance(s, Baseline) and s.games == 10 and s.won >= 7
-    assert s.row().startswith("| best | beginner | opening | 10 | ")
+    assert s.row().startswith(f"| best | beginner | opening | 10 | {s.won} | ")
     lo, hi = wilson(s.won, s.games)
     assert lo <= s.rate <= hi

@@ -53,10 +53,23 @@ class Baseline:
         return self.won / self.games
 
     def row(self) -> str:
-        """A markdown table row: strategy, level, rule, games, win rate, 95% interval, seed."""
+        """A markdown table row: strategy, level, rule, games, wins, win rate, 95%
+        interval, seed."""
         lo, hi = wilson(self.won, self.games)
         return (f"| {self.strategy} | {self.level} | {self.rule} | {self.games:,} | "
-                f"{100 * self.rate:.2f}% | {100 * lo:.2f}-{100 * hi:.2f}% | {self.seed} |")
+                f"{self.won:,} | {_pct(self.rate)} | {_pct(lo)}-{_pct(hi)} | {self.seed} |")
+
+
+def _pct(x: float) -> str:
+    """A share as a percentage: two decimals, or two significant digits below 0.1%.
+
+    >>> _pct(0.9716), _pct(0.0000038), _pct(0.0)
+    ('97.16%', '0.00038%', '0%')
+    """
+    p = 100 * x
+    if p == 0:
+        return "0%"
+    return f"{p:.2g}%" if p < 0.1 else f"{p:.2f}%"
 
 
 def wilson(won: int, games: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -123,8 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rule", default="opening")
     p.add_argument("--levels", default=",".join(LEVELS))
     args = p.parse_args(argv)
-    print("| agent | level | rule | games | win rate | 95% interval | seed |")
-    print("|---|---|---|---:|---:|---:|---:|")
+    print("| agent | level | rule | games | won | win rate | 95% interval | seed |")
+    print("|---|---|---|---:|---:|---:|---:|---:|")
     for level in args.levels.split(","):
         for strategy in STRATEGIES:
             if strategy == "random":
