@@ -269,7 +269,9 @@ class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
         return menu
 
     def _on_key_down(self, _window, key, _scancode, codepoint, _modifiers) -> bool:
-        modals = [w for w in Window.children if isinstance(w, ModalView)]
+        # a dialog fading out after it was closed takes no more keys (nor touches)
+        modals = [w for w in Window.children
+                  if isinstance(w, ModalView) and not getattr(w, "_closing", False)]
         if modals:
             if (codepoint or "").lower() == "u" and isinstance(modals[0], EndDialog):
                 return self.undo_loss()  # u on the loss dialog takes the move back

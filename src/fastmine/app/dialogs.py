@@ -11,6 +11,8 @@ from __future__ import annotations
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.modalview import ModalView
 
+from .widgets import LetsGoWhenClosing
+
 
 def fmt_time(t: float | None) -> str:
     """Seconds as shown in dialogs and tables.
@@ -41,7 +43,7 @@ def end_lines(stats, won: bool = True, cleared: tuple[int, int] | None = None) -
     return lines
 
 
-class EndDialog(ModalView):
+class EndDialog(LetsGoWhenClosing, ModalView):
     """Win or loss: the game's numbers, and a name prompt for a best time."""
 
     title = StringProperty("")
@@ -183,7 +185,7 @@ class EndDialog(ModalView):
         """The player typed a name for a best time."""
 
 
-class ResumeDialog(ModalView):
+class ResumeDialog(LetsGoWhenClosing, ModalView):
     """Offered at start when an unfinished game was saved."""
 
     text = StringProperty("")
@@ -201,14 +203,14 @@ class ResumeDialog(ModalView):
         """Start a new game instead."""
 
 
-class MessageDialog(ModalView):
+class MessageDialog(LetsGoWhenClosing, ModalView):
     """A title, a message and an OK button."""
 
     title = StringProperty("")
     text = StringProperty("")
 
 
-class ConfirmDialog(ModalView):
+class ConfirmDialog(LetsGoWhenClosing, ModalView):
     """A question with two answers: ``on_yes`` or ``on_no`` (escape says no)."""
 
     title = StringProperty("")
@@ -236,7 +238,7 @@ class ConfirmDialog(ModalView):
         """The player declined."""
 
 
-class SolverMenu(ModalView):
+class SolverMenu(LetsGoWhenClosing, ModalView):
     """The Solver control's sheet: each strategy with its plain name and a line
     on what it does; a tap plays one move (``on_choose``), a tap outside closes it."""
 

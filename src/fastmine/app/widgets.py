@@ -5,9 +5,48 @@ from __future__ import annotations
 from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior, ToggleButtonBehavior
 from kivy.uix.button import Button
+from kivy.uix.dropdown import DropDown
 from kivy.uix.label import Label
 from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
+
+
+class LetsGoWhenClosing:
+    """Mixin for a dialog (ModalView) or a drop-down menu: once asked to close it
+    takes no more touches.
+
+    Kivy keeps a dismissed ModalView in the window while it fades out (0.1 s) and
+    a DropDown for its ``min_state_time`` (0.1 s), and both take every touch
+    meanwhile: a quick tap on the board right after "Undo the losing move" or a
+    menu entry did nothing.  The app's dialogs never refuse to close (no
+    ``on_dismiss`` handler returns True), so a dismissal always ends in removal.
+    """
+
+    _closing = False
+
+    def open(self, *args, **kwargs):
+        """Show it (again); it takes touches."""
+        result = super().open(*args, **kwargs)  # type: ignore[misc]
+        self._closing = False  # after: DropDown.open may dismiss a previous opening first
+        return result
+
+    def dismiss(self, *args, **kwargs):
+        """Close it: from now on touches go to what is under it."""
+        self._closing = True
+        return super().dismiss(*args, **kwargs)  # type: ignore[misc]
+
+    def on_touch_down(self, touch):
+        return False if self._closing else super().on_touch_down(touch)  # type: ignore[misc]
+
+    def on_touch_move(self, touch):
+        return False if self._closing else super().on_touch_move(touch)  # type: ignore[misc]
+
+    def on_touch_up(self, touch):
+        return False if self._closing else super().on_touch_up(touch)  # type: ignore[misc]
+
+
+class MainMenu(LetsGoWhenClosing, DropDown):
+    """The Menu button's drop-down (its entries are in ``game.kv``)."""
 
 
 class FlatButton(Button):
