@@ -12,6 +12,8 @@ import argparse
 import importlib
 import os
 import sys
+from collections.abc import Callable
+from typing import Any
 
 from .. import __version__
 
@@ -44,6 +46,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the ``fastmine`` command line; returns the exit status."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["bench"]:
+        # The suite's options are its own (read from the checkout only now that
+        # the command runs); argparse cannot hand a sub-command every argument
+        # that follows it, '--help' included.
+        from . import bench
+
+        return _run(bench.main, argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
@@ -52,8 +62,13 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "_missing", None):
         print(args._missing, file=sys.stderr)
         return 2
+    return _run(args._run, args)
+
+
+def _run(command: Callable[[Any], int], arg: Any) -> int:
+    """Run one command's ``run``; a reader that went away or Ctrl-C end it quietly."""
     try:
-        return int(args._run(args) or 0)
+        return int(command(arg) or 0)
     except BrokenPipeError:
         # The reader went away (``fastmine solve | head``): not an error worth a
         # traceback.  Point stdout at devnull so the flush at exit stays quiet.
