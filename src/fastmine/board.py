@@ -91,6 +91,20 @@ class Board:
     [[1, 0, 1], [1, 1, 1]]
     >>> b.bbbv()
     5
+
+    A board is not made with ``Board(...)``: :meth:`generate` lays a random
+    one and :meth:`from_mines` takes a mask.  It is immutable: its arrays are
+    read-only, so one board can back any number of games.
+
+    Parameters
+    ----------
+    *args, **kwargs
+        Not accepted.
+
+    Raises
+    ------
+    TypeError
+        Always, naming :meth:`generate` and :meth:`from_mines`.
     """
 
     # The size is read-only (properties over private slots): the kernels index
@@ -136,6 +150,41 @@ class Board:
         by logic alone (see :mod:`fastmine.solver`); ``"none"`` ignores
         ``first_click``.  The same ``seed`` gives the same board.
 
+        Parameters
+        ----------
+        rows, cols : int
+            The size, at least one cell (see :mod:`fastmine.limits` for the
+            largest).
+        mines : int
+            How many mines; the board must keep at least one safe cell.
+        first_click : (int, int), optional
+            The ``(row, col)`` of the first click; needed by every rule but
+            ``"none"``.
+        rule : {"opening", "cell", "no_guess", "none"}
+            Where mines may not go (see above).
+        seed : int or numpy.random.Generator, optional
+            An integer from 0 to 2**64 - 1 (or a generator to draw one from);
+            None draws fresh randomness.
+
+        Returns
+        -------
+        Board
+            The new board.
+
+        Raises
+        ------
+        TypeError
+            A size, count or seed that is not an integer, or a ``first_click``
+            that is not a pair.
+        ValueError
+            A size out of range, more mines than the board holds, a
+            ``first_click`` off the board or missing, an unknown ``rule``, or
+            a seed out of range.
+        fastmine.NoGuessTimeoutError
+            ``rule="no_guess"`` found no solvable board within its time limit.
+
+        Examples
+        --------
         >>> b = Board.generate(9, 9, 10, first_click=(4, 4), seed=1)
         >>> b.mine_count, int(b.counts[4, 4]), bool(b.mines[4, 4])
         (10, 0, False)
@@ -173,8 +222,16 @@ class Board:
     def from_mines(cls, mask: ArrayLike) -> Board:
         """Make a board from a 2-D mask, true where a mine is.
 
-        Accepts any 2-D array-like of bools or 0/1 integers (any NumPy integer
-        dtype).
+        Parameters
+        ----------
+        mask : array_like
+            Any 2-D array-like of bools or 0/1 integers (any NumPy integer
+            dtype); it is copied.
+
+        Returns
+        -------
+        Board
+            The board with those mines and their neighbour counts.
 
         Raises
         ------
@@ -259,11 +316,24 @@ class Board:
         return self._bbbv
 
     def bbbv(self) -> int:
-        """3BV: the fewest left clicks that clear the board (no flags, no chords)."""
+        """3BV: the fewest left clicks that clear the board (no flags, no chords).
+
+        Returns
+        -------
+        int
+            One click per opening plus one per safe non-zero cell that no
+            opening reveals (computed once, then kept).
+        """
         return self._stats()[0]
 
     def openings(self) -> int:
-        """Number of openings: connected regions of safe zero cells."""
+        """Number of openings: connected regions of safe zero cells.
+
+        Returns
+        -------
+        int
+            Regions of zeros connected through their eight neighbours.
+        """
         return self._stats()[1]
 
     def __eq__(self, other: object) -> bool:

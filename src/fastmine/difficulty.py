@@ -8,6 +8,15 @@ from typing import NamedTuple
 class Difficulty(NamedTuple):
     """A board size and mine count.
 
+    Parameters
+    ----------
+    rows, cols : int
+        The size.
+    mines : int
+        How many mines.
+
+    Examples
+    --------
     >>> DIFFICULTIES["expert"]
     Difficulty(rows=16, cols=30, mines=99)
     >>> DIFFICULTIES["expert"].density
@@ -49,6 +58,20 @@ CUSTOM_MAX_SIDE = 50
 def difficulty_name(rows: int, cols: int, mines: int) -> str:
     """The preset name of a size, or ``"custom"``.
 
+    Parameters
+    ----------
+    rows, cols : int
+        The size.
+    mines : int
+        How many mines.
+
+    Returns
+    -------
+    str
+        A key of :data:`DIFFICULTIES` (``"beginner"``, ...), or ``"custom"``.
+
+    Examples
+    --------
     >>> difficulty_name(9, 9, 10)
     'beginner'
     >>> difficulty_name(9, 9, 11)

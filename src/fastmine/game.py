@@ -57,6 +57,17 @@ class GameStats:
 
     ``efficiency`` is 3BV divided by all clicks (left, right and chord), the
     usual measure: above 1.0 means chording and flagging paid off.
+
+    Parameters
+    ----------
+    time : float
+        Seconds played, pauses not counted.
+    bbbv : int or None
+        The board's 3BV; None before the first reveal (no board yet).
+    bbbv_per_second : float or None
+        3BV divided by the time; None without a board or a time.
+    left_clicks, right_clicks, chord_clicks : int
+        Reveals, marks and chords made (moves that raised are not counted).
     """
 
     time: float
@@ -86,6 +97,33 @@ class Game:
     :meth:`fastmine.Board.generate`), so the first click is never a mine unless
     ``rule="none"``.  ``clock`` is any zero-argument callable returning seconds
     (``time.monotonic`` by default); tests inject a fake one.
+
+    Parameters
+    ----------
+    rows, cols : int
+        The size.
+    mines : int
+        How many mines.
+    rule : {"opening", "cell", "no_guess", "none"}
+        The first-click rule (see :meth:`fastmine.Board.generate`).
+    seed : int or numpy.random.Generator, optional
+        The board's seed: the same seed and first click give the same board.
+    question_marks : bool
+        Whether a right click cycles through the question mark.
+    clock : callable
+        Returns the time in seconds.
+
+    Raises
+    ------
+    TypeError
+        An argument of the wrong type.
+    ValueError
+        A size, mine count, rule or seed out of range, or a no-guess game no
+        first click can make solvable.
+
+    See Also
+    --------
+    Game.from_board : a game on a board made beforehand.
     """
 
     def __init__(
@@ -126,6 +164,29 @@ class Game:
         are.  A recorded game rebuilt from a video is ``rule="none"`` (the
         clients make the first click safe by moving a mine, and the video holds
         the board after the move).
+
+        Parameters
+        ----------
+        board : Board
+            The mines.
+        question_marks : bool
+            Whether a right click cycles through the question mark.
+        clock : callable
+            Returns the time in seconds.
+        rule : {"none", "opening", "cell", "no_guess"}
+            The rule to record (the board is not checked against it).
+
+        Returns
+        -------
+        Game
+            A game in the ``READY`` state on ``board``.
+
+        Raises
+        ------
+        TypeError
+            ``board`` is not a :class:`fastmine.Board`, or a bad setting.
+        ValueError
+            An unknown ``rule``.
         """
         if not isinstance(board, Board):
             raise TypeError(f"from_board needs a fastmine.Board, got {type(board).__name__}")
@@ -328,7 +389,10 @@ class Game:
     def pause(self) -> bool:
         """Pause the clock (moves raise :class:`GamePausedError` until resumed).
 
-        Returns True if the game is now paused; a finished game cannot pause.
+        Returns
+        -------
+        bool
+            True if the game is now paused; a finished game cannot pause.
         """
         if self._state.is_over:
             return False
@@ -337,7 +401,13 @@ class Game:
         return True
 
     def resume(self) -> bool:
-        """Resume after :meth:`pause`; returns True if the game was paused."""
+        """Resume after :meth:`pause`.
+
+        Returns
+        -------
+        bool
+            True if the game was paused (and now runs again).
+        """
         if not self._paused:
             return False
         self._paused = False
@@ -361,10 +431,34 @@ class Game:
         return (r + 1) * self._W + c + 1
 
     def reveal(self, r: int, c: int) -> NDArray[np.intp]:
-        """Reveal cell (r, c); returns the changed cells as (row, col) pairs.
+        """Reveal cell (r, c): a left click.
 
         A flagged or already revealed cell is left as it is.  Revealing a zero
         opens its whole zero region and its border.  Revealing a mine loses.
+        The first reveal of a generated game lays its mines.
+
+        Parameters
+        ----------
+        r, c : int
+            The cell's row and column, 0-based.
+
+        Returns
+        -------
+        numpy.ndarray
+            The cells that changed, an ``(n, 2)`` intp array of ``(row, col)``
+            pairs (empty when nothing changed).
+
+        Raises
+        ------
+        TypeError, ValueError
+            A cell that is not a pair of integers on the board.
+        GameOverError
+            The game is already won or lost.
+        GamePausedError
+            The game is paused.
+        NoGuessTimeoutError
+            The first reveal of a ``"no_guess"`` game found no board in time;
+            the game is unchanged.
         """
         p = self._begin_move(r, c)
         now: float | None
@@ -392,11 +486,28 @@ class Game:
     def reveal_cells(self, cells: ArrayLike) -> NDArray[np.intp]:
         """Reveal several cells in order, each as :meth:`reveal` would.
 
-        ``cells``: an ``(n, 2)`` array-like of ``(row, col)`` integer pairs.
         Stops as soon as the game ends (a mine revealed, or the last safe cell);
-        the cells after that are not touched.  Returns every changed cell as
-        ``(row, col)`` pairs, in the order they changed.  Each cell counts as
-        one left click.  The whole list is checked before anything changes.
+        the cells after that are not touched.  Each cell counts as one left
+        click.  The whole list is checked before anything changes.
+
+        Parameters
+        ----------
+        cells : array_like
+            An ``(n, 2)`` array-like of ``(row, col)`` integer pairs.
+
+        Returns
+        -------
+        numpy.ndarray
+            Every changed cell as ``(row, col)`` pairs, in the order they
+            changed.
+
+        Raises
+        ------
+        TypeError, ValueError
+            ``cells`` is not an ``(n, 2)`` integer array, or a cell is off the
+            board.
+        GameOverError, GamePausedError
+            As :meth:`reveal`.
 
         >>> g = Game(2, 3, 1, seed=1)
         >>> g.reveal_cells([(0, 0), (1, 0)]).shape[1]
@@ -454,6 +565,21 @@ class Game:
 
         Reveals every adjacent unflagged hidden cell; a wrong flag there means a
         mine is revealed and the game is lost.  Otherwise nothing happens.
+
+        Parameters
+        ----------
+        r, c : int
+            The number's row and column, 0-based.
+
+        Returns
+        -------
+        numpy.ndarray
+            The cells that changed, as :meth:`reveal` returns them.
+
+        Raises
+        ------
+        TypeError, ValueError, GameOverError, GamePausedError
+            As :meth:`reveal`.
         """
         p = self._begin_move(r, c)
         # Before the first reveal the core only logs it (no cell is revealed).
@@ -467,6 +593,21 @@ class Game:
 
         With ``question_marks`` off the cycle is hidden <-> flag.  Revealed
         cells are left as they are.
+
+        Parameters
+        ----------
+        r, c : int
+            The cell's row and column, 0-based.
+
+        Returns
+        -------
+        numpy.ndarray
+            The cell, as ``[[r, c]]``, or an empty array if it is revealed.
+
+        Raises
+        ------
+        TypeError, ValueError, GameOverError, GamePausedError
+            As :meth:`reveal`.
         """
         p = self._begin_move(r, c)
         now = self._clock() if self._started is not None else None
@@ -500,6 +641,14 @@ class Game:
     def assisting(self) -> Iterator[Game]:
         """Within this block, moves are the solver's: logged as assisted, and
         the game is marked :attr:`assisted`.
+
+        Yields
+        ------
+        Game
+            This game.
+
+        Examples
+        --------
 
         >>> g = Game(9, 9, 10, seed=1)
         >>> with g.assisting():
@@ -555,10 +704,22 @@ class Game:
         losing click is no longer counted.  Returns the cells that changed as
         ``(row, col)`` pairs, as a move does.
 
-        Raises ValueError, leaving the game unchanged, if the game is not lost,
-        its move log is incomplete (see :attr:`can_take_back_loss`) or does not
-        lead to it (a save edited by hand, or one written before marks logged
-        their cycle with question marks switched during the game: docs/replays.md).
+        Returns
+        -------
+        numpy.ndarray
+            The cells that changed, as ``(row, col)`` pairs.
+
+        Raises
+        ------
+        ValueError
+            Leaving the game unchanged, if the game is not lost, its move log
+            is incomplete (see :attr:`can_take_back_loss`) or does not lead to
+            it (a save edited by hand, or one written before marks logged
+            their cycle with question marks switched during the game: see
+            docs/replays.md).
+
+        Examples
+        --------
 
         >>> g = Game.from_board(Board.from_mines([[1, 0, 0], [0, 0, 1]]))
         >>> _ = g.reveal(0, 2); _ = g.reveal(0, 0)
@@ -588,7 +749,30 @@ class Game:
     # ------------------------------------------------------------------ stats
 
     def stats(self) -> GameStats:
-        """Time, 3BV, 3BV/s, clicks and efficiency (see :class:`GameStats`)."""
+        """What a player wants to know about this game: time, 3BV, 3BV/s, clicks.
+
+        Read at any moment: during play the time is the time so far (the
+        clock keeps running), and the 3BV is the whole board's.  Clicks count
+        the moves made (left: reveals, right: marks, chords), not those that
+        raised.  Efficiency and the total of clicks are properties of the
+        result.
+
+        Returns
+        -------
+        GameStats
+            A frozen snapshot: ``time`` in seconds (pauses not counted),
+            ``bbbv`` and ``bbbv_per_second`` (None before the first reveal
+            lays the board, and the rate also while the time is 0), and
+            ``left_clicks``, ``right_clicks``, ``chord_clicks``.
+
+        Examples
+        --------
+        >>> g = Game.from_board(Board.from_mines([[1, 0, 0, 0]]))
+        >>> _ = g.reveal(0, 3)
+        >>> s = g.stats()
+        >>> s.bbbv, s.left_clicks, s.clicks, s.efficiency, g.state.name
+        (1, 1, 1, 1.0, 'WON')
+        """
         t = self.elapsed
         bbbv = self._board.bbbv() if self._board is not None else None
         rate = bbbv / t if bbbv is not None and t > 0 else None
@@ -627,16 +811,40 @@ class Game:
     # -------------------------------------------------------------- save/load
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict that :meth:`from_dict` turns back into this game."""
+        """The game as a JSON-ready dict: the save format.
+
+        Returns
+        -------
+        dict
+            Board, cells, marks, clicks, time, state and move log, which
+            :meth:`from_dict` turns back into this game.
+        """
         return _dump(self)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], clock: Callable[[], float] = time.monotonic) -> Game:
         """Rebuild a game saved by :meth:`to_dict`.
 
-        Raises :class:`SaveFormatError` (a ValueError) for anything corrupt or
-        inconsistent and :class:`FutureVersionError` for a newer save version.
         A resumed game in progress starts paused only if it was saved paused.
+
+        Parameters
+        ----------
+        d : dict
+            The dict :meth:`to_dict` made (read back from JSON).
+        clock : callable
+            The new game's clock, returning seconds.
+
+        Returns
+        -------
+        Game
+            The game as it was saved.
+
+        Raises
+        ------
+        SaveFormatError
+            Anything corrupt or inconsistent (a ValueError).
+        FutureVersionError
+            A save written by a newer fastmine.
         """
         return _load(cls, d, clock)
 
