@@ -4,8 +4,10 @@ machine on random boards and event streams, and case by case."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from python_rules import PythonBoard
 from reference_rules import ReferenceBoard, Unsupported
 
 from fastmine.videos import EventKind
@@ -68,6 +70,48 @@ def test_same_as_ms_toollib_state_machine(game) -> None:  # type: ignore[no-unty
         assert ours.cells == [x for row in ref.game_board for x in row]
         assert _state(ours) == _ref_state(ref)
         assert ours.status == ref.game_board_state
+
+
+@st.composite
+def any_games(draw: st.DrawFn) -> tuple[np.ndarray, list[tuple[int, int, int]], bool, bool]:
+    rows = draw(st.integers(1, 7))
+    cols = draw(st.integers(1, 7))
+    mines = draw(st.lists(st.booleans(), min_size=rows * cols, max_size=rows * cols))
+    cell = st.one_of(st.tuples(st.integers(0, rows - 1), st.integers(0, cols - 1)),
+                     st.just((-1, -1)))
+    steps = draw(st.lists(st.tuples(st.integers(0, max(K)), cell), max_size=80))
+    return (np.array(mines, dtype=bool).reshape(rows, cols),
+            [(k, r, c) for k, (r, c) in steps], draw(st.booleans()), draw(st.booleans()))
+
+
+@given(any_games())
+def test_compiled_rules_are_the_python_rules(game) -> None:  # type: ignore[no-untyped-def]
+    """Every event kind, every option: the kernel behind ClientBoard plays like the
+    plain Python rules (checked against ms-toollib on 8,085 real videos)."""
+    mines, steps, marks, clone = game
+    fast = ClientBoard(mines, question_marks=marks, count_chord_right_press=clone)
+    slow = PythonBoard(mines, question_marks=marks, count_chord_right_press=clone)
+    for i, (k, r, c) in enumerate(steps):
+        assert fast.step(k, r, c, i) == slow.step(k, r, c, i)
+        assert fast.cells == slow.cells
+        assert _state(fast) == (slow.left, slow.right, slow.double, slow.lce, slow.rce, slow.dce,
+                                slow.bbbv_solved, slow.flags)
+        assert fast.status == slow.status
+    assert fast.log == slow.log
+    assert (fast.view() == slow.view()).all()
+
+
+def test_arguments_are_checked() -> None:
+    b = ClientBoard(np.zeros((2, 3), bool))
+    for bad in ((12, 0, 0), (-1, 0, 0), (1, 2, 0), (1, 0, 3), (1, -1, 0), (1, -2, -2)):
+        with pytest.raises(ValueError):
+            b.step(*bad)
+    with pytest.raises(ValueError):
+        ClientBoard(np.zeros(4, bool))
+    with pytest.raises(ValueError):
+        b.run(np.array([1], np.uint8), np.array([5], np.int32), np.array([0], np.int32),
+              np.array([0], np.int64))
+    assert b.left == 0 and b.status == "ready"
 
 
 def _play(mines: list[str], steps: list[tuple[EventKind, int, int]],
@@ -206,3 +250,10 @@ def test_nothing_counts_after_the_game() -> None:
     assert b.status == GameStatus.LOST
     assert (b.left, b.right) == (1, 0)
     assert b.view()[0, 0] == HIDDEN
+
+
+def test_kernel_is_built_like_the_engine() -> None:
+    from fastmine import _kernels
+    from fastmine.videos import _clicks
+
+    assert _clicks.BOUNDS_CHECKED == _kernels.BOUNDS_CHECKED

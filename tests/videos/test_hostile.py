@@ -160,7 +160,7 @@ def test_each_zero_region_is_walked_once() -> None:
     for i in range(len(ev)):
         board.step(int(ev.kind[i]), int(ev.row[i]), int(ev.col[i]), i)
     assert board.left == len(cells) + 1 and board.right == 2 * len(cells)
-    assert len(board._region_flags) == 1           # one region, labelled once
+    assert board._k.nregions == 1                  # one region, labelled once
     assert play_video(v).bbbv_solved == 1
 
 

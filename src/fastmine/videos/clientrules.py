@@ -17,13 +17,22 @@ clients (Arbiter, Vienna, Clone, Metasweeper) as ms-toollib's
 - before the first reveal, flags may be laid ("preflags"); a left release off
   the board with no preflag cancels everything done so far, as taking off the
   last preflag does;
+- EVF's events that do not say press or release (``LEFT``, ``RIGHT``,
+  ``MIDDLE``) are played as ms-toollib plays them once the game runs, and
+  before it as the press when the button is up, the release when it is down;
 - after the game is won or lost nothing counts.
+
+Where ms-toollib has no rule (it stops with an error, or aborts the process:
+a middle release off the board, a preflag on a flagged cell, a second right
+press without a release before the game), the event is taken as a click with
+no effect, or ignored.
 
 Counts follow ms-toollib's definitions: ``left``, ``right``, ``double``
 (every click, effective or not, off the board too); ``lce``, ``rce``,
 ``dce`` (effective clicks: a reveal of a hidden cell, the first flag on each
 mine, a chord that opened something); ``bbbv_solved``.
 
+The rules run in a compiled kernel; this layer checks every argument first.
 Cells are kept in ms-toollib's codes (0-8 open, 10 hidden, 11 flag, 12
 question mark, 14 wrong flag, 15 the mine that blew), so a test can compare
 them with ms-toollib's board; :meth:`ClientBoard.view` gives fastmine's view codes.
@@ -34,16 +43,20 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from ..limits import check_board_size
 from ..viewcodes import EXPLODED, FLAG, HIDDEN, MINE, QUESTION, WRONG_FLAG
+from ._clicks import ClickKernel
 from .model import EventKind
 
-__all__ = ["ClientBoard", "GameStatus"]
+__all__ = ["ACTIONS", "BUTTONS", "ClientBoard", "GameStatus"]
 
 HIDDEN_CODE, FLAG_CODE, QUESTION_CODE, WRONG_CODE, BLAST_CODE = 10, 11, 12, 14, 15
 
-# Mouse states (ms-toollib's names): which buttons are down.
-UP_UP, UP_DOWN, UP_DOWN_NOT_FLAG, DOWN_UP, CHORDING, CHORDING_NOT_FLAG, \
-    DOWN_UP_AFTER_CHORDING, UNDEFINED = range(8)
+BUTTONS = ("left", "right", "double")
+"""The click counts' names, by the kernel's button code."""
+
+ACTIONS = ("reveal", "flag", "unflag", "question", "unmark", "mark", "chord")
+"""What a click did or tried, by the kernel's action code (see :class:`~fastmine.videos.Move`)."""
 
 
 class GameStatus:
@@ -58,14 +71,9 @@ class GameStatus:
     LOST = "lost"
 
 
-_BORDER = 99
-_READY, _PREFLAGGING, _PLAYING, _WON, _LOST = (
-    GameStatus.READY, GameStatus.PREFLAGGING, GameStatus.PLAYING, GameStatus.WON, GameStatus.LOST)
-# The event kinds as plain ints: the state machine runs once per click.
-(_MOVE, _LEFT_DOWN, _LEFT_UP, _RIGHT_DOWN, _RIGHT_UP, _MIDDLE_DOWN, _MIDDLE_UP, _PRE_FLAG,
- _BOTH_DOWN, _LEFT, _RIGHT, _MIDDLE) = (int(k) for k in EventKind)
-_LEFT_BUTTON = {_LEFT_DOWN: True, _LEFT_UP: False}
-_RIGHT_BUTTON = {_RIGHT_DOWN: True, _RIGHT_UP: False}
+_STATUS = (GameStatus.READY, GameStatus.PREFLAGGING, GameStatus.PLAYING, GameStatus.WON,
+           GameStatus.LOST)
+_LAST_KIND = max(EventKind)
 
 
 class ClientBoard:
@@ -73,7 +81,7 @@ class ClientBoard:
 
     Parameters
     ----------
-    mine_layout : ndarray of bool, shape (rows, cols)
+    mine_layout : array-like of bool, shape (rows, cols)
         Where the mines are.
     question_marks : bool
         Whether a right click on a flag turns it into a question mark (as the
@@ -83,6 +91,11 @@ class ClientBoard:
         counts as a right click.  Minesweeper Clone counts it (the click counts
         Clone 0.97 stores in its videos say so); Arbiter, Metasweeper and
         ms-toollib do not.
+
+    Raises
+    ------
+    ValueError
+        If the layout is not 2-D or its size is past fastmine's limits.
 
     Attributes
     ----------
@@ -96,77 +109,118 @@ class ClientBoard:
         Flags on the board.
     status : str
         A :class:`GameStatus` value.
-    log : list of tuple
-        One ``(event, button, action, cell, changed)`` entry per counted click
-        (see :func:`fastmine.videos.play_video`); ``event`` is the index given
-        to :meth:`step`.
     """
 
     def __init__(self, mine_layout: NDArray[np.bool_], question_marks: bool = False,
                  count_chord_right_press: bool = False) -> None:
-        rows, cols = (int(n) for n in mine_layout.shape)
-        self.rows = rows
-        self.cols = cols
-        self.question_marks = question_marks
-        self.count_chord_right_press = count_chord_right_press
         mines = np.asarray(mine_layout, dtype=bool)
-        padded = np.zeros((rows + 2, cols + 2), dtype=np.int64)
+        if mines.ndim != 2:
+            raise ValueError(f"the mine layout must be 2-D (rows, cols), got shape {mines.shape}")
+        rows, cols = check_board_size(int(mines.shape[0]), int(mines.shape[1]))
+        w = cols + 2
+        padded = np.zeros((rows + 2, w), dtype=np.int16)
         padded[1:-1, 1:-1] = mines
         counts = sum(padded[1 + dr:rows + 1 + dr, 1 + dc:cols + 1 + dc]
                      for dr in (-1, 0, 1) for dc in (-1, 0, 1))
-        numbers = np.where(mines, -1, counts)
-        # Padded by a ring of border cells (board -2, cell 99), so a neighbour
-        # is p + an offset, never out of range and never hidden.
-        w = cols + 2
-        self._w = w
-        self._around = (-w - 1, -w, -w + 1, -1, 1, w - 1, w, w + 1)
-        board = np.full((rows + 2, w), -2, dtype=np.int64)
-        board[1:-1, 1:-1] = numbers
-        grid = np.full((rows + 2, w), _BORDER, dtype=np.int64)
-        grid[1:-1, 1:-1] = HIDDEN_CODE
-        self._board: list[int] = board.ravel().tolist()
+        # Padded by a ring (board -2: neither a mine nor a number).
+        board = np.full((rows + 2, w), -2, dtype=np.int16)
+        board[1:-1, 1:-1] = np.where(mines, -1, counts)
         # A number is a 3BV of its own when no 0 touches it.
-        padded_zero = np.zeros((rows + 4, w + 2), dtype=bool)
-        padded_zero[1:-1, 1:-1] = board == 0
+        zero = np.zeros((rows + 4, w + 2), dtype=bool)
+        zero[1:-1, 1:-1] = board == 0
         near_zero = np.zeros((rows + 2, w), dtype=bool)
         for dr in (0, 1, 2):
             for dc in (0, 1, 2):
-                near_zero |= padded_zero[dr:dr + rows + 2, dc:dc + w]
-        self._own_3bv: list[bool] = ((board > 0) & ~near_zero).ravel().tolist()
-        self._cells: list[int] = grid.ravel().tolist()
-        self.hidden_safe = rows * cols - int(mines.sum())
-        self.left = self.right = self.double = 0
-        self.lce = self.rce = self.dce = 0
-        self.bbbv_solved = 0
-        self.flags = 0
-        self.status = _READY
-        self.mouse = UP_UP
-        self._log: list[tuple[int, str, str, int, bool]] = []
-        self._flagged_once: set[int] = set()
-        # Zero regions (connected zeros), labelled when first needed, with the
-        # number of flags on each: ms-toollib walks a region on every reveal
-        # of one of its zeros, which a hostile video could make quadratic.
-        self._region: list[int] = [-1] * len(self._board)
-        self._region_flags: list[int] = []
-        self._last_right = -1
-        self._preflags = 0
-        self._middle = False
-        self._left_down = False
-        self._right_down = False
-        self._event = -1
+                near_zero |= zero[dr:dr + rows + 2, dc:dc + w]
+        own3bv = ((board > 0) & ~near_zero).astype(np.uint8)
+        self.rows = rows
+        self.cols = cols
+        self._mines = mines.copy()
+        self._k = ClickKernel(board.ravel(), own3bv.ravel(), rows, cols,
+                              rows * cols - int(mines.sum()), bool(question_marks),
+                              bool(count_chord_right_press))
 
-    # ---------------------------------------------------------------- helpers
+    # Counts and state, read from the kernel.
+    @property
+    def question_marks(self) -> bool:
+        """Whether a right click on a flag makes a question mark."""
+        return self._k.question_marks
+
+    @property
+    def count_chord_right_press(self) -> bool:
+        """Whether a chord's right press on an open cell counts as a right click."""
+        return self._k.count_chord_right_press
+
+    @property
+    def left(self) -> int:
+        """Left clicks so far."""
+        return self._k.left
+
+    @property
+    def right(self) -> int:
+        """Right clicks so far."""
+        return self._k.right
+
+    @property
+    def double(self) -> int:
+        """Double clicks (chords) so far."""
+        return self._k.double
+
+    @property
+    def lce(self) -> int:
+        """Effective left clicks (reveals of a hidden cell)."""
+        return self._k.lce
+
+    @property
+    def rce(self) -> int:
+        """Effective right clicks (the first flag on each mine)."""
+        return self._k.rce
+
+    @property
+    def dce(self) -> int:
+        """Effective double clicks (chords that opened cells)."""
+        return self._k.dce
+
+    @property
+    def bbbv_solved(self) -> int:
+        """3BV solved so far."""
+        return self._k.bbbv_solved
+
+    @property
+    def flags(self) -> int:
+        """Flags on the board."""
+        return self._k.flags
+
+    @property
+    def status(self) -> str:
+        """A :class:`GameStatus` value."""
+        return _STATUS[self._k.status]
+
     @property
     def cells(self) -> list[int]:
         """The board in ms-toollib's codes, row by row (0-8 open, 10 hidden, 11 flag,
         12 question mark, 14 wrong flag, 15 the mine that blew)."""
-        w, cells = self._w, self._cells
-        return [x for r in range(1, self.rows + 1) for x in cells[r * w + 1:r * w + 1 + self.cols]]
+        out: list[int] = self._k.grid()[1:-1, 1:-1].ravel().tolist()
+        return out
 
-    def _index(self, p: int) -> int:
-        """The row-major index of padded cell ``p``."""
-        r, c = divmod(p, self._w)
-        return (r - 1) * self.cols + c - 1
+    @property
+    def log(self) -> list[tuple[int, str, str, int, bool]]:
+        """One ``(event, button, action, cell, changed)`` entry per counted click:
+        ``event`` as given to :meth:`step`, ``cell`` the row-major index of the
+        cell (-1 off the board)."""
+        event, button, action, cell, changed = self._log_arrays()
+        return list(zip(event.tolist(), [BUTTONS[b] for b in button.tolist()],
+                        [ACTIONS[a] for a in action.tolist()], cell.tolist(), changed.tolist(),
+                        strict=True))
+
+    def _log_arrays(self) -> tuple[NDArray[np.int64], NDArray[np.uint8], NDArray[np.uint8],
+                                   NDArray[np.int64], NDArray[np.bool_]]:
+        """The log as arrays, cells as row-major indices (-1 off the board)."""
+        event, button, action, padded, changed = self._k.log()
+        w = self.cols + 2
+        p = padded.astype(np.int64)
+        cell = np.where(p >= 0, (p // w - 1) * self.cols + p % w - 1, -1)
+        return event, button, action, cell, changed
 
     def view(self) -> NDArray[np.int8]:
         """The board as fastmine's view codes (``HIDDEN``, ``FLAG``, numbers, ...).
@@ -174,444 +228,79 @@ class ClientBoard:
         As fastmine shows a finished game: after a win every mine shows as a
         ``FLAG``, after a loss the unflagged mines as ``MINE``.
         """
-        grid = np.array(self._cells, dtype=np.int16).reshape(self.rows + 2, self._w)
-        cells = grid[1:-1, 1:-1]
-        out = cells.astype(np.int8, copy=True)
+        cells = self._k.grid()[1:-1, 1:-1]
+        out = cells.astype(np.int8)
         out[cells == HIDDEN_CODE] = HIDDEN
         out[cells == FLAG_CODE] = FLAG
         out[cells == QUESTION_CODE] = QUESTION
         out[cells == WRONG_CODE] = WRONG_FLAG
         out[cells == BLAST_CODE] = EXPLODED
-        if self.status == _LOST or self.status == _WON:
-            mines = np.array(self._board).reshape(self.rows + 2, self._w)[1:-1, 1:-1] == -1
-            shown = MINE if self.status == _LOST else FLAG
-            out[mines & ((cells == HIDDEN_CODE) | (cells == QUESTION_CODE))] = shown
+        status = self.status
+        if status in (GameStatus.LOST, GameStatus.WON):
+            shown = MINE if status == GameStatus.LOST else FLAG
+            out[self._mines & ((cells == HIDDEN_CODE) | (cells == QUESTION_CODE))] = shown
         return out
 
-    @property
-    def log(self) -> list[tuple[int, str, str, int, bool]]:
-        """One ``(event, button, action, cell, changed)`` entry per counted click,
-        ``cell`` the row-major index of the cell (-1 off the board)."""
-        return [(i, b, a, self._index(p) if p >= 0 else -1, c) for i, b, a, p, c in self._log]
-
-    def _record(self, button: str, action: str, p: int, changed: bool) -> None:
-        if button == "right":
-            self._last_right = len(self._log)
-        self._log.append((self._event, button, action, p, changed))
-
-    def _clear_counts(self) -> None:
-        self.flags = 0
-        self._flagged_once.clear()
-        self.double = self.left = self.right = 0
-        self._log.clear()
-        self._last_right = -1
-
-    def _open(self, start: list[int]) -> None:
-        """Reveal ``start`` and the regions their zeros open (ms-toollib's
-        refresh_board; here each cell is revealed when it is first reached, so
-        the walk touches every cell once)."""
-        board, cells, around = self._board, self._cells, self._around
-        stack = []
-        blew = False
-        opened = 0
-        for p in start:
-            v = board[p]
-            if v < 0:
-                cells[p] = BLAST_CODE
-                blew = True
-                continue
-            if cells[p] >= 10:
-                opened += 1
-            cells[p] = v
-            if v == 0:
-                stack.append(p)
-        while stack:
-            p = stack.pop()
-            for d in around:
-                q = p + d
-                c = cells[q]
-                if c in (HIDDEN_CODE, QUESTION_CODE):
-                    v = board[q]                 # a zero's neighbour: never a mine
-                    cells[q] = v
-                    opened += 1
-                    if v == 0:
-                        stack.append(q)
-        self.hidden_safe -= opened
-        if blew:
-            for p, v in enumerate(cells):
-                if v == FLAG_CODE and board[p] != -1:
-                    cells[p] = WRONG_CODE
-
-    def _label(self, p: int) -> int:
-        """The label of zero ``p``'s region, labelling the region (and counting its
-        flags) the first time."""
-        label = self._region[p]
-        if label >= 0:
-            return label
-        label = len(self._region_flags)
-        board, cells, region, around = self._board, self._cells, self._region, self._around
-        flags = 0
-        region[p] = label
-        stack = [p]
-        while stack:
-            q = stack.pop()
-            if cells[q] == FLAG_CODE:
-                flags += 1
-            for d in around:
-                n = q + d
-                if board[n] == 0 and region[n] < 0:
-                    region[n] = label
-                    stack.append(n)
-        self._region_flags.append(flags)
-        return label
-
-    def _zero_region_unflagged(self, p: int) -> bool:
-        """True unless a zero of ``p``'s zero region is flagged (then it cannot
-        open whole, and ms-toollib does not count it as solved 3BV)."""
-        return self._region_flags[self._label(p)] == 0
-
-    def _flag_changed(self, p: int, delta: int) -> None:
-        if self._board[p] == 0 and self._region[p] >= 0:
-            self._region_flags[self._region[p]] += delta
-
-    def _settle(self) -> None:
-        if self.hidden_safe == 0 and self.status != _LOST:
-            self.status = _WON
-
-    # ------------------------------------------------------------------ clicks
-    def _left_click(self, p: int) -> int:
-        self.left += 1
-        cells = self._cells
-        if cells[p] != HIDDEN_CODE and cells[p] != QUESTION_CODE:
-            self._record("left", "reveal", p, False)
-            return 0
-        v = self._board[p]
-        if v == -1:
-            self._open([p])
-            self.status = _LOST
-            self._record("left", "reveal", p, True)
-            return 4
-        if v == 0:
-            if self._zero_region_unflagged(p):
-                self.bbbv_solved += 1
-        elif self._own_3bv[p]:
-            self.bbbv_solved += 1
-        self.lce += 1
-        self._open([p])
-        self._settle()
-        self._record("left", "reveal", p, True)
-        return 2
-
-    def _right_click(self, p: int) -> int:
-        self.right += 1
-        cells = self._cells
-        v = cells[p]
-        if v < 10:
-            self._record("right", "mark", p, False)
-            return 0
-        if v == HIDDEN_CODE:
-            cells[p] = FLAG_CODE
-            self._flag_changed(p, 1)
-            self.flags += 1
-            if self._board[p] == -1 and p not in self._flagged_once:
-                self.rce += 1
-            if self._board[p] == -1:
-                self._flagged_once.add(p)
-            action = "flag"
-        elif v == FLAG_CODE:
-            cells[p] = QUESTION_CODE if self.question_marks else HIDDEN_CODE
-            self._flag_changed(p, -1)
-            self.flags -= 1
-            action = "question" if self.question_marks else "unflag"
-        else:                                      # a question mark
-            cells[p] = HIDDEN_CODE
-            action = "unmark"
-        self._record("right", action, p, True)
-        return 1
-
-    def _chord(self, p: int) -> int:
-        self.double += 1
-        cells, board = self._cells, self._board
-        v = cells[p]
-        if v >= 8:
-            self._record("double", "chord", p, False)
-            return 0
-        hidden = []
-        flags = 0
-        around_bbbv = 0
-        for d in self._around:
-            q = p + d
-            c = cells[q]
-            if c == FLAG_CODE:
-                flags += 1
-            elif c == HIDDEN_CODE or (c == QUESTION_CODE and self.question_marks):
-                hidden.append(q)
-                if self._own_3bv[q]:
-                    around_bbbv += 1
-        if flags != v or not hidden:
-            self._record("double", "chord", p, False)
-            return 0
-        lost = any(board[q] == -1 for q in hidden)
-        self.dce += 1
-        regions = len({self._label(q) for q in hidden if board[q] == 0
-                       and self._zero_region_unflagged(q)})
-        self.bbbv_solved += around_bbbv + regions
-        self._open(hidden)
-        if lost:
-            self.status = _LOST
-        else:
-            self._settle()
-        self._record("double", "chord", p, True)
-        return 4 if lost else 3
-
-    def _off_board_left(self) -> int:
-        self.left += 1
-        self._record("left", "reveal", -1, False)
-        return 0
-
-    def _off_board_right(self) -> None:
-        self.right += 1
-        self._record("right", "mark", -1, False)
-
-    def _uncount_right(self) -> None:
-        """The right press that began a chord on an open cell is not a right click."""
-        if self.count_chord_right_press:
-            return
-        self.right -= 1
-        if self._last_right >= 0:
-            del self._log[self._last_right]
-            self._last_right = -1
-
-    # -------------------------------------------------------------------- step
     def step(self, kind: int, row: int, col: int, event: int = -1) -> int:
         """Apply one mouse event at cell ``(row, col)`` (-1, -1 off the board).
 
-        Returns ms-toollib's "useful level": 0 nothing changed, 1 a flag or
-        question mark, 2 a reveal, 3 a chord that opened cells, 4 a mine.
-        ``event`` is stored in the :attr:`log` of the clicks it makes.
+        Parameters
+        ----------
+        kind : int
+            An :class:`~fastmine.videos.EventKind`.
+        row, col : int
+            The cell under the pointer, or -1, -1.
+        event : int
+            Stored in the :attr:`log` entry of the click it makes (its index).
+
+        Returns
+        -------
+        int
+            ms-toollib's "useful level": 0 nothing changed, 1 a flag or
+            question mark, 2 a reveal, 3 a chord that opened cells, 4 a mine.
+
+        Raises
+        ------
+        ValueError
+            An unknown kind, or a cell off the board that is not (-1, -1).
         """
-        self._event = event
-        status = self.status
-        if status in (_WON, _LOST):
-            return 0
-        on = row >= 0
-        p = (row + 1) * self._w + col + 1 if on else -1
-        e = int(kind)
-        if e == _MOVE:
-            return 0
-        if not 0 < e <= _MIDDLE:
-            raise ValueError(f"unknown event kind {kind!r}")
-        # EVF's "l", "r", "m" (press or release, unsaid): ms-toollib plays them
-        # as below once the game runs; before it, they are the press when the
-        # button is up and the release when it is down.
-        if status != _PLAYING:
-            if e == _LEFT:
-                e = _LEFT_UP if self._left_down else _LEFT_DOWN
-            elif e == _RIGHT:
-                e = _RIGHT_UP if self._right_down else _RIGHT_DOWN
-            elif e == _MIDDLE:
-                e = _MIDDLE_UP if self._middle else _MIDDLE_DOWN
-        if e in _LEFT_BUTTON:
-            self._left_down = _LEFT_BUTTON[e]
-        elif e in _RIGHT_BUTTON:
-            self._right_down = _RIGHT_BUTTON[e]
-        elif e == _LEFT:
-            self._left_down = not self._left_down
-        elif e == _RIGHT:
-            self._right_down = not self._right_down
-        if status == _READY:
-            done = self._ready(e, on, p)
-        elif status == _PREFLAGGING:
-            done = self._preflagging(e, on, p)
-        else:
-            done = None
-        if done is not None:
-            return done
-        return self._playing(e, on, p)
+        kind, row, col, event = int(kind), int(row), int(col), int(event)
+        if not 0 <= kind <= _LAST_KIND:
+            raise ValueError(f"unknown event kind {kind}")
+        if not ((0 <= row < self.rows and 0 <= col < self.cols) or row == col == -1):
+            raise ValueError(f"cell ({row}, {col}) is not on the {self.rows}x{self.cols} "
+                             "board, nor (-1, -1) for off the board")
+        if not -2**63 <= event < 2**63:
+            raise ValueError(f"event index {event} does not fit in 64 bits")
+        return self._k.step(kind, row, col, event)
 
-    def _ready(self, e: int, on: bool, p: int) -> int | None:
-        ms = self.mouse
-        if e in (_MIDDLE_DOWN, _MIDDLE_UP):
-            return 0       # Arbiter videos may begin with a middle click
-        if e == _LEFT_DOWN:
-            if ms == UP_UP:
-                self.mouse = DOWN_UP
-                if on:
-                    self.status = _PREFLAGGING
-            elif ms == UP_DOWN:
-                self.mouse = CHORDING
-            elif ms == UP_DOWN_NOT_FLAG:
-                self.mouse = CHORDING_NOT_FLAG
-            return 0
-        if e == _PRE_FLAG:
-            if not on or self._cells[p] != HIDDEN_CODE:
-                return 0
-            self._preflags += 1
-            self.status = _PREFLAGGING
-            return self._right_click(p)
-        if e == _RIGHT_DOWN:
-            if ms == UP_UP:
-                self.mouse = UP_DOWN
-                if on:
-                    self._preflags = 1
-                    self.status = _PREFLAGGING
-                    return self._right_click(p)
-                return 0
-            if ms == DOWN_UP_AFTER_CHORDING:
-                self.mouse = CHORDING
-                return 0
-            return None
-        if e == _LEFT_UP:
-            if ms in (CHORDING, CHORDING_NOT_FLAG):
-                self.mouse = UP_DOWN
-                return 0
-            if ms in (DOWN_UP_AFTER_CHORDING, DOWN_UP, UP_UP):
-                self.mouse = UP_UP
-                return 0
-            return None
-        if e == _RIGHT_UP:
-            if ms == UP_DOWN:
-                self.mouse = UP_UP
-                return 0
-            if ms == CHORDING:
-                self.mouse = DOWN_UP_AFTER_CHORDING
-                return 0
-            if ms == UP_UP:
-                return 0
-            return None
-        if e == _BOTH_DOWN:
-            if ms == UP_DOWN_NOT_FLAG:
-                self.mouse = CHORDING_NOT_FLAG
-            elif ms in (DOWN_UP, DOWN_UP_AFTER_CHORDING, UP_DOWN, UP_UP):
-                self.mouse = CHORDING
-            return 0
-        return 0
+    def run(self, kinds: NDArray[np.uint8], rows: NDArray[np.int32], cols: NDArray[np.int32],
+            index: NDArray[np.int64]) -> tuple[int, int, int]:
+        """Step through events until the game ends (as :meth:`step` each).
 
-    def _preflagging(self, e: int, on: bool, p: int) -> int | None:
-        ms = self.mouse
-        if e == _LEFT_UP and ms == DOWN_UP:
-            if not on:
-                self.mouse = UP_UP
-                if self._preflags == 0:
-                    self.status = _READY
-                    self._clear_counts()
-                    return 0
-                return self._off_board_left()
-            if self._cells[p] == HIDDEN_CODE:
-                self.status = _PLAYING
-                self.mouse = UP_UP
-                return self._left_click(p)
-            # A release on a flag before the game: a left click, nothing more.
-            self.left += 1
-            self._record("left", "reveal", p, False)
-            return 0
-        if e == _PRE_FLAG:
-            if not on or self._cells[p] != HIDDEN_CODE:
-                return 0
-            self._preflags += 1
-            return self._right_click(p)
-        if e == _RIGHT_DOWN:
-            if ms == UP_UP:
-                if not on:
-                    self.mouse = UP_DOWN_NOT_FLAG
-                    self._off_board_right()
-                    return None
-                self.mouse = UP_DOWN
-                if self._cells[p] == HIDDEN_CODE:
-                    self._preflags += 1
-                else:
-                    self._preflags -= 1
-                    if self._preflags == 0:
-                        # Taking off the last preflag undoes everything so far.
-                        self.status = _READY
-                        self._clear_counts()
-                        if self._cells[p] == FLAG_CODE:
-                            self._flag_changed(p, -1)
-                        self._cells[p] = HIDDEN_CODE
-                        return 0
-                return self._right_click(p)
-            if ms == DOWN_UP:
-                self.mouse = CHORDING
-                if on and self._preflags == 0:
-                    self.status = _READY
-                return None
-            if ms == DOWN_UP_AFTER_CHORDING:
-                self.mouse = CHORDING
-                return None
-            return 0
-        if e == _BOTH_DOWN:
-            if ms == DOWN_UP:
-                if on and self._preflags == 0:
-                    self.status = _READY
-                self.mouse = CHORDING
-            elif ms in (DOWN_UP_AFTER_CHORDING, UP_DOWN, UP_UP):
-                self.mouse = CHORDING
-            elif ms == UP_DOWN_NOT_FLAG:
-                self.mouse = CHORDING_NOT_FLAG
-            return 0
-        return None
+        Returns
+        -------
+        tuple of int
+            The number of events used, and the positions (in these arrays) of
+            the event that started the game and of the one that ended it (-1
+            when none did).
 
-    def _release_chord(self, on: bool, p: int, after: int, uncount: bool) -> int:
-        self.mouse = after
-        if uncount:
-            self._uncount_right()
-        if not on:
-            return 0
-        return self._chord(p)
-
-    def _playing(self, e: int, on: bool, p: int) -> int:
-        ms = self.mouse
-        if e == _LEFT_DOWN:
-            self.mouse = {UP_UP: DOWN_UP, UP_DOWN: CHORDING, UP_DOWN_NOT_FLAG: CHORDING_NOT_FLAG,
-                          UNDEFINED: DOWN_UP}.get(ms, ms)
-        elif e in (_LEFT_UP, _LEFT):
-            if ms == DOWN_UP:
-                self.mouse = UP_UP
-                if not on:
-                    return self._off_board_left() if e == _LEFT_UP else 0
-                return self._left_click(p)
-            if ms in (CHORDING, CHORDING_NOT_FLAG):
-                return self._release_chord(on, p, UP_DOWN, ms == CHORDING_NOT_FLAG)
-            if ms == DOWN_UP_AFTER_CHORDING:
-                self.mouse = UP_UP
-            elif e == _LEFT:
-                self.mouse = {UP_UP: DOWN_UP, UP_DOWN: CHORDING,
-                              UP_DOWN_NOT_FLAG: CHORDING_NOT_FLAG, UNDEFINED: UP_UP}.get(ms, ms)
-            elif ms == UNDEFINED:
-                self.mouse = UP_UP
-        elif e == _RIGHT_DOWN or (e == _RIGHT and ms in (UP_UP, DOWN_UP,
-                                                             DOWN_UP_AFTER_CHORDING)):
-            if ms == UP_UP:
-                if on:
-                    self.mouse = UP_DOWN_NOT_FLAG if self._cells[p] < 10 else UP_DOWN
-                    return self._right_click(p)
-                self.mouse = UP_DOWN_NOT_FLAG
-                self._off_board_right()
-            elif ms in (DOWN_UP, DOWN_UP_AFTER_CHORDING):
-                self.mouse = CHORDING
-            elif ms == UNDEFINED:
-                self.mouse = UP_DOWN
-        elif e in (_RIGHT_UP, _RIGHT):
-            if ms in (UP_DOWN, UP_DOWN_NOT_FLAG):
-                self.mouse = UP_UP
-            elif ms in (CHORDING, CHORDING_NOT_FLAG):
-                return self._release_chord(on, p, DOWN_UP_AFTER_CHORDING,
-                                           ms == CHORDING_NOT_FLAG)
-            elif ms == UNDEFINED:
-                self.mouse = UP_UP
-        elif e == _MIDDLE_DOWN:
-            self._middle = True
-        elif e in (_MIDDLE_UP, _MIDDLE):
-            self._middle = not self._middle if e == _MIDDLE else False
-            if not self._middle:
-                if not on:
-                    self.double += 1
-                    self._record("double", "chord", -1, False)
-                    return 0
-                return self._chord(p)
-        elif e == _BOTH_DOWN:
-            if ms == UP_DOWN_NOT_FLAG:
-                self.mouse = CHORDING_NOT_FLAG
-            elif ms in (DOWN_UP, DOWN_UP_AFTER_CHORDING, UP_DOWN, UP_UP):
-                self.mouse = CHORDING
-        return 0
+        Raises
+        ------
+        ValueError
+            As :meth:`step`, for any of the events, before any is applied.
+        """
+        k = np.ascontiguousarray(kinds, dtype=np.uint8)
+        r = np.ascontiguousarray(rows, dtype=np.int32)
+        c = np.ascontiguousarray(cols, dtype=np.int32)
+        i = np.ascontiguousarray(index, dtype=np.int64)
+        if not k.shape == r.shape == c.shape == i.shape or k.ndim != 1:
+            raise ValueError("kinds, rows, cols and index must be 1-D arrays of one length")
+        if k.size and int(k.max()) > _LAST_KIND:
+            raise ValueError(f"unknown event kind {int(k.max())}")
+        on = (r >= 0) & (r < self.rows) & (c >= 0) & (c < self.cols)
+        if not (on | ((r == -1) & (c == -1))).all():
+            raise ValueError(f"a cell is neither on the {self.rows}x{self.cols} board nor "
+                             "(-1, -1) for off the board")
+        used, start, end = self._k.run(k, r, c, i)
+        return used, start, end

@@ -8,7 +8,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from .clientrules import ClientBoard, GameStatus
+from .clientrules import ACTIONS, BUTTONS, ClientBoard, GameStatus
 from .model import EventKind, Video
 
 __all__ = ["Move", "VideoPlay", "play_video"]
@@ -135,31 +135,17 @@ def play_video(video: Video, question_marks: bool | None = None,
                         clone if count_chord_right_press is None else count_chord_right_press)
     ev = video.events
     clicks = np.flatnonzero(ev.kind != EventKind.MOVE)
-    kinds = ev.kind[clicks].tolist()
-    rows = ev.row[clicks].tolist()
-    cols = ev.col[clicks].tolist()
-    times = ev.time_ms[clicks].tolist()
-    start: int | None = None
-    end: int | None = None
-    step = board.step
-    for i, k, r, c, t in zip(clicks.tolist(), kinds, rows, cols, times, strict=True):
-        was = board.status
-        step(k, r, c, i)
-        now = board.status
-        if now != was:
-            if start is None and now in (GameStatus.PLAYING, GameStatus.WON, GameStatus.LOST):
-                start = t
-            if now == GameStatus.WON or now == GameStatus.LOST:
-                end = t
-                break
-    if end is None:
-        end = int(ev.time_ms[-1])
-    time_of = ev.time_ms
-    cols_n = video.cols
+    used, first, last = board.run(ev.kind[clicks], ev.row[clicks], ev.col[clicks], clicks)
+    times = ev.time_ms
+    start = None if first < 0 else int(times[clicks[first]])
+    end = int(times[clicks[last]]) if last >= 0 else int(times[-1])
+    event, button, action, cell, changed = board._log_arrays()
+    cols = video.cols
     moves = tuple(
-        Move(int(time_of[i]), button, action, p // cols_n if p >= 0 else -1,
-             p % cols_n if p >= 0 else -1, changed, i)
-        for i, button, action, p, changed in board.log)
+        Move(int(times[i]), BUTTONS[b], ACTIONS[a], p // cols if p >= 0 else -1,
+             p % cols if p >= 0 else -1, bool(ch), i)
+        for i, b, a, p, ch in zip(event.tolist(), button.tolist(), action.tolist(),
+                                  cell.tolist(), changed.tolist(), strict=True))
     outcome = {GameStatus.WON: "won", GameStatus.LOST: "lost"}.get(board.status, "unfinished")
     return VideoPlay(
         moves=moves, outcome=outcome, start_ms=start, end_ms=end,

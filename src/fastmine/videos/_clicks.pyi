@@ -1,0 +1,34 @@
+# Type stubs for the private click kernel of fastmine.videos (see _clicks.pyx).
+import numpy as np
+from numpy.typing import NDArray
+
+BOUNDS_CHECKED: bool
+
+class ClickKernel:
+    rows: int
+    cols: int
+    w: int
+    left: int
+    right: int
+    double: int
+    lce: int
+    rce: int
+    dce: int
+    bbbv_solved: int
+    flags: int
+    hidden_safe: int
+    status: int
+    mouse: int
+    question_marks: bool
+    count_chord_right_press: bool
+    log_len: int
+    nregions: int
+    def __init__(self, board: NDArray[np.int16], own3bv: NDArray[np.uint8], rows: int,
+                 cols: int, hidden_safe: int, question_marks: bool,
+                 count_chord_right_press: bool) -> None: ...
+    def step(self, kind: int, row: int, col: int, event: int) -> int: ...
+    def run(self, kinds: NDArray[np.uint8], rows: NDArray[np.int32], cols: NDArray[np.int32],
+            index: NDArray[np.int64]) -> tuple[int, int, int]: ...
+    def log(self) -> tuple[NDArray[np.int64], NDArray[np.uint8], NDArray[np.uint8],
+                           NDArray[np.int32], NDArray[np.bool_]]: ...
+    def grid(self) -> NDArray[np.int16]: ...
