@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from video_files import ORACLE_READS, path
 
+import fastmine
 from fastmine.videos import EventKind, play_video, read_video
 from fastmine.videos.clientrules import ClientBoard
 from fastmine.videos.model import EVENT_CODES
@@ -93,3 +94,34 @@ def test_board_and_counts_after_every_event(pair) -> None:  # type: ignore[no-un
         assert (b.left, b.right, b.double, b.bbbv_solved, b.lce, b.rce, b.dce, b.flags) == (
             kp.left, kp.right, kp.double, kp.bbbv_solved, kp.lce, kp.rce, kp.dce, kp.flag), (
             f"counts after event {i}")
+
+
+_MS_CODES = {fastmine.HIDDEN: 10, fastmine.FLAG: 11, fastmine.QUESTION: 12,
+             fastmine.WRONG_FLAG: 14, fastmine.EXPLODED: 15, fastmine.MINE: 10}
+
+
+def test_fastmine_game_rebuilt_from_the_moves_has_ms_toollibs_board(pair) -> None:  # type: ignore[no-untyped-def]
+    """Replay the moves in fastmine's engine; after each, its board is ms-toollib's
+    board after that move's event (mines a finished game shows aside)."""
+    name, v, o = pair
+    mouse = [e for e in o.events if e.event.is_mouse()]
+    p = play_video(v, question_marks=False, count_chord_right_press=False)
+    g = fastmine.Game.from_board(fastmine.Board.from_mines(v.mine_layout), question_marks=False)
+    play = {"left": g.reveal, "right": g.toggle_mark, "double": g.chord}
+    for m in p.moves:
+        if m.row < 0:
+            continue
+        play[m.button](m.row, m.col)
+        ours = g.view.astype(np.int16)
+        for code, ms_code in _MS_CODES.items():
+            ours[g.view == code] = ms_code
+        theirs = np.array(mouse[m.event].next_game_board.game_board)
+        same = ours == theirs
+        if g.state.is_over:             # fastmine shows the mines of a finished game
+            same |= v.mine_layout & (theirs == 10)
+        if not same.all():
+            # Only a chord on a revealed 0 may part them (fastmine's rule, for now).
+            assert m.button == "double" and v.events.kind[m.event] != EventKind.MOVE
+            assert g.view[m.row, m.col] == 0, f"{name}: move {m} parts from ms-toollib"
+            return
+    assert g.state.value == p.outcome
