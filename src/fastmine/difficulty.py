@@ -50,13 +50,24 @@ DIFFICULTIES: dict[str, Difficulty] = {
 }
 """Preset name -> :class:`Difficulty`, in menu order."""
 
+CLASSIC_BEGINNER = Difficulty(8, 8, 10)
+"""Beginner as Arbiter, Vienna, Metasweeper and the ranking sites play it: 8x8 with
+10 mines (fastmine's own Beginner is 9x9 with 10, as in Windows XP on)."""
+
+NAMED_BOARDS: dict[str, Difficulty] = {**DIFFICULTIES, "classic beginner": CLASSIC_BEGINNER}
+"""Every board size with a name: the presets of :data:`DIFFICULTIES`, then the
+classic Beginner, which the records, their Progress and the replays name
+(``"classic beginner"``) and keep apart from fastmine's Beginner, but which is
+not a preset of the menus."""
+
 #: Sizes a UI offers for custom games (the engine itself takes any size).
 CUSTOM_MIN_SIDE = 5
 CUSTOM_MAX_SIDE = 50
 
 
 def difficulty_name(rows: int, cols: int, mines: int) -> str:
-    """The preset name of a size, or ``"custom"``.
+    """The name of a size: a preset's, ``"classic beginner"`` (8x8 with 10 mines:
+    :data:`NAMED_BOARDS`), or ``"custom"``.
 
     Parameters
     ----------
@@ -76,8 +87,10 @@ def difficulty_name(rows: int, cols: int, mines: int) -> str:
     'beginner'
     >>> difficulty_name(9, 9, 11)
     'custom'
+    >>> difficulty_name(8, 8, 10)
+    'classic beginner'
     """
-    for name, d in DIFFICULTIES.items():
+    for name, d in NAMED_BOARDS.items():
         if d == (rows, cols, mines):
             return name
     return "custom"

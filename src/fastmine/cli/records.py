@@ -13,7 +13,7 @@ import json
 import sys
 import unicodedata
 
-from ..difficulty import DIFFICULTIES
+from ..difficulty import DIFFICULTIES, NAMED_BOARDS
 from ..files.outputs import atomic_write_figure, check_figure_path, check_output
 from ..files.storage import atomic_write_text
 from ..records import (
@@ -35,7 +35,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Add the ``fastmine records`` options to an argparse parser."""
     parser.add_argument("--difficulty", "-d", metavar="NAME",
                         help="show the best times of one board: a preset name "
-                             f"({', '.join(DIFFICULTIES)}) or ROWSxCOLS/MINES")
+                             f"({', '.join(DIFFICULTIES)}), classic-beginner (8x8/10) "
+                             "or ROWSxCOLS/MINES")
     parser.add_argument("--top", type=int, default=10, metavar="N",
                         help="how many best times --difficulty shows (default 10)")
     parser.add_argument("--assisted", action="store_true",
@@ -57,13 +58,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def _parse_board(text: str) -> BoardKey:
     if text in DIFFICULTIES or text == "custom":
         return text
+    name = " ".join(text.lower().replace("-", " ").replace("_", " ").split())
+    if name in NAMED_BOARDS:            # "classic beginner", "classic-beginner"
+        return name
     try:
         size, mines = text.lower().split("/")
         rows, cols = size.split("x")
         return int(rows), int(cols), int(mines)
     except ValueError:
         raise ValueError(f"unknown board {text!r}: use a preset name "
-                         f"({', '.join(DIFFICULTIES)}) or ROWSxCOLS/MINES, e.g. 12x20/40") from None
+                         f"({', '.join(DIFFICULTIES)}), classic-beginner (8x8/10) or "
+                         "ROWSxCOLS/MINES, e.g. 12x20/40") from None
 
 
 def _fmt(v: object, spec: str) -> str:

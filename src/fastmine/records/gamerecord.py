@@ -212,7 +212,8 @@ def clean_name(name: str | None) -> str | None:
 
 
 def board_label(rows: int, cols: int, mines: int) -> str:
-    """``"beginner"`` for a preset size, else ``"custom 12x20/40"``."""
+    """``"beginner"`` for a preset size, ``"classic beginner"`` for 8x8 with 10 mines
+    (:data:`fastmine.difficulty.NAMED_BOARDS`), else ``"custom 12x20/40"``."""
     name = difficulty_name(rows, cols, mines)
     return name if name != "custom" else f"custom {rows}x{cols}/{mines}"
 

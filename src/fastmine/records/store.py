@@ -58,7 +58,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._validate import as_int, check_mines, check_size
 from ..board import RULES
-from ..difficulty import DIFFICULTIES, difficulty_name
+from ..difficulty import NAMED_BOARDS, difficulty_name
 from ..files.storage import data_dir as _data_dir
 from .dbfile import explain, open_read_only, read_header, read_only, rollback
 from .gamerecord import (
@@ -97,7 +97,9 @@ MAX_IMPORTED_ABANDONED = 10_000
 more than anyone gives up; the app's old counts file is a few lines)."""
 
 BoardKey = str | tuple[int, int, int]
-"""A preset name such as ``"expert"``, ``"custom"`` (every custom size), or ``(rows, cols, mines)``."""
+"""A board's name such as ``"expert"`` or ``"classic beginner"`` (see
+:data:`fastmine.difficulty.NAMED_BOARDS`), ``"custom"`` (every other size), or
+``(rows, cols, mines)``."""
 
 
 def default_path(data_dir: str | os.PathLike[str] | None = None) -> Path:
@@ -442,13 +444,18 @@ class RecordsStore:
         if board is not None:
             if isinstance(board, str):
                 if board == "custom":
+                    # Every size without a name: a game stored before its size had
+                    # one (an 8x8/10 game filed as custom) is not custom now.
                     clauses.append("difficulty = 'custom'")
-                elif board in DIFFICULTIES:
+                    for size in NAMED_BOARDS.values():
+                        clauses.append("NOT (rows = ? AND cols = ? AND mines = ?)")
+                        params += list(size)
+                elif board in NAMED_BOARDS:
                     clauses.append("rows = ? AND cols = ? AND mines = ?")
-                    params += list(DIFFICULTIES[board])
+                    params += list(NAMED_BOARDS[board])
                 else:
                     raise ValueError(f"unknown difficulty {board!r}; expected one of "
-                                     f"{', '.join(DIFFICULTIES)}, 'custom' or (rows, cols, mines)")
+                                     f"{', '.join(NAMED_BOARDS)}, 'custom' or (rows, cols, mines)")
             else:
                 try:
                     rows, cols, mines = board
@@ -554,13 +561,13 @@ class RecordsStore:
         return replace(st, abandoned=st.abandoned + len(places) - len(placed))
 
     def boards(self, *, include_assisted: bool = True) -> list[tuple[int, int, int]]:
-        """Every board size that has games (finished or abandoned), presets in menu
-        order first, then custom sizes."""
+        """Every board size that has games (finished or abandoned), the named ones
+        first (the presets in menu order, then the classic Beginner), then custom sizes."""
         where, params = self._where(None, None, include_assisted)
         sizes: set[tuple[int, int, int]] = {tuple(r) for r in self._db().execute(
             f"SELECT rows, cols, mines FROM games{where} UNION "
             f"SELECT rows, cols, mines FROM abandoned{where}", params + params)}
-        presets = [(d.rows, d.cols, d.mines) for d in DIFFICULTIES.values()
+        presets = [(d.rows, d.cols, d.mines) for d in NAMED_BOARDS.values()
                    if (d.rows, d.cols, d.mines) in sizes]
         return presets + sorted(sizes - set(presets))
 
