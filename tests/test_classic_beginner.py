@@ -14,6 +14,7 @@ import pytest
 
 import fastmine
 from fastmine import DIFFICULTIES, difficulty_name
+from fastmine.app.store import board_key
 from fastmine.difficulty import CLASSIC_BEGINNER, NAMED_BOARDS
 from fastmine.records import GameRecord, RecordsStore, board_label
 from fastmine.replay import Replay
@@ -63,6 +64,14 @@ def test_records_keep_the_two_beginners_and_custom_apart(tmp_path: Path) -> None
             rec = s.record_game(g)
             assert rec.difficulty == "classic beginner"
             assert s.replay(rec.id) == Replay.from_game(g)
+
+
+def test_the_app_progress_picker_names_it() -> None:
+    # The app's records and Progress pickers list the boards with games by these
+    # labels and read them back through board_key.
+    assert board_key("classic beginner") == "classic beginner"
+    assert board_key("beginner") == "beginner"
+    assert board_key("custom 8x8/11") == (8, 8, 11)
 
 
 def _records_cli(data: Path, *args: str) -> subprocess.CompletedProcess[str]:

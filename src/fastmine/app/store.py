@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from fastmine import DIFFICULTIES, Game, SaveFormatError
 from fastmine import records as R
+from fastmine.difficulty import NAMED_BOARDS
 from fastmine.files import savedgame as S
 from fastmine.files import storage
 from fastmine.records.store import check_abandoned_counts
@@ -93,10 +94,10 @@ def _wrap(fn):
 def board_key(label: str) -> BoardKey:
     """A records-screen label back to a board: a preset name or (rows, cols, mines).
 
-    >>> board_key("expert"), board_key("custom 20x30/100")
-    ('expert', (20, 30, 100))
+    >>> board_key("expert"), board_key("custom 20x30/100"), board_key("classic beginner")
+    ('expert', (20, 30, 100), 'classic beginner')
     """
-    if label in DIFFICULTIES:
+    if label in NAMED_BOARDS:
         return label
     size, mines = label.split()[-1].split("/")
     rows, cols = size.split("x")
