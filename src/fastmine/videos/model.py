@@ -216,9 +216,12 @@ class Video:
         The game mode: ``"classic"`` or another mode name the format defines
         (``"upk"``, ``"density"``, ``"no_guess"``, ...).
     events : Events
-        Every mouse event.  The clock: Arbiter's and Clone's start at the
-        game's first click, Vienna's and Metasweeper's at the first press that
-        changed the board (a flag laid before the first reveal counts).
+        Every mouse event.  Time 0 is where the client's clock starts:
+        Arbiter's and Clone's at the first click's press, Vienna's at its
+        release (Vienna does not record that press; the reader adds it at
+        time 0), Metasweeper's at the first press that changed the board (a
+        flag laid before the first reveal counts).  The game's own start is
+        :attr:`VideoPlay.start_ms <fastmine.videos.VideoPlay.start_ms>`.
     stated_time_ms : int or None
         The game's time as the file states it, in milliseconds.
     stated_bbbv : int or None
