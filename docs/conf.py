@@ -158,9 +158,36 @@ def _not_validated() -> set[str]:
         for name in _public_names(modname):
             value = getattr(module, name, None)
             routine_or_class = inspect.isclass(value) or inspect.isroutine(value)
-            if not routine_or_class or (inspect.isclass(value) and issubclass(value, enum.Enum)):
+            if (not routine_or_class or (inspect.isclass(value) and issubclass(value, enum.Enum))
+                    or _fields_documented(value)):
                 found.add(rf"^{re.escape(modname)}\.{name}$")
     return found
+
+
+def _fields_documented(cls: object) -> bool:
+    """True for a dataclass or named tuple whose every field has a docstring.
+
+    Such a class (a result, such as :class:`fastmine.solver.Analysis`) documents
+    its fields as attributes, one by one, instead of in a Parameters section;
+    a field without a docstring leaves the class to numpydoc's PR01.
+    """
+    import dataclasses
+
+    from sphinx.pycode import ModuleAnalyzer
+
+    if not inspect.isclass(cls):
+        return False
+    if dataclasses.is_dataclass(cls):
+        fields = [f.name for f in dataclasses.fields(cls)]
+    elif issubclass(cls, tuple) and hasattr(cls, "_fields"):
+        fields = list(cls._fields)
+    else:
+        return False
+    try:
+        docs = ModuleAnalyzer.for_module(cls.__module__).find_attr_docs()
+    except Exception:  # noqa: BLE001 - no source to read
+        return False
+    return all((cls.__qualname__, f) in docs for f in fields)
 
 
 numpydoc_validation_exclude |= _not_validated()

@@ -34,7 +34,9 @@ class VideoFormatError(ValueError):
 
         game.avf: the mine at (row 17, col 3) is outside the 16x16 board (byte 12)
 
-    Attributes
+    The parameters are kept as attributes of the same names.
+
+    Parameters
     ----------
     source : str
         The file's name, or ``"<bytes>"`` for data given in memory.

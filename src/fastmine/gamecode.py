@@ -88,6 +88,21 @@ class GameSpec:
     ``kind == "seed"``: ``seed`` and ``rule`` are set and ``board`` is None;
     the board is laid at the first click.  ``kind == "board"``: ``board`` holds
     the exact mines, ``seed`` is None and ``rule`` is ``"none"``.
+
+    Parameters
+    ----------
+    kind : {"seed", "board"}
+        Which kind of code.
+    rows, cols : int
+        The size.
+    mines : int
+        How many mines.
+    rule : {"opening", "cell", "no_guess", "none"}
+        The first-click rule.
+    seed : int, optional
+        The board's seed (seed codes).
+    board : Board, optional
+        The board (board codes).
     """
 
     kind: Kind
@@ -105,7 +120,20 @@ class GameSpec:
 
     def new_game(self, question_marks: bool = True,
                  clock: Callable[[], float] = time.monotonic) -> Game:
-        """A fresh :class:`~fastmine.Game` of this spec."""
+        """A fresh :class:`~fastmine.Game` of this spec.
+
+        Parameters
+        ----------
+        question_marks : bool
+            Whether a right click cycles through the question mark.
+        clock : callable
+            The game's clock, returning seconds.
+
+        Returns
+        -------
+        Game
+            A game on the board, or laid from the seed at the first click.
+        """
         if self.board is not None:
             return Game.from_board(self.board, question_marks=question_marks, clock=clock)
         return Game(self.rows, self.cols, self.mines, rule=self.rule, seed=self.seed,
@@ -224,6 +252,29 @@ def _put_size(w: _Writer, rows: int, cols: int, mines: int) -> None:
 def seed_code(rows: int, cols: int, mines: int, seed: int, rule: Rule = "opening") -> str:
     """The ``seed`` code of a game: same code, same seed; same first click, same board.
 
+    Parameters
+    ----------
+    rows, cols : int
+        The size.
+    mines : int
+        How many mines.
+    seed : int
+        The board's seed, 0 to 2**64 - 1.
+    rule : {"opening", "cell", "no_guess", "none"}
+        The first-click rule.
+
+    Returns
+    -------
+    str
+        The code, in groups of five letters.
+
+    Raises
+    ------
+    TypeError, ValueError
+        A size, mine count, rule or seed of the wrong type or out of range.
+
+    Examples
+    --------
     >>> seed_code(9, 9, 10, seed=7)
     '160GE-M70'
     >>> seed_code(9, 9, 10, seed=7, rule="no_guess")
@@ -252,6 +303,25 @@ def seed_code(rows: int, cols: int, mines: int, seed: int, rule: Rule = "opening
 def board_code(board: Board) -> str:
     """The ``board`` code of a fixed board: the exact mines, whatever the first click.
 
+    Parameters
+    ----------
+    board : Board
+        At most :data:`MAX_BOARD_CODE_CELLS` cells.
+
+    Returns
+    -------
+    str
+        The code, in groups of five letters.
+
+    Raises
+    ------
+    TypeError
+        ``board`` is not a :class:`fastmine.Board`.
+    ValueError
+        The board is too big for a board code.
+
+    Examples
+    --------
     >>> board_code(Board.from_mines([[0, 1, 0], [0, 0, 1]]))
     '1GM5H-ARS3Y'
     """
@@ -272,7 +342,26 @@ def board_code(board: Board) -> str:
 
 
 def encode(spec: GameSpec) -> str:
-    """The game code of a :class:`GameSpec` (a seed or a board code, by its kind)."""
+    """The game code of a :class:`GameSpec` (a seed or a board code, by its kind).
+
+    Parameters
+    ----------
+    spec : GameSpec
+        What the code says.
+
+    Returns
+    -------
+    str
+        The code, as :func:`seed_code` or :func:`board_code` writes it.
+
+    Raises
+    ------
+    TypeError
+        ``spec`` is not a :class:`GameSpec`.
+    ValueError
+        A seed spec without its seed, a board spec without its board, or a
+        board too big for a code.
+    """
     if not isinstance(spec, GameSpec):
         raise TypeError(f"encode needs a GameSpec, got {type(spec).__name__}")
     if spec.kind == "board":
@@ -289,6 +378,21 @@ def code_of(game: Game) -> str | None:
     mines are laid (after the first click, or from the start on a fixed board); None
     before the first click of a game laid from fresh randomness, or when the board is
     too big for a board code.
+
+    Parameters
+    ----------
+    game : Game
+        Any game, in any state.
+
+    Returns
+    -------
+    str or None
+        The code, or None (see above).
+
+    Raises
+    ------
+    TypeError
+        ``game`` is not a :class:`fastmine.Game`.
     """
     if not isinstance(game, Game):
         raise TypeError(f"code_of needs a fastmine.Game, got {type(game).__name__}")
@@ -304,8 +408,31 @@ def code_of(game: Game) -> str | None:
 
 
 def decode(code: str) -> GameSpec:
-    """Read a game code; a typo, a code from a newer fastmine or damage raise ValueError.
+    """Read a game code.
 
+    Letters are read without regard to case; spaces, dashes and underscores
+    are ignored, and ``I``, ``L`` and ``O`` read as ``1``, ``1`` and ``0``.
+
+    Parameters
+    ----------
+    code : str
+        A code as :func:`encode` writes it.
+
+    Returns
+    -------
+    GameSpec
+        What the code says.
+
+    Raises
+    ------
+    TypeError
+        ``code`` is not text.
+    ValueError
+        A typo (the check letters do not match), a code from a newer
+        fastmine, or a damaged or foreign code.
+
+    Examples
+    --------
     >>> decode("1GM5H-ARS3Y").board.mines.astype(int).tolist()
     [[0, 1, 0], [0, 0, 1]]
     """
@@ -378,6 +505,27 @@ def new_game(code: str | GameSpec, question_marks: bool = True,
              clock: Callable[[], float] = time.monotonic) -> Game:
     """A fresh game from a game code (or a decoded :class:`GameSpec`).
 
+    Parameters
+    ----------
+    code : str or GameSpec
+        The code.
+    question_marks : bool
+        Whether a right click cycles through the question mark.
+    clock : callable
+        The game's clock, returning seconds.
+
+    Returns
+    -------
+    Game
+        A fresh game of the code's board.
+
+    Raises
+    ------
+    ValueError
+        As :func:`decode`.
+
+    Examples
+    --------
     >>> g = new_game("16H30-E889P")
     >>> g.shape, g.mine_count, g.seed
     ((16, 30), 99, 12345)
@@ -393,6 +541,25 @@ def daily(date: _dt.date | str | None = None, difficulty: str = "expert") -> str
     depend on the machine or the Python version.  It is a seed code with the
     rule ``"opening"``: players who make the same first click race the same board.
 
+    Parameters
+    ----------
+    date : datetime.date or str, optional
+        The day, or its ISO form ``"2026-11-24"``; today (UTC) by default.
+    difficulty : str
+        A preset's name (a key of :data:`fastmine.DIFFICULTIES`).
+
+    Returns
+    -------
+    str
+        The day's seed code.
+
+    Raises
+    ------
+    TypeError, ValueError
+        A date that is not a date or an ISO date, or an unknown difficulty.
+
+    Examples
+    --------
     >>> daily("2026-11-24") == daily(_dt.date(2026, 11, 24))
     True
     >>> daily("2026-11-24") != daily("2026-11-25")

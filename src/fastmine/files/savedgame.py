@@ -39,6 +39,9 @@ from .storage import atomic_write_text, read_regular_file
 from .storage import data_dir as _data_dir
 from .storage import move_aside as _move_aside
 
+__all__ = ["MAX_SAVE_BYTES", "SAVE_FILE", "default_path", "delete_save", "describe", "load_game",
+           "move_aside", "read_save", "save_game"]
+
 SAVE_FILE = "saved-game.json"
 """File name of the saved game inside the data directory."""
 
@@ -51,7 +54,19 @@ PathLike = str | os.PathLike[str]
 
 
 def default_path(data_dir: PathLike | None = None) -> Path:
-    """Where the saved game lives (see :func:`fastmine.files.storage.data_dir`)."""
+    """Where the saved game lives.
+
+    Parameters
+    ----------
+    data_dir : str or os.PathLike, optional
+        The data folder; by default ``FASTMINE_DATA_DIR`` or the platform's
+        (see :func:`fastmine.files.storage.data_dir`).
+
+    Returns
+    -------
+    pathlib.Path
+        ``<data folder>/saved-game.json`` (the folder is not created).
+    """
     return _data_dir(data_dir) / SAVE_FILE
 
 
@@ -63,8 +78,24 @@ def read_save(path: PathLike | None = None, *, data_dir: PathLike | None = None
               ) -> dict[str, Any] | None:
     """The saved game's dict after checking it parses as JSON, or None if there is no save.
 
-    Raises :class:`SaveFormatError` if the file is unreadable.  The dict is not
-    yet checked as a game; :func:`load_game` does that.
+    The dict is not yet checked as a game; :func:`load_game` does that.
+
+    Parameters
+    ----------
+    path : str or os.PathLike, optional
+        The save file; by default :func:`default_path` of ``data_dir``.
+    data_dir : str or os.PathLike, optional
+        The data folder (see :func:`fastmine.files.storage.data_dir`).
+
+    Returns
+    -------
+    dict or None
+        The parsed JSON object, or None if there is no file.
+
+    Raises
+    ------
+    fastmine.SaveFormatError
+        The file cannot be read, is too big, or is not a JSON object.
     """
     p = _resolve(path, data_dir)
     try:
@@ -89,9 +120,26 @@ def load_game(path: PathLike | None = None, *, data_dir: PathLike | None = None,
               clock: Callable[[], float] = time.monotonic) -> Game | None:
     """The saved game, or None if there is none.
 
-    Raises :class:`SaveFormatError` for a corrupt file and
-    :class:`FutureVersionError` for one from a newer fastmine; the file is left
-    as it is.  The messages name the file.
+    Parameters
+    ----------
+    path : str or os.PathLike, optional
+        The save file; by default :func:`default_path` of ``data_dir``.
+    data_dir : str or os.PathLike, optional
+        The data folder (see :func:`fastmine.files.storage.data_dir`).
+    clock : callable
+        The resumed game's clock, returning seconds.
+
+    Returns
+    -------
+    Game or None
+        The game as it was saved, or None if there is no save.
+
+    Raises
+    ------
+    fastmine.SaveFormatError
+        A corrupt file (left as it is; the message names it).
+    fastmine.FutureVersionError
+        A save from a newer fastmine (left as it is).
     """
     p = _resolve(path, data_dir)
     d = read_save(p)
@@ -113,6 +161,29 @@ def save_game(game: Game, path: PathLike | None = None, *,
     replaced.  Refuses (raises :class:`SaveFormatError` / :class:`FutureVersionError`,
     file untouched) if the existing file is not a save this fastmine can read,
     so an unreadable save is never lost by accident; :func:`move_aside` it first.
+
+    Parameters
+    ----------
+    game : Game
+        The game to save, in any state.
+    path : str or os.PathLike, optional
+        The save file; by default :func:`default_path` of ``data_dir``.
+    data_dir : str or os.PathLike, optional
+        The data folder (see :func:`fastmine.files.storage.data_dir`).
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+
+    Raises
+    ------
+    TypeError
+        ``game`` is not a :class:`fastmine.Game`.
+    fastmine.SaveFormatError, fastmine.FutureVersionError
+        The file there is not a save this fastmine can read (it is kept).
+    OSError
+        The file cannot be written (the old one is kept).
     """
     if not isinstance(game, Game):
         raise TypeError(f"save_game needs a fastmine.Game, got {type(game).__name__}")
@@ -129,7 +200,20 @@ def save_game(game: Game, path: PathLike | None = None, *,
 
 
 def delete_save(path: PathLike | None = None, *, data_dir: PathLike | None = None) -> bool:
-    """Remove the saved game; returns True if there was one."""
+    """Remove the saved game.
+
+    Parameters
+    ----------
+    path : str or os.PathLike, optional
+        The save file; by default :func:`default_path` of ``data_dir``.
+    data_dir : str or os.PathLike, optional
+        The data folder (see :func:`fastmine.files.storage.data_dir`).
+
+    Returns
+    -------
+    bool
+        True if there was one.
+    """
     try:
         _resolve(path, data_dir).unlink()
     except FileNotFoundError:
@@ -138,13 +222,38 @@ def delete_save(path: PathLike | None = None, *, data_dir: PathLike | None = Non
 
 
 def move_aside(path: PathLike | None = None, *, data_dir: PathLike | None = None) -> Path:
-    """Rename an unreadable save to ``saved-game.json.corrupt-<time>``; returns the new path."""
+    """Rename an unreadable save to ``saved-game.json.corrupt-<time>``, keeping its bytes.
+
+    Parameters
+    ----------
+    path : str or os.PathLike, optional
+        The save file; by default :func:`default_path` of ``data_dir``.
+    data_dir : str or os.PathLike, optional
+        The data folder (see :func:`fastmine.files.storage.data_dir`).
+
+    Returns
+    -------
+    pathlib.Path
+        The new path.
+    """
     return _move_aside(_resolve(path, data_dir))
 
 
 def describe(game: Game) -> str:
     """A one-line description of a saved game for a resume prompt.
 
+    Parameters
+    ----------
+    game : Game
+        The saved game.
+
+    Returns
+    -------
+    str
+        Its size's name, size and time played.
+
+    Examples
+    --------
     >>> import fastmine
     >>> describe(fastmine.Game(9, 9, 10))
     'beginner 9x9/10, 0:00 played'

@@ -64,6 +64,23 @@ class Replay:
     ``(kind, row, col, ms)`` as :attr:`fastmine.Game.moves`; ``state`` and
     ``time``: where the game ended (seconds, as :attr:`fastmine.Game.elapsed`).
     Both arrays are read-only.  Build one with :meth:`from_game` or load one.
+
+    Parameters
+    ----------
+    mines : numpy.ndarray
+        bool (rows, cols), True at a mine.
+    rule : {"opening", "cell", "no_guess", "none"}
+        The game's first-click rule.
+    moves : numpy.ndarray
+        int64 (n, 4): ``(kind, row, col, ms)`` per move.
+    state : GameState
+        How the game ended (or ``PLAYING`` if it did not).
+    time : float
+        The game's time in seconds.
+    question_marks : bool
+        The game's setting (at its end).
+    assisted : bool
+        Whether any help was used (hints, the solver).
     """
 
     mines: NDArray[np.bool_]
@@ -91,6 +108,23 @@ class Replay:
         question marks switched during the game): a replay is exact or there is
         none.  A move taken back with :meth:`fastmine.Game.take_back_loss`
         leaves the log, so such a game keeps its replay.
+
+        Parameters
+        ----------
+        game : Game
+            A game with at least one reveal, in any state.
+
+        Returns
+        -------
+        Replay
+            Its board, settings, moves, state and time.
+
+        Raises
+        ------
+        TypeError
+            ``game`` is not a :class:`fastmine.Game`.
+        ValueError
+            The game has no replay (see above).
         """
         if not isinstance(game, Game):
             raise TypeError(f"Replay.from_game needs a fastmine.Game, got {type(game).__name__}")
@@ -145,8 +179,19 @@ class Replay:
         return Board.from_mines(self.mines)
 
     def describe_move(self, k: int) -> str:
-        """Words for move ``k`` (0-based), e.g. ``"0:03.250 reveal row 4, col 5"``
-        (rows and columns 1-based, as the terminal shows them)."""
+        """Words for move ``k``, e.g. ``"0:03.250 reveal row 4, col 5"``.
+
+        Parameters
+        ----------
+        k : int
+            The move's index, 0-based.
+
+        Returns
+        -------
+        str
+            Its game time, kind and cell (rows and columns 1-based, as the
+            terminal shows them), and ``(solver)`` for a solver's move.
+        """
         kind, r, c, ms = (int(v) for v in self.moves[k])
         who = " (solver)" if kind & MOVE_ASSIST else ""
         m, s = divmod(ms, 60_000)
@@ -170,6 +215,23 @@ class Replay:
         Its clock is frozen at the time of the last move made, so ``elapsed``
         is the recorded game time (to the millisecond); its move log equals
         the first ``upto`` recorded moves.
+
+        Parameters
+        ----------
+        upto : int, optional
+            How many moves to make, 0 to ``len(self)``.
+
+        Returns
+        -------
+        Game
+            The game after those moves.
+
+        Raises
+        ------
+        TypeError
+            ``upto`` is not a whole number.
+        ValueError
+            ``upto`` is out of range.
         """
         n = len(self)
         if upto is None:
@@ -185,9 +247,19 @@ class Replay:
         return game
 
     def frames(self, upto: int | None = None) -> Iterator[Game]:
-        """The game before any move, then after each move up to ``upto`` (all by
-        default): one :class:`fastmine.Game`, yielded again after every move
-        (copy it to keep a frame).  For playback; :meth:`play` checks ``upto``.
+        """The game before any move, then after each move up to ``upto``.
+
+        For playback; :meth:`play` checks ``upto``, this does not.
+
+        Parameters
+        ----------
+        upto : int, optional
+            The last move to play (all by default).
+
+        Yields
+        ------
+        Game
+            One game, yielded again after every move (copy it to keep a frame).
         """
         n = len(self) if upto is None else upto
         # The clock shows the recorded time of the move being made.
@@ -208,7 +280,14 @@ class Replay:
     # ------------------------------------------------------------ the file
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON-ready dict of the replay file (see ``docs/replays.md``)."""
+        """The replay as the JSON-ready dict of its file (see docs/replays.md).
+
+        Returns
+        -------
+        dict
+            Format, version, size, settings, state and time, and the mines and
+            moves packed as base64.
+        """
         pairs = movelog.encode(self.moves, self.cols, padded=False)
         return {
             "format": REPLAY_FORMAT,
@@ -227,19 +306,59 @@ class Replay:
         }
 
     def to_bytes(self) -> bytes:
-        """The replay file's bytes (compact UTF-8 JSON and a newline)."""
+        """The replay file's bytes.
+
+        Returns
+        -------
+        bytes
+            Compact UTF-8 JSON of :meth:`to_dict`, and a newline.
+        """
         return (json.dumps(self.to_dict(), separators=(",", ":")) + "\n").encode("utf-8")
 
     @classmethod
     def from_dict(cls, d: object) -> Replay:
-        """Read :meth:`to_dict`'s dict.  Raises :class:`fastmine.SaveFormatError`
-        for anything corrupt and :class:`fastmine.FutureVersionError` for a
-        newer version; the moves are checked by playing them."""
+        """Read :meth:`to_dict`'s dict; the moves are checked by playing them.
+
+        Parameters
+        ----------
+        d : dict
+            The dict, as read from JSON.
+
+        Returns
+        -------
+        Replay
+            The replay.
+
+        Raises
+        ------
+        fastmine.SaveFormatError
+            Anything corrupt: a missing or wrong field, moves that do not play.
+        fastmine.FutureVersionError
+            A replay written by a newer fastmine.
+        """
         return _from_dict(cls, d)
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Replay:
-        """Read :meth:`to_bytes`'s bytes (errors as :meth:`from_dict`)."""
+        """Read :meth:`to_bytes`'s bytes.
+
+        Parameters
+        ----------
+        data : bytes
+            The file's content.
+
+        Returns
+        -------
+        Replay
+            The replay.
+
+        Raises
+        ------
+        fastmine.SaveFormatError
+            Not JSON, or anything corrupt (as :meth:`from_dict`).
+        fastmine.FutureVersionError
+            A replay written by a newer fastmine.
+        """
         try:
             d = json.loads(data.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -249,12 +368,53 @@ class Replay:
         return cls.from_dict(d)
 
     def save(self, path: str | os.PathLike[str]) -> Path:
-        """Write the replay file atomically; returns the path written."""
+        """Write the replay file atomically.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            Where to write (any name; ``.fmreplay`` by convention).
+
+        Returns
+        -------
+        pathlib.Path
+            The path written.
+
+        Raises
+        ------
+        OSError
+            The file cannot be written (the old one, if any, is kept).
+        """
         return atomic_write_bytes(path, self.to_bytes())
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Replay:
-        """Read a replay file (errors as :meth:`from_dict`, naming the file)."""
+        """Read a replay file written by :meth:`save` (or exported by fastmine).
+
+        The file is read whole, up to :data:`MAX_REPLAY_BYTES`, and every move
+        is checked by playing it, so a replay that loads plays back exactly.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            The replay file.
+
+        Returns
+        -------
+        Replay
+            The replay it holds.
+
+        Raises
+        ------
+        FileNotFoundError
+            No such file.
+        fastmine.SaveFormatError
+            The file cannot be read (a folder, a device, unreadable, too
+            big), or it is not a replay or is corrupt; the message names the
+            file.
+        fastmine.FutureVersionError
+            A replay written by a newer fastmine (the message names the file).
+        """
         try:
             data = read_regular_file(path, MAX_REPLAY_BYTES)
         except FileNotFoundError:
@@ -275,6 +435,13 @@ class Seeker:
     it is, or again from the start to go back (no move is ever undone).  The
     game is one object throughout: copy it to keep a position.
 
+    Parameters
+    ----------
+    replay : Replay
+        The replay to step through.
+
+    Examples
+    --------
     >>> import fastmine
     >>> g = fastmine.Game(9, 9, 10, seed=1)
     >>> _ = g.reveal(4, 4)
@@ -293,7 +460,18 @@ class Seeker:
         """How many moves the game shows."""
 
     def goto(self, k: int) -> Game:
-        """The game after ``k`` moves (clamped to 0..len(replay))."""
+        """The game after ``k`` moves.
+
+        Parameters
+        ----------
+        k : int
+            How many moves, clamped to 0..len(replay).
+
+        Returns
+        -------
+        Game
+            The seeker's one game, now after ``k`` moves.
+        """
         k = max(0, min(int(k), len(self.replay)))
         if k < self.k:
             self._frames = self.replay.frames()

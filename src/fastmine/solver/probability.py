@@ -196,11 +196,35 @@ _GAME: type[Game] | None = None
 def analyze(view: ArrayLike | Game, mines: int | None = None, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> Analysis:
     """Exact probabilities and certain cells of ``view`` with ``mines`` mines in total.
 
-    ``view`` may also be a :class:`fastmine.Game` (then ``mines`` defaults to its
-    mine count).  Raises :class:`InconsistentViewError` when no layout fits,
-    ``ValueError``/``TypeError`` for malformed input.  ``max_entries`` bounds the
-    memory of the counting tables (see the module docstring).
+    Parameters
+    ----------
+    view : array_like or Game
+        The player's view, as :attr:`fastmine.Game.view` gives it: 0..8 where
+        revealed, :data:`fastmine.HIDDEN`, :data:`fastmine.FLAG` or
+        :data:`fastmine.QUESTION` elsewhere (a flag is not taken as a mine); or
+        the game itself.
+    mines : int, optional
+        The total number of mines; defaults to a game's mine count (needed
+        with an array).
+    max_entries : int
+        Bounds the memory of the counting tables (see the module docstring):
+        a component that needs more is approximated and ``exact`` is False.
 
+    Returns
+    -------
+    Analysis
+        Probabilities, certain cells and counts of the position.
+
+    Raises
+    ------
+    InconsistentViewError
+        No layout of ``mines`` mines fits the view.
+    TypeError, ValueError
+        A ``max_entries`` out of range, a malformed view (not 2-D, a code that is not a view code, a finished
+        game's cells) or mine count.
+
+    Examples
+    --------
     >>> import numpy as np
     >>> a = analyze(np.array([[-1, -1], [1, 1]]), 1)
     >>> a.probabilities[0].tolist(), a.exact, len(a.safe_cells)
@@ -247,20 +271,97 @@ def analyze(view: ArrayLike | Game, mines: int | None = None, *, max_entries: in
 
 
 def probabilities(view: ArrayLike | Game, mines: int | None = None) -> NDArray[np.float64]:
-    """float64 (rows, cols): P(mine) of every unknown cell, NaN where revealed.
+    """P(mine) of every unknown cell, exact given the total mine count.
 
-    Exact given the total mine count ``mines`` (see :func:`analyze`).
+    Parameters
+    ----------
+    view : array_like or Game
+        The player's view, as :attr:`fastmine.Game.view` gives it: 0..8 where
+        revealed, :data:`fastmine.HIDDEN`, :data:`fastmine.FLAG` or
+        :data:`fastmine.QUESTION` elsewhere (a flag is not taken as a mine); or
+        the game itself.
+    mines : int, optional
+        The total number of mines; defaults to a game's mine count (needed
+        with an array).
+
+    Returns
+    -------
+    numpy.ndarray
+        float64 (rows, cols): the probability of a mine at each unknown cell,
+        NaN where revealed.
+
+    Raises
+    ------
+    InconsistentViewError
+        No layout of ``mines`` mines fits the view.
+    TypeError, ValueError
+        A malformed view (not 2-D, a code that is not a view code, a finished
+        game's cells) or mine count.
+
+    See Also
+    --------
+    analyze : everything at once (certain cells, counts).
     """
     return analyze(view, mines).probabilities
 
 
 def safe_cells(view: ArrayLike | Game, mines: int | None = None) -> NDArray[np.intp]:
-    """``(n, 2)`` intp array of ``(row, col)`` cells that are certainly safe (row-major)."""
+    """The cells that are certainly safe.
+
+    Parameters
+    ----------
+    view : array_like or Game
+        The player's view, as :attr:`fastmine.Game.view` gives it: 0..8 where
+        revealed, :data:`fastmine.HIDDEN`, :data:`fastmine.FLAG` or
+        :data:`fastmine.QUESTION` elsewhere (a flag is not taken as a mine); or
+        the game itself.
+    mines : int, optional
+        The total number of mines; defaults to a game's mine count (needed
+        with an array).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(n, 2)`` intp array of ``(row, col)``, row-major.
+
+    Raises
+    ------
+    InconsistentViewError
+        No layout of ``mines`` mines fits the view.
+    TypeError, ValueError
+        A malformed view (not 2-D, a code that is not a view code, a finished
+        game's cells) or mine count.
+    """
     return np.argwhere(analyze(view, mines).safe)
 
 
 def mine_cells(view: ArrayLike | Game, mines: int | None = None) -> NDArray[np.intp]:
-    """``(n, 2)`` intp array of ``(row, col)`` cells that are certainly mines (row-major)."""
+    """The cells that are certainly mines.
+
+    Parameters
+    ----------
+    view : array_like or Game
+        The player's view, as :attr:`fastmine.Game.view` gives it: 0..8 where
+        revealed, :data:`fastmine.HIDDEN`, :data:`fastmine.FLAG` or
+        :data:`fastmine.QUESTION` elsewhere (a flag is not taken as a mine); or
+        the game itself.
+    mines : int, optional
+        The total number of mines; defaults to a game's mine count (needed
+        with an array).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(n, 2)`` intp array of ``(row, col)``, row-major.
+
+    Raises
+    ------
+    InconsistentViewError
+        No layout of ``mines`` mines fits the view.
+    TypeError, ValueError
+        A malformed view (not 2-D, a code that is not a view code, a finished
+        game's cells) or mine count.
+    """
     return np.argwhere(analyze(view, mines).mine)
 
 
@@ -273,6 +374,29 @@ def log_solutions(view: ArrayLike | Game, mines: int | None = None) -> float:
     ``exp(log_solutions(v2, m) - log_solutions(v1, m))`` is the chance of ``v2``
     given ``v1`` when ``v2`` only adds information to ``v1``.
 
+    Parameters
+    ----------
+    view : array_like or Game
+        The player's view, as :attr:`fastmine.Game.view` gives it: 0..8 where
+        revealed, :data:`fastmine.HIDDEN`, :data:`fastmine.FLAG` or
+        :data:`fastmine.QUESTION` elsewhere (a flag is not taken as a mine); or
+        the game itself.
+    mines : int, optional
+        The total number of mines; defaults to a game's mine count (needed
+        with an array).
+
+    Returns
+    -------
+    float
+        The natural log of the count, or ``-inf`` for none.
+
+    Raises
+    ------
+    TypeError, ValueError
+        A malformed view or mine count.
+
+    Examples
+    --------
     >>> import numpy as np
     >>> round(float(np.exp(log_solutions(np.array([[-1, -1], [1, 1]]), 1))))
     2

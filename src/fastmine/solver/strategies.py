@@ -90,6 +90,27 @@ def first_click_for(rows: int, cols: int, rule: Rule, mines: int) -> tuple[int, 
     border is short; the denser the board, the further in pays.  ``cell``
     and ``none``: a corner (most likely a zero).  ``no_guess``: the centre.
 
+    Parameters
+    ----------
+    rows, cols : int
+        The size.
+    rule : {"opening", "cell", "no_guess", "none"}
+        The game's first-click rule.
+    mines : int
+        How many mines.
+
+    Returns
+    -------
+    (int, int)
+        The cell's ``(row, col)``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        A size or mine count of the wrong type or out of range.
+
+    Examples
+    --------
     >>> first_click_for(16, 30, "opening", 99), first_click_for(16, 16, "opening", 40)
     ((3, 3), (2, 2))
     >>> first_click_for(16, 30, "cell", 99)
@@ -251,16 +272,37 @@ def _auto(game: Game, planner: Planner, rng: np.random.Generator) -> np.ndarray:
 # --------------------------------------------------------------------- public
 
 def step(game: Game, strategy: Strategy = "best", *, rng: object = None) -> NDArray[np.intp]:
-    """Make one move of ``strategy`` on ``game``; return the changed cells.
+    """Make one move of ``strategy`` on ``game``.
 
     One move is one call of :meth:`~fastmine.Game.reveal`,
-    :meth:`~fastmine.Game.chord` or :meth:`~fastmine.Game.toggle_mark`; the
-    result is what that call returned (an empty ``(0, 2)`` array when the
-    strategy has no move, e.g. ``deterministic`` with no rule applying).  Sets
-    ``game.assisted``.  ``rng`` (None, an int seed or a numpy Generator) drives
-    the random choices.  Raises ``ValueError`` for an unknown strategy,
-    ``TypeError`` for a non-Game, :class:`fastmine.GameOverError` /
-    :class:`fastmine.GamePausedError` for a finished or paused game.
+    :meth:`~fastmine.Game.chord` or :meth:`~fastmine.Game.toggle_mark`, logged
+    as the solver's; sets ``game.assisted``.  On a fresh game the move is the
+    first click (:func:`first_click_for`).
+
+    Parameters
+    ----------
+    game : Game
+        The game to move in.
+    strategy : str
+        One of :data:`STRATEGIES`.
+    rng : None, int or numpy.random.Generator
+        Drives the random choices (None: fresh randomness).
+
+    Returns
+    -------
+    numpy.ndarray
+        What the move returned: the changed cells as ``(row, col)`` pairs; an
+        empty ``(0, 2)`` array when the strategy has no move (e.g.
+        ``deterministic`` with no rule applying).
+
+    Raises
+    ------
+    ValueError
+        An unknown strategy.
+    TypeError
+        ``game`` is not a :class:`fastmine.Game`.
+    fastmine.GameOverError, fastmine.GamePausedError
+        The game is finished or paused.
     """
     _check(game, strategy)
     gen = _rng(rng)
@@ -301,6 +343,34 @@ def play(
     lookahead on close calls, ``long_term=False`` its weighing of the
     long-term 50/50 risk (:mod:`fastmine.solver.fifty`): each is a little
     faster and a little weaker.
+
+    Parameters
+    ----------
+    game : Game
+        The game to play (a fresh one or one in progress).
+    strategy : str
+        One of :data:`STRATEGIES`.
+    first_click : (int, int), optional
+        Where to open a fresh game.
+    rng : None, int or numpy.random.Generator
+        Drives the random choices.
+    endgame, lookahead, long_term : bool
+        The parts of ``best`` to use (see above).
+
+    Returns
+    -------
+    GameState
+        ``WON`` or ``LOST``, or ``PLAYING`` when the strategy ran out of moves.
+
+    Raises
+    ------
+    ValueError
+        An unknown strategy.
+    TypeError
+        ``game`` is not a :class:`fastmine.Game`, a flag is not a bool, or
+        ``first_click`` is not a pair.
+    fastmine.GameOverError, fastmine.GamePausedError
+        The game is finished or paused.
     """
     _check(game, strategy)
     for name, flag in (("endgame", endgame), ("lookahead", lookahead), ("long_term", long_term)):
