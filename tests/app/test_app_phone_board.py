@@ -297,7 +297,7 @@ def test_opening_explosion_and_celebration_play_and_end(drv):
     assert fx.kinds() == []
     close_dialogs(drv)
     drv.attach_board(MASK)
-    assert drv.board.is_fitted()  # a game of the same size opens as the last one was left
+    assert drv.board.is_fitted()  # a game of the same size opens whole again
     drv.tap_cell(4, 4)
     settle(drv)
     drv.tap_cell(8, 8)  # the last safe cell
@@ -396,15 +396,10 @@ def test_flag_mode_shows_by_its_icon_not_only_its_colour(drv):
 
 def test_effect_screenshots(make_app, data_dir, touch_first, screenshot_dir):
     """Mid-animation pictures at a 360-dp phone: the opening cascade, the
-    explosion, the confetti.  Beginner would need 40 dp cells to show whole
-    there, under the 48 dp a finger needs: it opens at 56 dp and pans, and
-    the fit button shows it whole."""
+    explosion, the confetti.  Beginner opens whole there, at 40 dp cells."""
     drv = phone(make_app, data_dir, "phone_360")
     drv.attach_board(MASK)
-    assert not drv.board.is_fitted() and dp_scale(drv) == pytest.approx(56)
-    drv.board.toggle_fit()
-    drv.frames(2)
-    assert drv.board.is_fitted()
+    assert drv.board.is_fitted() and dp_scale(drv) == pytest.approx(40)
     t = drv.down(*drv.cell_pos(4, 4))
     drv.frames(2)
     drv.up(t)
@@ -418,7 +413,7 @@ def test_effect_screenshots(make_app, data_dir, touch_first, screenshot_dir):
     settle(drv)
     close_dialogs(drv)
     drv.attach_board(MASK)
-    assert drv.board.is_fitted()  # a game of the same size opens as the last one was left
+    assert drv.board.is_fitted()  # a game of the same size opens whole again
     drv.tap_cell(4, 4)
     settle(drv)
     drv.tap_cell(8, 8)
@@ -502,12 +497,12 @@ def test_kept_views_that_are_no_file_are_ignored_not_waited_on(tmp_path):
     fifo, huge = tmp_path / "fifo.json", tmp_path / "huge.json"
     os.mkfifo(fifo)
     m = ZoomMemory()
-    m.remember((9, 9, False), 56.0, (4.5, 4.5), False)
+    m.remember((9, 9, False, 56.0), 56.0, (4.5, 4.5), False)
     huge.write_text(m.to_json() + " " * MAX_VIEWS_BYTES)
     for path in (fifo, huge):
-        assert ZoomMemory.load(str(path)).recall((9, 9, False)) is None
+        assert ZoomMemory.load(str(path)).recall((9, 9, False, 56.0)) is None
     m.save(str(huge))
-    assert ZoomMemory.load(str(huge)).recall((9, 9, False)) == (56.0, (4.5, 4.5), False)
+    assert ZoomMemory.load(str(huge)).recall((9, 9, False, 56.0)) == (56.0, (4.5, 4.5), False)
 
 
 def test_arrow_keys_move_the_cursor_on_the_screen_when_turned(make_app, data_dir, touch_first):

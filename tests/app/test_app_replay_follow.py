@@ -192,8 +192,8 @@ def test_the_fit_button_and_a_double_tap_toggle_whole_and_zoomed(phone, data_dir
     drv.frames(2)
     b.save_views()
     assert path.read_bytes() == before
-    assert game_board.memory.recall((16, 30, True)) is None
-    assert game_board.memory.recall((16, 30, False)) is None
+    assert game_board.memory.recall((16, 30, True, 56.0)) is None
+    assert game_board.memory.recall((16, 30, False, 56.0)) is None
 
 
 @pytest.mark.parametrize("profile", PHONES)

@@ -216,7 +216,9 @@ class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
             self.sounds.enabled = S.flag(config, key)
         elif key == "coach":
             self.ctrl.coach = S.flag(config, key)
-        # cell_size, haptics and animations are read where they are used
+        elif key == "cell_size":
+            self.game_screen.board.apply_cell_size()  # the game on screen, and the next ones
+        # haptics and animations are read where they are used
 
     def write_settings(self) -> None:
         """Write the settings file now (the settings screen calls it on every change)."""

@@ -198,8 +198,8 @@ class BoardView(Widget):
     def _want_transposed(self, rows: int, cols: int) -> bool:
         return self.touch_first and viewport.transposed(rows, cols, self.width, self.height)
 
-    def _memory_key(self) -> tuple[int, int, bool]:
-        return (self.rows, self.cols, self.transposed)
+    def _memory_key(self) -> viewport.Key:
+        return (self.rows, self.cols, self.transposed, app_cell_size())
 
     def _build_geometry(self) -> None:
         rows, cols = self.rows, self.cols
@@ -409,12 +409,30 @@ class BoardView(Widget):
             else:
                 self.set_view(dp(scale_dp), center)
             return
+        self._open_at(None if self._focus is None else self._drawn_center(*self._focus))
+
+    def _open_at(self, focus: tuple[float, float] | None) -> None:
+        """The whole board if its cells are big enough (:data:`.viewport.MIN_WHOLE_DP`),
+        else the player's cell size around ``focus`` (drawn cell units)."""
         v = viewport.opening_view(self.drows, self.dcols, self.width, self.height, self.cell_px(),
-                                  None if self._focus is None else self._drawn_center(*self._focus))
+                                  focus, whole_px=dp(viewport.MIN_WHOLE_DP))
         if v.fitted and v.scale >= self.fit_scale() - 1e-9:
             self.fit()
         else:
             self.set_view(v.scale, v.center)
+
+    def apply_cell_size(self) -> None:
+        """The cell size setting changed: the views kept under the old size are
+        forgotten (a kept zoom must not override the new setting in the next
+        game of a size already played), and the game on screen shows at the new
+        size around the same middle, or whole if it now opens whole."""
+        self.memory.forget()
+        self.save_views()
+        self._recalled = None
+        if not self.touch_first or not self.rows:
+            return
+        self._open_at(self.view_center())
+        self._settled = False  # as a game opens: a turned phone reopens it by the setting
 
     def set_view(self, scale: float, center: tuple[float, float]) -> None:
         """``scale`` px per cell with drawn board point ``center`` in the middle."""

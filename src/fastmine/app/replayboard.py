@@ -75,7 +75,7 @@ class ReplayBoard(BoardView):
             return
         focus = None if self._focus is None else self._drawn_center(*self._focus)
         v = viewport.opening_view(self.drows, self.dcols, self.width, self.height, self.cell_px(),
-                                  focus, slack=READ_SLACK)
+                                  focus, whole_px=self.cell_px() * READ_SLACK)
         if v.fitted and v.scale >= self.fit_scale() - 1e-9:
             self.fit()
         else:

@@ -3,13 +3,15 @@ and the zoom kept between games of the same size.
 
 Pure arithmetic, no widgets, so the rules are easy to read and test:
 
-- On a touch screen a game opens at the player's cell size (the setting,
-  about 9 mm by default).  A board that fits at that size, or nearly
-  (``FIT_SLACK``: fitting may shrink its cells from the default 56 dp to
-  48 dp, the smallest comfortable touch target, and no further), opens
-  whole and centred; a bigger one opens zoomed at that size around the middle
-  of the board (where a first click opens an area) or, for a resumed game,
-  around the cells already open.
+- On a touch screen a board whose whole-board cells are at least
+  ``MIN_WHOLE_DP`` (38 dp, about 6 mm: Beginner on any phone, 40 dp on a
+  360-dp one) opens whole and centred, never bigger than the player's cell
+  size (the setting, about 9 mm by default); a bigger board opens zoomed at
+  that size around the middle of the board (where a first click opens an
+  area) or, for a resumed game, around the cells already open.
+- The zoom the player leaves a board size at is kept for the next game of
+  that size (:class:`ZoomMemory`), but only under the cell size it was left
+  at: a changed setting is never overridden by a view kept before it.
 - A wide board in a portrait window (or a tall one in landscape) is drawn
   transposed, so its long side follows the screen's: 16x30 shows as 30 rows
   of 16.  Only the drawing turns; the game keeps its rows and columns.
@@ -30,10 +32,11 @@ TOUCH_FIRST: bool | None = None
 """Force the touch-first layout on (True) or off (False); None: decide by
 platform (Android, iOS) or the ``FASTMINE_TOUCH`` environment variable."""
 
-FIT_SLACK = 48 / 56
-"""A board whose whole-board cells are at least this fraction of the chosen
-cell size (48 dp of the default 56) opens whole rather than panning for a
-sliver; below that a finger misses cells, so it opens zoomed and pans."""
+MIN_WHOLE_DP = 38.0
+"""A board whose whole-board cells are at least this many dp opens whole: a
+board that fits is worth more than bigger cells that pan (Beginner's 40 dp on
+a 360-dp phone are easy to tap).  Smaller cells than this a finger misses, so
+such a board opens zoomed at the cell size setting and pans."""
 
 
 def touch_first() -> bool:
@@ -83,28 +86,32 @@ def fit_scale(drows: int, dcols: int, width: float, height: float) -> float:
 
 
 def opening_view(drows: int, dcols: int, width: float, height: float, cell_px: float,
-                 focus: tuple[float, float] | None = None, slack: float = FIT_SLACK) -> View:
-    """The view a touch-screen game opens at: ``cell_px`` pixels per cell
-    around ``focus`` (drawn cell units; default the middle), or the whole
-    board when it fits at (nearly) that size: cells at least ``slack`` times
-    ``cell_px`` (the replay player, only watched, accepts smaller ones).
+                 focus: tuple[float, float] | None = None,
+                 whole_px: float = MIN_WHOLE_DP) -> View:
+    """The view a touch-screen game opens at: the whole board when its cells
+    are then at least ``whole_px`` pixels (at most ``cell_px``, centred),
+    else ``cell_px`` pixels per cell around ``focus`` (drawn cell units;
+    default the middle).  Pass ``whole_px`` as ``dp(MIN_WHOLE_DP)``; the
+    replay player, only watched, accepts smaller cells.
 
-    >>> opening_view(30, 16, 393, 700, 56).scale      # Expert in portrait: 56 px cells
-    56
-    >>> opening_view(9, 9, 393, 700, 56).fitted        # Beginner on a phone: 43.7 would be too small
-    False
-    >>> opening_view(9, 9, 460, 700, 56)               # a little short of 56: whole at 51 px
-    View(scale=51.111111111111114, center=(4.5, 4.5), fitted=True)
-    >>> opening_view(16, 16, 360, 600, 56).fitted      # Intermediate on a phone: zoomed, pans
-    False
+    With 1 px a dp, a 56-dp cell size:
+
+    >>> opening_view(9, 9, 360, 520, 56)               # Beginner on a 360-dp phone: whole at 40
+    View(scale=40.0, center=(4.5, 4.5), fitted=True)
     >>> opening_view(9, 9, 800, 800, 56).scale         # fits at 56: centred at 56, not blown up
     56
+    >>> opening_view(30, 16, 393, 700, 56).scale      # Expert in portrait (23 dp whole): 56
+    56
+    >>> opening_view(16, 16, 360, 520, 56).fitted      # Intermediate on a phone (22.5 dp whole): zoomed
+    False
+    >>> opening_view(16, 16, 360, 520, 40).scale       # ... at the cell size setting
+    40
     """
     fit = fit_scale(drows, dcols, width, height)
     middle = (dcols / 2, drows / 2)
     if fit >= cell_px:
         return View(cell_px, middle, dcols * cell_px <= width and drows * cell_px <= height)
-    if fit >= cell_px * slack:
+    if fit >= whole_px:
         return View(fit, middle, True)
     return View(cell_px, focus or middle, False)
 
@@ -113,41 +120,60 @@ MAX_VIEWS_BYTES = 1 << 20
 """Far more than the kept views of every board size need; a bigger file is not theirs."""
 
 
+Key = tuple[int, int, bool, float]
+"""A kept view's key: (rows, cols, transposed, cell size setting in dp)."""
+
+
 class ZoomMemory:
     """The last zoom and position per board size (in dp and cell units), so
     the next game of the same size opens where the player left the last one.
 
-    >>> m = ZoomMemory(); m.remember((50, 50, False), 56.0, (10.5, 40.0), False)
-    >>> ZoomMemory.from_json(m.to_json()).recall((50, 50, False))
-    (56.0, (10.5, 40.0), False)
-    >>> ZoomMemory.from_json("not json").recall((50, 50, False)) is None
+    A view is kept under the cell size setting it was left at (the last part
+    of its :data:`Key`) and recalled only under that setting: a view kept at
+    56 dp never opens a game after the player chose 72 dp.
+
+    >>> m = ZoomMemory(); m.remember((50, 50, False, 56.0), 60.0, (10.5, 40.0), False)
+    >>> ZoomMemory.from_json(m.to_json()).recall((50, 50, False, 56.0))
+    (60.0, (10.5, 40.0), False)
+    >>> m.recall((50, 50, False, 72.0)) is None       # another cell size: not this view
+    True
+    >>> ZoomMemory.from_json("not json").recall((50, 50, False, 56.0)) is None
     True
     """
 
     def __init__(self) -> None:
-        self._views: dict[tuple[int, int, bool], tuple[float, tuple[float, float], bool]] = {}
+        self._views: dict[Key, tuple[float, tuple[float, float], bool]] = {}
 
-    def remember(self, key: tuple[int, int, bool], scale_dp: float, center: tuple[float, float],
+    def remember(self, key: Key, scale_dp: float, center: tuple[float, float],
                  fitted: bool) -> None:
-        """Keep the view of a board of size ``key`` = (rows, cols, transposed)."""
+        """Keep the view of a board of ``key`` = (rows, cols, transposed, cell size)."""
         self._views[key] = (scale_dp, center, fitted)
 
-    def recall(self, key: tuple[int, int, bool]) -> tuple[float, tuple[float, float], bool] | None:
-        """(scale in dp, centre, fitted) last used for this size, or None."""
+    def recall(self, key: Key) -> tuple[float, tuple[float, float], bool] | None:
+        """(scale in dp, centre, fitted) last used for this key, or None."""
         return self._views.get(key)
 
     def forget(self) -> None:
-        """Drop every kept view."""
+        """Drop every kept view (the cell size setting changed)."""
         self._views.clear()
+
+    def __len__(self) -> int:
+        return len(self._views)
 
     def to_json(self) -> str:
         """The kept views as JSON (for the app's data folder)."""
-        return json.dumps([[r, c, t, scale, cx, cy, fitted]
-                           for (r, c, t), (scale, (cx, cy), fitted) in sorted(self._views.items())])
+        return json.dumps([[r, c, t, cell, scale, cx, cy, fitted]
+                           for (r, c, t, cell), (scale, (cx, cy), fitted) in sorted(self._views.items())])
 
     @classmethod
     def from_json(cls, text: str) -> ZoomMemory:
-        """Views written by :meth:`to_json`; anything unreadable is dropped."""
+        """Views written by :meth:`to_json`; anything unreadable is dropped, and so
+        are views kept without their cell size (older files: such a view is the
+        one that overrode a changed setting).
+
+        >>> ZoomMemory.from_json("[[9, 9, false, 56.0, 4.5, 4.5, false]]")._views
+        {}
+        """
         memory = cls()
         try:
             rows = json.loads(text)
@@ -157,12 +183,13 @@ class ZoomMemory:
             return memory
         for row in rows:
             try:
-                r, c, t, scale, cx, cy, fitted = row
-                key = (int(r), int(c), bool(t))
+                r, c, t, cell, scale, cx, cy, fitted = row
+                key = (int(r), int(c), bool(t), float(cell))
                 view = (float(scale), (float(cx), float(cy)), bool(fitted))
             except (TypeError, ValueError):
                 continue
-            if key[0] > 0 and key[1] > 0 and all(map(math.isfinite, (view[0], *view[1]))) and view[0] > 0:
+            numbers = (key[3], view[0], *view[1])
+            if key[0] > 0 and key[1] > 0 and all(map(math.isfinite, numbers)) and view[0] > 0:
                 memory._views[key] = view
         return memory
 
