@@ -8,7 +8,8 @@ import shlex
 import sys
 from pathlib import Path
 
-from fastmine.files.storage import atomic_write_text
+from fastmine.files.outputs import write_output
+from fastmine.files.storage import refuse_owned
 
 from .kernels import FASTMINE_ONLY_SIZES, FULL_SIZES, KERNELS, QUICK_SIZES, size
 from .peers import PEERS
@@ -140,6 +141,12 @@ def run(args: argparse.Namespace, argv: list[str] | None = None) -> int:
     from . import report, suite
 
     cfg = config(args, argv)
+    try:        # before any work: never over a file of fastmine's (the saved game ...)
+        for path in (cfg.out, cfg.out / f"{cfg.name}.json", cfg.out / f"{cfg.name}.md"):
+            refuse_owned(path, "--out/--name")
+    except ValueError as exc:
+        print(f"bench: {exc}", file=sys.stderr)
+        return 2
     missing = [] if args.from_json else missing_extras(cfg)
     if missing:
         print("bench: not installed, so this run goes without: " + ", ".join(missing)
@@ -161,8 +168,8 @@ def run(args: argparse.Namespace, argv: list[str] | None = None) -> int:
     doc["plots"] = plots
     js = cfg.out / f"{cfg.name}.json"
     md = cfg.out / f"{cfg.name}.md"
-    atomic_write_text(js, json.dumps(doc, indent=1, default=str) + "\n")
-    atomic_write_text(md, report.render(doc, plots))
+    write_output(js, json.dumps(doc, indent=1, default=str) + "\n", "--out/--name")
+    write_output(md, report.render(doc, plots), "--out/--name")
     print(f"bench: wrote {js}, {md}" + "".join(f", {cfg.out / p}" for p in plots.values()))
     if args.docs:
         from . import docs_page

@@ -80,7 +80,8 @@ def test_schema_3_without_the_replays_table_is_refused(tmp_path):
     (["replay", "999"], "game 999 has no replay"),
     (["replay", "abc"], "a game ID is a number"),
     (["replay", "--import", "/nonexistent/x.fmr"], "no such file: /nonexistent/x.fmr"),
-    (["replay", "--export", "1", "/nonexistent/x.fmr"], "game 1 has no replay"),
+    (["replay", "--export", "1", "x.fmr"], "game 1 has no replay"),
+    (["replay", "--export", "1", "/nonexistent/x.fmr"], "the folder /nonexistent does not exist"),
     (["replay", "--speed", "-1"], "--speed must be 0 or more"),
 ])
 def test_replay_command_errors_are_one_named_line(tmp_path, capsys, argv, words):

@@ -14,8 +14,7 @@ import sys
 import unicodedata
 
 from ..difficulty import DIFFICULTIES, NAMED_BOARDS
-from ..files.outputs import atomic_write_figure, check_figure_path, check_output
-from ..files.storage import atomic_write_text
+from ..files.outputs import atomic_write_figure, check_figure_path, check_output, write_output
 from ..records import (
     AbandonedGame,
     BoardKey,
@@ -24,7 +23,6 @@ from ..records import (
     RecordsStore,
     Statistics,
     board_label,
-    database_files,
     default_path,
 )
 from ..records.progress import MEDIAN_WINDOW, last_won_by_board
@@ -163,8 +161,9 @@ def plot_series(records: list[GameRecord], last: int,
     return last_won_by_board(records, last, include_assisted)
 
 
-def plot(series: dict[str, list[GameRecord]], path: str) -> None:
-    """Draw each board's time and 3BV/s, game by game with a running median, to ``path``."""
+def plot(series: dict[str, list[GameRecord]], path: str, data_dir: str | None = None) -> None:
+    """Draw each board's time and 3BV/s, game by game with a running median, to ``path``
+    (never over a file of fastmine's, in ``data_dir`` or the usual places)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -185,7 +184,7 @@ def plot(series: dict[str, list[GameRecord]], path: str) -> None:
         ax.set_xlabel("won game (oldest first)")
     fig.suptitle("fastmine records: the last won games of each board")
     fig.tight_layout()
-    atomic_write_figure(path, fig)
+    atomic_write_figure(path, fig, data_dir=data_dir)
     plt.close(fig)
 
 
@@ -196,10 +195,10 @@ def _export(args: argparse.Namespace, board: BoardKey | None) -> int:
         return 2
     option, out = ("--plot", args.plot) if args.plot is not None else ("--json", args.json)
     try:
+        if out != "-":
+            check_output(out, option, data_dir=args.data_dir)
         if args.plot is not None:
             check_figure_path(out)
-        if out != "-":
-            check_output(out, option, database_files(args.data_dir))
     except ValueError as exc:
         print(f"fastmine records: {exc}", file=sys.stderr)
         return 2
@@ -221,7 +220,10 @@ def _export(args: argparse.Namespace, board: BoardKey | None) -> int:
             sys.stdout.write(text)
         else:
             try:
-                atomic_write_text(args.json, text)
+                write_output(args.json, text, "--json", data_dir=args.data_dir)
+            except ValueError as exc:
+                print(f"fastmine records: {exc}", file=sys.stderr)
+                return 2
             except OSError as exc:
                 print(f"fastmine records: cannot write {args.json}: {exc.strerror or exc}",
                       file=sys.stderr)
@@ -235,7 +237,10 @@ def _export(args: argparse.Namespace, board: BoardKey | None) -> int:
               + ("" if args.assisted else " (without solver assistance)"), file=sys.stderr)
         return 1
     try:
-        plot(series, args.plot)
+        plot(series, args.plot, args.data_dir)
+    except ValueError as exc:
+        print(f"fastmine records: {exc}", file=sys.stderr)
+        return 2
     except OSError as exc:
         print(f"fastmine records: cannot write {args.plot}: {exc.strerror or exc}",
               file=sys.stderr)

@@ -73,14 +73,19 @@ def run(args: argparse.Namespace) -> int:
             print("fastmine replay: --verdicts writes the coach's verdicts: it cannot go "
                   "with --no-coach", file=sys.stderr)
             return 2
-        if verdicts_to != "-":
-            from ..files.outputs import check_output
+    # Before any work: an output over one of fastmine's files (or a mistyped
+    # folder) is refused, not written (and the folder not made).
+    for option, out in (("--verdicts", verdicts_to),
+                        ("--export", args.export[1] if args.export else None)):
+        if out is None or option == "--verdicts" and out == "-":    # none, or stdout
+            continue
+        from ..files.outputs import check_output
 
-            try:
-                check_output(verdicts_to, "--verdicts", _keep(args))
-            except ValueError as exc:
-                print(f"fastmine replay: {exc}", file=sys.stderr)
-                return 2
+        try:
+            check_output(out, option, _keep(args), data_dir=args.data_dir)
+        except ValueError as exc:
+            print(f"fastmine replay: {exc}", file=sys.stderr)
+            return 2
     try:
         if args.import_file:
             if args.id is not None:
@@ -95,14 +100,14 @@ def run(args: argparse.Namespace) -> int:
             if replay is None:
                 return 2
         if args.export:
-            from ..files.outputs import check_output
+            from ..files.outputs import write_output
 
-            try:        # as --verdicts: a mistyped folder is refused, not made
-                check_output(args.export[1], "--export", _keep(args))
+            try:        # checked again as it is written
+                path = write_output(args.export[1], replay.to_bytes(), "--export", _keep(args),
+                                    data_dir=args.data_dir)
             except ValueError as exc:
                 print(f"fastmine replay: {exc}", file=sys.stderr)
                 return 2
-            path = replay.save(args.export[1])
             print(f"replay written to {path}")
             return 0
         return _play(replay, args)
@@ -117,13 +122,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _keep(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
-    """The files an output of this command must not replace: the records and the replay read."""
-    from ..records import database_files
-
-    keep = list(database_files(args.data_dir))
+    """The file an output of this command must not replace besides fastmine's own
+    (:func:`fastmine.files.outputs.check_output` knows those): the replay read."""
     if args.import_file:
-        keep.append((args.import_file, "the replay being read"))
-    return tuple(keep)
+        return ((args.import_file, "the replay being read"),)
+    return ()
 
 
 def _find(store: Any, ident: str | None) -> Replay | None:
@@ -172,9 +175,15 @@ def _play(replay: Replay, args: argparse.Namespace) -> int:
         if args.verdicts == "-":
             sys.stdout.write(to_json(replay, verdicts))
         else:
-            from ..files.storage import atomic_write_text
+            from ..files.outputs import write_output
 
-            print(f"verdicts written to {atomic_write_text(args.verdicts, to_json(replay, verdicts))}")
+            try:
+                path = write_output(args.verdicts, to_json(replay, verdicts), "--verdicts",
+                                    _keep(args), data_dir=args.data_dir)
+            except ValueError as exc:
+                print(f"fastmine replay: {exc}", file=sys.stderr)
+                return 2
+            print(f"verdicts written to {path}")
         return 0
     coached: tuple[list[Any] | None, str] | None = (
         verdicts_of(replay) if getattr(args, "coach", True) else None)

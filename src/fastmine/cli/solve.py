@@ -22,11 +22,11 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Callable
 
 from ..board import RULES, Rule
 from ..difficulty import DIFFICULTIES
-from ..files.outputs import atomic_write_figure, check_figure_path, check_output
-from ..files.storage import atomic_write_text
+from ..files.outputs import atomic_write_figure, check_figure_path, check_output, write_output
 from ..limits import check_board_size
 from ..solver.runs import Config, Run, RunFailed, RunInterrupted, check_games, run_configs
 from ..solver.strategies import STRATEGIES, first_click_for
@@ -255,7 +255,8 @@ def format_table(run: Run) -> str:
 
 def write_json(run: Run, path: str, argv: list[str] | None = None,
                stopped: str | None = None) -> None:
-    """Write the run as JSON, atomically (a temporary file, then a rename).
+    """Write the run as JSON, atomically (a temporary file, then a rename), never
+    over one of fastmine's files (:func:`fastmine.files.outputs.write_output`).
 
     A run that stopped early says so: ``"partial": true`` and why in ``"stopped"``.
     """
@@ -277,7 +278,7 @@ def write_json(run: Run, path: str, argv: list[str] | None = None,
         "notes": run.notes,
         "results": [r.to_dict() for r in run.results],
     }
-    atomic_write_text(path, json.dumps(doc, indent=2) + "\n")
+    write_output(path, json.dumps(doc, indent=2) + "\n", "--json")
 
 
 def plot(run: Run, path: str) -> None:
@@ -328,12 +329,12 @@ def _compare(a: str, b: str) -> int:
 def preflight(args: argparse.Namespace, configs: list[Config]) -> None:
     """Everything checkable before the run (ValueError with the reason)."""
     check_games(len(configs), args.games)
-    if args.plot:
-        check_figure_path(args.plot)
     for option in ("json", "plot", "outcomes"):
         path = getattr(args, option, None)
         if path:
             check_output(path, f"--{option}")
+    if args.plot:
+        check_figure_path(args.plot)
     if args.scheduler:
         from ..solver.cluster import NO_DASK, have_dask
 
@@ -384,7 +385,8 @@ def run(args: argparse.Namespace) -> int:
         if cluster is not None:
             cluster.close()
     result.notes[:0] = notes
-    _report(result, args, stopped)
+    if not _report(result, args, stopped):
+        status = status or 1
     return status
 
 
@@ -398,16 +400,29 @@ def _exit_on_next_interrupt() -> None:
         signal.signal(signal.SIGINT, lambda *_: os._exit(EXIT_INTERRUPTED))
 
 
-def _report(result: Run, args: argparse.Namespace, stopped: str | None) -> None:
-    print(format_table(result))
-    if args.json:
-        write_json(result, args.json, sys.argv[1:], stopped)
-        print(f"results written to {args.json}" + (" (partial)" if result.partial else ""))
-    if args.plot and result.games:
-        plot(result, args.plot)
-        print(f"plot written to {args.plot}")
-    if getattr(args, "outcomes", None):
-        from ..solver import paired
+def _report(result: Run, args: argparse.Namespace, stopped: str | None) -> bool:
+    """Print the table and write the files asked for; False if one could not be written
+    (said on standard error; the others are still written)."""
+    from ..solver import paired
 
-        paired.save(result, args.outcomes)
-        print(f"outcomes written to {args.outcomes}" + (" (partial)" if result.partial else ""))
+    print(format_table(result))
+    partial = " (partial)" if result.partial else ""
+    writers: list[tuple[str, str, Callable[[str], object]]] = [
+        ("json", "results", lambda path: write_json(result, path, sys.argv[1:], stopped)),
+               ("plot", "plot", lambda path: plot(result, path)),
+               ("outcomes", "outcomes", lambda path: write_output(
+                   path, paired.to_bytes(result), "--outcomes"))]
+    written = True
+    for option, words, write in writers:
+        path = getattr(args, option, None)
+        if not path or option == "plot" and not result.games:
+            continue
+        try:
+            write(path)
+        except (ValueError, OSError) as exc:
+            print(f"fastmine solve: --{option} {path} not written: "
+                  f"{getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
+            written = False
+            continue
+        print(f"{words} written to {path}" + ("" if option == "plot" else partial))
+    return written

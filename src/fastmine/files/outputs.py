@@ -1,8 +1,15 @@
-"""Output files the command line writes on request (``--json``, ``--plot``).
+"""Output files the command line writes on request (``--json``, ``--plot``, ...).
 
-Checked before a run starts, so a bad path or a missing matplotlib is refused
-at once instead of after the work, and written atomically like every file the
-user owns (:mod:`fastmine.files.storage`).  Kept apart from :mod:`fastmine.files.storage`
+Every output option of every command goes through the one pair here:
+:func:`check_output` before any work, so a bad path or a missing matplotlib is
+refused at once instead of after the work, and :func:`write_output` at the
+end, which checks again and writes atomically like every file the user owns
+(:mod:`fastmine.files.storage`).  Neither ever lets an output replace one of
+fastmine's own files -- the records database (and its -wal, -shm and
+-journal), the saved game, the app's settings and the rest of
+:func:`fastmine.files.storage.owned_paths` -- whether named directly, through
+a symbolic link, a hard link or a relative path
+(:func:`fastmine.files.storage.owner_of`).  Kept apart from :mod:`fastmine.files.storage`
 because only the command line draws plots: the app, which imports storage,
 must not reach matplotlib.
 """
@@ -17,33 +24,120 @@ from typing import Any
 
 from . import storage
 
-__all__ = ["atomic_write_figure", "check_figure_path", "check_output"]
+__all__ = ["atomic_write_figure", "check_figure_path", "check_output", "figure_bytes",
+           "write_output"]
+
+PathLike = str | os.PathLike[str]
+Keep = tuple[tuple[PathLike, str], ...]
 
 
-def atomic_write_figure(path: str | os.PathLike[str], fig: Any) -> Path:
-    """Draw a matplotlib figure to ``path`` atomically, in the format its suffix names.
+def figure_bytes(path: PathLike, fig: Any) -> bytes:
+    """A matplotlib figure drawn in the format ``path``'s suffix names.
 
     Check the suffix first with :func:`check_figure_path`.
+
+    Parameters
+    ----------
+    path
+        The file the figure is for (only its suffix is used).
+    fig
+        A ``matplotlib.figure.Figure``.
+
+    Returns
+    -------
+    bytes
+        The drawn file.
     """
     buf = io.BytesIO()
     fig.savefig(buf, format=Path(path).suffix.lower().lstrip("."))
-    return storage.atomic_write_bytes(path, buf.getvalue())
+    return buf.getvalue()
 
 
-def check_output(path: str, what: str,
-                 keep: tuple[tuple[str | os.PathLike[str], str], ...] = ()) -> None:
+def atomic_write_figure(path: PathLike, fig: Any, what: str = "--plot",
+                        data_dir: PathLike | None = None) -> Path:
+    """Draw a matplotlib figure to ``path`` through :func:`write_output`.
+
+    Parameters
+    ----------
+    path
+        Where the figure goes (its suffix names the format).
+    fig
+        A ``matplotlib.figure.Figure``.
+    what, data_dir
+        As :func:`check_output`.
+
+    Returns
+    -------
+    Path
+        The file written.
+    """
+    return write_output(path, figure_bytes(path, fig), what, data_dir=data_dir)
+
+
+def write_output(path: PathLike, data: bytes | str, what: str, keep: Keep = (), *,
+                 data_dir: PathLike | None = None) -> Path:
+    """Write an output file atomically, after checking ``path`` again.
+
+    The check of :func:`check_output` runs once more right before the write (a
+    long run leaves time for the path to change), then ``data`` (text is
+    written as UTF-8) goes to a temporary file that replaces ``path``.
+
+    Parameters
+    ----------
+    path, what, keep, data_dir
+        As :func:`check_output`.
+    data
+        The file's content.
+
+    Returns
+    -------
+    Path
+        The file written (a symbolic link's target when ``path`` is a link).
+
+    Raises
+    ------
+    ValueError
+        ``path`` is one of fastmine's own files, or cannot be written.
+    OSError
+        The write itself failed (a full disk); the old file is then unchanged.
+    """
+    check_output(path, what, keep, data_dir=data_dir)
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    return storage.atomic_write_bytes(path, raw)
+
+
+def check_output(path: PathLike, what: str, keep: Keep = (), *,
+                 data_dir: PathLike | None = None) -> None:
     """Refuse (ValueError) an output path that cannot be written, before any work.
 
-    ``what`` names the option in the message (``"--json"``).  ``keep``:
-    ``(path, words)`` pairs of files the output must not replace (the records
-    database, the file being read), named by ``words`` in the message.
+    Parameters
+    ----------
+    path
+        Where the output would go.
+    what
+        The option, for the message (``"--json"``).
+    keep
+        ``(path, words)`` pairs of other files the output must not replace (the
+        file being read), named by ``words`` in the message.
+    data_dir
+        The command's ``--data-dir``, if any: its files are fastmine's too.
+
+    Raises
+    ------
+    ValueError
+        ``path`` is one of fastmine's own files (:func:`fastmine.files.storage.owner_of`)
+        or one of ``keep``, a folder or not a regular file, or its folder is
+        missing or not writable.
     """
     p = Path(path)
+    storage.refuse_owned(p, what, data_dir)
     for other, words in keep:
         with contextlib.suppress(OSError):     # absent: nothing to lose
             if os.path.samefile(p, other):
                 raise ValueError(f"{what} {path} is {words}; writing there would replace it")
-    folder = p.parent if str(p.parent) else Path(".")
+    # a link is written through: its target's folder is the one written in
+    written = Path(os.path.realpath(p)) if p.is_symlink() else p
+    folder = written.parent if str(written.parent) else Path(".")
     if p.is_dir():
         raise ValueError(f"{what} {path} is a folder; give a file name")
     if p.exists() and not p.is_file():

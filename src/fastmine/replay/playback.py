@@ -36,7 +36,7 @@ from .. import movelog
 from .._validate import check_file_version, check_mines, check_size, file_field
 from ..board import Board, Rule, _check_rule
 from ..errors import FutureVersionError, GameOverError, SaveFormatError
-from ..files.storage import atomic_write_bytes, read_regular_file
+from ..files.storage import atomic_write_bytes, read_regular_file, refuse_owned
 from ..game import Game
 from ..gameformat import MAX_SAVED_SECONDS
 from ..movelog import KIND_BITS, KIND_NAMES, MOVE_ASSIST
@@ -370,6 +370,9 @@ class Replay:
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the replay file atomically.
 
+        Never over one of fastmine's own files, the records database or the
+        saved game among them (:func:`fastmine.files.storage.refuse_owned`).
+
         Parameters
         ----------
         path : str or os.PathLike
@@ -382,9 +385,12 @@ class Replay:
 
         Raises
         ------
+        ValueError
+            ``path`` is one of fastmine's own files.
         OSError
             The file cannot be written (the old one, if any, is kept).
         """
+        refuse_owned(path, "the replay file")
         return atomic_write_bytes(path, self.to_bytes())
 
     @classmethod

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import FutureVersionError, SaveFormatError
-from ..files.storage import atomic_write_bytes
+from ..files.storage import atomic_write_bytes, refuse_owned
 
 if TYPE_CHECKING:
     from .runs import Run
@@ -88,8 +88,41 @@ def difference(a: np.ndarray, b: np.ndarray) -> Difference:
 
 
 def save(run: Run, path: str) -> None:
-    """Write every game's outcome of ``run`` (a :class:`~fastmine.solver.runs.Run`)
-    to ``path`` (``.npz``), atomically."""
+    """Write every game's outcome of ``run`` to ``path`` (``.npz``), atomically.
+
+    Parameters
+    ----------
+    run
+        A finished (or partial) :class:`~fastmine.solver.runs.Run`.
+    path
+        The file to write (see :func:`to_bytes` for its content).
+
+    Raises
+    ------
+    ValueError
+        ``path`` is one of fastmine's own files (the records database, the
+        saved game ...: :func:`fastmine.files.storage.refuse_owned`).
+    OSError
+        The file could not be written (the old one is then unchanged).
+    """
+    refuse_owned(path, "the outcomes file")
+    atomic_write_bytes(path, to_bytes(run))
+
+
+def to_bytes(run: Run) -> bytes:
+    """The ``.npz`` file of every game's outcome of ``run``, as :func:`save` writes it.
+
+    Parameters
+    ----------
+    run
+        A finished (or partial) :class:`~fastmine.solver.runs.Run`.
+
+    Returns
+    -------
+    bytes
+        The file: ``meta`` (JSON: format, version, seed, configurations) and
+        one outcome array per configuration.
+    """
     from .. import __version__
 
     meta = {"format": FORMAT, "version": VERSION, "fastmine": __version__, "seed": run.seed,
@@ -98,7 +131,7 @@ def save(run: Run, path: str) -> None:
     arrays: dict[str, Any] = {f"c{k}": r.outcomes for k, r in enumerate(run.results)}
     buf = io.BytesIO()
     np.savez_compressed(buf, meta=np.array(json.dumps(meta)), **arrays)
-    atomic_write_bytes(path, buf.getvalue())
+    return buf.getvalue()
 
 
 def load(path: str) -> tuple[dict[str, Any], list[np.ndarray]]:
