@@ -4,16 +4,21 @@ folders that do not exist.  Each case was a traceback or a changed file once."""
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+import json
 import sqlite3
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import fastmine
 from fastmine import cli
 from fastmine.records import APPLICATION_ID, GameRecord, RecordsError, RecordsStore
 from fastmine.records.gamerecord import sqlite_int
-from fastmine.records.schema import GAME_COLUMNS
+from fastmine.records.schema import ABANDONED_COLUMNS, GAME_COLUMNS
 
 # ---------------------------------------------------------------- whole numbers beyond SQLite's
 
@@ -180,3 +185,179 @@ def test_a_corrupt_database_is_never_written(tmp_path):
     with pytest.raises(RecordsError, match="corrupt"):
         RecordsStore(db)
     assert _files(tmp_path) == before
+
+
+# ---------------------------------------------------------------- values of the wrong type
+
+def _sound_reference(table, row):
+    """A row fastmine wrote, in plain Python: the slow, obvious form of SOUND_ROW."""
+    def whole(v, low=0):
+        return type(v) is int and v >= low
+
+    def seconds(v, high=1e308):
+        return type(v) in (int, float) and 0 <= v <= high
+
+    def opt(test, v):
+        return v is None or test(v)
+
+    def text(v):
+        return type(v) is str
+
+    if table == "games":
+        (_, date, difficulty, rows, cols, mines, rule, won, time, bbbv, rate, clicks, eff,
+         assisted, name, left, right, chord) = row
+        return (text(date) and text(difficulty) and whole(rows, 1) and whole(cols, 1)
+                and whole(mines, 1) and text(rule) and whole(won) and won <= 1
+                and seconds(time) and opt(whole, bbbv) and opt(seconds, rate)
+                and whole(clicks) and opt(seconds, eff) and whole(assisted) and assisted <= 1
+                and opt(text, name) and opt(whole, left) and opt(whole, right)
+                and opt(whole, chord))
+    (_, date, difficulty, rows, cols, mines, rule, time, revealed, assisted, after) = row
+    return (opt(text, date) and text(difficulty) and whole(rows, 1) and whole(cols, 1)
+            and whole(mines, 1) and opt(text, rule) and opt(seconds, time)
+            and opt(lambda v: seconds(v, 1), revealed) and whole(assisted) and assisted <= 1
+            and opt(whole, after))
+
+
+def _fill(data):
+    """A records database with won and lost games, a replay, abandoned games."""
+    with RecordsStore(data_dir=data) as store:
+        game = fastmine.Game.from_board(fastmine.Board.from_mines([[1, 0, 0], [0, 0, 0],
+                                                                   [0, 0, 0]]))
+        game.reveal(2, 2)
+        store.record_game(game, "Ann")
+        for t in range(3):
+            store.add(GameRecord.make(9, 9, 10, won=t != 1, time=5.0 + t, bbbv=12, clicks=20,
+                                      name=f"p{t}"))
+        started = fastmine.Game(9, 9, 10, seed=2)
+        started.reveal(4, 4)
+        store.record_abandoned(started)
+        store.import_abandoned({(16, 16, 40): 2})
+    return data / "records.sqlite3"
+
+
+# Column -> values of the wrong type or range another program could store, as
+# stored: SQLite converts by column affinity (5 into a TEXT column is '5', '9'
+# into an INTEGER one is 9), so these are the ones that stay wrong.
+WRONG = {
+    "date": [b"\x00"], "difficulty": [b"x"], "rows": ["nine", b"9", 2.5, 0, -3],
+    "cols": ["x", 1e308 * 10], "mines": ["ten", 0], "rule": [b"opening"],
+    "won": [2, "yes", 0.5], "time": ["fast", b"\x01", -1.0, 1e308 * 10],
+    "bbbv": ["x", -1, 2.5], "bbbv_per_second": ["quick", -0.5], "clicks": ["many", -2],
+    "efficiency": [b"x", -1], "assisted": [2, "no"], "name": [b"\x00\xff"],
+    "left_clicks": ["x", -1], "right_clicks": [1.5], "chord_clicks": [b""],
+}
+WRONG_ABANDONED = {
+    "date": [b"x"], "difficulty": [b"y"], "rows": ["x", 0], "rule": [b"r"], "time": ["slow", -1],
+    "revealed": [1.5, "half", -0.1], "assisted": [5, "x"], "after_game": ["first", -1, 0.5],
+}
+
+
+def _set(db, table, column, value, row_id=1):
+    conn = sqlite3.connect(db)
+    try:
+        conn.execute("PRAGMA ignore_check_constraints = ON")   # as another program can
+        conn.execute(f"UPDATE {table} SET {column} = ? WHERE id = ?", (value, row_id))
+        conn.commit()
+    finally:
+        conn.close()
+
+
+CASES = [("games", c, v) for c, vs in WRONG.items() for v in vs] + \
+        [("abandoned", c, v) for c, vs in WRONG_ABANDONED.items() for v in vs]
+
+
+@pytest.mark.parametrize("table, column, value", CASES,
+                         ids=[f"{t}.{c}={v!r}"[:40] for t, c, v in CASES])
+def test_a_row_of_the_wrong_type_is_left_out_and_named_not_a_traceback(
+        tmp_path, capsys, table, column, value):
+    db = _fill(tmp_path)
+    _set(db, table, column, value)
+    before = _files(tmp_path)
+    what = "1 game (id 1)" if table == "games" else "1 abandoned game (id 1)"
+    for argv in (["records"], ["records", "--json"], ["records", "-d", "beginner"],
+                 ["records", "-d", "3x3/1"], ["replay", "--list"]):
+        assert cli.main([*argv, "--data-dir", str(tmp_path)]) == 0, argv
+        out, err = capsys.readouterr()
+        assert err.count("\n") == 1 and what in err and "wrong type" in err, (argv, err)
+    # the JSON holds every other row, and only sound values
+    assert cli.main(["records", "--json", "--data-dir", str(tmp_path)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert len(doc["games"]) == 4 - (table == "games")
+    assert len(doc["abandoned"]) == 3 - (table == "abandoned")
+    # a replay plays from its own bytes, whatever its game's row holds
+    assert cli.main(["replay", "1", "--plain", "--data-dir", str(tmp_path)]) == 0
+    assert "won at" in capsys.readouterr().out
+    with RecordsStore(db) as store:
+        assert store.count() == 4 - (table == "games")
+        store.summary(include_assisted=True)
+        store.last_name()
+    assert _files(tmp_path) == before
+
+
+@pytest.mark.parametrize("value", ["text", 12, 1.5])
+def test_a_replay_stored_as_another_type_is_unreadable_in_one_line(tmp_path, capsys, value):
+    db = _fill(tmp_path)
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE replays SET data = ? WHERE game_id = 1", (value,))
+    conn.commit()
+    conn.close()
+    assert cli.main(["replay", "1", "--plain", "--data-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "replay of game 1 is unreadable" in err
+    with RecordsStore(db) as store, pytest.raises(RecordsError, match="not bytes"):
+        store.replay(1)
+
+
+def test_text_that_is_not_utf8_reads_with_replacement_characters(tmp_path, capsys):
+    db = _fill(tmp_path)
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE games SET name = CAST(x'41ff42' AS TEXT) WHERE id = 2")
+    conn.commit()
+    conn.close()
+    with RecordsStore(db) as store:
+        assert store.games()[1].name == "A\ufffdB"
+    assert cli.main(["records", "--data-dir", str(tmp_path)]) == 0
+    assert "A\ufffdB" in capsys.readouterr().out
+
+
+VALUES = st.one_of(st.none(), st.integers(-(2**63), 2**63 - 1), st.floats(allow_nan=False),
+                   st.text(max_size=5), st.binary(max_size=3))
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(["games", "abandoned"]), st.integers(1, 4),
+                          st.data()), max_size=6))
+def test_any_values_in_any_columns_give_exactly_the_sound_rows(tmp_path_factory, edits):
+    data = tmp_path_factory.mktemp("records")
+    db = _fill(data)
+    for table, row_id, draw in edits:
+        columns = GAME_COLUMNS[1:] if table == "games" else ABANDONED_COLUMNS[1:]
+        if table == "abandoned" and row_id > 3:
+            continue
+        with contextlib.suppress(sqlite3.IntegrityError):   # NULL in a NOT NULL column
+            _set(db, table, draw.draw(st.sampled_from(columns)), draw.draw(VALUES), row_id)
+    conn = sqlite3.connect(db)
+    conn.text_factory = lambda raw: raw.decode("utf-8", "replace")   # a blob stays bytes
+    sound = {t: {row[0] for row in conn.execute(f"SELECT * FROM {t}")
+                 if _sound_reference(t, row)}
+             for t in ("games", "abandoned")}
+    counts = {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+              for t in ("games", "abandoned")}
+    conn.close()
+    with RecordsStore(db) as store:
+        assert {g.id for g in store.games()} == sound["games"]
+        assert {a.id for a in store.abandoned_games()} == sound["abandoned"]
+        assert store.count() == len(sound["games"])
+        for g in store.games():
+            assert type(g.time) is float and type(g.rows) is int and type(g.date) is str
+        store.summary(include_assisted=True)
+        note = store.unsound_note
+        bad = counts["games"] - len(sound["games"]), counts["abandoned"] - len(sound["abandoned"])
+        assert (note is None) == (bad == (0, 0))
+        if bad[0]:
+            assert f"{bad[0]} game" in note
+        if bad[1]:
+            assert f"{bad[1]} abandoned game" in note
+        json.dumps([dataclasses.asdict(g) for g in store.games()])
+

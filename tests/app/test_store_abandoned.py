@@ -77,7 +77,7 @@ def test_an_unreadable_file_is_kept_aside_and_reported_once(tmp_path, caplog, te
 
 
 def test_a_file_at_the_cap_is_imported_whole(tmp_path):
-    from fastmine.records.store import MAX_IMPORTED_ABANDONED
+    from fastmine.records import MAX_IMPORTED_ABANDONED
 
     (tmp_path / "abandoned.json").write_text(
         f'{{"beginner": {MAX_IMPORTED_ABANDONED - 1}, "expert": 1}}')

@@ -23,14 +23,13 @@ from fastmine import records as R
 from fastmine.difficulty import NAMED_BOARDS
 from fastmine.files import savedgame as S
 from fastmine.files import storage
-from fastmine.records.store import check_abandoned_counts
 
 ABANDONED_FILE = "abandoned.json"
 """Where older apps counted games given up while in progress, per board label.  The
 records now keep them: an existing file is imported once, then renamed
 ``abandoned.json.imported-<time>`` (kept, never deleted).  A file that is not
 such a table (not JSON, a size fastmine cannot play, more games than
-:data:`fastmine.records.store.MAX_IMPORTED_ABANDONED`) is renamed
+:data:`fastmine.records.MAX_IMPORTED_ABANDONED`) is renamed
 ``abandoned.json.unreadable-<time>`` with one warning in the log, so it is
 reported once, not at every start."""
 MAX_ABANDONED_BYTES = 1 << 20
@@ -247,7 +246,7 @@ class Store:
         except (AttributeError, TypeError, ValueError, KeyError):
             raise _NotCounts(f"{path} is not a table of counts per board") from None
         try:
-            return check_abandoned_counts(counts)   # sizes and the total: before any write
+            return R.check_abandoned_counts(counts)   # sizes and the total: before any write
         except R.RecordsError as exc:
             raise _NotCounts(f"{path} is not the app's table of counts: {exc}") from None
 

@@ -252,9 +252,12 @@ def _export(args: argparse.Namespace, board: BoardKey | None) -> int:
 
 def _note_read_only(store: RecordsStore) -> None:
     """Tell the player, once and on standard error (the output may be JSON), that
-    these records can be read but new games will not be recorded there."""
-    if store.read_only_note:
-        print(f"fastmine records: note: {store.read_only_note}", file=sys.stderr)
+    these records can be read but new games will not be recorded there, and that
+    rows of values of the wrong type were left out (see
+    :attr:`fastmine.records.RecordsStore.unsound_note`)."""
+    for note in (store.read_only_note, store.unsound_note):
+        if note:
+            print(f"fastmine records: note: {note}", file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -150,8 +150,9 @@ def _find(store: Any, ident: str | None) -> Replay | None:
 
 
 def _list(store: Any) -> int:
-    if store.read_only_note:    # on standard error: the list itself stays plain
-        print(f"fastmine replay: note: {store.read_only_note}", file=sys.stderr)
+    for note in (store.read_only_note, store.unsound_note):  # on standard error: the
+        if note:                                              # list itself stays plain
+            print(f"fastmine replay: note: {note}", file=sys.stderr)
     ids = set(store.replay_ids())
     games = [g for g in store.games() if g.id in ids]
     if not games:

@@ -13,12 +13,12 @@ screen compute with them.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
-from .._validate import as_int
+from .._validate import as_int, check_mines, check_size
 from ..difficulty import difficulty_name
 
 if TYPE_CHECKING:
@@ -31,6 +31,11 @@ SQLITE_INTEGERS = range(-2**63, 2**63)
 """The integers an SQLite INTEGER column holds (64-bit, signed): every whole
 number the records store passes to the database is checked against it by
 :func:`sqlite_int` (beyond it SQLite's driver raises OverflowError)."""
+
+
+MAX_IMPORTED_ABANDONED = 10_000
+"""The most abandoned games :meth:`fastmine.records.RecordsStore.import_abandoned` takes in all (far
+more than anyone gives up; the app's old counts file is a few lines)."""
 
 
 class RecordsError(ValueError):
@@ -312,3 +317,47 @@ def _seconds_like(v: object) -> bool:
     if isinstance(v, int):
         return 0 <= v < SQLITE_INTEGERS.stop
     return isinstance(v, float) and math.isfinite(v) and v >= 0
+
+
+def check_abandoned_counts(counts: Mapping[tuple[int, int, int], int]
+                           ) -> dict[tuple[int, int, int], int]:
+    """Counts of abandoned games per board size, checked as
+    :meth:`fastmine.records.RecordsStore.import_abandoned` takes them (nothing is written).
+
+    Parameters
+    ----------
+    counts : Mapping
+        ``(rows, cols, mines)`` -> how many games of that board were abandoned.
+
+    Returns
+    -------
+    dict
+        The same counts with Python int keys and values (a size given twice adds up).
+
+    Raises
+    ------
+    RecordsError
+        A size fastmine cannot play (beyond :mod:`fastmine.limits`), a count
+        that is not a whole number 0 or more, or more than
+        :data:`MAX_IMPORTED_ABANDONED` games in all (checked before anything
+        grows with the count).
+    """
+    out: dict[tuple[int, int, int], int] = {}
+    total = 0
+    for size, n in counts.items():
+        try:
+            rows, cols, mines = size
+            rows, cols = check_size(rows, cols)
+            mines = check_mines(mines, rows, cols)
+        except (TypeError, ValueError) as exc:
+            raise RecordsError(f"not a board size (rows, cols, mines): {size!r:.60} "
+                               f"({exc})") from None
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise RecordsError(f"an abandoned count must be a whole number, 0 or more, "
+                               f"got {n!r:.40} for {rows}x{cols}/{mines}")
+        total += n
+        if total > MAX_IMPORTED_ABANDONED:
+            raise RecordsError(f"more than {MAX_IMPORTED_ABANDONED} abandoned games in all: "
+                               "not counts the app kept")
+        out[rows, cols, mines] = out.get((rows, cols, mines), 0) + int(n)
+    return out

@@ -92,6 +92,44 @@ ABANDONED_COLUMNS = ("id", "date", "difficulty", "rows", "cols", "mines", "rule"
 """The abandoned table's columns, in order (schema 4 and later)."""
 
 
+def _sound(columns: dict[str, str]) -> str:
+    """An SQL condition true for a row whose every column holds what fastmine writes."""
+    kinds = {
+        "int": "typeof({c}) = 'integer' AND {c} >= 0",
+        "positive": "typeof({c}) = 'integer' AND {c} > 0",
+        "flag": "typeof({c}) = 'integer' AND {c} IN (0, 1)",
+        # a REAL column holds a whole number as a real; 1e308 keeps out infinity
+        "seconds": "typeof({c}) IN ('integer', 'real') AND {c} >= 0 AND {c} <= 1e308",
+        "fraction": "typeof({c}) IN ('integer', 'real') AND {c} >= 0 AND {c} <= 1",
+        "text": "typeof({c}) = 'text'",
+    }
+    parts = []
+    for column, kind in columns.items():
+        optional = kind.endswith("?")
+        test = kinds[kind.rstrip("?")].format(c=column)
+        parts.append(f"({column} IS NULL OR ({test}))" if optional else f"({test})")
+    return " AND ".join(parts)
+
+
+SOUND_ROW = {
+    "games": _sound({
+        "date": "text", "difficulty": "text", "rows": "positive", "cols": "positive",
+        "mines": "positive", "rule": "text", "won": "flag", "time": "seconds",
+        "bbbv": "int?", "bbbv_per_second": "seconds?", "clicks": "int",
+        "efficiency": "seconds?", "assisted": "flag", "name": "text?", "left_clicks": "int?",
+        "right_clicks": "int?", "chord_clicks": "int?"}),
+    "abandoned": _sound({
+        "date": "text?", "difficulty": "text", "rows": "positive", "cols": "positive",
+        "mines": "positive", "rule": "text?", "time": "seconds?", "revealed": "fraction?",
+        "assisted": "flag", "after_game": "int?"}),
+}
+"""Per table, an SQL condition true for a row whose values have the types and
+ranges fastmine writes.  SQLite does not enforce column types, so a file edited
+by another program may hold a time of ``'fast'`` or a name that is a blob; the
+store reads only sound rows, and says how many it left out
+(:attr:`fastmine.records.RecordsStore.unsound_note`).  The file is not changed."""
+
+
 def check_version(conn: sqlite3.Connection, path: Path, app_id: int, version: int) -> None:
     """Refuse another program's database and a newer schema (the file is not touched).
 

@@ -56,26 +56,27 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .._validate import as_int, check_mines, check_size
-from ..board import RULES
 from ..difficulty import NAMED_BOARDS, difficulty_name
 from ..files.storage import data_dir as _data_dir
+from . import queries
 from .dbfile import explain, open_read_only, read_header, read_only, rollback
 from .gamerecord import (
-    SQLITE_INTEGERS,
     AbandonedGame,
     GameRecord,
     RecordsError,
     Statistics,
     _check_record,
     board_label,
+    check_abandoned_counts,
     clean_name,
     sqlite_int,
 )
+from .queries import BoardKey, count_arg, stored_id
 from .schema import (
     ABANDONED_COLUMNS,
     GAME_COLUMNS,
     SCHEMA_VERSION,
+    SOUND_ROW,
     check_schema,
     check_version,
     migrate,
@@ -92,15 +93,6 @@ RECORDS_FILE = "records.sqlite3"
 _SQLITE_HEADER = b"SQLite format 3\x00"
 _COLUMNS = GAME_COLUMNS
 _ABANDONED = ABANDONED_COLUMNS[1:]      # every column but the id, as written
-MAX_IMPORTED_ABANDONED = 10_000
-"""The most abandoned games :meth:`RecordsStore.import_abandoned` takes in all (far
-more than anyone gives up; the app's old counts file is a few lines)."""
-
-BoardKey = str | tuple[int, int, int]
-"""A board's name such as ``"expert"`` or ``"classic beginner"`` (see
-:data:`fastmine.difficulty.NAMED_BOARDS`), ``"custom"`` (every other size), or
-``(rows, cols, mines)``."""
-
 
 def default_path(data_dir: str | os.PathLike[str] | None = None) -> Path:
     """The records database path in the data directory (see :func:`fastmine.files.storage.data_dir`)."""
@@ -218,7 +210,13 @@ class RecordsStore:
     def _open(self) -> None:
         conn = self._conn
         assert conn is not None
+        conn.text_factory = queries.text
+        # A row that breaks a CHECK (a time below 0 written by another program) is
+        # a row of unsound values, left out like one of the wrong type (SOUND_ROW),
+        # not a corrupt file: the structure is what quick_check is asked about.
+        conn.execute("PRAGMA ignore_check_constraints = ON")
         check = conn.execute("PRAGMA quick_check").fetchone()[0]
+        conn.execute("PRAGMA ignore_check_constraints = OFF")
         if check != "ok":
             raise self._corrupt(sqlite3.DatabaseError(check))
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
@@ -253,6 +251,32 @@ class RecordsStore:
             return None
         return (f"the records in {self.path} can be read but not changed (a read-only disk "
                 "or a folder fastmine may not write to): new games cannot be recorded there")
+
+    @property
+    def unsound_note(self) -> str | None:
+        """One sentence when rows hold values of the wrong type or range (a time of
+        ``'fast'``, a name that is a blob: SQLite does not enforce types, and a
+        file edited by another program may hold them), else None.
+
+        Such rows are left out of every query (games, best times, statistics,
+        counts, JSON) and the file is not changed: the sentence names the first
+        few ids, so they can be mended or deleted by hand.
+        """
+        conn = self._db()
+        parts = []
+        for table, what in (("games", "game"), ("abandoned", "abandoned game")):
+            ids = [r[0] for r in conn.execute(
+                f"SELECT id FROM {table} WHERE NOT ({SOUND_ROW[table]}) ORDER BY id LIMIT 4")]
+            if not ids:
+                continue
+            n = (len(ids) if len(ids) < 4 else conn.execute(
+                f"SELECT count(*) FROM {table} WHERE NOT ({SOUND_ROW[table]})").fetchone()[0])
+            listed = ", ".join(map(str, ids[:3])) + (" ..." if n > 3 else "")
+            parts.append(f"{n} {what}{'s' if n != 1 else ''} (id {listed})")
+        if not parts:
+            return None
+        return (f"{self.path} has {' and '.join(parts)} with values of the wrong type "
+                "(edited by another program?): left out, and the file is unchanged")
 
     def __enter__(self) -> RecordsStore:
         return self
@@ -332,15 +356,18 @@ class RecordsStore:
         from ..errors import SaveFormatError
         from ..replay import Replay
 
-        key = _stored_id(record_id)
+        key = stored_id(record_id)
         if key is None:
             return None
         row = self._db().execute("SELECT data FROM replays WHERE game_id = ?",
                                  (key,)).fetchone()
         if row is None:
             return None
+        if not isinstance(row[0], bytes):   # another program stored text or a number
+            raise RecordsError(f"the replay of game {key} is unreadable: it is stored as "
+                               f"{type(row[0]).__name__}, not bytes (the file is unchanged)")
         try:
-            return Replay.from_bytes(bytes(row[0]))
+            return Replay.from_bytes(row[0])
         except SaveFormatError as exc:
             raise RecordsError(f"the replay of game {record_id} is unreadable: {exc}") from None
 
@@ -350,6 +377,13 @@ class RecordsStore:
 
     def set_name(self, record_id: int, name: str | None) -> None:
         """Change the player name of a stored record.
+
+        Parameters
+        ----------
+        record_id : int
+            The game's id (:attr:`GameRecord.id`).
+        name : str or None
+            The new name (cleaned by :func:`clean_name`); None removes it.
 
         Raises
         ------
@@ -371,7 +405,7 @@ class RecordsStore:
 
         TypeError if ``record_id`` is not a whole number.
         """
-        key = _stored_id(record_id)
+        key = stored_id(record_id)
         if key is None:
             return False
         with self._write("could not remove the game") as conn:
@@ -410,7 +444,7 @@ class RecordsStore:
         already holds imported counts adds nothing and returns 0, so an import
         repeated after a crash does not count twice.  A size fastmine cannot
         play (beyond :mod:`fastmine.limits`), a count that is not a whole number,
-        or more than :data:`MAX_IMPORTED_ABANDONED` games in all raise
+        or more than :data:`fastmine.records.MAX_IMPORTED_ABANDONED` games in all raise
         :class:`RecordsError` and add nothing.
         """
         rows_in = [(difficulty_name(*size), *size)
@@ -425,7 +459,7 @@ class RecordsStore:
     def abandoned_games(self, board: BoardKey | None = None, *, rule: str | None = None,
                         include_assisted: bool = True) -> list[AbandonedGame]:
         """Every stored abandoned game (optionally of one board and rule), oldest first."""
-        where, params = self._where(board, rule, include_assisted)
+        where, params = queries.where(board, rule, include_assisted, table="abandoned")
         out = []
         cols = ABANDONED_COLUMNS[:-1]       # its place among the games stays inside
         for row in self._db().execute(
@@ -437,45 +471,6 @@ class RecordsStore:
 
     # ---------------------------------------------------------------- queries
 
-    def _where(self, board: BoardKey | None, rule: str | None, include_assisted: bool,
-               won_only: bool = False) -> tuple[str, list[Any]]:
-        clauses: list[str] = []
-        params: list[Any] = []
-        if board is not None:
-            if isinstance(board, str):
-                if board == "custom":
-                    # Every size without a name: a game stored before its size had
-                    # one (an 8x8/10 game filed as custom) is not custom now.
-                    clauses.append("difficulty = 'custom'")
-                    for size in NAMED_BOARDS.values():
-                        clauses.append("NOT (rows = ? AND cols = ? AND mines = ?)")
-                        params += list(size)
-                elif board in NAMED_BOARDS:
-                    clauses.append("rows = ? AND cols = ? AND mines = ?")
-                    params += list(NAMED_BOARDS[board])
-                else:
-                    raise ValueError(f"unknown difficulty {board!r}; expected one of "
-                                     f"{', '.join(NAMED_BOARDS)}, 'custom' or (rows, cols, mines)")
-            else:
-                try:
-                    rows, cols, mines = board
-                except (TypeError, ValueError):
-                    raise TypeError(f"a board is a preset name or (rows, cols, mines), "
-                                    f"got {board!r:.60}") from None
-                clauses.append("rows = ? AND cols = ? AND mines = ?")
-                params += [sqlite_int("rows", rows), sqlite_int("cols", cols),
-                           sqlite_int("mines", mines)]
-        if rule is not None:
-            if rule not in RULES:
-                raise ValueError(f"unknown rule {rule!r:.40}; expected one of {', '.join(RULES)}")
-            clauses.append("rule = ?")
-            params.append(rule)
-        if not include_assisted:
-            clauses.append("assisted = 0")
-        if won_only:
-            clauses.append("won = 1")
-        return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
-
     def _select(self, sql: str, params: list[Any]) -> Iterator[GameRecord]:
         for row in self._db().execute(sql, params):
             values = dict(zip(_COLUMNS, row, strict=True))
@@ -486,19 +481,21 @@ class RecordsStore:
     def games(self, board: BoardKey | None = None, *, rule: str | None = None,
               include_assisted: bool = True) -> list[GameRecord]:
         """Every stored game (optionally of one board and rule), oldest first."""
-        where, params = self._where(board, rule, include_assisted)
+        where, params = queries.where(board, rule, include_assisted)
         return list(self._select(f"SELECT {', '.join(_COLUMNS)} FROM games{where} ORDER BY id",
                                  params))
 
     def count(self) -> int:
-        """How many games are stored."""
-        n: int = self._db().execute("SELECT count(*) FROM games").fetchone()[0]
+        """How many games are stored (of sound values: see :attr:`unsound_note`)."""
+        n: int = self._db().execute(f"SELECT count(*) FROM games WHERE {SOUND_ROW['games']}"
+                                    ).fetchone()[0]
         return n
 
     def last_name(self) -> str | None:
         """The player name of the most recently stored named game, or None."""
         row = self._db().execute(
-            "SELECT name FROM games WHERE name IS NOT NULL ORDER BY id DESC LIMIT 1").fetchone()
+            f"SELECT name FROM games WHERE name IS NOT NULL AND {SOUND_ROW['games']} "
+            "ORDER BY id DESC LIMIT 1").fetchone()
         return row[0] if row else None
 
     def best_times(self, board: BoardKey, limit: int = 10, *, rule: str | None = None,
@@ -507,8 +504,8 @@ class RecordsStore:
 
         ``limit`` is how many (a non-negative int; ValueError below 0).
         """
-        limit = _count_arg("limit", limit)
-        where, params = self._where(board, rule, include_assisted, won_only=True)
+        limit = count_arg("limit", limit)
+        where, params = queries.where(board, rule, include_assisted, won_only=True)
         return list(self._select(
             f"SELECT {', '.join(_COLUMNS)} FROM games{where} ORDER BY time, id LIMIT ?",
             [*params, limit]))
@@ -526,7 +523,7 @@ class RecordsStore:
         for a new best).  Lost games are never best; assisted ones only with
         ``include_assisted=True``.  A tie does not beat an earlier time.
         """
-        top = _count_arg("top", top)
+        top = count_arg("top", top)
         if top == 0:
             raise ValueError("top must be at least 1")
         rec = game if isinstance(game, GameRecord) else GameRecord.from_game(game)
@@ -544,10 +541,12 @@ class RecordsStore:
         counted apart and ends the streak it interrupted (in the order the
         games were stored).
         """
-        where, params = self._where(board, rule, include_assisted)
+        where, params = queries.where(board, rule, include_assisted)
+        where_a, params_a = queries.where(board, rule, include_assisted, table="abandoned")
         conn = self._db()
         games = conn.execute(f"SELECT id, won FROM games{where} ORDER BY id", params).fetchall()
-        places = [a for (a,) in conn.execute(f"SELECT after_game FROM abandoned{where}", params)]
+        places = [a for (a,) in conn.execute(f"SELECT after_game FROM abandoned{where_a}",
+                                             params_a)]
         placed = sorted(a for a in places if a is not None)
         results: list[bool | None] = []
         i = 0
@@ -563,10 +562,11 @@ class RecordsStore:
     def boards(self, *, include_assisted: bool = True) -> list[tuple[int, int, int]]:
         """Every board size that has games (finished or abandoned), the named ones
         first (the presets in menu order, then the classic Beginner), then custom sizes."""
-        where, params = self._where(None, None, include_assisted)
+        where, params = queries.where(None, None, include_assisted)
+        where_a, params_a = queries.where(None, None, include_assisted, table="abandoned")
         sizes: set[tuple[int, int, int]] = {tuple(r) for r in self._db().execute(
             f"SELECT rows, cols, mines FROM games{where} UNION "
-            f"SELECT rows, cols, mines FROM abandoned{where}", params + params)}
+            f"SELECT rows, cols, mines FROM abandoned{where_a}", params + params_a)}
         presets = [(d.rows, d.cols, d.mines) for d in NAMED_BOARDS.values()
                    if (d.rows, d.cols, d.mines) in sizes]
         return presets + sorted(sizes - set(presets))
@@ -581,60 +581,3 @@ class RecordsStore:
                         self.statistics(size, include_assisted=include_assisted),
                         self.best_time(size, include_assisted=include_assisted)))
         return out
-
-
-def check_abandoned_counts(counts: Mapping[tuple[int, int, int], int]
-                           ) -> dict[tuple[int, int, int], int]:
-    """Counts of abandoned games per board size, checked as
-    :meth:`RecordsStore.import_abandoned` takes them (nothing is written).
-
-    Parameters
-    ----------
-    counts : Mapping
-        ``(rows, cols, mines)`` -> how many games of that board were abandoned.
-
-    Returns
-    -------
-    dict
-        The same counts with Python int keys and values (a size given twice adds up).
-
-    Raises
-    ------
-    RecordsError
-        A size fastmine cannot play (beyond :mod:`fastmine.limits`), a count
-        that is not a whole number 0 or more, or more than
-        :data:`MAX_IMPORTED_ABANDONED` games in all (checked before anything
-        grows with the count).
-    """
-    out: dict[tuple[int, int, int], int] = {}
-    total = 0
-    for size, n in counts.items():
-        try:
-            rows, cols, mines = size
-            rows, cols = check_size(rows, cols)
-            mines = check_mines(mines, rows, cols)
-        except (TypeError, ValueError) as exc:
-            raise RecordsError(f"not a board size (rows, cols, mines): {size!r:.60} "
-                               f"({exc})") from None
-        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise RecordsError(f"an abandoned count must be a whole number, 0 or more, "
-                               f"got {n!r:.40} for {rows}x{cols}/{mines}")
-        total += n
-        if total > MAX_IMPORTED_ABANDONED:
-            raise RecordsError(f"more than {MAX_IMPORTED_ABANDONED} abandoned games in all: "
-                               "not counts the app kept")
-        out[rows, cols, mines] = out.get((rows, cols, mines), 0) + int(n)
-    return out
-
-
-def _count_arg(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be a whole number, got {value!r:.40}")
-    return sqlite_int(name, value, 0)
-
-
-def _stored_id(record_id: object) -> int | None:
-    """A game id to look up: None for one beyond the database's integers (no
-    such game can exist); TypeError for anything but a whole number."""
-    key = as_int("record_id", record_id)
-    return key if key in SQLITE_INTEGERS else None
