@@ -185,7 +185,7 @@ def test_write_output_checks_again_at_the_end(home):
     outputs.check_output("late.json", "--json")
     (work / "late.json").symlink_to(data / "saved-game.json")
     before = (data / "saved-game.json").read_bytes()
-    with pytest.raises(ValueError, match="the saved game"):
+    with pytest.raises(ValueError, match="your saved game"):
         outputs.write_output("late.json", "x", "--json")
     assert (data / "saved-game.json").read_bytes() == before
 

@@ -64,14 +64,14 @@ SAVE_FILE = "saved-game.json"
 """The saved game's name in the data directory."""
 
 OWNED_FILES: dict[str, str] = {
-    RECORDS_FILE: "the records database",
-    f"{RECORDS_FILE}-wal": "the records database's write-ahead log",
-    f"{RECORDS_FILE}-shm": "the records database's shared-memory file",
-    f"{RECORDS_FILE}-journal": "the records database's journal",
-    SAVE_FILE: "the saved game",
-    "fastmine.ini": "the app's settings",
-    "board_views.json": "the app's board views",
-    "abandoned.json": "the app's abandoned games",
+    RECORDS_FILE: "your records database",
+    f"{RECORDS_FILE}-wal": "part of your records database (its write-ahead log)",
+    f"{RECORDS_FILE}-shm": "part of your records database (its shared-memory file)",
+    f"{RECORDS_FILE}-journal": "part of your records database (its journal)",
+    SAVE_FILE: "your saved game",
+    "fastmine.ini": "your settings",
+    "board_views.json": "the app's saved board views",
+    "abandoned.json": "the app's abandoned-games file",
 }
 """Every file fastmine keeps in a data directory, by name, with words for a message.
 
@@ -108,7 +108,7 @@ def owned_paths(data_dir: str | os.PathLike[str] | None = None) -> list[tuple[Pa
     Returns
     -------
     list of (Path, str)
-        Each path and what it is (``"the records database"``); folders end the
+        Each path and what it is (``"your records database"``); folders end the
         list, each owned with everything in it.
     """
     files: list[tuple[Path, str]] = []
@@ -192,7 +192,7 @@ def owner_of(path: str | os.PathLike[str],
     Returns
     -------
     str or None
-        Words for what ``path`` is (``"the records database"``), or None.
+        Words for what ``path`` is (``"your records database"``), or None.
     """
     real = Path(os.path.realpath(path))
     owned = owned_paths(data_dir)
@@ -269,6 +269,41 @@ def refuse_owned(path: str | os.PathLike[str], what: str = "the output",
     if owner is not None:
         raise ValueError(f"{what} {os.fspath(path)} is {owner}; fastmine does not write "
                          "an output over it")
+
+
+def existing_data_dir(override: str | os.PathLike[str] | None = None) -> Path:
+    """The data directory for a command that only reads it: nothing is made.
+
+    A folder named by the caller (``--data-dir``) or by ``FASTMINE_DATA_DIR``
+    must exist: a mistyped path would otherwise read as "no games yet" (and a
+    command that opened the records there would make the folder and an empty
+    database).  The platform's own folder may be missing (nothing saved yet).
+
+    Parameters
+    ----------
+    override : str or os.PathLike, optional
+        The folder the caller was given, as for :func:`data_dir`.
+
+    Returns
+    -------
+    Path
+        The data directory (it exists unless it is the platform's default).
+
+    Raises
+    ------
+    ValueError
+        A folder named by the caller or the environment does not exist, or is
+        not a folder.
+    """
+    path = data_dir(override)
+    named = (override is not None and str(override) != "") or bool(os.environ.get(ENV_DATA_DIR))
+    if named and not path.is_dir():
+        origin = ("--data-dir" if override is not None and str(override) != ""
+                  else f"${ENV_DATA_DIR}")
+        if path.exists() or path.is_symlink():
+            raise ValueError(f"the data folder {path} ({origin}) is not a folder")
+        raise ValueError(f"the data folder {path} ({origin}) does not exist")
+    return path
 
 
 STALE_TEMP_SECONDS = 3600.0
