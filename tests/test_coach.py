@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from fractions import Fraction
 from pathlib import Path
@@ -13,7 +14,19 @@ from hypothesis import strategies as st
 
 import fastmine
 from fastmine import FLAG, HIDDEN, QUESTION, Board, Game
-from fastmine.coach import MARGIN, Category, Verdict, analyze, describe, fatal, judge, summary
+from fastmine.coach import (
+    MARGIN,
+    Category,
+    Verdict,
+    Words,
+    analyze,
+    describe,
+    fatal,
+    judge,
+    remark,
+    summary,
+    summary_lines,
+)
 
 sys.path.insert(0, str(Path(__file__).parent / "solver"))
 import brute_force  # noqa: E402  (the solver tests' slow reference)
@@ -152,7 +165,7 @@ def test_first_click_free_then_forced_guess() -> None:
     assert v[1].category is Category.FORCED_GUESS
     assert Fraction(v[1].risk).limit_denominator(100) == Fraction(1, 4)
     assert v[1].best_risk == pytest.approx(0.25) and v[1].safe_cells_available == 0
-    assert summary(v) == "1 forced guess survived at 25%"
+    assert summary(v) == "You survived 1 guess you had to make (25%)."
     assert fatal(v) is None
 
 
@@ -169,8 +182,8 @@ def test_worse_guess_and_fatal() -> None:
     assert v[1].category is Category.WORSE_GUESS
     assert v[1].risk == pytest.approx(2 / 7) and v[1].best_risk == pytest.approx(1 / 8)
     assert v[1].survived is False and fatal(v) == v[1]
-    assert summary(v) == "lost on a guess at 29% when 12% was on offer"
-    assert describe(v[1]).endswith("it hit a mine.")
+    assert summary(v) == "You lost on a 29% guess when the safest cell had 12%."
+    assert describe(v[1]).endswith("when the safest cell had 12%. It hit a mine.")
 
 
 def test_certain_safe_and_avoidable_risk() -> None:
@@ -188,7 +201,8 @@ def test_certain_safe_and_avoidable_risk() -> None:
     assert v[1].category is Category.SAFE and v[1].risk == 0.0
     assert v[2].category is Category.AVOIDABLE_RISK and v[2].risk is not None and v[2].risk > 0
     assert v[2].best_risk == 0.0 and (v[2].safe_cells_available or 0) >= 1
-    assert "avoidable risk" in summary(v)
+    assert summary(v).startswith("1 guess you did not need (")
+    assert summary(v).endswith("%): a safe cell was there.")
 
 
 def test_flags_marks_chords() -> None:
@@ -202,7 +216,7 @@ def test_flags_marks_chords() -> None:
         Category.FIRST_CLICK, Category.NO_EFFECT, Category.WRONG_FLAG, Category.MARK,
         Category.MARK, Category.FLAG, Category.NO_EFFECT, Category.NO_EFFECT]
     assert v[2].risk == pytest.approx(1 / 8)
-    assert summary(v) == "1 wrong flag"
+    assert summary(v) == "1 flag on a cell with no mine."
 
 
 def test_chord_takes_its_riskiest_cell() -> None:
@@ -246,7 +260,7 @@ def test_not_analysed_when_too_large(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(probability, "analyze", too_large)
     v = analyze(CORNERS, [("reveal", 1, 2), ("reveal", 3, 3)], rule="cell")
     assert v[1].category is Category.NOT_ANALYSED and v[1].risk is None
-    assert summary(v) == "1 not analysed (too large to count)"
+    assert summary(v) == "1 move the coach could not weigh (too much to count)."
 
 
 def test_solver_game_has_no_avoidable_risk() -> None:
@@ -319,8 +333,10 @@ def test_summary_plurals() -> None:
           Verdict(4, "reveal", (1, 1), Category.WORSE_GUESS, 0.04, 0.03, 0),
           Verdict(5, "mark", (1, 2), Category.WRONG_FLAG, 0.0, None, None),
           Verdict(6, "mark", (1, 3), Category.WRONG_FLAG, 0.5, None, None)]
-    assert summary(v) == ("3 forced guesses survived at 50/33/25%, "
-                          "2 worse guesses at 20/4% (best 10/3%), 2 wrong flags")
+    assert summary_lines(v) == [
+        "You survived 3 guesses you had to make (50/33/25%).",
+        "2 guesses riskier than they had to be (20/4%, when the safest cells had 10/3%).",
+        "2 flags on cells with no mine."]
 
 
 def test_bench_coach_case_runs() -> None:
@@ -369,8 +385,74 @@ def test_summary_line_as_the_issue_writes_it() -> None:
     v = [Verdict(i, "reveal", (0, i), Category.FORCED_GUESS, p, p, 0)
          for i, p in enumerate([0.5, 1 / 3, 0.25])]
     v.append(Verdict(3, "reveal", (1, 0), Category.AVOIDABLE_RISK, 0.2, 0.0, 2))
-    assert summary(v) == "3 forced guesses survived at 50/33/25%, 1 avoidable risk of 20%"
-    assert summary([]) == "no guesses: every click was proven safe"
+    assert summary(v) == ("You survived 3 guesses you had to make (50/33/25%). "
+                          "1 guess you did not need (20%): a safe cell was there.")
+    assert summary([]) == "No guesses: every cell you opened was certainly safe."
+
+
+def test_plain_words_for_the_issues_two_games() -> None:
+    # A tap on a certain mine while a safe cell existed: it once read "lost on an
+    # avoidable risk of 100% (a safe cell existed)".
+    lost = Verdict(5, "reveal", (2, 2), Category.AVOIDABLE_RISK, 1.0, 0.0, 4, False)
+    assert summary([lost]) == "You opened a cell that was certainly a mine, while a safe cell was there."
+    assert remark(lost) == "That cell was certainly a mine: 4 safe cells were there."
+    assert describe(lost) == ("Move 6, open at row 3, column 3: a cell that was certainly a "
+                              "mine, while 4 safe cells were there. It hit a mine.")
+    # A win with two risks taken while a safe cell existed: "2 avoidable risks of 20/50%".
+    won = [Verdict(1, "reveal", (0, 1), Category.AVOIDABLE_RISK, 0.2, 0.0, 1),
+           Verdict(2, "chord", (0, 2), Category.AVOIDABLE_RISK, 0.5, 0.0, 2)]
+    assert summary(won) == ("2 guesses you did not need (20/50%): a safe cell was there each "
+                            "time.")
+    # No cell was safe, one was safer, and the player opened a certain mine.
+    worse = Verdict(3, "reveal", (1, 1), Category.WORSE_GUESS, 1.0, 0.25, 0, False)
+    assert summary([worse]) == ("You opened a cell that was certainly a mine, when the safest "
+                                "cell had 25%.")
+    assert remark(worse) == "That cell was certainly a mine: a cell at 25% was the safer guess."
+    # A risk near certain is never rounded to "certainly".
+    near = Verdict(3, "reveal", (1, 1), Category.AVOIDABLE_RISK, 0.9996, 0.0, 1, False)
+    assert summary([near]) == ("You lost on a guess you did not need (99.96%): a safe cell was "
+                               "there.")
+    # describe names the cell where the reader sees it (a board drawn turned).
+    assert describe(lost, at=(2, 7)).startswith("Move 6, open at row 3, column 8: ")
+
+
+class _Marked:
+    """A translation that marks every message it is asked for, and counts plurals."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def gettext(self, message: str) -> str:
+        self.asked.append(message)
+        return "<" + message + ">"
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        self.asked.append(singular)
+        return "<" + (singular if n == 1 else plural) + ">"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.builds(
+    Verdict, st.integers(0, 500), st.sampled_from(["reveal", "chord", "mark"]),
+    st.tuples(st.integers(0, 30), st.integers(0, 30)), st.sampled_from(list(Category)),
+    st.one_of(st.none(), st.floats(0.0, 1.0)), st.one_of(st.none(), st.floats(0.0, 1.0)),
+    st.one_of(st.none(), st.integers(0, 40)), st.booleans()), max_size=8))
+def test_every_sentence_goes_through_the_translation(vs: list[Verdict]) -> None:
+    # Whatever the verdicts, every word the coach says is a message of the
+    # translation it is given (a front end's catalog), numbers filled in, and
+    # the decimal sign is the reader's.
+    t = _Marked()
+    w = Words(t, decimal=",")
+    for line in summary_lines(vs, w):
+        assert line.startswith("<") and line.endswith(">"), line
+    for v in vs:
+        said = remark(v, w)
+        assert said is None or (said.startswith("<") and said.endswith(">"))
+        text = describe(v, w)
+        assert text.startswith("<") and text.endswith(">"), text
+        for number in re.findall(r"\d+[.,]\d+", text + (said or "")):
+            assert "." not in number, text
+    assert all("{" not in m or "}" in m for m in t.asked)
 
 
 def test_approximate_odds_are_not_analysed(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -406,7 +488,7 @@ def test_a_loss_not_analysed_is_named_once(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(probability, "analyze", too_large)
     v = analyze(CORNERS, [("reveal", 1, 2), ("reveal", 0, 0)], rule="cell")
     assert v[1].category is Category.NOT_ANALYSED and not v[1].survived
-    assert summary(v) == "lost on a move the solver could not weigh (too large to count)"
+    assert summary(v) == "You lost on a move the coach could not weigh (too much to count)."
 
 
 def test_budget_leaves_the_rest_not_analysed() -> None:
@@ -430,7 +512,7 @@ def test_budget_leaves_the_rest_not_analysed() -> None:
 
 
 def test_tags_and_remarks() -> None:
-    from fastmine.coach import is_risky, remark, tag
+    from fastmine.coach import is_risky, tag
 
     v = analyze(CORNERS, [("reveal", 1, 2), ("mark", 0, 1), ("reveal", 2, 2), ("reveal", 0, 0)],
                 rule="cell")
@@ -438,9 +520,9 @@ def test_tags_and_remarks() -> None:
     assert [is_risky(x) for x in v] == [False, False, True, True]
     assert [remark(x) for x in v] == [
         None,                                              # the first click is free
-        "Flag on a guess: 12% chance of a mine there.",    # never "no mine there"
-        "Forced guess at 12%: no safe cell existed.",
-        "Guess at 35%: a cell at 10% was the safer guess."]
+        "A flag on a guess: a 12% chance of a mine there.",    # never "no mine there"
+        "You had to guess (12%): no cell was safer.",
+        "A 35% guess: a cell at 10% was the safer guess."]
 
 
 def test_the_live_coach_marks_a_game_it_weighs_as_assisted_and_never_the_first_click():
@@ -466,7 +548,9 @@ def test_a_long_list_of_risks_is_summed_up_as_its_range():
     forced = [v(i, Category.FORCED_GUESS, p, p) for i, p in enumerate((0.5, 1 / 3, 0.25, 0.2))]
     worse = [v(i, Category.WORSE_GUESS, 0.4 - i / 100, 0.1 + i / 100) for i in range(5)]
     line = summary(many + forced + worse)
-    assert line == ("4 forced guesses survived at 50/33/25/20%, 54 avoidable risks of 10-12%, "
-                    "5 worse guesses at 36-40% (best 10-14%)")
+    assert line == ("You survived 4 guesses you had to make (50/33/25/20%). "
+                    "54 guesses you did not need (10-12%): a safe cell was there each time. "
+                    "5 guesses riskier than they had to be (36-40%, when the safest cells had "
+                    "10-14%).")
     same = [v(i, Category.AVOIDABLE_RISK, 0.125) for i in range(6)]
-    assert summary(same) == "6 avoidable risks of 12%"
+    assert summary(same) == "6 guesses you did not need (12%): a safe cell was there each time."

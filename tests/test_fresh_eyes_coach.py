@@ -178,7 +178,8 @@ def test_judge_refuses_an_index_that_is_not_a_move_number(index, error):
         coach.judge(g, "reveal", 0, 2, index=index)
     v = coach.judge(g, "reveal", 0, 2, index=np.int64(4))
     assert v.index == 4 and type(v.index) is int
-    assert coach.describe(v).startswith("Move 5, reveal at row 1, column 3: a forced guess at 25%")
+    assert coach.describe(v).startswith("Move 5, open at row 1, column 3: a guess you had to "
+                                        "make (25%)")
 
 
 def _lost_game() -> fastmine.Game:
@@ -236,8 +237,11 @@ def test_a_risk_short_of_certain_never_reads_100(risk, shown):
 
     v = _v("avoidable_risk", risk, 0.0, 3)
     assert coach.tag(v) == f"RISK {shown}% (3 safe)"
-    assert coach.summary([v]) == f"1 avoidable risk of {shown}%"
-    assert f"a {shown}% risk while 3 proven-safe cells existed" in coach.describe(v)
+    assert coach.summary([v]) == f"1 guess you did not need ({shown}%): a safe cell was there."
+    if shown == "100":      # a certain mine is said in words
+        assert "a cell that was certainly a mine, while 3 safe cells were" in coach.describe(v)
+    else:
+        assert f"a {shown}% risk you did not need: 3 safe cells were there" in coach.describe(v)
 
 
 def test_a_worse_guess_never_reads_as_good_as_the_best():
@@ -245,14 +249,15 @@ def test_a_worse_guess_never_reads_as_good_as_the_best():
 
     v = _v("worse_guess", 0.2049, 0.2041)     # both "20%" in whole numbers
     assert coach.tag(v) == "worse 20.5%>20.4%"
-    assert coach.summary([v]) == "1 worse guess at 20.5% (best 20.4%)"
-    assert coach.describe(v).endswith("a 20.5% risk when the safest cell had 20.4%.")
+    assert coach.summary([v]) == ("1 guess riskier than it had to be (20.5%, when the safest "
+                                  "cell had 20.4%).")
+    assert coach.describe(v).endswith("a 20.5% guess when the safest cell had 20.4%.")
     lost = _v("worse_guess", 0.2049, 0.2041, survived=False)
-    assert coach.summary([lost]) == "lost on a guess at 20.5% when 20.4% was on offer"
+    assert coach.summary([lost]) == "You lost on a 20.5% guess when the safest cell had 20.4%."
     # as before where whole numbers tell them apart
     assert coach.tag(_v("worse_guess", 0.4, 0.125)) == "worse 40%>12%"
     assert coach.summary([_v("worse_guess", 0.4, 0.125), _v("worse_guess", 0.3, 0.25)]) == \
-        "2 worse guesses at 40/30% (best 12/25%)"
+        "2 guesses riskier than they had to be (40/30%, when the safest cells had 12/25%)."
 
 
 def test_replay_of_a_game_id_too_large_for_the_records_is_no_such_game(tmp_path, capsys):

@@ -303,7 +303,7 @@ def test_the_live_coach_never_tells_what_only_the_hidden_board_knows(make_app, d
         drv.long_press_cell(*rc)
         settle(drv, 0.2)
         assert game.view[rc] == fastmine.FLAG
-        assert drv.ctrl.message == f"Flag on a guess: {round(risk * 100)}% chance of a mine there."
+        assert drv.ctrl.message == f"A flag on a guess: a {round(risk * 100)}% chance of a mine there."
         drv.long_press_cell(*rc)  # and off again
         settle(drv, 0.2)
 

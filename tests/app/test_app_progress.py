@@ -107,8 +107,26 @@ def test_no_wins_say_so_in_words(make_app, data_dir):
     assert ps.ids.charts.opacity == 0 and ps.charts[0].series is None
     ps.ids.spinner.text = "Intermediate"
     drv.frames(3)
-    assert ps.empty.startswith("No wins among these games yet")
+    assert ps.empty.startswith("No unassisted wins among these games yet")
     assert ps.ids.summary.text == "1 game, 0 won (0%)"
+
+
+def test_assisted_games_are_not_no_games(make_app, data_dir):
+    # Two assisted Expert games once read "No games on Expert yet".
+    with RecordsStore(data_dir=str(data_dir)) as db:
+        for won in (True, False):
+            db.add(GameRecord.make(16, 30, 99, won=won, time=200.0, bbbv=150, assisted=True,
+                                   date="2026-11-02T10:00:00Z"))
+    drv = make_app(data_dir)
+    ps = _open(drv)
+    ps.ids.spinner.text = "Expert"
+    drv.frames(3)
+    assert ps.empty.startswith("No unassisted wins on Expert yet: your 2 games there were "
+                               "assisted")
+    assert ps.ids.note.text == ps.empty and ps.ids.charts.opacity == 0
+    ps.ids.spinner.text = "Beginner"
+    drv.frames(3)
+    assert ps.empty.startswith("No games on Beginner yet")
 
 
 def _visible(w) -> bool:
@@ -252,7 +270,8 @@ def test_the_coach_names_an_avoidable_risk_with_its_odds(make_app, data_dir, scr
     assert (safe, risk) == (4, 0.5)  # what the toast must say, counted the slow way
     drv.tap_cell(4, 0)
     assert game.view[4, 0] >= 0  # it survived
-    assert drv.ctrl.message == f"Risky: {risk:.0%} — {safe} safe cells were open to you."
+    assert drv.ctrl.message == (f"That was a {risk:.0%} risk you did not need: {safe} safe cells "
+                                "were there.")
     toast = drv.ids("toast")
     drv.frames(2)
     assert toast.text == drv.ctrl.message and inside(toast, drv.window)
@@ -290,7 +309,7 @@ def test_a_forced_guess_is_named_as_one(make_app, data_dir):
     risk = probs[(4, 0)]
     assert risk == min(probs.values())
     drv.tap_cell(4, 0)
-    assert drv.ctrl.message == f"Forced guess at {risk:.0%}: no safe cell existed."
+    assert drv.ctrl.message == f"You had to guess ({risk:.0%}): no cell was safer."
 
 
 def test_with_the_coach_off_nothing_is_said_and_the_game_is_not_assisted(make_app, data_dir):

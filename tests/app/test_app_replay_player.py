@@ -84,7 +84,7 @@ def test_why_did_i_lose_shows_the_board_before_the_fatal_move_and_the_odds(drv, 
     fatal = coach.fatal(verdicts)
     assert fatal is not None and fatal.index == len(rep) - 1
     assert d.can_why and d.can_replay
-    assert d.summary == coach.summary(verdicts).capitalize() + "."
+    assert d.summary == "\n".join(coach.summary_lines(verdicts))  # a sentence a line
     assert d.ids.summary.text == d.summary and d.ids.summary.height > 0
     drv.press(d.ids.why)
     settle(drv, 0.5)  # the dialog fades out
@@ -138,8 +138,15 @@ def test_a_won_game_offers_the_replay_but_not_why(drv):
             drv.ctrl.reveal(int(r), int(c))
     d = end_dialog(drv)
     assert d.won and d.can_replay and not d.can_why
-    assert d.ids.why.width == 0 and d.ids.watch_replay.width > 0
-    assert d.ids.replay_row.height == d.ids.watch_replay.height  # one row of one button
+    assert d.ids.why.parent is None and d.ids.watch_replay.width > 0
+    # no half-empty row: "Watch replay" once sat alone on half a row
+    rows = list(reversed(d.ids.actions.children))
+    assert [[b is d.ids[n].__self__ for b, n in zip(reversed(r.children), names, strict=True)]
+            for r, names in zip(rows, (("watch_replay", "view_board"), ("new_game",)),
+                                strict=True)] == [[True, True], [True]]
+    for row in rows:
+        assert sum(b.width for b in row.children) + row.spacing * (len(row.children) - 1) \
+            == pytest.approx(row.width, abs=1)
     drv.press(d.ids.view_board)  # the old buttons work as before
     settle(drv, 0.5)
     assert d.parent is None

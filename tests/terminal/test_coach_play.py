@@ -60,7 +60,7 @@ def test_won_plain_game_shows_the_coach_line_under_the_result():
     lines = out.splitlines()
     i = next(k for k, line in enumerate(lines) if line.startswith("You won in"))
     assert lines[i + 1] == "Coach: " + coach.summary(expected_verdicts(moves))
-    assert "lost on" not in lines[i + 1] and not lines[i + 2].startswith("Move ")
+    assert "You lost" not in lines[i + 1] and not lines[i + 2].startswith("Move ")
     assert s.outcome is not None and s.outcome.lines()[1] == lines[i + 1]
 
 
@@ -73,9 +73,13 @@ def test_lost_plain_game_names_the_fatal_move_and_its_odds():
     _, a = odds_after_first_click()
     pct = f"{100 * a.probabilities[mine]:.0f}%"
     assert lines[i + 1] == "Coach: " + coach.summary(verdicts)
-    assert f"lost on an avoidable risk of {pct}" in lines[i + 1]
-    assert lines[i + 2] == (f"Move 2, reveal at row {mine[0] + 1}, column {mine[1] + 1}: a {pct} "
-                            f"risk while 9 proven-safe cells existed; it hit a mine.")
+    # a certain mine (it once read "lost on an avoidable risk of 100% (a safe cell existed)")
+    assert pct == "100%"
+    assert lines[i + 1] == ("Coach: You opened a cell that was certainly a mine, while a safe "
+                            "cell was there.")
+    assert lines[i + 2] == (f"Move 2, open at row {mine[0] + 1}, column {mine[1] + 1}: a cell "
+                            f"that was certainly a mine, while 9 safe cells were there. It hit a "
+                            f"mine.")
 
 
 def test_live_coach_names_an_avoidable_risk_and_stays_silent_on_a_safe_click():
@@ -91,21 +95,21 @@ def test_live_coach_names_an_avoidable_risk_and_stays_silent_on_a_safe_click():
     # Coach on by command: a safe click gets no word, a risky one its odds.
     out, s = plain("coach\n" + script_of([FIRST, safe, risky]))
     assert "Coach on" in out
-    said = [line for line in out.splitlines() if line.startswith("Risky: ")]
+    said = [line for line in out.splitlines() if line.startswith("That was a ")]
     n = int((a.safe & (g.view < 0)).sum())
     cells = "1 safe cell was" if n == 1 else f"{n} safe cells were"
-    assert said == [f"Risky: {pct} \u2014 {cells} open to you."]   # the app's words too
+    assert said == [f"That was a {pct} risk you did not need: {cells} there."]  # the app's words too
     assert s.game.assisted      # the coach told whether a safe cell existed, as a hint does
     # Without the coach: no word, not assisted.
     out, s = plain(script_of([FIRST, safe, risky]))
-    assert "Coach" not in out and "Risky" not in out and not s.game.assisted
+    assert "Coach" not in out and "did not need" not in out and not s.game.assisted
 
 
 def test_live_coach_alone_on_safe_clicks_and_before_the_first_click():
     g, a = odds_after_first_click()
     safe = [(int(r), int(c)) for r, c in np.argwhere(a.safe & (g.view < 0))][:2]
     out, s = plain(script_of([FIRST, *safe]), coach_on=True)
-    spoken = ("Coach:", "Risky:", "uess at", "Flag on a guess", "Wrong flag")
+    spoken = ("Coach:", "did not need", "guess", "flag on a guess", "Wrong flag")
     assert not any(w in out for w in spoken) and s.game.state is fastmine.GameState.PLAYING
     fresh = Session(GameOptions(seed=SEED), use_records=False, coach=True)
     assert fresh.reveal(*FIRST) is None and not fresh.game.assisted   # the first click is free
@@ -122,7 +126,7 @@ def test_plain_coach_flag_through_the_command_line(tmp_path):
                           "--seed", str(SEED)], input=script_of([FIRST, risky]),
                          capture_output=True, text=True, env=env, timeout=60)
     assert res.returncode == 3, res.stderr
-    assert "Risky: " in res.stdout and "open to you." in res.stdout
+    assert "That was a " in res.stdout and "risk you did not need" in res.stdout
 
 
 def test_review_of_a_huge_game_is_not_analysed_instead_of_stalling():
@@ -136,7 +140,7 @@ def test_review_of_a_huge_game_is_not_analysed_instead_of_stalling():
     assert made > 20
     # A budget of nothing: every move after the first is "not analysed", no wait.
     (line,) = coaching.review(g, budget=0)
-    assert line == f"Coach: {made} not analysed (too large to count)"
+    assert line == f"Coach: {made} moves the coach could not weigh (too much to count)."
 
 
 def test_review_maps_a_refused_position_to_not_analysed(monkeypatch):
@@ -146,8 +150,8 @@ def test_review_maps_a_refused_position_to_not_analysed(monkeypatch):
     mine = a_mine(9, 9, 10, SEED, FIRST)
     monkeypatch.setattr(probability, "analyze", too_large)
     out, _ = plain(script_of([FIRST, mine]))
-    assert "Coach: lost on a move the solver could not weigh (too large to count)\n" in out
-    assert "not analysed: the position or the game is too large to count exactly; it hit a mine." in out
+    assert "Coach: You lost on a move the coach could not weigh (too much to count).\n" in out
+    assert "not weighed: the position or the game is too large to count exactly. It hit a mine." in out
 
 
 def test_review_of_a_game_without_its_moves_says_so():
@@ -182,8 +186,8 @@ def test_curses_game_shows_the_coach_after_a_loss_and_w_toggles_the_live_coach(t
         dr, dc = mine[0] - 4, mine[1] - 4
         t.send(("j" * dr if dr > 0 else "k" * -dr) + ("l" * dc if dc > 0 else "h" * -dc) + " ")
         t.wait_for("Boom!")
-        t.wait_for("Coach: lost on an avoidable risk of")
-        assert f"Move 2, reveal at row {mine[0] + 1}, column {mine[1] + 1}: a " in t.text
+        t.wait_for("Coach: You opened a cell that was certainly a mine")
+        assert f"Move 2, open at row {mine[0] + 1}, column {mine[1] + 1}: a " in t.text
         assert "LOST (assisted)" in t.lines[0]          # the live coach judged the click
         t.send("q")
         assert t.wait_exit() == 0
@@ -210,10 +214,11 @@ def test_curses_coach_lines_longer_than_the_terminal_are_folded_not_cut(tmp_path
         t.wait_for("Coach:")
         t.settle()
         words = t.words
-        assert ("Coach: 1 forced guess survived at 19%, 1 avoidable risk of 14%, lost on an "
-                "avoidable risk of 12% (a safe cell existed)") in words
-        assert ("Move 4, reveal at row 5, column 5: a 12% risk while 1 proven-safe cell "
-                "existed; it hit a mine.") in words
+        assert ("Coach: You survived 1 guess you had to make (19%). 1 guess you did not "
+                "need (14%): a safe cell was there. You lost on a guess you did not need (12%): "
+                "a safe cell was there.") in words
+        assert ("Move 4, open at row 5, column 5: a 12% risk you did not need: 1 safe cell "
+                "was there. It hit a mine.") in words
         assert all(len(line.rstrip()) <= 80 for line in t.lines)
         t.send("q")
         assert t.wait_exit() == 0

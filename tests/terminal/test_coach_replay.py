@@ -59,9 +59,9 @@ def test_timeline_marks_every_move_as_the_coach_judges_it(stored, game, capsys):
     assert lost is not None and lost.index == len(verdicts) - 1
     assert lines[-3] == f"lost at {game.elapsed:.3f} s"
     assert lines[-2] == coach.describe(lost)
-    assert lines[-2].endswith("%; it hit a mine.") or "% (no safe cell" in lines[-2]
+    assert lines[-2].endswith("was safer. It hit a mine.")
     assert lines[-1] == "coach: " + coach.summary(verdicts)
-    assert lines[-1].startswith("coach: ") and "lost on a forced guess at 21%" in lines[-1]
+    assert lines[-1].startswith("coach: ") and "You lost on a guess you had to make (21%)" in lines[-1]
 
 
 def test_plain_playback_marks_each_move_and_no_coach_leaves_them_out(stored, game, capsys):
@@ -167,11 +167,11 @@ def test_curses_player_f_jumps_to_the_losing_move(stored, game):
     t = PtyScreen(["replay", "--speed", "0"], env={"FASTMINE_DATA_DIR": stored})
     try:
         t.wait_for(f"move 0/{n}")
-        t.wait_for("lost on a forced guess at 21%")
+        t.wait_for("you had to make (21%): no cell was safer.")
         t.wait_for("q quit  n/N risky moves  f loss")
         t.send("f")
         t.wait_for(f"move {n}/{n}")
-        assert t.lines[2].startswith(f"Move {n}, reveal at row ")
+        assert t.lines[2].startswith(f"Move {n}, open at row ")
         assert "X" in t.text
         t.send("N")
         before = [v for v in expected(game) if coach.is_risky(v)][-2]

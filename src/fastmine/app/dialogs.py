@@ -79,6 +79,52 @@ class EndDialog(LetsGoWhenClosing, ModalView):
         for name in self.ROW_BUTTONS:
             self.ids[name].bind(texture_size=self._even)
         self.bind(wide=self._even, width=self._even)
+        # the buttons go in rows of two from the start: the kv file lists them flat
+        self._buttons = {name: self.ids[name].__self__ for name in self.ROW_BUTTONS}
+        for b in self._buttons.values():
+            b.bind(height=self._fit_rows)
+        self.bind(wide=self.arrange_buttons, can_replay=self.arrange_buttons,
+                  can_why=self.arrange_buttons)
+        self.arrange_buttons()
+
+    def button_rows(self) -> list[list[str]]:
+        """The buttons shown, by row (names of :data:`ROW_BUTTONS`): one row on a
+        wide screen, else rows of two where a lone button has its row to itself
+        ("New game" under "Watch replay" and "View board", never a half-empty row).
+
+        >>> d = EndDialog.__new__(EndDialog)
+        >>> d.wide, d.can_replay, d.can_why = False, True, False   # a win with its replay
+        >>> d.button_rows()
+        [['watch_replay', 'view_board'], ['new_game']]
+        """
+        shown = [n for n in self.ROW_BUTTONS
+                 if (n != "why" or self.can_why) and (n != "watch_replay" or self.can_replay)]
+        if self.wide:
+            return [shown]
+        return [shown[i:i + 2] for i in range(0, len(shown), 2)]
+
+    def arrange_buttons(self, *_args) -> None:
+        """Lay the buttons in :meth:`button_rows` (a hidden one leaves the tree)."""
+        from kivy.metrics import dp
+        from kivy.uix.boxlayout import BoxLayout
+
+        box = self.ids.actions
+        for b in self._buttons.values():
+            if b.parent is not None:
+                b.parent.remove_widget(b)
+        box.clear_widgets()
+        for names in self.button_rows():
+            row = BoxLayout(size_hint_y=None, spacing=dp(8))
+            for name in names:
+                row.add_widget(self._buttons[name])
+            box.add_widget(row)
+        self._fit_rows()
+        self._even()
+
+    def _fit_rows(self, *_args) -> None:
+        # a row is as high as its buttons (one height for all: _even_buttons)
+        for row in self.ids.actions.children:
+            row.height = max((b.height for b in row.children), default=0)
 
     def _even_buttons(self, *_args) -> None:
         from kivy.metrics import dp

@@ -10,13 +10,13 @@ right or wrong.
 
 >>> from fastmine.coach import Category, Verdict
 >>> message(Verdict(3, "reveal", (2, 4), Category.AVOIDABLE_RISK, 0.2, 0.0, 3))
-'Risky: 20% — 3 safe cells were open to you.'
+'That was a 20% risk you did not need: 3 safe cells were there.'
 >>> message(Verdict(5, "reveal", (0, 0), Category.SAFE, 0.0, 0.0, 7))
 ''
 >>> message(Verdict(6, "mark", (1, 1), Category.WRONG_FLAG, 0.4, None, 0))
-'Flag on a guess: 40% chance of a mine there.'
+'A flag on a guess: a 40% chance of a mine there.'
 >>> message(Verdict(6, "mark", (1, 1), Category.FLAG, 0.4, None, 0))
-'Flag on a guess: 40% chance of a mine there.'
+'A flag on a guess: a 40% chance of a mine there.'
 """
 
 from __future__ import annotations

@@ -122,15 +122,18 @@ def analyse(replay) -> Coaching:
     Expert game, a time budget for huge ones); never raises: a game it cannot
     judge says why instead."""
     try:
+        from fastmine import coach
         from fastmine.replay.verdicts import verdicts_of
 
         verdicts, note = verdicts_of(replay)
+        if verdicts is not None:  # its sentences, one a line
+            note = "\n".join(coach.summary_lines(verdicts))
     except Exception as exc:  # the solver is another part: the game's end must not crash on it
         Logger.exception("fastmine: the coach failed")
         return Coaching(None, f"The coach failed on this game: {exc}.")
     if verdicts is None:
         return Coaching(None, f"Coach: {note}.")
-    return Coaching(verdicts, note[:1].upper() + note[1:] + ".")
+    return Coaching(verdicts, note)
 
 
 def describe(verdict) -> str:
@@ -303,7 +306,8 @@ class ReplayScreen(Screen):
         self.replay = replay
         self.frames = ReplayFrames(replay)
         self.coaching = coaching if coaching is not None else analyse(replay)
-        self.summary = self.coaching.summary
+        # one paragraph under the controls (the end dialog has a sentence a line)
+        self.summary = self.coaching.summary.replace("\n", " ")
         self.title = title or replay_title(replay)
         self._back = back
         self.n = len(replay)

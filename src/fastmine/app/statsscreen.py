@@ -72,6 +72,30 @@ def picked_text(record, number: int) -> str:
     return f"Win {number}: {record.time:.2f} s{bbbv}{rate}, {short_date(record.date)}"
 
 
+def empty_text(board: str, played: int, assisted: int) -> str:
+    """What shows instead of the charts when a board has no unassisted win among
+    the games looked at: ``played`` unassisted games there, ``assisted`` games
+    played with help (a hint, the solver, the coach), which the charts leave out.
+
+    >>> empty_text("Expert", 0, 0)[:24]
+    'No games on Expert yet. '
+    >>> empty_text("Expert", 0, 2)[:58]
+    'No unassisted wins on Expert yet: your 2 games there were '
+    """
+    if played:
+        return ("No unassisted wins among these games yet. Each win without help adds a "
+                "point to the charts: its time and its speed in 3BV per second.")
+    if assisted == 1:
+        return (f"No unassisted wins on {board} yet: your 1 game there was assisted (a hint, "
+                "the solver or the coach helped), and the charts count games played without "
+                "help.")
+    if assisted:
+        return (f"No unassisted wins on {board} yet: your {assisted} games there were assisted "
+                "(a hint, the solver or the coach helped), and the charts count games played "
+                "without help.")
+    return f"No games on {board} yet. Win one and its time and speed show here, game after game."
+
+
 class ProgressScreen(Screen):
     """Charts of time and 3BV/s per won game over a board's last games."""
 
@@ -161,15 +185,18 @@ class ProgressScreen(Screen):
         p = progress(games, None if self.last == "all" else int(self.last))
         self.progress = p
         self.summary = summary_text(p, self.landscape) if p.played else ""
-        if not p.played:
-            self.empty = (f"No games on {self.difficulty} yet. Win one and its time "
-                          "and speed show here, game after game.")
-        elif not p.won:
-            self.empty = ("No wins among these games yet. Each win adds a point to the "
-                          "charts: its time and its speed in 3BV per second.")
-        else:
-            self.empty = ""
+        self.empty = "" if p.won else empty_text(self.difficulty, p.played,
+                                                  self._assisted(app.store))
         self._show(p if p.won else None)
+
+    def _assisted(self, store) -> int:
+        """Assisted games on the board shown (the charts leave them out)."""
+        from .store import StoreError, board_key
+
+        try:
+            return store.stats(board_key(self.difficulty.lower())).assisted
+        except StoreError:
+            return 0
 
     def _show(self, p: Progress | None) -> None:
         t, r = self.charts

@@ -177,9 +177,13 @@ def _draw(win: curses.window, cur: Cursor, palette: Palette, title: str, paused:
         for c in range(view.shape[1]):
             v = int(view[r, c])
             put(win, top + r, 2 * c, GLYPHS[v], palette.attr[v])
-    y = top + 1 + view.shape[0]
+    notes = _fold(summary, room) if summary else []
+    # a blank row between the board and the bar, unless the screen is too low
+    # for it, the summary and the keys line (an Expert board on 24 rows)
+    gap = 1 if top + view.shape[0] + 2 + len(notes) + 1 <= h else 0
+    y = top + gap + view.shape[0]
     put(win, y, 0, bar(cur, max(10, min(w - 2, 60))))
-    for line in _fold(summary, room) if summary else []:
+    for line in notes:
         y += 1
         put(win, y, 0, line)
     put(win, y + 1, 0, KEYS_LINE + (COACH_KEYS if cur.verdicts else ""))

@@ -11,7 +11,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..coach import Verdict
+    from ..coach import Verdict, Words
     from .playback import Replay
 
 BUDGET = 2.0
@@ -22,20 +22,24 @@ VERDICTS_FORMAT = "fastmine-verdicts"
 VERDICTS_VERSION = 1
 
 
-def verdicts_of(replay: Replay, *, budget: float | None = BUDGET) -> tuple[list[Verdict] | None, str]:
+def verdicts_of(replay: Replay, *, budget: float | None = BUDGET,
+                words: Words | None = None) -> tuple[list[Verdict] | None, str]:
     """The coach's verdict on every move of ``replay``, and a note for the reader:
     the summary line, or why there are no verdicts (no solver, a replay whose
-    first click breaks its rule)."""
+    first click breaks its rule).  ``words``: the coach's words in the reader's
+    language (:class:`fastmine.coach.Words`; English by default); the summary's
+    sentences are joined by spaces."""
     try:
         from .. import coach
     except ImportError:
         return None, "not available (the solver is not installed)"
+    w = words if words is not None else coach.ENGLISH
     try:
         verdicts = coach.analyze(replay.board, replay.moves, rule=replay.rule,
                                  question_marks=replay.question_marks, budget=budget)
     except (ValueError, TypeError) as exc:
-        return None, f"not analysed ({exc})"
-    return verdicts, coach.summary(verdicts)
+        return None, w.gettext("not analysed ({why})").format(why=exc)
+    return verdicts, coach.summary(verdicts, w)
 
 
 def to_json(replay: Replay, verdicts: list[Verdict]) -> str:

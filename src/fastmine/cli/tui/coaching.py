@@ -44,8 +44,8 @@ def review(game: Game, *, budget: float | None = BUDGET) -> tuple[str, ...]:
 
 def judge(game: Game, kind: str, row: int, col: int) -> str | None:
     """The live coach's word on a move about to be made on ``game``, to show
-    after the move (:func:`fastmine.coach.remark`: ``"Risky: 20% — 3 safe
-    cells were open to you."``), or None when it stays silent.  Nothing is
+    after the move (:func:`fastmine.coach.remark`: ``"That was a 20% risk you
+    did not need: 3 safe cells were there."``), or None when it stays silent.  Nothing is
     judged before the first reveal (the first click is free), when the game
     is over or paused, or without the solver.
 

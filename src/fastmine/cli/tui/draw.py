@@ -131,8 +131,8 @@ def wrap_notes(lines: tuple[str, ...] | list[str], width: int) -> list[str]:
     """The coach's lines folded at word ends to fit ``width`` columns (less the
     margin), so a summary longer than the terminal is read whole, not cut.
 
-    >>> wrap_notes(["Coach: 1 forced guess survived at 19%, lost on a forced guess at 25%"], 40)
-    ['Coach: 1 forced guess survived at 19%,', 'lost on a forced guess at 25%']
+    >>> wrap_notes(["Coach: You survived 1 guess you had to make (19%)."], 40)
+    ['Coach: You survived 1 guess you had to', 'make (19%).']
     """
     room = max(width - 2, 10)
     return [part for line in lines for part in (textwrap.wrap(line, room) or [""])]

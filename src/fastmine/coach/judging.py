@@ -1,32 +1,11 @@
-"""The coach: was each click of a game skill or luck?
+"""The coach's judging: was each click of a game skill or luck?
 
 :func:`analyze` replays a game's moves on its board and asks the exact solver
 (:mod:`fastmine.solver`), before every click, what the player could know: the
 chance that the clicked cell holds a mine, whether a certainly safe cell
 existed anywhere, and the lowest risk on offer.  Each move gets a
-:class:`Verdict`; :func:`summary` turns them into one line ("2 forced guesses
-survived at 50/33%, 1 avoidable risk of 20%") and :func:`fatal` finds the
-move that lost, with the odds the player had.
-
-Probabilities are those of a player who knows the size, the total mine count
-and the rule, and sees the numbers: every mine layout that agrees with the
-numbers is equally likely (flags are the player's opinion, not evidence).  On
-a "no guess" board the layouts are not all equally likely (the generator kept
-only solvable ones), so there the risks are the uniform ones, as a player
-reasons without that knowledge.
-
->>> from fastmine import Board
->>> from fastmine.coach import analyze, summary
->>> board = Board.from_mines([[1, 0, 0],
-...                          [0, 0, 0],
-...                          [0, 0, 1]])
->>> verdicts = analyze(board, [("reveal", 1, 1), ("reveal", 0, 2)], rule="cell")
->>> [v.category.value for v in verdicts]
-['first_click', 'forced_guess']
->>> round(verdicts[1].risk, 3), verdicts[1].survived
-(0.25, True)
->>> summary(verdicts)
-'1 forced guess survived at 25%'
+:class:`Verdict`; :func:`fatal` finds the move that lost.  The words said
+about them are :mod:`fastmine.coach.words`.
 """
 
 from __future__ import annotations
@@ -41,15 +20,15 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .board import Board, Rule, _check_rule
-from .errors import PositionTooLargeError
-from .game import MOVE_ASSIST, MOVE_MARK, Game
-from .movelog import KIND_BITS, KIND_NAMES
-from .solver import probability as _probability
-from .viewcodes import FLAG, HIDDEN, QUESTION, GameState
+from ..board import Board, Rule, _check_rule
+from ..errors import PositionTooLargeError
+from ..game import MOVE_ASSIST, MOVE_MARK, Game
+from ..movelog import KIND_BITS, KIND_NAMES
+from ..solver import probability as _probability
+from ..viewcodes import FLAG, HIDDEN, QUESTION, GameState
 
-__all__ = ["Category", "KINDS", "MARGIN", "Verdict", "analyze", "describe", "fatal", "is_risky",
-           "judge", "live", "remark", "summary", "tag"]
+__all__ = ["Category", "KINDS", "MARGIN", "Verdict", "analyze", "fatal", "is_risky", "judge",
+           "live"]
 
 MARGIN = 1e-9
 """How much riskier than the best cell a guess must be to count as a worse
@@ -348,128 +327,6 @@ def fatal(verdicts: Iterable[Verdict]) -> Verdict | None:
     return next((v for v in verdicts if not v.survived), None)
 
 
-def _short(v: float) -> str:
-    """A percentage ``v`` in two significant digits at most (whole from 10 up)."""
-    if v >= 10 or v == 0:
-        return f"{v:.0f}"
-    return f"{v:.2g}" if v < 1 else f"{v:.1f}".rstrip("0").rstrip(".")
-
-
-def _pct(p: float, other: float | None = None) -> str:
-    """``p`` in percent, as short as it reads well, but never "100" for a risk
-    short of certain (nor "0" above nothing), and, given ``other`` (the best
-    risk a worse guess is set against), with the digits that tell them apart."""
-    v = p * 100
-    text = _short(v)
-    if text not in ("100", "0") and (other is None or text != _short(other * 100)):
-        return text
-    if abs(v - 100) <= 100 * MARGIN or v == 0:
-        return text                 # certain (the counts are exact; the floats nearly)
-    for digits in range(1, 7):      # 99.6, 99.96, ...; 20.4 against 20.2
-        text = f"{v:.{digits}f}"
-        if text != f"{100:.{digits}f}" and (other is None or text != f"{other * 100:.{digits}f}"):
-            break
-    return text.rstrip("0").rstrip(".")
-
-
-MAX_LISTED = 4
-"""Risks of one kind the summary lists one by one ("50/33/25%"); more are
-given as their range ("6-50%"), so a long game's line stays a line."""
-
-
-def _risks(texts: list[str], values: list[float]) -> str:
-    """Risks as the summary writes them: each (``texts``), or their range."""
-    if len(texts) <= MAX_LISTED:
-        return "/".join(texts)
-    lo, hi = texts[values.index(min(values))], texts[values.index(max(values))]
-    return lo if lo == hi else f"{lo}-{hi}"
-
-
-def _plural(n: int, word: str) -> str:
-    if n == 1:
-        return f"{n} {word}"
-    return f"{n} {word}es" if word.endswith("ss") else f"{n} {word}s"
-
-
-def summary(verdicts: Iterable[Verdict]) -> str:
-    """One line on skill and luck: the risks taken and survived, mistakes, the loss.
-
-    >>> v = [Verdict(0, "reveal", (0, 0), Category.FIRST_CLICK, 0.0, 0.0, None),
-    ...      Verdict(1, "reveal", (2, 2), Category.FORCED_GUESS, 0.5, 0.5, 0),
-    ...      Verdict(2, "reveal", (4, 1), Category.AVOIDABLE_RISK, 0.2, 0.0, 3, False)]
-    >>> summary(v)
-    '1 forced guess survived at 50%, lost on an avoidable risk of 20% (a safe cell existed)'
-    """
-    vs = list(verdicts)
-    parts = []
-    for cat, word in ((Category.FORCED_GUESS, "forced guess"),
-                      (Category.AVOIDABLE_RISK, "avoidable risk"),
-                      (Category.WORSE_GUESS, "worse guess")):
-        risks = [v.risk for v in vs if v.category is cat and v.survived and v.risk is not None]
-        if risks:
-            # The mistakes survived too (the loss is named apart); only the
-            # forced guesses say so, as their survival is the luck.
-            at = {Category.FORCED_GUESS: "survived at", Category.AVOIDABLE_RISK: "of"}.get(cat, "at")
-            text = f"{_plural(len(risks), word)} {at} {_risks([_pct(p) for p in risks], risks)}%"
-            if cat is Category.WORSE_GUESS:
-                pairs = [(v.risk or 0.0, v.best_risk or 0.0) for v in vs
-                         if v.category is cat and v.survived and v.risk is not None]
-                took = _risks([_pct(p, b) for p, b in pairs], [p for p, _ in pairs])
-                best = _risks([_pct(b, p) for p, b in pairs], [b for _, b in pairs])
-                text = f"{_plural(len(pairs), word)} {at} {took}% (best {best}%)"
-            parts.append(text)
-    wrong = sum(v.category is Category.WRONG_FLAG for v in vs)
-    if wrong:
-        parts.append(_plural(wrong, "wrong flag"))
-    # The losing move is named apart, as for the risks above.
-    skipped = sum(v.category is Category.NOT_ANALYSED and v.survived for v in vs)
-    if skipped:
-        parts.append(f"{skipped} not analysed (too large to count)")
-    lost = fatal(vs)
-    if lost is not None:
-        parts.append("lost on " + _loss(lost))
-    if not parts:
-        return "no guesses: every click was proven safe"
-    return ", ".join(parts)
-
-
-def remark(v: Verdict) -> str | None:
-    """What the live coach says after a move (the app's toast, the terminal's
-    message line), or None when it stays silent: a proven-safe move, a mark
-    changed, a position it could not weigh.
-
-    A flag is told its odds from what the player sees only, never from the
-    hidden board: "no mine there" for a wrong guess and silence for a right
-    one would let any cell be tested by flagging it.
-
-    >>> remark(Verdict(3, "reveal", (0, 0), Category.AVOIDABLE_RISK, 0.2, 0.0, 3))
-    'Risky: 20% — 3 safe cells were open to you.'
-    >>> remark(Verdict(4, "mark", (1, 1), Category.WRONG_FLAG, 0.4, None, None))
-    'Flag on a guess: 40% chance of a mine there.'
-    >>> remark(Verdict(4, "reveal", (1, 1), Category.SAFE, 0.0, 0.0, 5)) is None
-    True
-    """
-    cat, risk = v.category, v.risk
-    if risk is None:
-        return None
-    if cat is Category.AVOIDABLE_RISK:
-        n = v.safe_cells_available or 0
-        cells = "1 safe cell was" if n == 1 else f"{n} safe cells were"
-        return f"Risky: {_pct(risk)}% — {cells} open to you."
-    if cat is Category.FORCED_GUESS:
-        luck = "" if v.survived else " Bad luck."
-        return f"Forced guess at {_pct(risk)}%: no safe cell existed.{luck}"
-    if cat is Category.WORSE_GUESS:
-        best = v.best_risk or 0.0
-        return f"Guess at {_pct(risk, best)}%: a cell at {_pct(best, risk)}% was the safer guess."
-    if cat in (Category.FLAG, Category.WRONG_FLAG):
-        if risk == 0.0:
-            return "Wrong flag: that cell was certainly safe."
-        if risk < 1.0:
-            return f"Flag on a guess: {_pct(risk)}% chance of a mine there."
-    return None
-
-
 def live(game: Game, kind: str, row: int, col: int) -> Verdict | None:
     """The live coach's verdict on a move the player is about to make on
     ``game`` (say :func:`remark` of it after the move), or None when there is
@@ -498,67 +355,3 @@ def live(game: Game, kind: str, row: int, col: int) -> Verdict | None:
     if v.category not in (Category.NO_EFFECT, Category.MARK):  # those tell nothing
         game.assisted = True
     return v
-
-
-def tag(v: Verdict) -> str:
-    """A short mark of a move, for a replay's move list: ``safe``, ``guess 33%``,
-    ``RISK 20% (3 safe)``, ``worse 40%>12%``, ``wrong flag``, ...; the move that
-    lost ends in ``LOST``.
-
-    >>> tag(Verdict(7, "reveal", (3, 5), Category.WORSE_GUESS, 0.4, 0.125, 0, False))
-    'worse 40%>12% LOST'
-    >>> tag(Verdict(2, "chord", (1, 1), Category.AVOIDABLE_RISK, 0.2, 0.0, 3))
-    'RISK 20% (3 safe)'
-    """
-    risk = _pct(v.risk) if v.risk is not None else "?"
-    text = {
-        Category.FIRST_CLICK: "first click",
-        Category.SAFE: "safe",
-        Category.FORCED_GUESS: f"guess {risk}%",
-        Category.AVOIDABLE_RISK: f"RISK {risk}% ({v.safe_cells_available} safe)",
-        Category.WORSE_GUESS: f"worse {_pct(v.risk or 0.0, v.best_risk or 0.0)}%>{_pct(v.best_risk or 0.0, v.risk)}%",
-        Category.FLAG: "flag",
-        Category.WRONG_FLAG: "wrong flag",
-        Category.MARK: "mark",
-        Category.NO_EFFECT: "no effect",
-        Category.NOT_ANALYSED: "not analysed",
-    }[v.category]
-    return text if v.survived else f"{text} LOST"
-
-
-def _loss(v: Verdict) -> str:
-    """How the losing move is named in the summary (and a risky move live)."""
-    if v.category is Category.FORCED_GUESS and v.risk is not None:
-        return f"a forced guess at {_pct(v.risk)}%"
-    if v.category is Category.AVOIDABLE_RISK and v.risk is not None:
-        return f"an avoidable risk of {_pct(v.risk)}% (a safe cell existed)"
-    if v.category is Category.WORSE_GUESS and v.risk is not None:
-        return (f"a guess at {_pct(v.risk, v.best_risk or 0.0)}% when "
-                f"{_pct(v.best_risk or 0.0, v.risk)}% was on offer")
-    return "a move the solver could not weigh (too large to count)"
-
-
-def describe(v: Verdict) -> str:
-    """One sentence on a move, for a replay's move list or "Why did I lose?".
-
-    >>> describe(Verdict(7, "reveal", (3, 5), Category.WORSE_GUESS, 0.4, 0.125, 0, False))
-    'Move 8, reveal at row 4, column 6: a 40% risk when the safest cell had 12%; it hit a mine.'
-    """
-    where = f"Move {v.index + 1}, {v.kind} at row {v.cell[0] + 1}, column {v.cell[1] + 1}: "
-    risk = _pct(v.risk) if v.risk is not None else "?"
-    text = {
-        Category.FIRST_CLICK: "the first click, safe by the first-click rule",
-        Category.SAFE: "proven safe",
-        Category.FORCED_GUESS: f"a forced guess at {risk}% (no safe cell existed, none was safer)",
-        Category.AVOIDABLE_RISK: (f"a {risk}% risk while {v.safe_cells_available} "
-                                  f"proven-safe cell{'s' if v.safe_cells_available != 1 else ''}"
-                                  " existed"),
-        Category.WORSE_GUESS: (f"a {_pct(v.risk or 0.0, v.best_risk or 0.0)}% risk when the "
-                               f"safest cell had {_pct(v.best_risk or 0.0, v.risk)}%"),
-        Category.FLAG: "a flag on a mine",
-        Category.WRONG_FLAG: "a flag on a cell with no mine",
-        Category.MARK: "a mark changed",
-        Category.NO_EFFECT: "changed nothing",
-        Category.NOT_ANALYSED: "not analysed: the position or the game is too large to count exactly",
-    }[v.category]
-    return where + text + ("; it hit a mine." if not v.survived else ".")
