@@ -361,3 +361,59 @@ def test_any_values_in_any_columns_give_exactly_the_sound_rows(tmp_path_factory,
             assert f"{bad[1]} abandoned game" in note
         json.dumps([dataclasses.asdict(g) for g in store.games()])
 
+
+
+# ---------------------------------------------------------------- commands that only read
+
+READING = [["records"], ["records", "--json"], ["records", "-d", "expert"],
+           ["records", "--plot", "out.png"], ["replay"], ["replay", "last"], ["replay", "3"],
+           ["replay", "--list"], ["replay", "--export", "1", "out.json"],
+           ["replay", "--verdicts", "-", "1"]]
+
+
+@pytest.mark.parametrize("argv", READING, ids=" ".join)
+@pytest.mark.parametrize("typo", ["typo/", "typo", "a/b/c"])
+def test_a_data_folder_that_does_not_exist_is_said_and_not_made(
+        tmp_path, monkeypatch, capsys, argv, typo):
+    monkeypatch.chdir(tmp_path)
+    assert cli.main([*argv, "--data-dir", typo]) == 2
+    out, err = capsys.readouterr()
+    assert err.count("\n") == 1 and "does not exist" in err and "--data-dir" in err
+    assert list(tmp_path.iterdir()) == []               # no folder, no database, no output
+
+
+@pytest.mark.parametrize("argv", READING, ids=" ".join)
+def test_a_data_folder_from_the_environment_must_exist_too(tmp_path, monkeypatch, capsys, argv):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("FASTMINE_DATA_DIR", str(tmp_path / "typo"))
+    assert cli.main(argv) == 2
+    assert "FASTMINE_DATA_DIR" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_file_in_place_of_the_data_folder_is_not_a_folder(tmp_path, capsys):
+    (tmp_path / "data").write_text("x")
+    assert cli.main(["records", "--data-dir", str(tmp_path / "data")]) == 2
+    assert "is not a folder" in capsys.readouterr().err
+
+
+def test_an_existing_folder_without_records_is_no_games_yet_and_stays_empty(tmp_path, capsys):
+    assert cli.main(["records", "--data-dir", str(tmp_path)]) == 0
+    assert "No games recorded yet" in capsys.readouterr().out
+    assert cli.main(["replay", "--list", "--data-dir", str(tmp_path)]) == 0
+    assert "no recorded game has a replay yet" in capsys.readouterr().out
+    for argv in (["replay"], ["replay", "last"], ["replay", "2"]):
+        assert cli.main([*argv, "--data-dir", str(tmp_path)]) == 2
+        assert "no recorded game has a replay yet" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_platform_folder_may_not_exist_yet(tmp_path, monkeypatch, capsys):
+    import platformdirs
+
+    monkeypatch.delenv("FASTMINE_DATA_DIR", raising=False)
+    monkeypatch.setattr(platformdirs, "user_data_dir", lambda *a, **k: str(tmp_path / "fresh"))
+    assert cli.main(["records"]) == 0
+    assert "No games recorded yet" in capsys.readouterr().out
+    assert cli.main(["replay", "--list"]) == 0
+    assert not (tmp_path / "fresh").exists()

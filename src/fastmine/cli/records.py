@@ -15,7 +15,9 @@ import unicodedata
 
 from ..difficulty import DIFFICULTIES, NAMED_BOARDS
 from ..files.outputs import atomic_write_figure, check_figure_path, check_output, write_output
+from ..files.storage import existing_data_dir
 from ..records import (
+    RECORDS_FILE,
     AbandonedGame,
     BoardKey,
     GameRecord,
@@ -262,9 +264,10 @@ def _note_read_only(store: RecordsStore) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """``fastmine records``: print best times and statistics; returns the exit status."""
-    path = default_path(args.data_dir)
     try:
         board = _parse_board(args.difficulty) if args.difficulty else None
+        # Only reads: a mistyped --data-dir is said, not read as "no games yet".
+        path = existing_data_dir(args.data_dir) / RECORDS_FILE
     except ValueError as exc:
         print(f"fastmine records: {exc}", file=sys.stderr)
         return 2

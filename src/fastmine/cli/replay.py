@@ -57,7 +57,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``fastmine replay``; returns the exit status (0, or 2 for a usage or file error)."""
-    from ..records import RecordsError, RecordsStore
+    from ..files.storage import existing_data_dir
+    from ..records import RECORDS_FILE, RecordsError, RecordsStore
     from ..replay import Replay
 
     if args.speed is not None and not (args.speed >= 0):
@@ -92,7 +93,14 @@ def run(args: argparse.Namespace) -> int:
                 print("fastmine replay: give either a game ID or --import FILE, not both", file=sys.stderr)
                 return 2
             return _play(Replay.load(args.import_file), args)
-        with RecordsStore(data_dir=args.data_dir) as store:
+        # Only reads: a mistyped --data-dir is said, and no folder or database made.
+        path = existing_data_dir(args.data_dir) / RECORDS_FILE
+        if not path.exists() and not path.is_symlink():
+            print("no recorded game has a replay yet" if args.list else
+                  "fastmine replay: no recorded game has a replay yet: play one with "
+                  "'fastmine play'", file=sys.stdout if args.list else sys.stderr)
+            return 0 if args.list else 2
+        with RecordsStore(path, create=False) as store:
             if args.list:
                 return _list(store)
             ident = args.export[0] if args.export else args.id
@@ -116,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     except FileNotFoundError as exc:
         print(f"fastmine replay: no such file: {exc.filename}", file=sys.stderr)
         return 2
-    except (SaveFormatError, RecordsError, OSError) as exc:
+    except (SaveFormatError, RecordsError, OSError, ValueError) as exc:
         print(f"fastmine replay: {exc}", file=sys.stderr)
         return 2
 
