@@ -30,6 +30,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("core", ("fastmine._kernels", "fastmine._validate", "fastmine.errors", "fastmine.limits", "fastmine.viewcodes",
               "fastmine.difficulty", "fastmine.movelog", "fastmine.board", "fastmine.game",
               "fastmine.gameformat", "fastmine.takeback", "fastmine.timedmoves",
+              "fastmine.metrics", "fastmine._metrics",
               "fastmine.gamecode", "fastmine.files.storage")),
     ("solver", ("fastmine.solver",)),
     ("features", ("fastmine.coach", "fastmine.replay", "fastmine.records", "fastmine.files",

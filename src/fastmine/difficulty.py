@@ -79,7 +79,8 @@ def difficulty_name(rows: int, cols: int, mines: int) -> str:
     Returns
     -------
     str
-        A key of :data:`DIFFICULTIES` (``"beginner"``, ...), or ``"custom"``.
+        A key of :data:`NAMED_BOARDS` (``"beginner"``, ..., ``"classic beginner"``),
+        or ``"custom"``.
 
     Examples
     --------

@@ -17,13 +17,13 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _kernels
+from . import metrics as _metrics
 from . import takeback as _takeback
 from . import timedmoves as _timedmoves
 from ._validate import check_cell, check_mines, check_seed, check_size
@@ -38,6 +38,7 @@ from .gameformat import (  # noqa: F401 - the save format's names, re-exported
     _dump,
     _load,
 )
+from .metrics import GameStats as GameStats  # the stats' type, importable from here too
 from .movelog import MOVE_ASSIST as MOVE_ASSIST  # the move kinds, importable from here too
 from .movelog import MOVE_CHORD as MOVE_CHORD
 from .movelog import MOVE_MARK as MOVE_MARK
@@ -49,45 +50,6 @@ from .viewcodes import HIDDEN, GameState
 _NO_CHANGES = np.empty((0, 2), np.intp)
 _NO_CHANGES.flags.writeable = False
 
-
-
-@dataclass(frozen=True)
-class GameStats:
-    """What a player wants to know about a game, typically a finished one.
-
-    ``efficiency`` is 3BV divided by all clicks (left, right and chord), the
-    usual measure: above 1.0 means chording and flagging paid off.
-
-    Parameters
-    ----------
-    time : float
-        Seconds played, pauses not counted.
-    bbbv : int or None
-        The board's 3BV; None before the first reveal (no board yet).
-    bbbv_per_second : float or None
-        3BV divided by the time; None without a board or a time.
-    left_clicks, right_clicks, chord_clicks : int
-        Reveals, marks and chords made (moves that raised are not counted).
-    """
-
-    time: float
-    bbbv: int | None
-    bbbv_per_second: float | None
-    left_clicks: int
-    right_clicks: int
-    chord_clicks: int
-
-    @property
-    def clicks(self) -> int:
-        """All clicks: left + right + chord."""
-        return self.left_clicks + self.right_clicks + self.chord_clicks
-
-    @property
-    def efficiency(self) -> float | None:
-        """3BV / clicks, or None before any click."""
-        if self.bbbv is None or self.clicks == 0:
-            return None
-        return self.bbbv / self.clicks
 
 
 class Game:
@@ -749,34 +711,37 @@ class Game:
     # ------------------------------------------------------------------ stats
 
     def stats(self) -> GameStats:
-        """What a player wants to know about this game: time, 3BV, 3BV/s, clicks.
+        """What a player wants to know about this game: time, 3BV, 3BV solved,
+        3BV/s, clicks and the community's metrics (see :mod:`fastmine.metrics`).
 
         Read at any moment: during play the time is the time so far (the
-        clock keeps running), and the 3BV is the whole board's.  Clicks count
-        the moves made (left: reveals, right: marks, chords), not those that
-        raised.  Efficiency and the total of clicks are properties of the
-        result.
+        clock keeps running).  3BV/s and the efficiency (IOE) use the 3BV
+        solved, as Arbiter, Vienna and Metasweeper do, so a lost game reads
+        what it achieved, not the whole board's 3BV over its few clicks; a
+        game shorter than :data:`fastmine.metrics.TIME_FLOOR` has no rates.
+        Clicks count the moves made (left: reveals, right: marks, chords),
+        not those that raised; the effective ones are found by playing the
+        move log again.
 
         Returns
         -------
         GameStats
             A frozen snapshot: ``time`` in seconds (pauses not counted),
-            ``bbbv`` and ``bbbv_per_second`` (None before the first reveal
-            lays the board, and the rate also while the time is 0), and
-            ``left_clicks``, ``right_clicks``, ``chord_clicks``.
+            ``bbbv`` (the board's) and ``bbbv_solved`` (None before the first
+            reveal lays the board), ``bbbv_per_second``, ``left_clicks``,
+            ``right_clicks``, ``chord_clicks``, the effective clicks, and the
+            metrics as properties (``efficiency``/``ioe``, ``correctness``,
+            ``throughput``, ``rqp``, ``stnb``, ...).
 
         Examples
         --------
         >>> g = Game.from_board(Board.from_mines([[1, 0, 0, 0]]))
         >>> _ = g.reveal(0, 3)
         >>> s = g.stats()
-        >>> s.bbbv, s.left_clicks, s.clicks, s.efficiency, g.state.name
-        (1, 1, 1, 1.0, 'WON')
+        >>> s.bbbv, s.bbbv_solved, s.left_clicks, s.clicks, s.efficiency, g.state.name
+        (1, 1, 1, 1, 1.0, 'WON')
         """
-        t = self.elapsed
-        bbbv = self._board.bbbv() if self._board is not None else None
-        rate = bbbv / t if bbbv is not None and t > 0 else None
-        return GameStats(t, bbbv, rate, self.left_clicks, self.right_clicks, self.chord_clicks)
+        return _metrics.game_stats(self)
 
     def __repr__(self) -> str:
         return (f"<Game {self.rows}x{self.cols}/{self.mine_count} {self._state.value}, "

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from .._validate import as_int, check_mines, check_size
 from ..difficulty import difficulty_name
+from ..metrics import GameStats
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -93,15 +94,18 @@ class GameRecord:
     def make(cls, rows: int, cols: int, mines: int, *, won: bool, time: float,
              rule: str = "opening", bbbv: int | None = None, clicks: int = 0,
              assisted: bool = False, name: str | None = None,
-             date: str | None = None) -> GameRecord:
+             date: str | None = None, bbbv_solved: int | None = None) -> GameRecord:
         """A record from plain values (for tests, imports and other front ends).
 
         ``won`` and ``assisted`` must be real booleans (TypeError otherwise).
+        3BV/s and the efficiency count the 3BV solved, as :meth:`fastmine.Game.stats`
+        does: all of ``bbbv`` for a won game, ``bbbv_solved`` for a lost one (without
+        it a lost game has neither); no rate under :data:`fastmine.metrics.TIME_FLOOR`.
         """
         _check_flag("won", won)
         _check_flag("assisted", assisted)
-        rate = bbbv / time if bbbv is not None and time > 0 else None
-        eff = bbbv / clicks if bbbv is not None and clicks > 0 else None
+        s = GameStats.of(float(time), bbbv, bbbv if won else bbbv_solved, (clicks, 0, 0))
+        rate, eff = s.bbbv_per_second, s.efficiency
         return cls(difficulty_name(rows, cols, mines), rows, cols, mines, rule, bool(won),
                    float(time), bbbv, rate, clicks, eff, bool(assisted), date or now_iso(),
                    clean_name(name))

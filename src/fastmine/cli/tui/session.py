@@ -81,9 +81,13 @@ class Outcome:
         return [self.summary(), *self.coach]
 
     def summary(self) -> str:
-        """``"You won in 12.34 s: 3BV 23, 3BV/s 1.86, efficiency 0.92"`` or a loss line."""
+        """``"You won in 12.34 s: 3BV 23, 3BV/s 1.86, clicks 25, efficiency 0.92"`` or a
+        loss line, whose 3BV reads solved of the board's (``3BV 11/180``), as its
+        3BV/s and efficiency count only what was solved."""
         s = self.stats
-        parts = [f"3BV {s.bbbv}" if s.bbbv is not None else None,
+        solved = s.bbbv_solved if not self.won and s.bbbv_solved is not None else None
+        parts = [(f"3BV {s.bbbv}" if solved is None else f"3BV {solved}/{s.bbbv}")
+                 if s.bbbv is not None else None,
                  f"3BV/s {s.bbbv_per_second:.2f}" if s.bbbv_per_second is not None else None,
                  f"clicks {s.clicks}",
                  f"efficiency {s.efficiency:.2f}" if s.efficiency is not None else None]
