@@ -15,7 +15,11 @@ their first click; the first click may then be a mine, as on any fixed board.
 A code is Crockford base32 (digits and capital letters without I, L, O, U, so
 nothing reads two ways), in groups of five joined by hyphens.  Reading one
 ignores case, spaces and hyphens and takes ``I``/``L`` as ``1`` and ``O`` as
-``0``.  The last three characters are check letters: any single mistyped or
+``0``; a code pasted from a chat or a word processor reads the same (its
+no-break or full-width spaces, en dashes, zero-width spaces and full-width
+letters are read as spaces, hyphens and letters: Unicode NFKC, then every
+space, dash and invisible format character is ignored).  Text far longer than
+any code (:data:`MAX_CODE_CHARS`) is refused before it is read.  The last three characters are check letters: any single mistyped or
 swapped pair of characters is always caught, and a random error slips through
 about once in 32,749 tries.  A typo gives a clear :class:`ValueError`, never a
 different board.
@@ -38,6 +42,7 @@ import datetime as _dt
 import hashlib
 import math
 import time
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
@@ -49,8 +54,9 @@ from .board import RULES, Board, Rule, _check_rule
 from .difficulty import DIFFICULTIES
 from .game import Game
 
-__all__ = ["CODE_VERSION", "MAX_BOARD_CODE_CELLS", "GameSpec", "board_code", "code_of",
-           "daily", "decode", "encode", "new_game", "seed_code"]
+__all__ = ["CODE_VERSION", "MAX_BOARD_CODE_CELLS", "MAX_CODE_CHARS", "MAX_CODE_SYMBOLS",
+           "GameSpec", "board_code", "code_of", "daily", "decode", "encode", "new_game",
+           "seed_code"]
 
 CODE_VERSION = 1
 """The version this fastmine writes (the code's first character)."""
@@ -58,6 +64,15 @@ CODE_VERSION = 1
 MAX_BOARD_CODE_CELLS = 2500
 """Largest board (rows x cols) a ``board`` code holds: 50 x 50.  Bigger boards
 share a ``seed`` code, which stays short at any size."""
+
+MAX_CODE_SYMBOLS = 520
+"""Most letters and digits (separators not counted) of a code :func:`decode` reads.
+The longest code there is, a board code of 2,500 cells with half of them mines,
+has 514 (about 615 characters with its hyphens)."""
+
+MAX_CODE_CHARS = 4 * MAX_CODE_SYMBOLS
+"""Longest text :func:`decode` looks at (2,080 characters: room for a separator
+or two between every letter); longer text is refused before it is read."""
 
 Kind = Literal["seed", "board"]
 
@@ -67,6 +82,11 @@ ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 _VALUE = {ch: i for i, ch in enumerate(ALPHABET)}
 _VALUE.update({"I": 1, "L": 1, "O": 0})
 _IGNORED = frozenset(" \t\r\n-_")
+# Unicode's spaces (Zs), dashes (Pd), invisible format characters (Cf: zero-width
+# space, soft hyphen, byte order mark ...) and the minus sign read as separators.
+_IGNORED_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Pd", "Cf"})
+_IGNORED_EXTRA = frozenset("\u2212\u2043\ufe63\uff0d")    # minus, hyphen bullet, small/wide
+_DIGITS = "0123456789abcdefghijklmnopqrstuv"                  # int(text, 32)
 
 # Sizes with a number of their own in version 1 (shorter codes).  Frozen: a new
 # preset must not renumber these, or old codes would name other boards.
@@ -195,18 +215,29 @@ def _to_code(w: _Writer) -> str:
     return "-".join(text[i:i + _GROUP] for i in range(0, len(text), _GROUP))
 
 
+def _ignored(ch: str) -> bool:
+    return (ch in _IGNORED or ch in _IGNORED_EXTRA
+            or unicodedata.category(ch) in _IGNORED_CATEGORIES)
+
+
 def _symbols(code: object) -> list[int]:
     if not isinstance(code, str):
         raise TypeError(f"a game code is text, got {type(code).__name__}")
+    if len(code) > MAX_CODE_CHARS:      # before anything else: the work is linear after
+        raise ValueError(f"this is not a game code: {len(code):,} characters, and the "
+                         f"longest code has about 615")
     out = []
-    for ch in code.upper():
-        if ch in _IGNORED:
+    for ch in unicodedata.normalize("NFKC", code).upper():
+        if _ignored(ch):
             continue
         v = _VALUE.get(ch)
         if v is None:
             raise ValueError(f"a game code has only digits and the letters A-Z except U; "
                              f"{ch!r} is not one of them")
         out.append(v)
+    if len(out) > MAX_CODE_SYMBOLS:
+        raise ValueError(f"this is not a game code: {len(out):,} letters and digits, and "
+                         f"the longest code has {MAX_CODE_SYMBOLS}")
     if len(out) < 2 + _CHECK_CHARS:
         raise ValueError("this game code is too short: copy the whole code" if out
                          else "the game code is empty")
@@ -217,23 +248,50 @@ def _symbols(code: object) -> list[int]:
 
 
 def _rank(cells: np.ndarray) -> int:
-    """Enumerative rank of a sorted set of cell indices: sum of C(cell, i + 1)."""
-    return sum(math.comb(int(c), i + 1) for i, c in enumerate(cells))
+    """Enumerative rank of a sorted set of cell indices: sum of C(cell, i + 1).
+
+    Walked from the largest cell down with the binomial carried along (as
+    :func:`_unrank`): O(n + k) products by small numbers, not k fresh binomials.
+    """
+    cs = [int(c) for c in cells]
+    if not cs:
+        return 0
+    c, j = cs[-1], len(cs)
+    b = math.comb(c, j)
+    total = 0
+    for target in reversed(cs):
+        while c > target:           # C(c - 1, j) = C(c, j) (c - j) / c
+            b = b * (c - j) // c
+            c -= 1
+        total += b
+        if b == 0 or j == 1:        # 0: the cells below are 0 .. j-2, each adding 0
+            return total
+        b = b * j // c              # C(c - 1, j - 1) = C(c, j) j / c
+        c, j = c - 1, j - 1
+    return total
 
 
 def _unrank(rank: int, k: int, n: int) -> list[int]:
     """Inverse of :func:`_rank` for k cells out of n (largest cell first)."""
     out: list[int] = []
-    c = n - 1
-    for i in range(k, 0, -1):
-        # The largest c with C(c, i) <= rank; walking down from the last pick,
-        # so the whole loop is O(n + k) binomials.
-        while math.comb(c, i) > rank:
+    if k == 0:
+        return out
+    # The largest c with C(c, i) <= rank, walking down from the last pick.  The
+    # binomial is carried along (C(c-1, i) = C(c, i) (c-i)/c and C(c-1, i-1) =
+    # C(c, i) i/c, both exact), so each step is one product and one division by
+    # a small number instead of a fresh math.comb: O(n + k) cheap steps.
+    c, i = n - 1, k
+    b = math.comb(c, i)
+    while True:
+        while b > rank:
+            b = b * (c - i) // c
             c -= 1
         out.append(c)
-        rank -= math.comb(c, i)
-        c -= 1
-    return out
+        rank -= b
+        if i == 1:
+            return out
+        b = b * i // c          # C(c - 1, i - 1)
+        c, i = c - 1, i - 1
 
 
 def _put_size(w: _Writer, rows: int, cols: int, mines: int) -> None:
@@ -449,9 +507,7 @@ def decode(code: str) -> GameSpec:
                          f"this one reads up to {CODE_VERSION}): update fastmine to play it")
     if version < 1:
         raise ValueError("this is not a fastmine game code (its version is 0)")
-    value = 0
-    for s in body:
-        value = value * 32 + s
+    value = int("".join(_DIGITS[s] for s in body), 32)     # linear, unlike value * 32 + s
     r = _Reader(value, 5 * len(body))
     r.get(5)
     try:

@@ -19,6 +19,7 @@ from . import _kernels, movelog
 from ._validate import as_int, check_file_version, check_mines, check_seed, check_size, file_field
 from .board import Board, _check_rule
 from .errors import SaveFormatError
+from .limits import max_moves
 from .viewcodes import EXPLODED, FLAG, HIDDEN, QUESTION, GameState
 
 if TYPE_CHECKING:
@@ -88,6 +89,12 @@ def _load_log(game: Game, text: object, version: object) -> None:
         return
     if not isinstance(text, str):
         raise SaveFormatError("saved game's moves must be a base64 string or null")
+    if len(text) > 4 * ((16 * max_moves(game.rows, game.cols) + 2) // 3):
+        # More moves than a replay of this board holds (limits.max_moves): the
+        # game goes on without them (it would have no replay), and they are
+        # neither unpacked nor kept.
+        game._log_complete = False
+        return
     try:
         raw = base64.b64decode(text.encode("ascii"), validate=True)
     except (ValueError, UnicodeEncodeError):

@@ -26,7 +26,8 @@ ValueError: a 50000x40000 board is too large: 2000000000 cells, and fastmine han
 
 from __future__ import annotations
 
-__all__ = ["MAX_CELLS", "MAX_COLS", "MAX_ROWS", "check_board_size", "fits"]
+__all__ = ["MAX_CELLS", "MAX_COLS", "MAX_LOG_MOVES", "MAX_ROWS", "MOVES_ANY_BOARD",
+           "MOVES_PER_CELL", "check_board_size", "fits", "max_moves"]
 
 MAX_CELLS = 2**25
 """Most cells (rows x cols) of a board: 33,554,432, e.g. 5792 x 5792."""
@@ -63,3 +64,43 @@ def check_board_size(rows: int, cols: int) -> tuple[int, int]:
             f"a {rows}x{cols} board is too large: {rows * cols} cells, and fastmine "
             f"handles at most {MAX_CELLS} (fastmine.limits.MAX_CELLS)")
     return rows, cols
+
+
+MOVES_PER_CELL = 16
+"""Moves a replay or a saved move log may hold for each cell of its board (see :func:`max_moves`)."""
+
+MOVES_ANY_BOARD = 10_000
+"""Moves a replay or a saved move log may hold on any board, above :data:`MOVES_PER_CELL`."""
+
+MAX_LOG_MOVES = 2**22
+"""Most moves a replay or a saved move log holds on any board (4,194,304; 64 MB packed)."""
+
+
+def max_moves(rows: int, cols: int) -> int:
+    """The most moves a game's file (a replay, a saved game's move log) may hold.
+
+    A game's moves have no bound in the rules: a cell is revealed once, but a
+    mark can be cycled again and again and a click that changes nothing (on an
+    open cell, a chord that opens nothing) is logged too.  So the cap is what
+    people play, generously: real games make under two moves a cell (Expert
+    about 300 on 480 cells, a solver at most three: reveal, flag, chord); a file
+    may hold :data:`MOVES_PER_CELL` a cell plus :data:`MOVES_ANY_BOARD`, and
+    never more than :data:`MAX_LOG_MOVES`.  Readers check it before unpacking
+    or playing anything, so a file's cost follows its board's size, not what
+    it claims.  A game played past it keeps going but has no replay.
+
+    Parameters
+    ----------
+    rows, cols
+        The board's size (positive ints).
+
+    Returns
+    -------
+    int
+        The cap: 11,296 moves for 9x9, 17,680 for Expert, and
+        :data:`MAX_LOG_MOVES` from about 512 x 512 up.
+
+    >>> max_moves(9, 9), max_moves(16, 30)
+    (11296, 17680)
+    """
+    return min(MAX_LOG_MOVES, MOVES_PER_CELL * rows * cols + MOVES_ANY_BOARD)

@@ -39,6 +39,7 @@ from ..errors import FutureVersionError, GameOverError, SaveFormatError
 from ..files.storage import atomic_write_bytes, read_regular_file, refuse_owned
 from ..game import Game
 from ..gameformat import MAX_SAVED_SECONDS
+from ..limits import MAX_LOG_MOVES, max_moves
 from ..movelog import KIND_BITS, KIND_NAMES, MOVE_ASSIST
 from ..timedmoves import ManualClock
 from ..viewcodes import GameState
@@ -49,8 +50,14 @@ REPLAY_VERSION = 2
 Version 2 logs each mark's cycle (kind 3: without "?"); in a version 1 file
 every mark cycled as its ``question_marks`` says (read as such)."""
 
-MAX_REPLAY_MOVES = 2**22
-"""Most moves a replay file may hold (4,194,304; 64 MB unpacked)."""
+MAX_REPLAY_MOVES = MAX_LOG_MOVES
+"""Most moves a replay file may hold on any board (4,194,304; 64 MB unpacked); on a
+given board at most :func:`fastmine.limits.max_moves` (16 a cell plus 10,000)."""
+
+MAX_REPLAY_FIELDS = 256
+"""A replay file is one flat JSON object of a dozen fields: a file with more
+commas, brackets or braces than this is refused before it is parsed (a list of
+millions of numbers would cost far more memory than its bytes)."""
 
 MAX_REPLAY_BYTES = 64 * 2**20
 """The largest replay file read; a bigger one is refused unread."""
@@ -94,6 +101,11 @@ class Replay:
     def __post_init__(self) -> None:
         for arr in (self.mines, self.moves):
             arr.flags.writeable = False
+        cap = moves_cap(*self.mines.shape) if self.mines.ndim == 2 else 0
+        if self.moves.ndim != 2 or self.moves.shape[0] > cap:
+            raise ValueError(f"a replay of a {'x'.join(map(str, self.mines.shape))} board holds "
+                             f"at most {cap:,} moves (fastmine.limits.max_moves), got "
+                             f"{self.moves.shape[0]:,}")
 
     # ------------------------------------------------------------ building
 
@@ -133,9 +145,10 @@ class Replay:
         if not game.moves_complete:
             raise ValueError("this game was resumed from a save without its moves; "
                              "it has no replay")
-        if game._core.log_count() > MAX_REPLAY_MOVES:    # its file could not be read back
-            raise ValueError(f"this game has more moves than a replay holds "
-                             f"({MAX_REPLAY_MOVES:,}); it has no replay")
+        if game._core.log_count() > moves_cap(game.rows, game.cols):   # (its file could
+            raise ValueError(f"this game has more moves than a replay holds "   # not be read)
+                             f"({moves_cap(game.rows, game.cols):,} on a {game.rows}x"
+                             f"{game.cols} board); it has no replay")
         rep = cls(game.board.mines.copy(), game.rule, game.moves, game.state,
                   float(game.elapsed), bool(game.question_marks), bool(game.assisted))
         try:
@@ -268,14 +281,18 @@ class Replay:
                                rule=self.rule)
         yield game
         last = len(self)
-        for i, (kind, r, c, ms) in enumerate(self.moves[:n].tolist(), 1):
-            clock.now = ms / 1000.0
-            game._play_logged(kind, r, c)
-            # The solver's moves make the game assisted; so does the player's
-            # use of a hint, known only for the whole game.
-            game.assisted = game.assisted or bool(kind & MOVE_ASSIST) or (
-                i == last and self.assisted)
-            yield game
+        i = 0
+        for start in range(0, n, _FRAME_CHUNK):     # as Python ints, a chunk at a time:
+            chunk = self.moves[start:min(n, start + _FRAME_CHUNK)].tolist()  # (all at once
+            for kind, r, c, ms in chunk:                      # took ~200 bytes a move)
+                i += 1
+                clock.now = ms / 1000.0
+                game._play_logged(kind, r, c)
+                # The solver's moves make the game assisted; so does the player's
+                # use of a hint, known only for the whole game.
+                game.assisted = game.assisted or bool(kind & MOVE_ASSIST) or (
+                    i == last and self.assisted)
+                yield game
 
     # ------------------------------------------------------------ the file
 
@@ -358,7 +375,20 @@ class Replay:
             Not JSON, or anything corrupt (as :meth:`from_dict`).
         fastmine.FutureVersionError
             A replay written by a newer fastmine.
+
+        Notes
+        -----
+        The size and shape are checked before parsing: at most
+        :data:`MAX_REPLAY_BYTES`, one flat object (:data:`MAX_REPLAY_FIELDS`).
         """
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"a replay is bytes, got {type(data).__name__}")
+        if len(data) > MAX_REPLAY_BYTES:
+            raise SaveFormatError(f"not a replay: {len(data):,} bytes, more than a replay "
+                                  f"holds ({MAX_REPLAY_BYTES:,})")
+        data = bytes(data)
+        if sum(data.count(ch) for ch in (b",", b"[", b"{")) > MAX_REPLAY_FIELDS:
+            raise SaveFormatError("not a replay (it is not one flat object of a few fields)")
         try:
             d = json.loads(data.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -489,6 +519,36 @@ class Seeker:
         return self.game
 
 
+_FRAME_CHUNK = 4096
+"""Moves turned into Python ints at a time while playing."""
+
+
+def moves_cap(rows: int, cols: int) -> int:
+    """The most moves a replay of a ``rows`` x ``cols`` board holds.
+
+    Parameters
+    ----------
+    rows, cols
+        The board's size.
+
+    Returns
+    -------
+    int
+        :func:`fastmine.limits.max_moves`, and never more than :data:`MAX_REPLAY_MOVES`.
+    """
+    return min(MAX_REPLAY_MOVES, max_moves(rows, cols))
+
+
+def _b64_length(n: int) -> int:
+    """Characters of the base64 of ``n`` bytes."""
+    return 4 * ((n + 2) // 3)
+
+
+def _zlib_bound(n: int) -> int:
+    """The most bytes zlib makes of ``n`` bytes (zlib's compressBound, plus slack)."""
+    return n + (n >> 12) + (n >> 14) + (n >> 25) + 64
+
+
 def _b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
 
@@ -530,6 +590,19 @@ def _from_dict(cls: type[Replay], d: object) -> Replay:
     t = _get(d, "time", (int, float), "a number")
     if not (isinstance(t, int) or math.isfinite(t)) or not 0 <= t <= MAX_SAVED_SECONDS:
         raise SaveFormatError(f"bad game time {t!r:.40}")
+    # Before anything is unpacked: the move count against the board's cap, and
+    # each base64 field against what that count and board can take.
+    n = _get(d, "move_count", (int,), "an integer")
+    cap = moves_cap(rows, cols)
+    if not 0 <= n <= cap:
+        raise SaveFormatError(f"move_count must be 0 to {cap:,} on a {rows}x{cols} board "
+                              f"(fastmine.limits.max_moves), got {n}")
+    for key, most in (("mine_layout", _b64_length((rows * cols + 7) // 8)),
+                      ("moves", _b64_length(_zlib_bound(16 * n)))):
+        if isinstance(d.get(key), str) and len(d[key]) > most:
+            raise SaveFormatError(f"replay field {key!r} is longer ({len(d[key]):,} "
+                                  f"characters) than a {rows}x{cols} board with {n} moves "
+                                  f"takes ({most:,})")
     layout = _unb64(d, "mine_layout")
     if len(layout) != (rows * cols + 7) // 8:
         raise SaveFormatError(f"the mine layout must be {(rows * cols + 7) // 8} bytes "
@@ -537,9 +610,6 @@ def _from_dict(cls: type[Replay], d: object) -> Replay:
     mask = np.unpackbits(np.frombuffer(layout, np.uint8))
     if mask[rows * cols:].any() or int(mask.sum()) != mines:
         raise SaveFormatError(f"the mine layout does not hold exactly {mines} mines")
-    n = _get(d, "move_count", (int,), "an integer")
-    if not 0 <= n <= MAX_REPLAY_MOVES:
-        raise SaveFormatError(f"move_count must be 0 to {MAX_REPLAY_MOVES}, got {n}")
     try:
         # Bounded: a small corrupt file must not unpack to gigabytes.
         z = zlib.decompressobj()
