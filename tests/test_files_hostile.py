@@ -291,23 +291,29 @@ def test_saving_through_a_symlink_keeps_the_link(tmp_path):
     assert not list(real.parent.glob(".*.tmp")) and not list(link.parent.glob(".*.tmp"))
 
 
-def test_stale_temporary_files_are_cleaned_up_only_when_ours_and_old(tmp_path):
+def test_stale_temporary_files_are_cleaned_up_only_when_ours_and_not_being_written(tmp_path):
+    fcntl = pytest.importorskip("fcntl")
+
     old = tmp_path / ".saved-game.json.abcd1234.tmp"
-    fresh = tmp_path / ".saved-game.json.efgh5678.tmp"
+    fresh = tmp_path / ".saved-game.json.efgh5678.tmp"     # a killed write a moment ago
+    busy = tmp_path / ".saved-game.json.busy5678.tmp"      # a writer at work (locks it)
     other = tmp_path / ".records.sqlite3.abcd1234.tmp"
     odd = tmp_path / ".saved-game.json.notours.tmp"
     linked = tmp_path / ".saved-game.json.link0000.tmp"
     target = tmp_path / "keep-me"
-    for p in (old, fresh, other, odd, target):
+    for p in (old, fresh, busy, other, odd, target):
         p.write_text("x")
     linked.symlink_to(target)
     hour_ago = time.time() - 2 * storage.STALE_TEMP_SECONDS
     for p in (old, other, odd, target):
         os.utime(p, (hour_ago, hour_ago))
     os.utime(linked, (hour_ago, hour_ago), follow_symlinks=False)
-    savedgame.save_game(game_in_progress(), data_dir=tmp_path)
-    assert not old.exists()
-    assert fresh.exists() and other.exists() and odd.exists() and linked.is_symlink()
+    with open(busy, "rb") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        savedgame.save_game(game_in_progress(), data_dir=tmp_path)
+        assert busy.exists()
+    assert not old.exists() and not fresh.exists()
+    assert other.exists() and odd.exists() and linked.is_symlink()
     assert target.exists()
 
 

@@ -35,7 +35,7 @@ from typing import Any
 from ..errors import FutureVersionError, SaveFormatError
 from ..game import Game
 from ..limits import MAX_CELLS
-from .storage import atomic_write_text, read_regular_file
+from .storage import atomic_write_text, read_regular_file, remove_stale_temp_files
 from .storage import data_dir as _data_dir
 from .storage import move_aside as _move_aside
 
@@ -120,6 +120,8 @@ def load_game(path: PathLike | None = None, *, data_dir: PathLike | None = None,
               clock: Callable[[], float] = time.monotonic) -> Game | None:
     """The saved game, or None if there is none.
 
+    Temporary files a killed save left beside it are removed on the way.
+
     Parameters
     ----------
     path : str or os.PathLike, optional
@@ -142,6 +144,9 @@ def load_game(path: PathLike | None = None, *, data_dir: PathLike | None = None,
         A save from a newer fastmine (left as it is).
     """
     p = _resolve(path, data_dir)
+    # A start after a save was killed: its temporary file goes (only such a
+    # leftover, which no live writer locks: see remove_stale_temp_files).
+    remove_stale_temp_files(os.path.realpath(p))
     d = read_save(p)
     if d is None:
         return None

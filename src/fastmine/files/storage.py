@@ -307,7 +307,8 @@ def existing_data_dir(override: str | os.PathLike[str] | None = None) -> Path:
 
 
 STALE_TEMP_SECONDS = 3600.0
-"""A temporary file of an interrupted write older than this is removed by the next write."""
+"""Where files cannot be locked (Windows), a temporary file of an interrupted write
+older than this is removed by the next write; elsewhere the lock tells at once."""
 
 
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
@@ -317,8 +318,13 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
     A symbolic link is kept: its target is the file replaced (atomically, in
     the target's directory).  Anything at ``path`` that is not a regular file
     (a directory, a FIFO, a device) is refused with an OSError, untouched.
-    Temporary files left by an earlier write that was killed (older than
-    :data:`STALE_TEMP_SECONDS`) are removed on the way.
+    Temporary files left by an earlier write that was killed are removed on
+    the way (:func:`remove_stale_temp_files`).
+
+    The temporary file is locked (``flock``) from the moment it exists until
+    it has replaced ``path``: a lock dies with its process, so a temporary file
+    nobody locks is a killed writer's, and the next write removes it, while a
+    writer at work in another process keeps its own.
     """
     path = Path(path)
     if path.is_symlink():
@@ -337,22 +343,58 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
             raise OSError(f"{path} is {describe_kind(st.st_mode)}, not a regular file; not replacing it")
         mode = st.st_mode & 0o777      # a rewrite keeps the file's permissions
     remove_stale_temp_files(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = _locked_temp(path)
     try:
         # mkstemp makes the file private (0600); give it what a plain open() would.
         with contextlib.suppress(OSError):
             os.chmod(tmp, mode)
-        with os.fdopen(fd, "wb") as f:
+        with os.fdopen(fd, "wb", closefd=False) as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, path)
+        os.replace(tmp, path)       # under the lock: the name is never anybody's leftover
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+    finally:
+        os.close(fd)                # lets go of the lock
     _fsync_dir(path.parent)
     return path
+
+
+def _flock(fd: int, wait: bool) -> bool | None:
+    """Take the exclusive ``flock`` of ``fd``: True when held, False when another
+    process holds it (only without ``wait``), None where files cannot be locked
+    (no ``fcntl``, or a file system without ``flock``)."""
+    try:
+        import fcntl
+    except ImportError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+    except BlockingIOError:
+        return False
+    except OSError:
+        return None
+    return True
+
+
+def _locked_temp(path: Path) -> tuple[int, str]:
+    """A new temporary file for ``path`` in its folder, open and locked: ``(fd, name)``."""
+    for _ in range(100):
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        _flock(fd, wait=True)
+        # Between mkstemp and the lock another process's cleaning may have taken
+        # the file for a leftover (it removes only files it can lock): then the
+        # name is gone, and a new one is made.
+        try:
+            if os.path.samestat(os.fstat(fd), os.lstat(tmp)):
+                return fd, tmp
+        except OSError:
+            pass
+        os.close(fd)
+    raise OSError(f"could not make a temporary file beside {path}")
 
 
 def remove_stale_temp_files(path: str | os.PathLike[str],
@@ -360,10 +402,26 @@ def remove_stale_temp_files(path: str | os.PathLike[str],
     """Remove temporary files an interrupted :func:`atomic_write_bytes` of ``path`` left.
 
     Only files that are certainly such leftovers go: named like the temporary
-    files of this very file (``.<name>.XXXXXXXX.tmp``), regular files (never a
-    link), owned by this user, and not modified for ``max_age`` seconds (so
-    another process writing right now keeps its file).  Returns what was removed;
-    a file that cannot be removed is left alone.
+    files of this very file (``.<name>.XXXXXXXX.tmp``, nothing else), regular
+    files (never a link), owned by this user, and not locked: a writer holds
+    its temporary file's lock until it has replaced ``path``, and a killed
+    writer's lock died with it, so a file another process is writing right now
+    is kept.  Where files cannot be locked, only files not modified for
+    ``max_age`` seconds go.  Returns what was removed; a file that cannot be
+    removed is left alone.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file whose leftovers to remove (``saved-game.json``); its folder is
+        searched, nothing else.
+    max_age : float
+        Seconds, where files cannot be locked (see :data:`STALE_TEMP_SECONDS`).
+
+    Returns
+    -------
+    list of Path
+        The files removed.
     """
     path = Path(path)
     pattern = re.compile(rf"\.{re.escape(path.name)}\.[A-Za-z0-9_]{{8}}\.tmp")
@@ -381,13 +439,27 @@ def remove_stale_temp_files(path: str | os.PathLike[str],
             st = entry.stat(follow_symlinks=False)
         except OSError:
             continue
-        if not stat.S_ISREG(st.st_mode) or now - st.st_mtime < max_age:
+        if not stat.S_ISREG(st.st_mode) or (uid is not None and st.st_uid != uid):
             continue
-        if uid is not None and st.st_uid != uid:
+        try:
+            fd = os.open(entry.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+                         | getattr(os, "O_NONBLOCK", 0))
+        except OSError:
             continue
-        with contextlib.suppress(OSError):
+        try:
+            if not os.path.samestat(os.fstat(fd), st):
+                continue                        # replaced since it was looked at
+            held = _flock(fd, wait=False)
+            if held is False or (held is None and now - st.st_mtime < max_age):
+                continue                        # a writer at work
+            # Removed while locked: a writer that made it an instant ago waits
+            # for the lock, then finds its name gone and makes another.
             os.unlink(entry.path)
             removed.append(Path(entry.path))
+        except OSError:
+            continue
+        finally:
+            os.close(fd)
     return removed
 
 
