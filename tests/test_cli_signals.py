@@ -27,6 +27,14 @@ SRC = Path(fastmine.__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(SRC), "MPLBACKEND": "Agg"}
 SIGINT_STATUS = (130, -signal.SIGINT)   # 130, or killed by the signal (shells show 130 too)
 
+# Starts the command after it with SIGINT at its default, as a terminal starts a
+# program.  A process inherits an ignored SIGINT (a background job of a
+# non-interactive shell: `pytest ... &` in a script), and Python then never
+# raises KeyboardInterrupt: Ctrl-C would do nothing to the child under test.
+SIGINT_DEFAULT = [sys.executable, "-c",
+                  "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+                  "os.execv(sys.argv[1], sys.argv[1:])"]
+
 
 def fastmine_cmd(*args: str, data_dir=None, **kw) -> subprocess.CompletedProcess:
     env = dict(ENV)
@@ -52,7 +60,8 @@ def procs():
 def start_solve(procs: list, tmp_path: Path, *extra: str) -> subprocess.Popen:
     """A long ``fastmine solve -j 2``, running once it has finished some games."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "fastmine", "solve", "-j", "2", "-d", "beginner", "-r", "cell",
+        [*SIGINT_DEFAULT, sys.executable, "-m", "fastmine", "solve", "-j", "2", "-d", "beginner",
+         "-r", "cell",
          "-n", "2000000", "--chunk", "20", "--json", str(tmp_path / "r.json"),
          "--outcomes", str(tmp_path / "r.npz"), *extra],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV, start_new_session=True)
@@ -111,6 +120,30 @@ def test_a_second_ctrl_c_never_hangs(procs, tmp_path):
     ctrl_c(proc)
     proc.communicate(timeout=60)
     assert proc.returncode in SIGINT_STATUS
+
+
+def _ignoring_sigint() -> None:     # the parent a background job of a script has
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def test_the_children_start_with_sigint_at_its_default_whatever_their_parent():
+    code = "import signal; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"
+    ignored = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             timeout=60, preexec_fn=_ignoring_sigint)
+    assert ignored.stdout == "False\n"      # what the Ctrl-C tests met there
+    child = subprocess.run([*SIGINT_DEFAULT, sys.executable, "-c", code], capture_output=True,
+                           text=True, timeout=60, preexec_fn=_ignoring_sigint)
+    assert child.stdout == "True\n", child.stderr
+
+
+def test_the_ctrl_c_tests_pass_under_a_parent_that_ignores_sigint(tmp_path):
+    # As `pytest ... &` in a script runs them (each took its full 60 s and failed).
+    r = subprocess.run(
+        ["bash", "-c", '"$@" & wait $!', "bash", sys.executable, "-m", "pytest", "-q",
+         "-p", "no:cacheprovider", "--basetemp", str(tmp_path / "t"), __file__,
+         "-k", "test_a_second_ctrl_c_never_hangs or test_ctrl_c_stops_promptly"],
+        capture_output=True, text=True, env=ENV, timeout=300, cwd=Path(__file__).parent)
+    assert r.returncode == 0 and "2 passed" in r.stdout, r.stdout[-2000:] + r.stderr[-2000:]
 
 
 def test_the_finished_games_match_an_uninterrupted_run(procs, tmp_path):
