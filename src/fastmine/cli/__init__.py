@@ -24,6 +24,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "records": ("fastmine.cli.records", "show best times and statistics"),
     "replay": ("fastmine.cli.replay", "watch a recorded game again, or export/import a replay file"),
     "bench": ("fastmine.cli.bench", "run the benchmark suite (python -m bench)"),
+    "analyze": ("fastmine.cli.analyze",
+                "metrics and the coach's verdict on recorded games (videos, replays)"),
 }
 
 
