@@ -27,6 +27,7 @@ except ImportError as exc:      # pragma: no cover - depends on what is installe
     raise ImportError("fastmine.env needs Gymnasium: pip install 'fastmine[env]' "
                       "(or pip install 'gymnasium>=1.0')") from exc
 
+from .agents import SolverAgent
 from .dataset import dataset, load_dataset
 from .labels import labels
 from .options import INVALID_MODES, PLANE_CODES, Options, Rewards
@@ -42,6 +43,7 @@ __all__ = [
     "MinesweeperVectorEnv",
     "Options",
     "Rewards",
+    "SolverAgent",
     "board_seeds",
     "dataset",
     "labels",

@@ -135,11 +135,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--rule", default="opening")
     p.add_argument("--levels", default=",".join(LEVELS))
+    p.add_argument("--strategies", default=",".join(STRATEGIES))
     args = p.parse_args(argv)
     print("| agent | level | rule | games | won | win rate | 95% interval | seed |")
     print("|---|---|---|---:|---:|---:|---:|---:|")
     for level in args.levels.split(","):
-        for strategy in STRATEGIES:
+        for strategy in args.strategies.split(","):
             if strategy == "random":
                 b = play_random(level, args.random_games, args.seed, args.rule)
             else:
