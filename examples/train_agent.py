@@ -1,6 +1,6 @@
 """Train a small Minesweeper agent on fastmine's exact labels and plot its win rate.
 
-The agent looks at the 5x5 patch around each hidden cell and guesses the chance
+The agent looks at the 7x7 patch around each hidden cell and guesses the chance
 of a mine there with a small neural network (one hidden layer, NumPy only); it
 reveals the hidden cell it thinks safest.  It learns from the environment's
 exact labels (``labels=True``: the solver's probability of a mine on every
@@ -28,23 +28,31 @@ import numpy as np
 from fastmine import DIFFICULTIES
 from fastmine.env import MinesweeperVectorEnv
 
-PATCH = 5
+PATCH = 7
 CODES = 11          # a patch cell: a number 0..8, hidden (or flagged), off the board
 
 
-def patches(views: np.ndarray) -> np.ndarray:
-    """Features of every cell: the one-hot 5x5 patch around it, ``(B, rows, cols, 275)``."""
+FEATURES = CODES * PATCH * PATCH + 1
+
+
+def patches(views: np.ndarray, mines: int) -> np.ndarray:
+    """Features of every cell, ``(B, rows, cols, FEATURES)``: the one-hot 7x7
+    patch around it, and the share of the game's hidden cells that are mines."""
     b, rows, cols = views.shape
     half = PATCH // 2
     code = np.full((b, rows + 2 * half, cols + 2 * half), 10, np.int64)   # off the board
     code[:, half:-half, half:-half] = np.where(views >= 0, views, 9)       # numbers, hidden
     onehot = np.eye(CODES, dtype=np.float32)[code]                          # B, R, C, 11
     win = np.lib.stride_tricks.sliding_window_view(onehot, (PATCH, PATCH), axis=(1, 2))
-    return win.reshape(b, rows, cols, CODES * PATCH * PATCH)
+    out = np.empty((b, rows, cols, FEATURES), np.float32)
+    out[..., :-1] = win.reshape(b, rows, cols, CODES * PATCH * PATCH)
+    hidden = np.maximum((views < 0).sum(axis=(1, 2)), 1)
+    out[..., -1] = (mines / hidden)[:, None, None]
+    return out
 
 
 class Net:
-    """features -> 64 ReLU -> P(mine), trained with Adam on cross-entropy."""
+    """features -> hidden ReLU units -> P(mine), trained with Adam on cross-entropy."""
 
     def __init__(self, n_in: int, hidden: int, rng: np.random.Generator) -> None:
         self.p = [rng.normal(0, np.sqrt(2 / n_in), (n_in, hidden)).astype(np.float32),
@@ -80,12 +88,12 @@ class Net:
         return loss
 
 
-def choose(net: Net, views: np.ndarray, masks: np.ndarray, rng: np.random.Generator,
-           explore: float) -> np.ndarray:
+def choose(net: Net, views: np.ndarray, mines: int, masks: np.ndarray,
+           rng: np.random.Generator, explore: float) -> np.ndarray:
     """The hidden cell the network finds safest in every game (a random valid
     reveal with probability ``explore``)."""
     b = views.shape[0]
-    p = net.prob(patches(views)).reshape(b, -1)
+    p = net.prob(patches(views, mines)).reshape(b, -1)
     n = p.shape[1]
     p = np.where(masks[:, :n], p, np.inf)
     actions = p.argmin(axis=1)
@@ -105,7 +113,7 @@ def evaluate(net: Net, level: str, games: int, seed: int) -> float:
     won = np.zeros(games, bool)
     rng = np.random.default_rng(seed)
     while not done.all():
-        a = choose(net, obs["view"], info["action_mask"], rng, explore=0.0)
+        a = choose(net, obs["view"], mines, info["action_mask"], rng, explore=0.0)
         obs, _, terminated, truncated, info = envs.step(a)
         won |= info["won"] & ~done
         done |= terminated | truncated
@@ -115,19 +123,20 @@ def evaluate(net: Net, level: str, games: int, seed: int) -> float:
 def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--level", default="beginner", choices=list(DIFFICULTIES)[:3])
-    ap.add_argument("--iterations", type=int, default=400)
+    ap.add_argument("--iterations", type=int, default=1200)
     ap.add_argument("--envs", type=int, default=64, help="games played side by side")
-    ap.add_argument("--eval-every", type=int, default=40)
+    ap.add_argument("--eval-every", type=int, default=200)
     ap.add_argument("--eval-games", type=int, default=500)
+    ap.add_argument("--hidden", type=int, default=96, help="units of the hidden layer")
     ap.add_argument("--buffer", type=int, default=200_000, help="cells remembered")
-    ap.add_argument("--updates", type=int, default=4, help="gradient steps per iteration")
-    ap.add_argument("--batch", type=int, default=2048, help="cells per gradient step")
+    ap.add_argument("--updates", type=int, default=8, help="gradient steps per iteration")
+    ap.add_argument("--batch", type=int, default=1024, help="cells per gradient step")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", help="write the win-rate plot here (PNG; needs matplotlib)")
     args = ap.parse_args(argv)
     rows, cols, mines = DIFFICULTIES[args.level]
     rng = np.random.default_rng(args.seed)
-    net = Net(CODES * PATCH * PATCH, 64, rng)
+    net = Net(FEATURES, args.hidden, rng)
     envs = MinesweeperVectorEnv(args.envs, rows=rows, cols=cols, mines=mines, labels=True)
     obs, info = envs.reset(seed=args.seed)
     curve: list[tuple[int, float]] = [(0, evaluate(net, args.level, args.eval_games, 10**6))]
@@ -135,14 +144,13 @@ def main(argv: list[str] | None = None) -> dict:
     ended = np.zeros(args.envs, bool)
     # The cells met lately (a ring of samples): each iteration adds the hidden
     # cells of the positions in play and takes a few gradient steps on a sample.
-    features = CODES * PATCH * PATCH
-    bx = np.zeros((args.buffer, features), np.float32)
+    bx = np.zeros((args.buffer, FEATURES), np.float32)
     by = np.zeros(args.buffer, np.float32)
     filled = at = 0
     t0 = time.perf_counter()
     for it in range(1, args.iterations + 1):
         views, probs = obs["view"], info["probabilities"]
-        x = patches(views).reshape(-1, features)
+        x = patches(views, mines).reshape(-1, FEATURES)
         # The hidden cells of the games in play (an ended game's view shows its mines).
         hidden = np.flatnonzero(((views == -1) & ~ended[:, None, None]).ravel())
         for i in np.array_split(hidden, max(1, -(-len(hidden) // args.buffer))):
@@ -155,7 +163,7 @@ def main(argv: list[str] | None = None) -> dict:
             net.train(bx[pick], by[pick])
         explore = max(0.05, 0.5 * (1 - it / (0.5 * args.iterations)))
         obs, _, terminated, truncated, info = envs.step(
-            choose(net, views, info["action_mask"], rng, explore))
+            choose(net, views, mines, info["action_mask"], rng, explore))
         ended = terminated | truncated
         if it % args.eval_every == 0 or it == args.iterations:
             # Fresh games, never trained on: seeds from 10**6 on.
@@ -172,7 +180,7 @@ def main(argv: list[str] | None = None) -> dict:
         ax.plot([c[0] for c in curve], [100 * c[1] for c in curve], marker="o")
         ax.set_xlabel("training iteration (one batched step, one gradient step)")
         ax.set_ylabel(f"{args.level} win rate, %")
-        ax.set_title("A 5x5-patch network trained on fastmine's exact labels")
+        ax.set_title("A 7x7-patch network trained on fastmine's exact labels")
         ax.grid(alpha=0.3)
         fig.tight_layout()
         fig.savefig(args.out, dpi=100)

@@ -1,0 +1,25 @@
+"""examples/train_agent.py runs (a few iterations; its plot too, with matplotlib)."""
+
+from __future__ import annotations
+
+import runpy
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("gymnasium")
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_agent.py"
+pytestmark = pytest.mark.skipif(not EXAMPLE.is_file(), reason="examples/ is not here")
+
+
+def test_training_example_runs_and_plots(tmp_path):
+    pytest.importorskip("matplotlib")
+    main = runpy.run_path(str(EXAMPLE))["main"]
+    out = tmp_path / "curve.png"
+    result = main(["--iterations", "4", "--envs", "4", "--eval-every", "2",
+                   "--eval-games", "8", "--updates", "1", "--batch", "64", "--out", str(out)])
+    its = [it for it, _ in result["curve"]]
+    assert its == [0, 2, 4]
+    assert all(0.0 <= rate <= 1.0 for _, rate in result["curve"])
+    assert out.stat().st_size > 1000
