@@ -2,7 +2,12 @@
 # Set up fastmine on a fresh machine: system libraries for Kivy (Debian/Ubuntu),
 # a virtual environment in .venv, and the package with the extras asked for.
 #
-#   bash scripts/bootstrap.sh [EXTRAS]     e.g. EXTRAS=app  or  EXTRAS=test,app,bench,dist,plot,env
+#   bash scripts/bootstrap.sh [EXTRAS]     e.g. app, or test,lint (the fast checks), or
+#                                          test,lint,docs,android,app,bench,dist,plot,env (all)
+#
+# The extras: app (Kivy), env (Gymnasium), plot (matplotlib), dist (Dask), bench (the
+# benchmarks' peers), test (pytest, hypothesis, pyte), lint (ruff, mypy), docs (Sphinx,
+# numpydoc, myst-parser) and android (buildozer, for tests/test_android.py).
 #
 # It builds once per change of the sources: when src/, setup.py and pyproject.toml
 # are as they were at the last install (and the extras asked for were installed),
@@ -77,12 +82,15 @@ from importlib.metadata import version
 def major_minor(name):
     return tuple(int(p) for p in version(name).split(".")[:2])
 ok = major_minor("setuptools") >= (77, 0) and major_minor("Cython") >= (3, 1) \
-    and major_minor("numpy") >= (2, 0) and major_minor("wheel") >= (0, 0)
+    and major_minor("numpy") >= (2, 0) and major_minor("wheel") >= (0, 0) \
+    and major_minor("pip") >= (25, 0)
 sys.exit(0 if ok else 1)
 EOF
 then
-  echo "==> installing the build tools (setuptools, Cython, NumPy)"
-  "${pip[@]}" install --progress-bar off "setuptools>=77" "Cython>=3.1" "numpy>=2" wheel 2>&1 \
+  # pip 25 or later: older pips print an empty License for the licence expression
+  # (PEP 639) that `pip show fastmine` should show as MIT.
+  echo "==> installing the build tools (pip, setuptools, Cython, NumPy)"
+  "${pip[@]}" install --progress-bar off "pip>=25" "setuptools>=77" "Cython>=3.1" "numpy>=2" wheel 2>&1 \
     | grep -v '^Requirement already satisfied' || true
 fi
 

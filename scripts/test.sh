@@ -1,13 +1,37 @@
 #!/usr/bin/env bash
-# Set up fastmine with every extra (see bootstrap.sh; nothing is rebuilt when the
-# sources did not change), then ruff, mypy --strict on the package, the whole test
-# suite against the installed package, and the benchmark suite's quick run (a smoke
-# test: it must finish and write its report; no timing is judged).
+# Set up fastmine and check it (see bootstrap.sh; nothing is rebuilt when the
+# sources did not change).
+#
+#   bash scripts/test.sh [--fast] [PYTEST ARGS]
+#
+# The full run installs every extra, then: ruff, mypy --strict on the package, the
+# whole test suite against the installed package, and the benchmark suite's quick
+# run (a smoke test: it must finish and write its report; no timing is judged).
+#
+# --fast checks the engine, the solver and the command line only: it installs the
+# test and lint extras (no Kivy, no Gymnasium, no Sphinx), runs ruff and the suite
+# without the app's tests (tests/app), the Android packaging tests and the tests
+# marked slow; no mypy, docs or bench run.
+#
 # Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/bootstrap.sh test,app,bench,dist,plot,env
+fast=0
+if [ "${1:-}" = "--fast" ]; then
+  fast=1
+  shift
+fi
 export MPLBACKEND=Agg
+
+if [ "$fast" = 1 ]; then
+  bash scripts/bootstrap.sh test,lint
+  .venv/bin/python -m ruff check .
+  .venv/bin/python -m pytest -m "not slow and not app" --ignore=tests/app \
+      --ignore=tests/test_android.py "$@"
+  exit 0
+fi
+
+bash scripts/bootstrap.sh test,lint,docs,android,app,bench,dist,plot,env
 .venv/bin/python -m ruff check .
 .venv/bin/python -m mypy            # settings in pyproject.toml: strict, the whole package
 .venv/bin/python -m pytest "$@"

@@ -42,7 +42,7 @@ NOT_ON_ANDROID = {"curses", "tkinter", "readline", "termios"}
 
 
 def _buildozer(monkeypatch):
-    pytest.importorskip("buildozer", reason="buildozer is in the test extra: pip install -e '.[test]'")
+    pytest.importorskip("buildozer", reason="buildozer is in the android extra: pip install -e '.[android]'")
     from buildozer import Buildozer
 
     for key in list(os.environ):  # buildozer lets APP_* / BUILDOZER_* variables override the spec
@@ -229,7 +229,7 @@ def test_recipe_steps_build_a_kernel_that_plays(tmp_path):
     """The recipe's own steps (copy the sources, setup.py build_ext, stage the
     package) run for the host on the kernels ``import fastmine`` needs (the engine's,
     and the solver's logic behind rule="no_guess"); the staged package then plays."""
-    pytest.importorskip("Cython", reason="building the kernels needs Cython (test extra)")
+    pytest.importorskip("Cython", reason="building the kernels needs Cython (the android extra)")
     steps = _steps()
     assert "fastmine._kernels" in steps.extension_modules(ROOT)
     src = steps.copy_sources(ROOT, tmp_path / "src", KERNELS_TO_PLAY)

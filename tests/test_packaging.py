@@ -80,7 +80,7 @@ def _mypy_strict(tmp_path: Path, script: Path) -> subprocess.CompletedProcess[st
 
 
 def test_user_script_passes_mypy_strict(tmp_path):
-    pytest.importorskip("mypy", reason="mypy comes with the test extra")
+    pytest.importorskip("mypy", reason="mypy comes with the lint extra")
     proc = _mypy_strict(tmp_path, TYPED_SCRIPT)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     run = subprocess.run([sys.executable, str(TYPED_SCRIPT)], capture_output=True, text=True,
@@ -89,7 +89,7 @@ def test_user_script_passes_mypy_strict(tmp_path):
 
 
 def test_misspelt_rule_and_strategy_fail_mypy(tmp_path):
-    pytest.importorskip("mypy", reason="mypy comes with the test extra")
+    pytest.importorskip("mypy", reason="mypy comes with the lint extra")
     script = tmp_path / "misspelt.py"
     script.write_text("import fastmine\nfrom fastmine import solver\n\n"
                       "game = fastmine.Game(9, 9, 10, rule='openning')\n"
@@ -114,3 +114,78 @@ def test_help_texts_name_features_not_sources(capsys):
         texts.append(capsys.readouterr().out)
     for text in texts:
         assert not re.search(r"\bseeds? ?0\d\d", text, re.I), text
+
+
+def _metadata():
+    from importlib.metadata import PackageNotFoundError, metadata
+
+    try:
+        return metadata("fastmine")
+    except PackageNotFoundError:
+        pytest.skip("fastmine is not installed (running from a source tree)")
+
+
+def test_metadata_names_the_licence_versions_and_audience():
+    md = _metadata()
+    assert md["License-Expression"] == "MIT"
+    classifiers = set(md.get_all("Classifier") or [])
+    for minor in range(10, 15):    # the versions cibuildwheel builds (cp310 to cp314)
+        assert f"Programming Language :: Python :: 3.{minor}" in classifiers
+    assert any(c.startswith("Development Status :: ") for c in classifiers)
+    for audience in ("Developers", "Science/Research", "End Users/Desktop"):
+        assert f"Intended Audience :: {audience}" in classifiers
+    assert md["Requires-Python"] == ">=3.10"
+
+
+def test_the_versions_classified_are_the_versions_built():
+    root = Path(__file__).resolve().parents[1]
+    if not (root / "pyproject.toml").is_file():
+        pytest.skip("needs pyproject.toml (a source checkout)")
+    import re
+
+    text = (root / "pyproject.toml").read_text(encoding="utf-8")
+    built = set(re.findall(r"cp3(\d+)-\*", text.split("[tool.cibuildwheel]", 1)[1]))
+    classified = set(re.findall(r'"Programming Language :: Python :: 3\.(\d+)"', text))
+    assert built == classified == {"10", "11", "12", "13", "14"}
+
+
+def test_extras_keep_the_tools_apart():
+    """``test`` is the suite's own needs; lint, docs and Android tooling are extras of their
+    own (buildozer brings a dependency tree the suite does not need)."""
+    import re
+
+    md = _metadata()
+    extras: dict[str, set[str]] = {}
+    for req in md.get_all("Requires-Dist") or []:
+        m = re.match(r"([A-Za-z0-9_.\-]+).*extra == \"([a-z\-]+)\"", req)
+        if m:
+            extras.setdefault(m.group(2), set()).add(m.group(1).lower())
+    assert extras["test"] == {"pytest", "hypothesis", "pyte"}
+    assert extras["lint"] == {"ruff", "mypy"}
+    assert extras["docs"] == {"sphinx", "numpydoc", "myst-parser"}
+    assert "buildozer" in extras["android"]
+    assert all("buildozer" not in names for extra, names in extras.items() if extra != "android")
+
+
+def test_numpy_lower_bound_is_the_oldest_that_runs_the_wheels():
+    md = _metadata()
+    numpy = [r for r in md.get_all("Requires-Dist") or [] if r.startswith("numpy") and "extra" not in r]
+    assert numpy == ["numpy>=1.25"]
+
+
+def test_pip_show_prints_the_licence():
+    """``pip show fastmine`` shows MIT (pip 25 and later print the PEP 639 licence
+    expression; older ones print an empty License, which is why bootstrap.sh installs
+    pip 25 or later)."""
+    _metadata()
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        pip_major = int(version("pip").split(".")[0])
+    except PackageNotFoundError:
+        pytest.skip("pip is not installed here")
+    if pip_major < 25:
+        pytest.skip(f"pip {version('pip')} does not print licence expressions (pip 25 does)")
+    out = subprocess.run([sys.executable, "-m", "pip", "show", "fastmine"], capture_output=True,
+                         text=True, check=True, timeout=120).stdout
+    assert "License-Expression: MIT" in out.splitlines()

@@ -56,6 +56,11 @@ def test_public_api_names():
                                       "probability", "random"}
 
 
+# What the extras bring, by import name: a module that needs one is skipped without it.
+OPTIONAL = {"kivy": "app", "plyer": "app", "gymnasium": "env", "matplotlib": "plot",
+            "dask": "dist", "distributed": "dist", "scipy": "bench", "ms_toollib": "bench"}
+
+
 def _modules():
     """Every module of the installed or source-tree package, compiled ones included."""
     names = ["fastmine"]
@@ -74,6 +79,9 @@ def test_doctests(name):
     except ImportError as exc:
         if exc.name in ("curses", "_curses"):   # Windows' Python has no curses
             pytest.skip(f"{name} needs curses, which this Python lacks")
+        missing = (exc.name or getattr(exc.__cause__, "name", None) or "").split(".")[0]
+        if missing in OPTIONAL:                 # e.g. the fast checks: no app or env extra
+            pytest.skip(f"{name} needs {missing} (the {OPTIONAL[missing]} extra)")
         raise
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS, verbose=False)
     assert result.failed == 0, f"{result.failed} doctest(s) failed in {name}"
