@@ -111,23 +111,6 @@ def test_board_after_every_event_is_what_vienna_recorded(name: str) -> None:
     assert compared > 0 and j == len(be)
 
 
-def _chord_opens_zero() -> bool:
-    """Whether fastmine's engine chords on a revealed 0 (the clients' rule)."""
-    mines = np.zeros((3, 4), bool)
-    mines[0, 3] = mines[2, 3] = True
-    g = fastmine.Game.from_board(fastmine.Board.from_mines(mines), question_marks=False)
-    g.toggle_mark(1, 1)
-    g.reveal(0, 0)
-    g.toggle_mark(1, 1)
-    g.chord(0, 0)
-    return bool(g.view[1, 1] >= 0)
-
-
-# Videos where a chord on a revealed 0 opened a cell (fastmine's chord does nothing
-# there until its engine follows the clients): the rebuilt game parts there.
-CHORD_ON_ZERO = {"vienna2_preflags.rmv": 654}
-
-
 @pytest.mark.parametrize("name", sorted(PLAYED))
 def test_fastmine_rebuilds_the_game_from_the_moves(name: str) -> None:
     v = read_video(path(name))
@@ -151,9 +134,6 @@ def test_fastmine_rebuilds_the_game_from_the_moves(name: str) -> None:
             move = next(moves, None)
         if ev.kind[i] == EventKind.MOVE:
             continue
-        if not (g.view == b.view()).all():
-            assert CHORD_ON_ZERO.get(name) == i and not _chord_opens_zero(), (
-                f"event {i}: fastmine's game is not the video's")
-            return
-    assert name not in CHORD_ON_ZERO or _chord_opens_zero()
+        # The chord on a revealed 0 included (vienna2_preflags.rmv has one).
+        assert (g.view == b.view()).all(), f"event {i}: fastmine's game is not the video's"
     assert g.state.value == p.outcome

@@ -82,8 +82,9 @@ For the features built on these (metrics, ``fastmine analyze``,
   ``question``/``unmark`` -> ``Game.toggle_mark`` (question marks on as
   ``video.question_marks``), ``chord`` -> ``Game.chord``.  Clicks with
   ``changed`` False change nothing but count; ``row == -1`` is off the board.
-  Until fastmine's chord opens a revealed 0's hidden neighbours, games with
-  such a chord part there (of the test videos: ``vienna2_preflags.rmv``);
+  fastmine's chord opens a revealed 0's hidden neighbours as the clients'
+  does, so every test video is rebuilt move for move
+  (:mod:`fastmine.videos.rebuild` does it with the moves' times);
 - the mouse path is in ``video.events``; ms-toollib measures it in 16-pixel
   cells (distance in pixels x 16 / ``cell_size``) from the first reveal on,
   leaving out points off the board;

@@ -13,7 +13,7 @@ clients (Arbiter, Vienna, Clone, Metasweeper) as ms-toollib's
   button chords on its release;
 - a chord on a revealed number whose adjacent flags equal it opens its other
   hidden neighbours -- on a revealed 0 too: a 0 whose neighbour was left
-  hidden by a flag that is gone opens it (fastmine's own chord differs here);
+  hidden by a flag that is gone opens it (as fastmine's own chord does);
 - before the first reveal, flags may be laid ("preflags"); a left release off
   the board with no preflag cancels everything done so far, as taking off the
   last preflag does;
