@@ -14,6 +14,7 @@ naming the extra that brings it.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 import time
@@ -63,6 +64,34 @@ def _quiet_audio() -> None:
         os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 
+CUT_BUFFER_ALARM = "Cutbuffer: Unable to find any valuable Cutbuffer provider"
+"""How Kivy on Linux starts the CRITICAL it logs, with two tracebacks, when neither
+xclip nor xsel is installed.  They would serve X11's cut buffer (middle-click paste of
+the selected text), which the app does not use; copy and paste go through the
+clipboard, whose providers include SDL2's, which needs nothing installed."""
+
+
+def _not_the_cut_buffer_alarm(record: logging.LogRecord) -> bool:
+    """A logging filter: False (drop) for Kivy's missing-cut-buffer CRITICAL only."""
+    return not (record.levelno == logging.CRITICAL
+                and str(record.msg).startswith(CUT_BUFFER_ALARM))
+
+
+def _quiet_kivy_log() -> None:
+    """Kivy's log at a start: INFO and above, without the missing-cut-buffer alarm.
+
+    Kivy's logger passes everything until its configuration sets its level, and a
+    first start (no ``config.ini`` in Kivy's folder yet) logs DEBUG lines before
+    that.  Set before Kivy is imported; the level in Kivy's configuration applies
+    from then on.
+    """
+    kivy_logger = logging.getLogger("kivy")
+    if kivy_logger.level == logging.NOTSET:
+        kivy_logger.setLevel(logging.INFO)
+    if _not_the_cut_buffer_alarm not in kivy_logger.filters:
+        kivy_logger.addFilter(_not_the_cut_buffer_alarm)
+
+
 def parse_args(argv: list[str] | None = None, prog: str | None = None) -> argparse.Namespace:
     """The launcher's options (see the module's docstring)."""
     p = argparse.ArgumentParser(prog=prog or "fastmine-app",
@@ -91,7 +120,8 @@ def main(argv: list[str] | None = None, *, t0: float | None = None, prog: str | 
     Returns
     -------
     int
-        0 after the app closes, 1 without Kivy, 2 for a bad ``--size``.
+        0 after the app closes, 1 without Kivy, 2 for a bad ``--size``, 130
+        when stopped by Ctrl-C.
     """
     t0 = time.perf_counter() if t0 is None else t0
     if argv is None:
@@ -104,6 +134,7 @@ def main(argv: list[str] | None = None, *, t0: float | None = None, prog: str | 
     sys.argv = [sys.argv[0], *kivy_args]
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     _quiet_audio()
+    _quiet_kivy_log()
     if not _have_kivy():
         return 1
     if args.bench:
@@ -134,5 +165,8 @@ def main(argv: list[str] | None = None, *, t0: float | None = None, prog: str | 
 
     app = FastmineApp(data_dir=args.data_dir)
     app.restore_window_size = not args.size  # --size wins over the remembered size
-    app.run()
+    try:
+        app.run()
+    except KeyboardInterrupt:   # Ctrl-C in the terminal that started it: no traceback
+        return 130
     return 0
