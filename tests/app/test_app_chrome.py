@@ -159,7 +159,8 @@ def test_settings_screen_speaks_the_players_words(drv):
     words = {k: [c.text for c in r.ids.choices.children[::-1]] for k, r in rows.items()}
     assert words["first_click"] == ["Safe cell", "Opening", "No guess"]
     assert words["theme"] == ["Light", "Dark"]
-    assert words["question_marks"] == words["haptics"] == words["animations"] == ["Off", "On"]
+    assert words["question_marks"] == words["animations"] == ["Off", "On"]
+    assert words["vibration"] == ["Off", "Light", "Strong"]
     assert "Large" in words["cell_size"]
     for raw in ("no_guess", "dark", "light", "cell"):
         assert all(raw not in ws for ws in words.values())

@@ -11,7 +11,7 @@ pytest.importorskip("kivy")
 
 MODULES = ["raster", "theme", "tiles", "sounds", "store", "dialogs", "screens", "settings", "viewport",
            "chart", "statsscreen", "livecoach",
-           "assist"]
+           "assist", "controls", "haptics"]
 
 
 @pytest.mark.parametrize("name", MODULES)

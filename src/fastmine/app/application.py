@@ -24,7 +24,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from fastmine import DIFFICULTIES, Difficulty, difficulty_name
 
-from . import appfiles, assist
+from . import appfiles, assist, controls, haptics
 from . import settings as S
 from .dialogs import (
     ConfirmDialog,
@@ -137,6 +137,7 @@ class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
         self.config = config
         self.build_config(config)
         self.settings_note = appfiles.read_settings(config, self.get_application_config())
+        S.migrate(config)  # written with the next change of a setting
         return config
 
     def build_config(self, config) -> None:
@@ -167,7 +168,8 @@ class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
         ctrl.question_marks = S.flag(cfg, "question_marks")
         ctrl.rule = S.first_click(cfg)
         ctrl.coach = S.flag(cfg, "coach")
-        ctrl.bind(on_game_over=self._on_game_over, on_sound=lambda _c, name: self.sounds.play(name))
+        self.apply_controls()
+        ctrl.bind(on_game_over=self._on_game_over, on_sound=self._on_sound)
         self.new_game()
         return sm
 
@@ -189,6 +191,19 @@ class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
         self.solver_ok = assist.available()
         if self.sounds.enabled:
             self._events.append(Clock.schedule_once(lambda _dt: self.sounds.load(), 0.5))
+
+    def apply_controls(self) -> None:
+        """The control scheme, tap on a number and double-tap delay settings."""
+        cfg, ctrl = self.config, self.ctrl
+        ctrl.scheme = S.control_scheme(cfg)
+        ctrl.tap_number = S.tap_number(cfg)
+        double = controls.uses_double_tap(ctrl.scheme)
+        self.game_screen.board.double_tap_delay = S.double_tap_delay(cfg) if double else 0.0
+
+    def _on_sound(self, _ctrl, name: str) -> None:
+        self.sounds.play(name)
+        if name in ("explode", "win"):
+            haptics.buzz(name, S.vibration(self.config))
 
     def apply_theme(self, name: str) -> None:
         """Switch to the light or dark theme (new atlas, widgets rebind)."""
@@ -216,9 +231,11 @@ class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
             self.sounds.enabled = S.flag(config, key)
         elif key == "coach":
             self.ctrl.coach = S.flag(config, key)
+        elif key in ("controls", "tap_number", "double_tap_delay"):
+            self.apply_controls()
         elif key == "cell_size":
             self.game_screen.board.apply_cell_size()  # the game on screen, and the next ones
-        # haptics and animations are read where they are used
+        # vibration and animations are read where they are used
 
     def write_settings(self) -> None:
         """Write the settings file now (the settings screen calls it on every change)."""

@@ -13,9 +13,9 @@ in the game's coordinates; only the vertices, hit-testing and the view
 (``drows``, ``dcols``, ``scale``, ``offset``) are in drawn ones.
 
 Touches and the mouse are interpreted by :class:`.gestures.BoardGestures`;
-this widget dispatches the results as cell events (``on_cell_tap``,
-``on_cell_long_press``, ``on_cell_secondary``, ``on_cell_chord``) and never
-knows about game rules.
+this widget dispatches the results as cell events (touch: ``on_cell_tap``,
+``on_cell_long_press``, ``on_cell_double_tap``; mouse: ``on_cell_click``,
+``on_cell_secondary``, ``on_cell_chord``) and never knows about game rules.
 """
 
 from __future__ import annotations
@@ -65,6 +65,13 @@ def app_setting(key: str) -> bool:
     return S.flag(config, key)
 
 
+def app_vibration() -> str:
+    """The running app's vibration strength ("off" without an app)."""
+    app = App.get_running_app()
+    config = getattr(app, "config", None)
+    return "off" if config is None else S.vibration(config)
+
+
 def app_cell_size() -> float:
     """The cell-size setting in dp (the default without an app)."""
     app = App.get_running_app()
@@ -91,6 +98,8 @@ class BoardView(Widget):
     scale = NumericProperty(1.0)
     """Pixels per drawn cell."""
     long_press_delay = NumericProperty(0.4)
+    double_tap_delay = NumericProperty(0.0)
+    """Seconds a tap waits for a second one (0: taps play at once; see :mod:`.gestures`)."""
     hidden = BooleanProperty(False)
     """True hides the cells (the game is paused)."""
     transposed = BooleanProperty(False)
@@ -98,7 +107,8 @@ class BoardView(Widget):
     touch_first = BooleanProperty(False)
     """The current game opened the touch-screen way (cell size, pan, transpose)."""
 
-    __events__ = ("on_cell_tap", "on_cell_long_press", "on_cell_secondary", "on_cell_chord")
+    __events__ = ("on_cell_tap", "on_cell_long_press", "on_cell_double_tap", "on_cell_click",
+                  "on_cell_secondary", "on_cell_chord")
 
     def __init__(self, **kwargs) -> None:
         self.rows = self.cols = 0
@@ -345,9 +355,11 @@ class BoardView(Widget):
     def arming_stopped(self, fired: bool) -> None:
         """The finger lifted or moved (``fired`` False), or the long press fired."""
         self.arming.hide()
-        if fired and app_setting("haptics"):
-            from . import haptics
-            haptics.vibrate()
+        if fired:
+            strength = app_vibration()
+            if strength != "off":
+                from . import haptics
+                haptics.buzz("hold", strength)
 
     # ------------------------------------------------------------ geometry
 
@@ -610,10 +622,16 @@ class BoardView(Widget):
         return self.gestures.on_touch_up(touch)
 
     def on_cell_tap(self, r: int, c: int) -> None:
-        """A tap or left click released on cell (r, c)."""
+        """A single tap released on cell (r, c) (after the double-tap delay, if any)."""
 
     def on_cell_long_press(self, r: int, c: int) -> None:
         """A finger held still on cell (r, c) for ``long_press_delay``."""
+
+    def on_cell_double_tap(self, r: int, c: int) -> None:
+        """A second tap on cell (r, c) within ``double_tap_delay`` of the first."""
+
+    def on_cell_click(self, r: int, c: int) -> None:
+        """A left click released on cell (r, c)."""
 
     def on_cell_secondary(self, r: int, c: int) -> None:
         """A right click released on cell (r, c)."""

@@ -21,7 +21,7 @@ from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, St
 
 from fastmine import FLAG, HIDDEN, Game, GameOverError, GamePausedError, GameState
 
-from . import assist, livecoach
+from . import assist, controls, livecoach
 from . import tiles as T
 
 _NONE = np.empty((0, 2), np.intp)
@@ -37,7 +37,7 @@ class GameController(EventDispatcher):
     time_text = StringProperty("000")
     paused = BooleanProperty(False)
     flag_mode = BooleanProperty(False)
-    """Tap flags and long press reveals (the flag-mode toggle button)."""
+    """Opening and flagging swap in every touch gesture (the flag-mode toggle button)."""
     overlay = BooleanProperty(False)
     """Shade every unknown cell by its mine probability."""
     assisted = BooleanProperty(False)
@@ -62,8 +62,14 @@ class GameController(EventDispatcher):
         # The game was lost by a move played here (not attached lost, not taken back):
         # the engine takes the move back (Game.take_back_loss), so no copy is kept.
         self._lost_here = False
+        self.scheme = controls.DEFAULT_SCHEME
+        """The touch control scheme (see :mod:`.controls`)."""
+        self.tap_number = "chord"
+        """What a single tap on a number does: "chord" or "nothing"."""
         board.bind(on_cell_tap=lambda _b, r, c: self.tap(r, c),
                    on_cell_long_press=lambda _b, r, c: self.long_press(r, c),
+                   on_cell_double_tap=lambda _b, r, c: self.double_tap(r, c),
+                   on_cell_click=lambda _b, r, c: self.click(r, c),
                    on_cell_secondary=lambda _b, r, c: self.mark(r, c),
                    on_cell_chord=lambda _b, r, c: self.chord(r, c))
         self._shown_hint: assist.Hint | None = None  # the hint the message names
@@ -101,7 +107,25 @@ class GameController(EventDispatcher):
     # ------------------------------------------------------------ moves
 
     def tap(self, r: int, c: int) -> None:
-        """A tap: chord on a number, else reveal (or mark, in flag mode)."""
+        """A single tap: what the control scheme says (:mod:`.controls`)."""
+        self._gesture("tap", r, c)
+
+    def double_tap(self, r: int, c: int) -> None:
+        """A double tap (double-tap control schemes)."""
+        self._gesture("double", r, c)
+
+    def _gesture(self, gesture: str, r: int, c: int) -> None:
+        v = self._cell(r, c)
+        if v is None:
+            return
+        kind = controls.move(self.scheme, gesture, on_number=v >= 0, flag_mode=self.flag_mode,
+                             tap_number=self.tap_number)
+        if kind is not None:
+            self._play(kind, r, c)
+
+    def click(self, r: int, c: int) -> None:
+        """A left click: chord on a number, else reveal (or mark, in flag mode),
+        whatever the touch control scheme."""
         v = self._cell(r, c)
         if v is None:
             return
@@ -119,17 +143,8 @@ class GameController(EventDispatcher):
             (self.chord if v >= 0 else self.reveal)(r, c)
 
     def long_press(self, r: int, c: int) -> None:
-        """A long press: mark (or, in flag mode, reveal or chord)."""
-        v = self._cell(r, c)
-        if v is None:
-            return
-        if self.flag_mode:
-            if v >= 0:
-                self.chord(r, c)
-            else:
-                self.reveal(r, c)
-        elif v < 0:
-            self.mark(r, c)
+        """A hold: what the control scheme says (mark, by default)."""
+        self._gesture("hold", r, c)
 
     def reveal(self, r: int, c: int) -> None:
         """Reveal a cell."""

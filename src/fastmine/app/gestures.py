@@ -11,12 +11,18 @@ The rules, from the best touch Minesweepers (see KIVY_NOTES.md):
   then ignored.  While the finger is held a ring fills around it (the board's
   ``arming_started``), and the board vibrates briefly when it fires.
 - A finger down on a number shows the hidden cells a chord would open.
+- With a double-tap control scheme (the board's ``double_tap_delay`` above
+  0) a tap on a cell waits that long: a second tap on the same cell makes it
+  a double tap (``on_cell_double_tap``); anything else (the wait running out,
+  a touch elsewhere, the second touch turning into a pan or a hold) plays the
+  first as a single tap, before whatever comes next.  What each gesture plays
+  is the controller's business (:mod:`.controls`).
 - A double tap beside the board (not on a cell) toggles "fit whole board".
 - A second finger turns both into a pinch (zoom about their midpoint, pan
   with it); neither finger taps, even after the other one lifts.
-- Mouse: left button taps (no long press), right button is ``secondary``,
-  middle button or a double click on a number chords, the wheel pans and
-  ctrl + wheel zooms.
+- Mouse: left button clicks (``on_cell_click``; no long press, whatever the
+  control scheme), right button is ``secondary``, middle button or a double
+  click on a number chords, the wheel pans and ctrl + wheel zooms.
 """
 
 from __future__ import annotations
@@ -39,7 +45,8 @@ def _default_modifiers() -> list[str]:
 class _Press:
     """What one touch on the board has done so far."""
 
-    __slots__ = ("start", "cell", "button", "moved", "consumed", "double", "event", "is_mouse")
+    __slots__ = ("start", "cell", "button", "moved", "consumed", "double", "event", "is_mouse",
+                 "first")
 
     def __init__(self, start, cell, button, double, is_mouse) -> None:
         self.start = start
@@ -47,9 +54,20 @@ class _Press:
         self.button = button
         self.moved = False
         self.consumed = False  # a long press fired or it joined a pinch
-        self.double = double
+        self.double = double  # Kivy's double-tap flag (a mouse's double click)
         self.event = None
         self.is_mouse = is_mouse
+        self.first: tuple[int, int] | None = None  # the waiting tap this one may double
+
+
+class _Waiting:
+    """A single tap waiting for the double-tap delay."""
+
+    __slots__ = ("cell", "event")
+
+    def __init__(self, cell, event) -> None:
+        self.cell = cell
+        self.event = event
 
 
 class BoardGestures:
@@ -61,6 +79,7 @@ class BoardGestures:
         self.slop = dp(10)
         self._touches: list = []
         self._pinch = None
+        self._waiting: _Waiting | None = None
 
     # ------------------------------------------------------------ down
 
@@ -76,12 +95,22 @@ class BoardGestures:
             return False  # the pause overlay handles it
         cell = board.cell_at(*touch.pos)
         is_mouse = touch.device == "mouse"
+        first = None
+        if self._waiting is not None:
+            if (not is_mouse and cell == self._waiting.cell and not self._touches
+                    and button in (None, "left")):
+                first = self._waiting.cell  # perhaps the second tap: its release decides
+                self._waiting.event.cancel()
+                self._waiting = None
+            else:
+                self.play_waiting()  # not a double tap: the first tap plays now
         if cell is None and getattr(touch, "is_double_tap", False) and not self._touches:
             board.toggle_fit()
             return True
         touch.grab(board)
         press = _Press(touch.pos, cell, button or "left", bool(getattr(touch, "is_double_tap", False)),
                        is_mouse)
+        press.first = first
         touch.ud["board"] = press
         self._touches.append(touch)
         if len(self._touches) >= 2:
@@ -103,6 +132,7 @@ class BoardGestures:
         press.event = None
         self.board.clear_press()
         self.board.arming_stopped(fired=True)
+        self._play_first(press)
         if press.cell is not None:
             self.board.dispatch("on_cell_long_press", *press.cell)
 
@@ -124,6 +154,7 @@ class BoardGestures:
             press.moved = True
             self._cancel(press)
             self.board.clear_press()
+            self._play_first(press)  # a pan, not a second tap
             # catch up with the slop the finger moved before it became a pan
             if not press.consumed:
                 self.board.pan_by(touch.x - press.start[0], touch.y - press.start[1])
@@ -157,9 +188,18 @@ class BoardGestures:
             board.dispatch("on_cell_secondary", r, c)
         elif press.button == "middle":
             board.dispatch("on_cell_chord", r, c)
-        elif press.button == "left":
+        elif press.button == "left" and press.is_mouse:
             if press.double and 1 <= board.tiles[r, c] <= 8:
                 board.dispatch("on_cell_chord", r, c)
+            else:
+                board.dispatch("on_cell_click", r, c)
+        elif press.button == "left":
+            if press.first is not None:
+                press.first = None
+                board.dispatch("on_cell_double_tap", r, c)
+            elif board.double_tap_delay > 0:
+                self._waiting = _Waiting((r, c), Clock.schedule_once(
+                    lambda _dt: self.play_waiting(), board.double_tap_delay))
             else:
                 board.dispatch("on_cell_tap", r, c)
         return True
@@ -172,13 +212,31 @@ class BoardGestures:
             press.event = None
             self.board.arming_stopped(fired=False)
 
+    def play_waiting(self) -> None:
+        """Play the tap waiting for a second one as a single tap (now)."""
+        waiting, self._waiting = self._waiting, None
+        if waiting is not None:
+            waiting.event.cancel()
+            self.board.dispatch("on_cell_tap", *waiting.cell)
+
+    def _play_first(self, press: _Press) -> None:
+        # the touch that could have been a second tap was not one
+        if press.first is not None:
+            cell, press.first = press.first, None
+            self.board.dispatch("on_cell_tap", *cell)
+
     def cancel_all(self) -> None:
-        """Forget every touch in progress (a new game or a pause)."""
+        """Forget every touch in progress and a tap waiting for a second one
+        (a new game or a pause)."""
+        if self._waiting is not None:
+            self._waiting.event.cancel()
+            self._waiting = None
         for touch in self._touches:
             press = touch.ud.get("board")
             if press is not None:
                 self._cancel(press)
                 press.consumed = True
+                press.first = None
         self.board.clear_press()
 
     def _start_pinch(self) -> None:
@@ -186,6 +244,7 @@ class BoardGestures:
         for t in self._touches:
             press = t.ud.get("board")
             if press is not None:
+                self._play_first(press)  # a pinch, not a second tap
                 press.consumed = True
                 self._cancel(press)
         self.board.clear_press()

@@ -24,7 +24,10 @@ DEFAULTS: dict[str, dict[str, object]] = {
         "custom_cols": 20,
         "custom_mines": 60,
         "cell_size": "56",
-        "haptics": 1,
+        "controls": "tap_open",
+        "tap_number": "chord",
+        "double_tap_delay": "0.3",
+        "vibration": "",  # "" until set: taken from the old on/off "haptics" (see migrate)
         "animations": 1,
         "coach": 0,
     },
@@ -45,6 +48,17 @@ RULE_HELP = {
 """What each first-click rule does, in a line (the new-game screen shows the chosen
 rule's; the settings screen's "First click" lists them all)."""
 THEME_LABELS = {"light": "Light", "dark": "Dark"}
+CONTROL_SCHEMES = ["tap_open", "tap_flag", "double_open", "double_flag"]
+CONTROL_LABELS = {
+    "tap_open": "Tap opens, hold flags",
+    "tap_flag": "Tap flags, hold opens",
+    "double_open": "Double tap opens, tap flags",
+    "double_flag": "Double tap flags, tap opens",
+}
+TAP_NUMBER_LABELS = {"chord": "Chords", "nothing": "Does nothing"}
+DOUBLE_TAP_DELAYS = ["0.2", "0.25", "0.3", "0.4", "0.5"]
+VIBRATION = ["off", "light", "strong"]
+VIBRATION_LABELS = {"off": "Off", "light": "Light", "strong": "Strong"}
 CELL_SIZE_LABELS = {"40": "Small", "48": "Medium", "56": "Large", "64": "Larger", "72": "Huge"}
 BOOL_LABELS = {"0": "Off", "1": "On"}
 
@@ -60,10 +74,26 @@ PANEL = [
      "desc": "After a risky move, a line says how risky it was and whether a safe cell "
              "was open to you; a wrong flag is named. The coach knows what the solver "
              "knows, so games played with it count as assisted."},
+    {"type": "options", "title": "Controls", "section": SECTION, "key": "controls",
+     "options": CONTROL_SCHEMES, "labels": CONTROL_LABELS,
+     "desc": "What a tap, a hold and a double tap do on a hidden cell. With a double-tap "
+             "scheme a single tap waits for the double-tap delay, and a hold does what a "
+             "double tap does. The flag button swaps opening and flagging. A mouse "
+             "always opens with the left button and flags with the right."},
+    {"type": "options", "title": "Tap on a number", "section": SECTION, "key": "tap_number",
+     "options": ["chord", "nothing"], "labels": TAP_NUMBER_LABELS,
+     "desc": "Chords: a tap on a number whose flags are all placed opens its other "
+             "neighbours. Does nothing: a stray tap never opens a cell; hold the number "
+             "to chord."},
     {"type": "options", "title": "Long-press delay", "section": SECTION,
      "key": "long_press_delay", "options": LONG_PRESS_DELAYS,
      "labels": {v: f"{v} s" for v in LONG_PRESS_DELAYS},
-     "desc": "How long to hold a finger down to flag (to reveal, in flag mode)."},
+     "desc": "How long to hold a finger down for a hold (to flag, with the first controls)."},
+    {"type": "options", "title": "Double-tap delay", "section": SECTION,
+     "key": "double_tap_delay", "options": DOUBLE_TAP_DELAYS,
+     "labels": {v: f"{v} s" for v in DOUBLE_TAP_DELAYS},
+     "desc": "With a double-tap scheme: how quickly the second tap must follow the first "
+             "(a single tap plays after this wait)."},
     {"type": "options", "title": "Cell size", "section": SECTION, "key": "cell_size",
      "options": CELL_SIZES, "labels": CELL_SIZE_LABELS,
      "desc": "How big cells are when a game opens on a touch screen (Large is about a fingertip)."},
@@ -76,8 +106,10 @@ PANEL = [
      "desc": "Opening, explosion and win effects (off: reduce motion)."},
     {"type": "bool", "title": "Sound", "section": SECTION, "key": "sound",
      "desc": "Effects for reveal, flag, explosion and win."},
-    {"type": "bool", "title": "Vibration", "section": SECTION, "key": "haptics",
-     "desc": "A short buzz when a long press places a flag (where the device can)."},
+    {"type": "options", "title": "Vibration", "section": SECTION, "key": "vibration",
+     "options": VIBRATION, "labels": VIBRATION_LABELS,
+     "desc": "A short buzz when a hold lands, a longer one on an explosion and a "
+             "pattern on a win (where the device can vibrate)."},
 ]
 """The settings screen, in order: a title, or a setting with its words for the player."""
 
@@ -130,6 +162,45 @@ def flag(config, key: str) -> bool:
         return bool(config.getint(SECTION, key))
     except (TypeError, ValueError):
         return bool(DEFAULTS[SECTION][key])
+
+
+def control_scheme(config) -> str:
+    """The control scheme (see :mod:`.controls`; unknown values give the default)."""
+    v = config.get(SECTION, "controls")
+    return v if v in CONTROL_SCHEMES else "tap_open"
+
+
+def tap_number(config) -> str:
+    """What a single tap on a number does: "chord" or "nothing"."""
+    return "nothing" if config.get(SECTION, "tap_number") == "nothing" else "chord"
+
+
+def double_tap_delay(config) -> float:
+    """The double-tap delay in seconds (bad values fall back to 0.3)."""
+    try:
+        v = float(config.get(SECTION, "double_tap_delay"))
+    except (TypeError, ValueError):
+        return 0.3
+    return v if 0.1 <= v <= 1.0 else 0.3
+
+
+def vibration(config) -> str:
+    """The vibration strength: "off", "light" or "strong"."""
+    v = config.get(SECTION, "vibration")
+    return v if v in VIBRATION else "light"
+
+
+def migrate(config) -> bool:
+    """Bring settings written by older versions up to date; True if one changed.
+
+    Vibration was on or off (``haptics = 1`` / ``0``); it is now a strength:
+    on becomes "light" (the buzz it gave), off stays "off".
+    """
+    if config.get(SECTION, "vibration") in VIBRATION:
+        return False
+    old = config.get(SECTION, "haptics") if config.has_option(SECTION, "haptics") else "1"
+    config.set(SECTION, "vibration", "off" if str(old).strip() in ("0", "False", "false") else "light")
+    return True
 
 
 def cell_size(config) -> float:
