@@ -76,21 +76,153 @@ def test_old_settings_folder_is_kivys(tmp_path, monkeypatch):
     assert af.kivy_settings_folder("linux") == tmp_path / "xdg" / "fastmine"
 
 
-def test_old_settings_move_once(tmp_path):
+def test_config_and_cache_folders_are_the_platforms(tmp_path, monkeypatch):
+    """Settings in the user configuration folder, tiles in the user cache folder
+    (XDG_CONFIG_HOME and XDG_CACHE_HOME honoured); all in one folder when a data
+    folder is given or set, as before."""
     af = _appfiles()
-    old, new = tmp_path / "old", tmp_path / "new"
-    old.mkdir()
-    new.mkdir()
-    (old / "fastmine.ini").write_text("[game]\ntheme = dark\n")
-    assert af.migrate_settings(new, old) == old / "fastmine.ini"
-    assert (new / "fastmine.ini").read_text() == "[game]\ntheme = dark\n"
-    assert not (old / "fastmine.ini").exists()
-    # once: a settings file already in the data folder is never replaced
-    (old / "fastmine.ini").write_text("[game]\ntheme = light\n")
-    assert af.migrate_settings(new, old) is None
-    assert (new / "fastmine.ini").read_text() == "[game]\ntheme = dark\n"
-    assert af.migrate_settings(new, None) is None
-    assert af.migrate_settings(new, tmp_path / "missing") is None
+    from fastmine.files import storage
+
+    for name in ("FASTMINE_APP_DATA", "FASTMINE_DATA_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
+    if sys.platform.startswith("linux"):
+        assert af.config_folder(platform="linux") == tmp_path / "xdg-config" / "fastmine"
+        assert af.cache_folder(platform="linux") == tmp_path / "xdg-cache" / "fastmine"
+    assert af.config_folder(platform="linux") == storage.config_dir()
+    assert af.cache_folder(platform="linux") == storage.cache_dir()
+    assert af.config_folder(platform="linux") != af.data_folder(platform="linux")
+    monkeypatch.setenv("FASTMINE_DATA_DIR", str(tmp_path / "shared"))
+    assert af.config_folder(platform="linux") == tmp_path / "shared"
+    assert af.cache_folder(platform="linux") == tmp_path / "shared" / "cache"
+    monkeypatch.setenv("FASTMINE_APP_DATA", str(tmp_path / "app"))
+    assert af.config_folder(platform="linux") == tmp_path / "app"
+    assert af.cache_folder(tmp_path / "given", platform="linux") == tmp_path / "given" / "cache"
+    assert not (tmp_path / "xdg-config").exists() and not (tmp_path / "given").exists()
+    # The output guard's one list of owned paths holds both platform folders.
+    monkeypatch.delenv("FASTMINE_APP_DATA")
+    monkeypatch.delenv("FASTMINE_DATA_DIR")
+    owned = [path for path, _words in storage.owned_paths()]
+    assert storage.config_dir() in owned and storage.cache_dir() in owned
+
+
+def _old_layout(data: Path) -> dict[str, bytes]:
+    """An earlier version's data folder: settings, board views and a tile cache in it."""
+    files = {"fastmine.ini": b"[game]\ntheme = dark\n", "board_views.json": b'{"9x9": [1.5, 0, 0]}',
+             "cache/atlas-light-0123456789abcdef.npy": bytes(range(256)) * 64}
+    for name, data_bytes in files.items():
+        (data / name).parent.mkdir(parents=True, exist_ok=True)
+        (data / name).write_bytes(data_bytes)
+    return files
+
+
+def test_old_files_move_over_once_without_loss(tmp_path):
+    af = _appfiles()
+    data, config, cache = tmp_path / "data", tmp_path / "config", tmp_path / "cache"
+    data.mkdir()
+    files = _old_layout(data)
+    (data / "records.sqlite3").write_bytes(b"records stay")
+    moved = af.move_old_files(data, config, cache)
+    assert sorted(p.name for p in moved) == sorted(Path(n).name for n in files)
+    assert (config / "fastmine.ini").read_bytes() == files["fastmine.ini"]
+    assert (config / "board_views.json").read_bytes() == files["board_views.json"]
+    assert (cache / "atlas-light-0123456789abcdef.npy").read_bytes() == \
+        files["cache/atlas-light-0123456789abcdef.npy"]
+    assert sorted(p.name for p in data.iterdir()) == ["records.sqlite3"]   # the old cache folder too
+    # Idempotent: a second start moves nothing and changes nothing.
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    assert af.move_old_files(data, config, cache) == []
+    assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+
+
+def test_a_move_cut_short_loses_nothing_and_finishes_later(tmp_path, monkeypatch):
+    """A crash at any point of a move: while the copy is written (nothing at the new
+    place, the old file whole), or between the copy and the removal (both there,
+    the same): the next start finishes the move, and no byte is lost."""
+    af = _appfiles()
+    from fastmine.files import storage
+
+    data, config, cache = tmp_path / "data", tmp_path / "config", tmp_path / "cache"
+    data.mkdir()
+    files = _old_layout(data)
+
+    def crash(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    with monkeypatch.context() as m:             # the copy fails on its way (os.replace)
+        m.setattr(storage.os, "replace", crash)
+        assert af.move_old_files(data, config, cache) == []
+    for name, data_bytes in files.items():
+        assert (data / name).read_bytes() == data_bytes
+    assert not (config / "fastmine.ini").exists()
+    assert [p for p in config.rglob("*.tmp")] == []
+    with monkeypatch.context() as m:             # copied, then stopped before removing the old
+        m.setattr(Path, "unlink", crash)
+        assert af.move_old_files(data, config, cache) == []
+    assert (config / "fastmine.ini").read_bytes() == (data / "fastmine.ini").read_bytes()
+    assert len(af.move_old_files(data, config, cache)) == 3   # the next start finishes
+    assert not (data / "fastmine.ini").exists() and not (data / "cache").exists()
+    assert (config / "fastmine.ini").read_bytes() == files["fastmine.ini"]
+
+
+def test_a_newer_file_in_the_new_place_wins_and_the_old_one_is_kept(tmp_path):
+    af = _appfiles()
+    data, config = tmp_path / "data", tmp_path / "config"
+    data.mkdir()
+    config.mkdir()
+    (data / "fastmine.ini").write_text("[game]\ntheme = dark\n")
+    (config / "fastmine.ini").write_text("[game]\ntheme = light\n")
+    assert af.move_old_files(data, config, tmp_path / "cache") == []
+    assert (config / "fastmine.ini").read_text() == "[game]\ntheme = light\n"
+    assert (data / "fastmine.ini").read_text() == "[game]\ntheme = dark\n"   # never deleted
+
+
+def test_settings_of_the_oldest_versions_move_from_kivys_folder(tmp_path):
+    af = _appfiles()
+    data, config, kivy = tmp_path / "data", tmp_path / "config", tmp_path / "kivy"
+    data.mkdir()
+    kivy.mkdir()
+    (kivy / "fastmine.ini").write_text("[game]\ntheme = dark\n")
+    assert af.move_old_files(data, config, tmp_path / "cache", kivy) == [kivy / "fastmine.ini"]
+    assert (config / "fastmine.ini").read_text() == "[game]\ntheme = dark\n"
+    assert not (kivy / "fastmine.ini").exists()
+    assert af.move_old_files(data, config, tmp_path / "cache", None) == []
+
+
+def test_app_moves_an_old_layout_to_the_platforms_folders(kivy_window, tmp_path, monkeypatch):
+    """No folder given or set: the settings and board views of an earlier version
+    move to the configuration folder, its tiles to the cache folder; the records
+    stay in the data folder; the settings are the player's (dark theme)."""
+    from kivydriver import Driver
+
+    from fastmine import records
+
+    for name in ("FASTMINE_APP_DATA", "FASTMINE_DATA_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    for var in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
+        monkeypatch.setenv(var, str(tmp_path / var.lower()))
+    af = _appfiles()
+    data, config, cache = af.data_folder(), af.config_folder(), af.cache_folder()
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the XDG variables place the folders on Linux")
+    assert data == tmp_path / "xdg_data_home" / "fastmine"
+    data.mkdir(parents=True)
+    files = _old_layout(data)
+    window, clock = kivy_window
+    drv = Driver.start(window, clock, None)
+    try:
+        assert (Path(drv.app.user_data_dir), Path(drv.app.config_dir), Path(drv.app.cache_dir)) == \
+            (data, config, cache)
+        assert drv.app.theme.name == "dark"
+        assert (config / "fastmine.ini").is_file() and (config / "board_views.json").is_file()
+        assert (cache / "atlas-light-0123456789abcdef.npy").read_bytes() == \
+            files["cache/atlas-light-0123456789abcdef.npy"]
+        drv.app.store.stats("beginner")
+        assert (data / records.RECORDS_FILE).is_file()
+        assert not any((data / name).exists() for name in ("fastmine.ini", "board_views.json", "cache"))
+    finally:
+        drv.stop()
 
 
 def test_app_keeps_settings_records_and_save_in_one_folder(kivy_window, tmp_path, monkeypatch):

@@ -1,8 +1,16 @@
 """Where the app keeps its files, and its settings file read and written safely.
 
-One folder holds everything the app keeps: the settings (``fastmine.ini``),
-the records database and the saved game (shared with the terminal game),
-the generated sounds and the tile cache.  It is, first match wins:
+The app keeps its files where each platform keeps such files:
+
+* the records database and the saved game (shared with the terminal game) and
+  the generated sounds in the data folder (:func:`data_folder`);
+* the settings (``fastmine.ini``) and the board views (``board_views.json``)
+  in the configuration folder (:func:`config_folder`: for example
+  ``~/.config/fastmine`` on Linux, ``$XDG_CONFIG_HOME`` honoured);
+* the drawn tiles in the cache folder (:func:`cache_folder`: for example
+  ``~/.cache/fastmine`` on Linux, ``$XDG_CACHE_HOME`` honoured).
+
+The data folder is, first match wins:
 
 1. the folder given to the app (``--data-dir``, the tests, the benchmark);
 2. the ``FASTMINE_APP_DATA`` environment variable;
@@ -12,9 +20,15 @@ the generated sounds and the tile cache.  It is, first match wins:
    storage, ``/data/user/0/<package>/files/fastmine``, which no other app
    can read and which Android deletes with the app.
 
-Older versions kept the settings in Kivy's ``App.user_data_dir`` (for
-example ``~/.config/fastmine`` on Linux): :func:`migrate_settings` moves
-that file into the data folder once.
+In the first two cases, with ``FASTMINE_DATA_DIR`` set, and on Android, the
+settings and board views live in that one folder too, and the cache in its
+``cache`` folder.
+
+Earlier versions kept the settings and board views in the data folder, the
+tiles in its ``cache`` folder, and before them the settings in Kivy's
+``App.user_data_dir`` (``~/.config/fastmine`` on Linux): :func:`move_old_files`
+moves them where they belong now, once, without losing a byte (see
+:func:`move_file`).
 
 Kivy writes its config file in place (``open(path, "w")``), so a full disk
 or a crash leaves it cut mid-value.  :class:`SettingsConfig` writes it like
@@ -27,6 +41,7 @@ moves it aside and says so.
 from __future__ import annotations
 
 import configparser
+import contextlib
 import io
 import os
 from collections.abc import Callable
@@ -38,7 +53,13 @@ from kivy.logger import Logger
 from fastmine.files import storage
 
 SETTINGS_FILE = "fastmine.ini"
-"""The settings file's name in the data folder."""
+"""The settings file's name in the configuration folder."""
+
+VIEWS_FILE = "board_views.json"
+"""The board views' file (zoom and position per board size) in the configuration folder."""
+
+CACHE_FOLDER = "cache"
+"""The cache's folder in a data folder that holds everything (and in earlier versions')."""
 
 ENV_APP_DATA = "FASTMINE_APP_DATA"
 """Environment variable that puts all of the app's files in one given folder."""
@@ -72,6 +93,124 @@ def data_folder(override: str | os.PathLike[str] | None = None, *,
     return storage.data_dir()
 
 
+def _one_folder(override: str | os.PathLike[str] | None, platform: str | None) -> Path | None:
+    """The data folder when it holds the settings and the cache too, else None."""
+    if override is not None and str(override) != "":
+        return Path(override).expanduser()
+    if os.environ.get(ENV_APP_DATA):
+        return Path(os.environ[ENV_APP_DATA]).expanduser()
+    if (platform or _current_platform()) == "android" and not os.environ.get(storage.ENV_DATA_DIR):
+        return android_data_folder()
+    return None
+
+
+def config_folder(override: str | os.PathLike[str] | None = None, *,
+                  platform: str | None = None) -> Path:
+    """The folder of the settings and the board views (not created).
+
+    The data folder when it is given (``override``), set (``FASTMINE_APP_DATA``,
+    ``FASTMINE_DATA_DIR``) or on Android; else the platform's configuration
+    folder (:func:`fastmine.files.storage.config_dir`).
+    """
+    one = _one_folder(override, platform)
+    return one if one is not None else storage.config_dir()
+
+
+def cache_folder(override: str | os.PathLike[str] | None = None, *,
+                 platform: str | None = None) -> Path:
+    """The folder of the drawn tiles (not created): as :func:`config_folder`, with
+    the data folder's ``cache`` folder or the platform's cache folder
+    (:func:`fastmine.files.storage.cache_dir`)."""
+    one = _one_folder(override, platform)
+    return one / CACHE_FOLDER if one is not None else storage.cache_dir()
+
+
+MAX_MOVED_BYTES = 1 << 26
+"""The largest file :func:`move_file` carries over (a tile cache is a few MB)."""
+
+
+def move_file(old: Path, new: Path) -> bool:
+    """Move ``old`` to ``new`` so that no crash, at any point, loses either.
+
+    The bytes are written to ``new`` atomically (a temporary file, fsync,
+    rename: :func:`fastmine.files.storage.atomic_write_bytes`) and only then is
+    ``old`` removed.  A move cut short between the two finds ``new`` there with
+    the same bytes at the next start and finishes by removing ``old``; a
+    ``new`` with other bytes wins and ``old`` is left where it is, untouched.
+    Moving again does nothing: the move is idempotent.
+
+    Parameters
+    ----------
+    old, new : pathlib.Path
+        Where the file was and where it goes (their folders may be on
+        different file systems).
+
+    Returns
+    -------
+    bool
+        True if ``old`` is gone now (moved, or finished moving).
+    """
+    try:
+        if not old.is_file() or old.is_symlink():
+            return False
+        data = storage.read_regular_file(old, MAX_MOVED_BYTES)
+        if os.path.lexists(new):
+            if not new.is_file() or storage.read_regular_file(new, MAX_MOVED_BYTES) != data:
+                return False                        # the new place has its own: keep both
+        else:
+            new.parent.mkdir(parents=True, exist_ok=True)
+            storage.atomic_write_bytes(new, data)
+        old.unlink()
+    except OSError as exc:
+        Logger.warning(f"fastmine: {old} not moved to {new}: {exc}")
+        return False
+    return True
+
+
+def move_old_files(data: Path, config: Path, cache: Path,
+                   kivy_folder: Path | None = None) -> list[Path]:
+    """Move what earlier versions kept elsewhere into ``config`` and ``cache``, once.
+
+    From the data folder: the settings and the board views into ``config``,
+    the tiles of its ``cache`` folder into ``cache`` (the emptied folder is
+    removed); from Kivy's old settings folder (``kivy_folder``): the settings,
+    if the data folder had none.  Each file moves with :func:`move_file`, so a
+    crash on the way loses nothing and the next start finishes the move.
+
+    Parameters
+    ----------
+    data, config, cache : pathlib.Path
+        The data, configuration and cache folders of this start.
+    kivy_folder : pathlib.Path, optional
+        Kivy's settings folder of the oldest versions
+        (:func:`kivy_settings_folder`).
+
+    Returns
+    -------
+    list of pathlib.Path
+        The old paths moved.
+    """
+    moves: list[tuple[Path, Path]] = []
+    for old_folder in (data, kivy_folder):
+        if old_folder is not None and not _same(old_folder, config):
+            moves += [(old_folder / name, config / name) for name in (SETTINGS_FILE, VIEWS_FILE)]
+    old_cache = data / CACHE_FOLDER
+    if not _same(old_cache, cache) and old_cache.is_dir() and not old_cache.is_symlink():
+        with contextlib.suppress(OSError):
+            moves += [(old_cache / p.name, cache / p.name) for p in sorted(old_cache.iterdir())]
+    moved = [old for old, new in moves if move_file(old, new)]
+    with contextlib.suppress(OSError):
+        old_cache.rmdir()                           # only if it is empty now
+    return moved
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return False
+
+
 def android_data_folder() -> Path:
     """``<the app's files folder>/fastmine``: private storage on Android.
 
@@ -101,34 +240,6 @@ def kivy_settings_folder(platform: str | None = None) -> Path | None:
     if platform == "macosx":
         return Path("~/Library/Application Support").expanduser() / APP_NAME
     return Path(os.environ.get("XDG_CONFIG_HOME", "~/.config")).expanduser() / APP_NAME
-
-
-def migrate_settings(folder: Path, old_folder: Path | None) -> Path | None:
-    """Move the settings file from ``old_folder`` into ``folder``, once.
-
-    Only when the old file exists and the data folder has none yet (so a
-    later start, or a settings file already in the data folder, is left
-    alone).  The copy is written atomically before the old file is removed;
-    if it cannot be removed (read-only), the copy still wins from then on.
-    Returns the old file's path if it was moved, else None.
-    """
-    if old_folder is None:
-        return None
-    old, new = Path(old_folder) / SETTINGS_FILE, Path(folder) / SETTINGS_FILE
-    try:
-        if os.path.lexists(new) or not old.is_file() or old.resolve() == new.resolve():
-            return None
-        # too big for a settings file: refused with a message, nothing carried over
-        data = storage.read_regular_file(old, MAX_SETTINGS_BYTES)
-        storage.atomic_write_bytes(new, data)
-    except OSError as exc:
-        Logger.warning(f"fastmine: old settings not moved from {old}: {exc}")
-        return None
-    try:
-        old.unlink()
-    except OSError as exc:
-        Logger.warning(f"fastmine: old settings copied, but {old} stays: {exc}")
-    return old
 
 
 class SettingsConfig(ConfigParser):

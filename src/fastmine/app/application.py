@@ -57,11 +57,12 @@ later refines an earlier one for the same class.  ``stats.kv`` loads before them
 class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
     """fastmine's touch and desktop Minesweeper.
 
-    The settings, records, saved game, sounds and tile cache live in one
-    folder: ``data_dir`` if given (tests, the benchmark), else the one
-    :func:`.appfiles.data_folder` picks (``FASTMINE_APP_DATA``, else
-    fastmine's shared data folder; the app's private storage on Android).
-    ``clock`` times the games.
+    The records, saved game and sounds live in the data folder, the settings
+    and board views in the configuration folder, the drawn tiles in the cache
+    folder (:mod:`.appfiles`): all three in ``data_dir`` if given (tests, the
+    benchmark) or ``FASTMINE_APP_DATA`` is set; else the data folder is
+    fastmine's shared one and the others are the platform's (the app's private
+    storage on Android).  ``clock`` times the games.
     """
 
     title = "fastmine"
@@ -74,7 +75,7 @@ class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
     def __init__(self, data_dir: str | None = None, clock: Callable[[], float] = time.monotonic,
                  **kwargs) -> None:
         self._data_dir = data_dir or os.environ.get("FASTMINE_APP_DATA") or None
-        self._folder: str | None = None  # resolved on first use (see user_data_dir)
+        self._folders: tuple[str, str, str] | None = None  # data, config, cache (see _resolve)
         self.settings_note: str | None = None  # why the settings file was not used, for the player
         self._told_settings_unsaved = False
         self.clock = clock
@@ -92,19 +93,38 @@ class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
 
     # ------------------------------------------------------------ setup
 
+    def _resolve(self) -> tuple[str, str, str]:
+        """The data, configuration and cache folders, made on first use, with what
+        earlier versions kept elsewhere moved in once (never in a folder given by
+        the caller)."""
+        if self._folders is None:
+            data = appfiles.data_folder(self._data_dir)
+            config = appfiles.config_folder(self._data_dir)
+            cache = appfiles.cache_folder(self._data_dir)
+            for folder in (data, config):
+                folder.mkdir(parents=True, exist_ok=True)
+            if not self._data_dir:
+                appfiles.move_old_files(data, config, cache, appfiles.kivy_settings_folder())
+            self._folders = (str(data), str(config), str(cache))
+        return self._folders
+
     @property
     def user_data_dir(self) -> str:
-        """The one folder of settings, records, saved game, sounds and cache (created)."""
-        if self._folder is None:
-            folder = appfiles.data_folder(self._data_dir)
-            folder.mkdir(parents=True, exist_ok=True)
-            if not self._data_dir:  # a folder given by the caller is never touched by migration
-                appfiles.migrate_settings(folder, appfiles.kivy_settings_folder())
-            self._folder = str(folder)
-        return self._folder
+        """The folder of the records, the saved game and the sounds (created)."""
+        return self._resolve()[0]
+
+    @property
+    def config_dir(self) -> str:
+        """The folder of the settings and the board views (created)."""
+        return self._resolve()[1]
+
+    @property
+    def cache_dir(self) -> str:
+        """The folder of the drawn tiles (made when a tile image is first kept)."""
+        return self._resolve()[2]
 
     def get_application_config(self, defaultpath=None) -> str:
-        return os.path.join(self.user_data_dir, appfiles.SETTINGS_FILE)
+        return os.path.join(self.config_dir, appfiles.SETTINGS_FILE)
 
     def load_kv(self, filename=None):
         # The app's rules are KV_FILES, in that order, not the one <name>.kv
@@ -209,7 +229,7 @@ class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
         """Switch to the light or dark theme (new atlas, widgets rebind)."""
         theme = get_theme(name)
         self.theme = theme
-        self.atlas = Atlas.for_theme(theme, cache_dir=os.path.join(self.user_data_dir, "cache"))
+        self.atlas = Atlas.for_theme(theme, cache_dir=self.cache_dir)
         Window.clearcolor = theme.bg
         if self.game_screen is not None:
             board = self.game_screen.board

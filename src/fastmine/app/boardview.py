@@ -43,13 +43,12 @@ from kivy.uix.widget import Widget
 from . import settings as S
 from . import tiles as T
 from . import viewport
+from .appfiles import VIEWS_FILE
 from .effects import ArmingRing, Cascade, Celebration, Effects, Explosion
 from .gestures import BoardGestures
 from .overview import FitButton, ScrollIndicators
 
 MAX_VERTICES = 65536  # Mesh indices are unsigned shorts
-VIEWS_FILE = "board_views.json"
-"""Zoom and position per board size, in the app's data folder."""
 BUTTON_MARGIN = 10  # dp from the corner button to the board's edges
 _PRESSABLE = np.zeros(T.N_TILES, bool)
 _PRESSABLE[[T.HIDDEN_T, T.QUESTION_T, T.HINT_T]] = True
@@ -193,7 +192,7 @@ class BoardView(Widget):
         if self._views_path is not None or app is None:
             return
         try:
-            self._views_path = os.path.join(app.user_data_dir, VIEWS_FILE)
+            self._views_path = os.path.join(app.config_dir, VIEWS_FILE)
         except (AttributeError, OSError):
             return
         self.memory = viewport.ZoomMemory.load(self._views_path)

@@ -1,7 +1,10 @@
 """Where fastmine keeps user files, and how it writes them safely.
 
-Every user file (saved game, records database, settings) lives in one data
-directory.  It is chosen, first match wins, by:
+The user's records and saved game live in one data directory; the app's
+settings in the platform's configuration folder (:func:`config_dir`) and what
+can be made again in its cache folder (:func:`cache_dir`), both inside the data
+directory when one is given or set.  The data directory is chosen, first match
+wins, by:
 
 1. an explicit path given by the caller (a ``--data-dir`` option, a test);
 2. the ``FASTMINE_DATA_DIR`` environment variable;
@@ -53,6 +56,57 @@ def data_dir(override: str | os.PathLike[str] | None = None, *, create: bool = F
     if create:
         path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def config_dir(override: str | os.PathLike[str] | None = None) -> Path:
+    """The folder of fastmine's settings (the app's ``fastmine.ini`` and board views).
+
+    First match wins: ``override`` (a data directory given by the caller: the
+    settings live in it); ``FASTMINE_DATA_DIR`` (the same: everything in one
+    folder, as a test or a portable set-up wants); the platform's user
+    configuration folder, ``platformdirs.user_config_dir("fastmine")``
+    (``$XDG_CONFIG_HOME/fastmine``, by default ``~/.config/fastmine``, on Linux).
+
+    Parameters
+    ----------
+    override : str or os.PathLike, optional
+        A data directory given by the caller (a ``--data-dir`` option).
+
+    Returns
+    -------
+    pathlib.Path
+        The folder (not created).
+    """
+    if (override is not None and str(override) != "") or os.environ.get(ENV_DATA_DIR):
+        return data_dir(override)
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
+
+
+def cache_dir(override: str | os.PathLike[str] | None = None) -> Path:
+    """The folder of what fastmine can make again (the app's drawn tiles).
+
+    ``<data directory>/cache`` when a data directory is given (``override``) or
+    set (``FASTMINE_DATA_DIR``); otherwise the platform's user cache folder,
+    ``platformdirs.user_cache_dir("fastmine")`` (``$XDG_CACHE_HOME/fastmine``,
+    by default ``~/.cache/fastmine``, on Linux).
+
+    Parameters
+    ----------
+    override : str or os.PathLike, optional
+        A data directory given by the caller (a ``--data-dir`` option).
+
+    Returns
+    -------
+    pathlib.Path
+        The folder (not created).
+    """
+    if (override is not None and str(override) != "") or os.environ.get(ENV_DATA_DIR):
+        return data_dir(override) / "cache"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
 
 
 # ------------------------------------------------------------------ what fastmine owns
