@@ -51,6 +51,8 @@ class ManualClock:
     now : float
         The time it reads, in seconds, until set again.
 
+    Examples
+    --------
     >>> clock = ManualClock()
     >>> clock.now = 2.5
     >>> clock()
