@@ -55,7 +55,11 @@ class VideoPlay:
     Attributes
     ----------
     moves : tuple of Move
-        Every counted click.
+        Every counted click.  Clicks the clients stop counting are not moves:
+        before the first reveal, taking off the only flag, or a left release
+        off the board with no flag laid, undoes everything done so far (the
+        counts start again; the board is untouched again), and the clicks
+        before it go (the events still hold them).
     outcome : str
         ``"won"``, ``"lost"`` or ``"unfinished"``.
     start_ms : int or None
