@@ -116,3 +116,31 @@ def test_user_facing_text_names_features_not_sources():
             if re.search(r"\bseeds? 00\d", line, re.I):
                 offenders.append(f"{md.name}:{n}: {line.strip()}")
     assert offenders == []
+
+
+# Documents that are not in the repository: a file that cites one sends its reader
+# nowhere. The facts belong in the file itself or in a page of docs/.
+OUTSIDE_DOCUMENTS = re.compile(r"DESIGN\.md|KIVY_NOTES|STYLE\.md|\.\./shared\b|\bshared/[A-Za-z]")
+
+
+def test_no_file_cites_a_document_outside_the_repository():
+    import subprocess
+
+    if not (ROOT / ".git").exists():
+        pytest.skip("needs the source checkout's file list (git)")
+    names = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
+                           check=True).stdout.decode().split("\0")
+    offenders = []
+    for name in names:
+        path = ROOT / name
+        if name in ("", "CHANGELOG.md") or not path.is_file() or path.suffix in (
+                ".png", ".npz", ".npy", ".avf", ".rmv", ".mvf", ".evf", ".wav", ".ttf", ".otf"):
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        for n, line in enumerate(text.splitlines(), 1):
+            if OUTSIDE_DOCUMENTS.search(line) and path != Path(__file__):
+                offenders.append(f"{name}:{n}: {line.strip()}")
+    assert offenders == []

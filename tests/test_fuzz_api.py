@@ -1,7 +1,7 @@
 """Property-based fuzzing of the public API with hostile arguments.
 
-Every call either works or raises ValueError/TypeError (the engine's promise,
-DESIGN.md), and an object an error was raised from is unchanged.  Runs in a
+Every call either works or raises ValueError/TypeError (the engine's promise: bad
+input gets a clear error and changes nothing), and an object an error was raised from is unchanged.  Runs in a
 few seconds, in the bounds-checked CI pass too, where an index the Python
 layer let through would stop the run.
 """

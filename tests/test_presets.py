@@ -46,7 +46,7 @@ def test_public_api_names():
         assert name in fastmine.__all__
     assert isinstance(fastmine.__version__, str) and fastmine.__version__
     assert set(fastmine.RULES) == {"cell", "opening", "no_guess", "none"}
-    # The solver's part of the DESIGN.md contract.
+    # The solver's public names.
     from fastmine import solver
 
     for name in ("probabilities", "safe_cells", "mine_cells", "step", "play"):

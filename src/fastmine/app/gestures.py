@@ -1,6 +1,6 @@
 """Touch and mouse gestures on the board: tap, long press, pan, pinch, wheel.
 
-The rules, from the best touch Minesweepers (see KIVY_NOTES.md):
+The rules, as the best touch Minesweepers play (docs/app.md has the player's side):
 
 - A move acts on *release*, never on press, so a press that turns into a pan
   or a pinch does nothing to the board.
