@@ -205,7 +205,8 @@ def run(cfg: Config) -> dict:
         "kernels": {k: {"title": KERNELS[k].title, "what": KERNELS[k].what} for k in cfg.kernels},
     }
     total = sum(len(g) for _, _, g in plan(cfg)) + n_mem + n_break
-    with tqdm(total=total, desc="bench", unit="task", dynamic_ncols=True) as progress, \
+    # disable=None: the bar only on a terminal (a log of a run stays lines, not \r frames).
+    with tqdm(total=total, desc="bench", unit="task", dynamic_ncols=True, disable=None) as progress, \
             Worker() as worker:
         doc["rows"] = run_kernels(cfg, worker, skipped, progress)
         if n_break:

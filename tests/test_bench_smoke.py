@@ -45,6 +45,9 @@ def test_tiny_run_writes_json_markdown_and_rows(tmp_path):
            "--no-plots", "--out", str(tmp_path), "--name", "smoke"]
     proc = subprocess.run(cmd, cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
+    # Into a pipe (a log), not a terminal: no progress bar, whose \r frames made the
+    # quick run's log one line of 10 kB.
+    assert "\r" not in proc.stdout + proc.stderr
     doc = json.loads((tmp_path / "smoke.json").read_text())
     md = (tmp_path / "smoke.md").read_text()
 

@@ -80,6 +80,26 @@ def test_seeds_differ_per_game_and_config():
     assert game_seeds(0, BEGINNER.key, 0) == game_seeds(0, BEGINNER.key, 0)
 
 
+def test_progress_bar_only_on_a_terminal(tmp_path):
+    """Into a pipe (a log file, CI), ``fastmine solve`` draws no progress bar: tqdm's
+    \r frames would make one endless line of it."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import fastmine
+
+    env = {**os.environ, "PYTHONPATH": str(Path(fastmine.__file__).resolve().parents[1]),
+           "FASTMINE_DATA_DIR": str(tmp_path)}
+    r = subprocess.run([sys.executable, "-m", "fastmine", "solve", "-n", "20", "-d", "beginner",
+                        "-r", "cell", "-j", "1"], capture_output=True, text=True, env=env,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "\r" not in r.stdout + r.stderr and "game/s" not in r.stderr
+    assert "beginner" in r.stdout
+
+
 def test_wilson():
     lo, hi = wilson(0, 10)
     assert lo == 0 and 0.25 < hi < 0.35

@@ -487,4 +487,7 @@ def _on_dask(client: Any, configs: Sequence[Config], tasks: Iterator[tuple[int, 
 def _bar(total: int, enabled: bool) -> Any:
     from tqdm import tqdm
 
-    return tqdm(total=total, unit="game", disable=not enabled, dynamic_ncols=True, leave=False)
+    # disable=None: tqdm draws only on a terminal; into a pipe or a log file a bar
+    # would be one endless line of \r frames.
+    return tqdm(total=total, unit="game", disable=None if enabled else True, dynamic_ncols=True,
+                leave=False)
