@@ -23,9 +23,10 @@ def neighbours(rows: int, cols: int, r: int, c: int) -> list[tuple[int, int]]:
 
 
 def chord_ok(view: np.ndarray, r: int, c: int) -> bool:
-    """A chord at (r, c) would open something."""
+    """A chord at (r, c) would open something (on a revealed 0 too: a neighbour
+    a flag kept closed, the flag taken off since)."""
     v = int(view[r, c])
-    if v <= 0:
+    if v < 0:
         return False
     around = [int(view[p]) for p in neighbours(*view.shape, r, c)]
     return around.count(FLAG) == v and HIDDEN in around

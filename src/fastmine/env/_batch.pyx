@@ -409,7 +409,9 @@ cdef class Batch:
             self.left[i] = <int32_t>(self.mines - self.nflags[i])
         else:
             number = f.view[cell]
-            if s == ST_REVEALED and number > 0:
+            # A revealed 0 chords too (fastmine.Game's rule): no flag around it,
+            # and the hidden neighbour a flag kept closed opens.
+            if s == ST_REVEALED and number >= 0:
                 flagged = 0
                 hidden = 0
                 for k in range(8):
@@ -500,7 +502,7 @@ cdef class Batch:
             p = r * W + 1
             for c in range(self.cols):
                 m[o] = 0
-                if view[o] > 0:
+                if view[o] >= 0:
                     flagged = 0
                     hidden = 0
                     for k in range(8):
