@@ -232,3 +232,58 @@ def test_the_time_limit_holds_when_single_steps_are_slow(monkeypatch):
     assert clock.exact_steps >= 2
     # Never more than one exact step past the limit (the first one, unmeasured).
     assert clock.now <= 10.0 + clock.exact_cost + 0.1
+
+
+def _reference_layouts(rows, cols, mines, first):
+    """Every layout the generator may lay for this first click (its 3x3 block clear
+    when the mines fit outside it), as bool masks: plain Python."""
+    from itertools import combinations
+
+    fr, fc = first
+    radius = 1 if mines <= rows * cols - len(
+        [(r, c) for r in range(rows) for c in range(cols)
+         if abs(r - fr) <= 1 and abs(c - fc) <= 1]) else 0
+    allowed = [(r, c) for r in range(rows) for c in range(cols)
+               if abs(r - fr) > radius or abs(c - fc) > radius]
+    for cells in combinations(allowed, mines):
+        mask = np.zeros((rows, cols), bool)
+        mask[tuple(np.array(cells).T)] = True
+        yield mask
+
+
+SMALL = [(1, 2), (1, 5), (1, 7), (2, 2), (2, 4), (3, 3), (3, 2), (4, 2)]
+
+
+@pytest.mark.parametrize("rows, cols", SMALL)
+def test_impossible_is_exactly_no_layout_solvable_by_brute_force(rows, cols):
+    # Small boards have few layouts: impossible() tries them all, so it must say a
+    # game is impossible exactly when the slow reference finds no layout it clears.
+    from brute_force import solvable
+
+    for mines in range(1, rows * cols):
+        possible_somewhere = False
+        for first in [(r, c) for r in range(rows) for c in range(cols)]:
+            expected = any(solvable(m, first)
+                           for m in _reference_layouts(rows, cols, mines, first))
+            possible_somewhere |= expected
+            assert (no_guess.impossible(rows, cols, mines, first) is None) == expected, \
+                (rows, cols, mines, first)
+        assert (no_guess.impossible(rows, cols, mines) is None) == possible_somewhere, \
+            (rows, cols, mines)
+
+
+@pytest.mark.parametrize("rows, cols, mines", [(3, 3, 7), (4, 4, 14), (3, 5, 13), (5, 5, 23)])
+def test_dense_games_without_a_no_guess_board_are_refused_up_front(rows, cols, mines):
+    # Each froze for the generator's 10 s and raised NoGuessTimeoutError at the
+    # first click: no first click has a layout that logic clears.
+    with pytest.raises(ValueError, match="from any first click: none of its"):
+        fastmine.Game(rows, cols, mines, rule="no_guess")
+    with pytest.raises(ValueError, match="none of the"):
+        no_guess.generate(rows, cols, mines, (0, 0), seed=1)
+
+
+def test_many_layouts_are_left_to_the_time_limit():
+    # Past EXHAUSTIVE_LAYOUTS nothing is tried: a dense big board is not known to
+    # be impossible up front (the generator's time limit says so).
+    assert no_guess.impossible(7, 7, 46) is None
+    assert no_guess.impossible(30, 30, 800) is None

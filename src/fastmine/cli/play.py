@@ -119,8 +119,10 @@ def _options_from_code(args: argparse.Namespace) -> GameOptions:
                          f"leave out {', '.join(given)}")
     code = gamecode.daily(difficulty=args.difficulty or "expert") if args.daily else args.code
     spec = gamecode.decode(code)
-    return GameOptions(spec.rows, spec.cols, spec.mines, rule=spec.rule, seed=spec.seed,
-                       question_marks=args.question_marks, board=spec.board)
+    options = GameOptions(spec.rows, spec.cols, spec.mines, rule=spec.rule, seed=spec.seed,
+                          question_marks=args.question_marks, board=spec.board)
+    options.new_game()  # a game the code cannot give (an impossible no-guess size): ValueError
+    return options
 
 
 def _run_plain(session: Session, args: argparse.Namespace) -> int:

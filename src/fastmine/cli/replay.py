@@ -87,6 +87,12 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as exc:
             print(f"fastmine replay: {exc}", file=sys.stderr)
             return 2
+    if not (args.list or args.export or verdicts_to is not None or args.plain
+            or args.timeline):
+        trouble = _no_full_screen()
+        if trouble:             # said before any work, as `fastmine play` does
+            print(f"fastmine replay: {trouble}", file=sys.stderr)
+            return 2
     try:
         if args.import_file:
             if args.id is not None:
@@ -127,6 +133,19 @@ def run(args: argparse.Namespace) -> int:
     except (SaveFormatError, RecordsError, OSError, ValueError) as exc:
         print(f"fastmine replay: {exc}", file=sys.stderr)
         return 2
+
+
+def _no_full_screen() -> str | None:
+    """Why the full-screen player cannot run here (no terminal, no curses), or None."""
+    if not (sys.stdin is not None and sys.stdin.isatty() and sys.stdout.isatty()):
+        return ("the full-screen player needs a terminal; use --plain (the boards) or "
+                "--timeline (a line a move) to print the replay")
+    try:
+        import curses  # noqa: F401  (not built into Python on Windows)
+    except ImportError:
+        return ("the full-screen player needs curses: pip install windows-curses (on "
+                "Windows), or use --plain")
+    return None
 
 
 def _keep(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:

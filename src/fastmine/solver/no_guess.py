@@ -46,13 +46,18 @@ holds to within one step's variation.
 Some games have no no-guess board at all, whatever the time: on a board two
 cells wide, the two cells across the narrow side touch exactly the same cells,
 so nothing can ever tell them apart -- unless both are mines or both safe.  So
-a 2 x N board whose first click opens needs an even mine count.
-:func:`impossible` says so up front (``Game(..., rule="no_guess")`` and
-:func:`generate` refuse such games with a ValueError at once).
+a 2 x N board whose first click opens needs an even mine count.  And a game
+with few ways to lay its mines (a small board, or one nearly full of mines:
+3 x 3 with 7 mines) may have none that logic clears: those are tried one by
+one, up to :data:`EXHAUSTIVE_LAYOUTS` layouts.  :func:`impossible` says so up
+front (``Game(..., rule="no_guess")`` and :func:`generate` refuse such games
+with a ValueError at once); beyond what it can try, the time limit says it.
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 import random
 import sys
@@ -71,7 +76,7 @@ from .logic import run_to_end
 _T = TypeVar("_T")
 
 __all__ = ["generate", "impossible", "check_possible", "REJECTION_ATTEMPTS", "PROBE_ATTEMPTS",
-           "METHODS", "DEFAULT_TIME_LIMIT"]
+           "METHODS", "DEFAULT_TIME_LIMIT", "EXHAUSTIVE_LAYOUTS"]
 
 REJECTION_ATTEMPTS = 300
 """Boards tried by rejection sampling before ``method="auto"`` adjusts instead."""
@@ -85,6 +90,11 @@ METHODS = ("auto", "rejection", "adjust")
 
 DEFAULT_TIME_LIMIT = 10.0
 """Seconds :func:`generate` may take before it raises NoGuessTimeoutError."""
+
+EXHAUSTIVE_LAYOUTS = 1000
+"""The most mine layouts :func:`impossible` tries, one by one, to find a game
+impossible (for one first click, or for all of them together): a few tenths of
+a second at most, once per size (the answers are kept)."""
 
 _K_UNKNOWN = -1
 
@@ -143,7 +153,7 @@ def _mines(n: int) -> str:
     return "1 mine" if n == 1 else f"{n} mines"
 
 
-def _impossible_at(rows: int, cols: int, mines: int, fr: int, fc: int) -> str | None:
+def _twins_at(rows: int, cols: int, mines: int, fr: int, fc: int) -> str | None:
     radius = 1 if opening_fits(rows, cols, mines, fr, fc) else 0
     sizes = _twin_classes_left(rows, cols, fr, fc, radius)
     if sizes is None or _reachable(sizes, mines):
@@ -153,6 +163,72 @@ def _impossible_at(rows: int, cols: int, mines: int, fr: int, fc: int) -> str | 
     return (f"no {rows}x{cols} board with {_mines(mines)} can be solved without guessing from "
             f"({fr}, {fc}): its {pairs} touch the same cells, so each must be all mines or "
             f"all safe, and {_mines(mines)} cannot be laid that way")
+
+
+def _layouts(rows: int, cols: int, mines: int, fr: int, fc: int) -> tuple[list[int], int]:
+    """The cells the generator may mine for this first click, and how many ways
+    there are to lay the mines in them (the first click's 3x3 block stays clear
+    when it fits, as :meth:`fastmine.Board.generate` lays them)."""
+    radius = 1 if opening_fits(rows, cols, mines, fr, fc) else 0
+    free = [r * cols + c for r in range(rows) for c in range(cols)
+            if abs(r - fr) > radius or abs(c - fc) > radius]
+    return free, math.comb(len(free), mines)
+
+
+@functools.lru_cache(maxsize=256)
+def _some_layout_solves(rows: int, cols: int, mines: int, fr: int, fc: int) -> bool:
+    """True when logic clears at least one of the layouts of :func:`_layouts`
+    (every one is tried: call only when there are few)."""
+    from .logic import solves
+
+    free, _ = _layouts(rows, cols, mines, fr, fc)
+    for mined in itertools.combinations(free, mines):
+        mask = np.zeros(rows * cols, bool)
+        mask[list(mined)] = True
+        if solves(Board.from_mines(mask.reshape(rows, cols)), (fr, fc)):
+            return True
+    return False
+
+
+def _impossible_at(rows: int, cols: int, mines: int, fr: int, fc: int) -> str | None:
+    reason = _twins_at(rows, cols, mines, fr, fc)
+    if reason is not None:
+        return reason
+    _, n = _layouts(rows, cols, mines, fr, fc)
+    if n > EXHAUSTIVE_LAYOUTS or _some_layout_solves(rows, cols, mines, fr, fc):
+        return None
+    return (f"no {rows}x{cols} board with {_mines(mines)} can be solved without guessing from "
+            f"({fr}, {fc}): none of the {n} ways to lay the mines around that first click "
+            "can be cleared by logic alone")
+
+
+def _first_clicks(rows: int, cols: int) -> list[tuple[int, int]]:
+    """One first click of each kind: the others are mirror images (or turned, on a
+    square board) of these, and have the same layouts mirrored."""
+    seen: set[tuple[int, int]] = set()
+    out = []
+    for r in range(rows):
+        for c in range(cols):
+            images = {(r, c), (rows - 1 - r, c), (r, cols - 1 - c), (rows - 1 - r, cols - 1 - c)}
+            if rows == cols:
+                images |= {(b, a) for a, b in images}
+            if not images & seen:
+                out.append((r, c))
+            seen |= images
+    return out
+
+
+def _impossible_everywhere(rows: int, cols: int, mines: int) -> str | None:
+    """Why no first click can work, by trying every layout, when there are few."""
+    clicks = _first_clicks(rows, cols)
+    total = sum(_layouts(rows, cols, mines, r, c)[1] for r, c in clicks)
+    if total > EXHAUSTIVE_LAYOUTS:
+        return None
+    if any(_some_layout_solves(rows, cols, mines, r, c) for r, c in clicks):
+        return None
+    return (f"no {rows}x{cols} board with {_mines(mines)} can be solved without guessing, "
+            f"from any first click: none of its {total} ways to lay the mines (each first "
+            "click, up to mirror images) can be cleared by logic alone")
 
 
 def impossible(rows: int, cols: int, mines: int,
@@ -172,7 +248,7 @@ def impossible(rows: int, cols: int, mines: int,
         fr, fc = check_point(rows, cols, first_click)
         return _impossible_at(rows, cols, mines, fr, fc)
     if not _has_twins(rows, cols):
-        return None
+        return _impossible_everywhere(rows, cols, mines)
     # Thin boards: a click's class structure depends only on its distance to
     # the ends (up to 3) and the row/column across, so a few clicks cover all.
     along = max(rows, cols)
@@ -182,9 +258,9 @@ def impossible(rows: int, cols: int, mines: int,
             continue
         for j in range(min(rows, cols)):
             r, c = (j, i) if rows <= cols else (i, j)
-            reason = _impossible_at(rows, cols, mines, r, c)
+            reason = _twins_at(rows, cols, mines, r, c)
             if reason is None:
-                return None
+                return _impossible_everywhere(rows, cols, mines)
     assert reason is not None   # the loops tried at least one click (rows, cols >= 1)
     return (f"no {rows}x{cols} board with {_mines(mines)} can be solved without guessing, "
             f"from any first click: {reason.split(': ', 1)[1]}")

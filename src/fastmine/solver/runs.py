@@ -46,7 +46,9 @@ from typing import Any
 
 import numpy as np
 
-from ..board import Rule
+from .._validate import check_mines, check_point, check_size
+from ..board import Rule, _check_rule
+from .no_guess import check_possible
 from .paired import LOST, STUCK, WON
 from .strategies import Strategy
 
@@ -85,6 +87,15 @@ class Config:
     long_term: bool = True
     """``best`` weighs the long-term 50/50 risk (fifty.py); not part of :attr:`key`:
     the same games are played with it and without, so the two compare game by game."""
+
+    def __post_init__(self) -> None:
+        # A configuration no game can be played of is refused when it is made,
+        # with the engine's words, not as a traceback from a worker mid-run.
+        rows, cols = check_size(self.rows, self.cols)
+        mines = check_mines(self.mines, rows, cols)
+        first_click = check_point(rows, cols, self.first_click)
+        if _check_rule(self.rule) == "no_guess":
+            check_possible(rows, cols, mines, first_click)
 
     @property
     def key(self) -> int:
@@ -350,7 +361,12 @@ def run_configs(
             failure = _on_dask(client, configs, tasks, seed, task, record, workers)
         elif jobs == 1:
             for k, start, count in tasks:
-                record(k, start, task(configs[k], start, count, seed))
+                try:
+                    out = task(configs[k], start, count, seed)
+                except Exception as exc:     # as on a pool: reported with the partial run
+                    failure = _failed(configs[k], start, exc)
+                    break
+                record(k, start, out)
         else:
             failure = _on_pool(jobs, configs, tasks, seed, task, record)
     except KeyboardInterrupt:

@@ -21,7 +21,13 @@ import numpy as np
 from ... import records
 from ...board import Board, Rule
 from ...difficulty import DIFFICULTIES, difficulty_name
-from ...errors import FutureVersionError, GameOverError, GamePausedError, SaveFormatError
+from ...errors import (
+    FutureVersionError,
+    GameOverError,
+    GamePausedError,
+    NoGuessTimeoutError,
+    SaveFormatError,
+)
 from ...files import savedgame
 from ...game import Game, GameStats
 from ...viewcodes import FLAG, HIDDEN, QUESTION, GameState
@@ -241,7 +247,21 @@ class Session:
         except GameOverError:
             return "The game is over: n for a new game"
         except (ValueError, TypeError) as exc:
+            g = self.game
+            if kind == "reveal" and g.rule == "no_guess" and g.state is GameState.READY:
+                # No no-guess board from this first click (checked by trying them
+                # all): said with the cell as the player names it (1-based).
+                why = str(exc).split(": ", 1)[-1]
+                return (f"No board that logic alone clears starts at {cell_text(r, c)} ({why}): "
+                        "try another first click, fewer mines or another rule")
             return str(exc)
+        except NoGuessTimeoutError:
+            # A no-guess game the up-front check could not rule out: the mines
+            # are not laid, the game waits for another first click or a new game.
+            g = self.game
+            return (f"No {g.rows}x{g.cols} board with {g.mine_count} mines that logic alone "
+                    "clears from that first click was found in time (there may be none): "
+                    "try another first click, fewer mines or another rule")
         return self._after_move() or said
 
     def reveal(self, r: int, c: int) -> str | None:
