@@ -73,13 +73,27 @@ _RISKY = (Category.FORCED_GUESS, Category.AVOIDABLE_RISK, Category.WORSE_GUESS)
 class Verdict:
     """The coach's verdict on one move.
 
-    ``risk``: the chance that the move hits a mine (for a chord, the risk of the
-    riskiest cell it opens, a lower bound of its chance to lose); for a flag,
-    the chance the flagged cell holds a mine; None when not analysed.
-    ``best_risk``: the lowest risk of any unknown cell at that moment (0.0 when a
-    safe cell existed).  ``safe_cells_available``: proven-safe cells at that
-    moment (None when not analysed).  ``survived``: False only for the move that
-    lost the game.
+    Parameters
+    ----------
+    index : int
+        The move's place in the game, 0-based.
+    kind : {"reveal", "mark", "chord"}
+        What the move was.
+    cell : (int, int)
+        Its ``(row, col)``.
+    category : Category
+        What it was, as the exact solver sees it.
+    risk : float or None
+        The chance that the move hits a mine (for a chord, the risk of the
+        riskiest cell it opens, a lower bound of its chance to lose); for a
+        flag, the chance the flagged cell holds a mine; None when not analysed.
+    best_risk : float or None
+        The lowest risk of any unknown cell at that moment (0.0 when a safe
+        cell existed).
+    safe_cells_available : int or None
+        Proven-safe cells at that moment (None when not analysed).
+    survived : bool
+        False only for the move that lost the game.
     """
 
     index: int
@@ -153,15 +167,41 @@ def analyze(board: Board, moves: Iterable[Any], *, rule: Rule = "opening",
     the first reveal is free (:attr:`Category.FIRST_CLICK`); with ``"none"`` it
     is judged like any other click.  ``question_marks``: whether a mark named
     ``"mark"`` cycles through "?" (as the game was set); a move log's mark
-    cycles as its kind says.  Raises ``ValueError`` for an unknown
-    kind, a cell off the board, a move after the game ended, or a first click
-    the rule would have made safe that is a mine on this board.
+    cycles as its kind says.
 
     ``budget``: seconds the solver may spend on the whole game (None: no
     limit).  Once they are spent, every later move that needs the solver is
     :attr:`Category.NOT_ANALYSED`, so a game on a huge board never stalls a
     caller that waits for it (an Expert game takes a few milliseconds; a
     200x200 game of 8,000 moves some seconds).
+
+    Parameters
+    ----------
+    board : Board
+        The game's mines.
+    moves : iterable
+        The moves in the order played (see above).
+    rule : {"opening", "cell", "no_guess", "none"}
+        The first-click rule the board was made under.
+    question_marks : bool
+        Whether a ``"mark"`` cycles through the question mark.
+    budget : float, optional
+        Seconds for the whole game, 0 or more; None for no limit.
+
+    Returns
+    -------
+    list of Verdict
+        One verdict per move, in order.
+
+    Raises
+    ------
+    TypeError
+        ``board`` is not a :class:`fastmine.Board`, or a budget that is not a
+        number.
+    ValueError
+        An unknown kind, a cell off the board, a move after the game ended, a
+        first click the rule would have made safe that is a mine on this
+        board, or a negative budget.
     """
     if not isinstance(board, Board):
         raise TypeError(f"analyze needs a fastmine.Board, got {type(board).__name__}")
@@ -207,8 +247,36 @@ def judge(game: Game, kind: str, row: int, col: int, *, rule: Rule | None = None
     says ``"none"``: pass the rule its board was made under).  ``survived`` is
     read from the board, so the game's mines must be laid: it raises
     ``ValueError`` before the first reveal of a game that lays them then.
-    ``index`` is copied into the verdict.
 
+    Parameters
+    ----------
+    game : Game
+        The game, before the move.
+    kind : {"reveal", "mark", "chord"}
+        The move.
+    row, col : int
+        Its cell.
+    rule : {"opening", "cell", "no_guess", "none"}, optional
+        The first-click rule the board was made under (the game's by default).
+    index : int
+        Copied into the verdict.
+
+    Returns
+    -------
+    Verdict
+        The verdict on that move.
+
+    Raises
+    ------
+    TypeError
+        ``game`` is not a :class:`fastmine.Game`, or ``index`` is not a whole
+        number.
+    ValueError
+        The mines are not laid yet, an unknown kind, a cell off the board, or
+        a negative ``index``.
+
+    Examples
+    --------
     >>> import fastmine
     >>> g = fastmine.Game(9, 9, 10, seed=3)
     >>> _ = g.reveal(4, 4)
@@ -316,14 +384,35 @@ def _judge(a: _probability.Analysis | None, cells: list[tuple[int, int]]
 
 
 def is_risky(v: Verdict) -> bool:
-    """Whether a move is one a reader of the game looks at: a guess of any kind,
-    an avoidable risk, or the move that lost."""
+    """Whether a move is one a reader of the game looks at.
+
+    Parameters
+    ----------
+    v : Verdict
+        The move's verdict.
+
+    Returns
+    -------
+    bool
+        True for a guess of any kind, an avoidable risk, or the move that lost.
+    """
     return v.category in _RISKY or not v.survived
 
 
 def fatal(verdicts: Iterable[Verdict]) -> Verdict | None:
-    """The move that lost the game (its risk and the best risk are the odds the
-    player had), or None when no move lost."""
+    """The move that lost the game.
+
+    Parameters
+    ----------
+    verdicts : iterable of Verdict
+        A game's verdicts (:func:`analyze`).
+
+    Returns
+    -------
+    Verdict or None
+        The losing move's verdict (its risk and the best risk are the odds the
+        player had), or None when no move lost.
+    """
     return next((v for v in verdicts if not v.survived), None)
 
 
@@ -338,6 +427,27 @@ def live(game: Game, kind: str, row: int, col: int) -> Verdict | None:
     knows (whether a proven-safe cell existed, the odds of a flagged cell).
     Bad moves raise as :func:`judge` does, the game unchanged.
 
+    Parameters
+    ----------
+    game : Game
+        The game, before the move.
+    kind : {"reveal", "mark", "chord"}
+        The move.
+    row, col : int
+        Its cell.
+
+    Returns
+    -------
+    Verdict or None
+        The verdict, or None when there is nothing to weigh.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`judge`.
+
+    Examples
+    --------
     >>> import fastmine
     >>> g = fastmine.Game(9, 9, 10, seed=3)
     >>> live(g, "reveal", 4, 4) is None          # the first click is free

@@ -60,6 +60,15 @@ class Words:
     Every message is a whole sentence or clause with ``{name}`` placeholders,
     so a translation can order its words as its grammar wants.
 
+    Parameters
+    ----------
+    translations : object, optional
+        The catalog (see above); None for English.
+    decimal : str
+        The decimal sign.
+
+    Examples
+    --------
     >>> Words().pct(0.045)
     '4.5'
     >>> Words(decimal=",").pct(0.045)
@@ -73,11 +82,36 @@ class Words:
         self.decimal = decimal
 
     def pct(self, p: float, other: float | None = None) -> str:
-        """``p`` in percent, without the sign (see the sentences: "{risk}%")."""
+        """``p`` in percent, without the sign (see the sentences: "{risk}%").
+
+        Parameters
+        ----------
+        p : float
+            A probability, 0 to 1.
+        other : float, optional
+            A probability shown beside it: enough digits are given to tell the
+            two apart.
+
+        Returns
+        -------
+        str
+            The percentage in the reader's digits, e.g. ``"4.5"``.
+        """
         return self.num(_pct(p, other))
 
     def num(self, text: str) -> str:
-        """A number written in English (``12.5``, ``50/33``, ``6-50``) in the reader's digits."""
+        """A number written in English in the reader's digits.
+
+        Parameters
+        ----------
+        text : str
+            ``12.5``, ``50/33``, ``6-50``, ...
+
+        Returns
+        -------
+        str
+            The same with the reader's decimal sign.
+        """
         return text.replace(".", self.decimal)
 
 
@@ -102,6 +136,20 @@ def summary_lines(verdicts: Iterable[Verdict], words: Words = ENGLISH) -> list[s
     """The coach's sentences on a whole game, one a line: the guesses survived,
     the mistakes, the move that lost.
 
+    Parameters
+    ----------
+    verdicts : iterable of Verdict
+        The game's verdicts (:func:`analyze`).
+    words : Words
+        The reader's language (:data:`ENGLISH` by default).
+
+    Returns
+    -------
+    list of str
+        The sentences; one saying so for a game without a guess.
+
+    Examples
+    --------
     >>> v = [Verdict(0, "reveal", (0, 0), Category.FIRST_CLICK, 0.0, 0.0, None),
     ...      Verdict(1, "reveal", (2, 2), Category.AVOIDABLE_RISK, 0.2, 0.0, 3),
     ...      Verdict(2, "reveal", (2, 3), Category.AVOIDABLE_RISK, 0.5, 0.0, 2),
@@ -157,6 +205,20 @@ def summary_lines(verdicts: Iterable[Verdict], words: Words = ENGLISH) -> list[s
 def summary(verdicts: Iterable[Verdict], words: Words = ENGLISH) -> str:
     """The coach's word on a whole game, on one line (:func:`summary_lines` joined).
 
+    Parameters
+    ----------
+    verdicts : iterable of Verdict
+        The game's verdicts (:func:`analyze`).
+    words : Words
+        The reader's language (:data:`ENGLISH` by default).
+
+    Returns
+    -------
+    str
+        The sentences, joined by spaces.
+
+    Examples
+    --------
     >>> v = [Verdict(0, "reveal", (0, 0), Category.FIRST_CLICK, 0.0, 0.0, None),
     ...      Verdict(1, "reveal", (2, 2), Category.FORCED_GUESS, 0.5, 0.5, 0),
     ...      Verdict(2, "reveal", (4, 1), Category.AVOIDABLE_RISK, 0.2, 0.0, 3, False)]
@@ -175,6 +237,20 @@ def remark(v: Verdict, words: Words = ENGLISH) -> str | None:
     hidden board: "no mine there" for a wrong guess and silence for a right
     one would let any cell be tested by flagging it.
 
+    Parameters
+    ----------
+    v : Verdict
+        The move's verdict.
+    words : Words
+        The reader's language (:data:`ENGLISH` by default).
+
+    Returns
+    -------
+    str or None
+        The sentence, or None.
+
+    Examples
+    --------
     >>> remark(Verdict(3, "reveal", (0, 0), Category.AVOIDABLE_RISK, 0.2, 0.0, 3))
     'That was a 20% risk you did not need: 3 safe cells were there.'
     >>> remark(Verdict(4, "mark", (1, 1), Category.WRONG_FLAG, 0.4, None, None))
@@ -221,6 +297,18 @@ def tag(v: Verdict) -> str:
     ``RISK 20% (3 safe)``, ``worse 40%>12%``, ``wrong flag``, ...; the move that
     lost ends in ``LOST``.
 
+    Parameters
+    ----------
+    v : Verdict
+        The move's verdict.
+
+    Returns
+    -------
+    str
+        The mark (in English: it is a code a reader learns, not a sentence).
+
+    Examples
+    --------
     >>> tag(Verdict(7, "reveal", (3, 5), Category.WORSE_GUESS, 0.4, 0.125, 0, False))
     'worse 40%>12% LOST'
     >>> tag(Verdict(2, "chord", (1, 1), Category.AVOIDABLE_RISK, 0.2, 0.0, 3))
@@ -268,9 +356,23 @@ def _loss(v: Verdict, words: Words = ENGLISH) -> str:
 def describe(v: Verdict, words: Words = ENGLISH, at: tuple[int, int] | None = None) -> str:
     """One sentence on a move, for a replay's move list or "Why did I lose?".
 
-    ``at``: the cell as the reader sees it (row, column from 0), when the
-    board is drawn otherwise than the game's (turned); ``v.cell`` by default.
+    Parameters
+    ----------
+    v : Verdict
+        The move's verdict.
+    words : Words
+        The reader's language (:data:`ENGLISH` by default).
+    at : (int, int), optional
+        The cell as the reader sees it (row, column from 0), when the board
+        is drawn otherwise than the game's (turned); ``v.cell`` by default.
 
+    Returns
+    -------
+    str
+        The move's number, kind and cell, and what it was.
+
+    Examples
+    --------
     >>> describe(Verdict(7, "reveal", (3, 5), Category.WORSE_GUESS, 0.4, 0.125, 0, False))
     'Move 8, open at row 4, column 6: a 40% guess when the safest cell had 12%. It hit a mine.'
     """
