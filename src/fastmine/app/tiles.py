@@ -315,12 +315,7 @@ class Atlas:
             image = None
             path = _cache_path(cache_dir, theme) if cache_dir else None
             if path and os.path.exists(path):
-                try:
-                    image = np.load(path, allow_pickle=False)
-                    if image.shape != (ATLAS, ATLAS, 4) or image.dtype != np.uint8:
-                        image = None
-                except (OSError, ValueError):
-                    image = None
+                image = _load_cache(path)
             atlas = cls(theme, image=image)
             if path and image is None:
                 _save_cache(path, atlas.image)
@@ -343,6 +338,37 @@ def _cache_path(cache_dir: str, theme: Theme) -> str:
     key.update(repr(theme).encode())
     key.update(kivy.__version__.encode())
     return os.path.join(cache_dir, f"atlas-{theme.name}-{key.hexdigest()[:16]}.npy")
+
+
+_CACHE_BYTES = ATLAS * ATLAS * 4 + 4096
+"""The largest cache file read: the atlas's bytes and a ``.npy`` header."""
+
+
+def _load_cache(path: str) -> np.ndarray | None:
+    """The atlas image kept in ``path``, or None if it is not one (drawn again).
+
+    The file is read only if it is a regular file of at most :data:`_CACHE_BYTES`
+    (a FIFO there held up the start for ever), and its header is checked before
+    any array is made (a header claiming 200000 x 200000 x 4 asked for 149 GiB).
+    """
+    from numpy.lib import format as npy
+
+    from fastmine.files.storage import read_regular_file
+
+    try:
+        data = read_regular_file(path, _CACHE_BYTES)
+        buf = io.BytesIO(data)
+        version = npy.read_magic(buf)
+        read_header = npy.read_array_header_1_0 if version == (1, 0) else npy.read_array_header_2_0
+        shape, fortran, dtype = read_header(buf)
+    except (OSError, ValueError):
+        return None
+    if shape != (ATLAS, ATLAS, 4) or fortran or dtype != np.dtype(np.uint8):
+        return None
+    pixels = data[buf.tell():]
+    if len(pixels) != ATLAS * ATLAS * 4:
+        return None
+    return np.frombuffer(pixels, np.uint8).reshape(shape).copy()
 
 
 def _save_cache(path: str, image: np.ndarray) -> None:

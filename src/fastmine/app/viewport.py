@@ -177,7 +177,7 @@ class ZoomMemory:
         memory = cls()
         try:
             rows = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):    # json nests a call per level: ours has two
             return memory
         if not isinstance(rows, list):
             return memory
@@ -186,7 +186,7 @@ class ZoomMemory:
                 r, c, t, cell, scale, cx, cy, fitted = row
                 key = (int(r), int(c), bool(t), float(cell))
                 view = (float(scale), (float(cx), float(cy)), bool(fitted))
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):   # float(10**400): OverflowError
                 continue
             numbers = (key[3], view[0], *view[1])
             if key[0] > 0 and key[1] > 0 and all(map(math.isfinite, numbers)) and view[0] > 0:
