@@ -56,7 +56,7 @@ def test_an_older_database_migrates_to_schema_4_without_loss(tmp_path, version):
     path = tmp_path / "records.sqlite3"
     stored = old_file(path, version)
     with RecordsStore(path) as s:
-        assert s.schema_version == SCHEMA_VERSION == 4
+        assert s.schema_version == SCHEMA_VERSION >= 4
         assert as_rows(s.games()) == stored
         assert s.abandoned_games() == []
         assert s.statistics("beginner") == Statistics(1, 1, 1, 1, abandoned=0)

@@ -205,13 +205,13 @@ def _sound_reference(table, row):
 
     if table == "games":
         (_, date, difficulty, rows, cols, mines, rule, won, time, bbbv, rate, clicks, eff,
-         assisted, name, left, right, chord) = row
+         assisted, name, left, right, chord, software) = row
         return (text(date) and text(difficulty) and whole(rows, 1) and whole(cols, 1)
                 and whole(mines, 1) and text(rule) and whole(won) and won <= 1
                 and seconds(time) and opt(whole, bbbv) and opt(seconds, rate)
                 and whole(clicks) and opt(seconds, eff) and whole(assisted) and assisted <= 1
                 and opt(text, name) and opt(whole, left) and opt(whole, right)
-                and opt(whole, chord))
+                and opt(whole, chord) and opt(text, software))
     (_, date, difficulty, rows, cols, mines, rule, time, revealed, assisted, after) = row
     return (opt(text, date) and text(difficulty) and whole(rows, 1) and whole(cols, 1)
             and whole(mines, 1) and opt(text, rule) and opt(seconds, time)

@@ -6,7 +6,10 @@ a full-screen curses player (space pauses, left/right arrows step a move,
 +/- change the speed, q quits); ``--plain`` prints the board after every move
 with its time, for pipes, and ``--timeline`` only one line a move.
 ``--export ID FILE`` writes a replay file (``docs/replays.md``) and
-``--import FILE`` plays one (it is not added to the records).
+``--import FILE`` plays one (it is not added to the records) or a video of
+another client (``.avf``, ``.rmv``, ``.mvf``, ``.evf``): it says what it read,
+records the game with the player's name, the software and the date, and plays
+it back (:mod:`fastmine.replay.fromvideo`).
 
 The coach (:mod:`fastmine.coach`) marks every move (safe, a guess and its
 odds, a risk while a safe cell existed, ...) and sums the game up in one
@@ -39,7 +42,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     src.add_argument("--export", nargs=2, metavar=("ID", "FILE"),
                      help="write the replay of game ID to FILE (use 'last' for the last game)")
     src.add_argument("--import", dest="import_file", metavar="FILE",
-                     help="play a replay file (it is not added to your records)")
+                     help="play a replay file (not added to your records) or a video of "
+                          "another client (.avf, .rmv, .mvf, .evf: recorded with its "
+                          "player, software and date, then played)")
     parser.add_argument("--plain", action="store_true",
                         help="no curses: print the board after every move, with its time")
     parser.add_argument("--timeline", action="store_true",
@@ -59,7 +64,6 @@ def run(args: argparse.Namespace) -> int:
     """Run ``fastmine replay``; returns the exit status (0, or 2 for a usage or file error)."""
     from ..files.storage import existing_data_dir
     from ..records import RECORDS_FILE, RecordsError, RecordsStore
-    from ..replay import Replay
 
     if args.speed is not None and not (args.speed >= 0):
         print("fastmine replay: --speed must be 0 or more", file=sys.stderr)
@@ -98,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
             if args.id is not None:
                 print("fastmine replay: give either a game ID or --import FILE, not both", file=sys.stderr)
                 return 2
-            return _play(Replay.load(args.import_file), args)
+            return _import(args)
         # Only reads: a mistyped --data-dir is said, and no folder or database made.
         path = existing_data_dir(args.data_dir) / RECORDS_FILE
         if not path.exists() and not path.is_symlink():
@@ -133,6 +137,36 @@ def run(args: argparse.Namespace) -> int:
     except (SaveFormatError, RecordsError, OSError, ValueError) as exc:
         print(f"fastmine replay: {exc}", file=sys.stderr)
         return 2
+
+
+def _import(args: argparse.Namespace) -> int:
+    """``--import FILE``: a replay is played; a video is read, recorded, then played.
+
+    The file is read and checked whole before the records are opened, so a
+    bad file leaves them untouched.
+    """
+    from ..files.storage import read_regular_file
+    from ..records import RecordsStore, default_path
+    from ..replay import Replay
+    from ..replay.fromvideo import import_video, is_replay_file
+    from ..replay.playback import MAX_REPLAY_BYTES
+    from ..videos.model import MAX_FILE_BYTES
+
+    name = args.import_file
+    data = read_regular_file(name, max(MAX_FILE_BYTES, MAX_REPLAY_BYTES))
+    if is_replay_file(name, data):
+        return _play(Replay.load(name), args)
+    imported = import_video(data, name)
+    print(imported.describe(), file=sys.stderr)
+    record = imported.record()
+    if record is None:
+        print("not added to your records: the video's game is unfinished", file=sys.stderr)
+    else:
+        with RecordsStore(default_path(args.data_dir)) as store:
+            stored = store.add(record, imported.replay)
+        print(f"recorded as game {stored.id} (fastmine replay {stored.id} plays it again)",
+              file=sys.stderr)
+    return _play(imported.replay, args)
 
 
 def _no_full_screen() -> str | None:

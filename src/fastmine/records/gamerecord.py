@@ -52,8 +52,43 @@ class GameRecord:
     """One finished game as stored.  Build one with :meth:`from_game` or :meth:`make`.
 
     ``date`` is an ISO 8601 UTC timestamp; ``id`` is set once the record is stored.
+    ``software`` names the program that recorded an imported game (a video of
+    another client, ``"Minesweeper Arbiter 0.52.3"``); None for fastmine's own.
     ``bbbv``, ``bbbv_per_second`` and ``efficiency`` may be None (for example a
     game lost on its first reveal with ``rule="none"`` has no rate).
+
+    Parameters
+    ----------
+    difficulty : str
+        The board's name (:func:`board_label` without the size of a custom one).
+    rows, cols, mines : int
+        The board's size.
+    rule : str
+        The first-click rule.
+    won : bool
+        Won or lost.
+    time : float
+        Seconds played.
+    bbbv : int or None
+        The board's 3BV.
+    bbbv_per_second : float or None
+        3BV solved per second.
+    clicks : int
+        All clicks.
+    efficiency : float or None
+        3BV solved per click.
+    assisted : bool
+        Whether help was used.
+    date : str
+        When it was played.
+    name : str, optional
+        The player's name.
+    left_clicks, right_clicks, chord_clicks : int, optional
+        The clicks by kind, when known.
+    software : str, optional
+        The program that recorded an imported game.
+    id : int, optional
+        The record's id in the database.
     """
 
     difficulty: str
@@ -73,11 +108,32 @@ class GameRecord:
     left_clicks: int | None = None
     right_clicks: int | None = None
     chord_clicks: int | None = None
+    software: str | None = None
     id: int | None = None
 
     @classmethod
     def from_game(cls, game: Game, name: str | None = None, date: str | None = None) -> GameRecord:
-        """The record of a finished :class:`fastmine.Game` (raises RecordsError if not over)."""
+        """The record of a finished :class:`fastmine.Game`.
+
+        Parameters
+        ----------
+        game : Game
+            A won or lost game.
+        name : str, optional
+            The player's name (cleaned by :func:`clean_name`).
+        date : str, optional
+            When it was played (now by default).
+
+        Returns
+        -------
+        GameRecord
+            Its record, without an ``id``.
+
+        Raises
+        ------
+        RecordsError
+            The game is not over.
+        """
         if not game.state.is_over:
             raise RecordsError(f"only finished games are recorded; this one is {game.state.value}")
         s = game.stats()
@@ -101,6 +157,39 @@ class GameRecord:
         3BV/s and the efficiency count the 3BV solved, as :meth:`fastmine.Game.stats`
         does: all of ``bbbv`` for a won game, ``bbbv_solved`` for a lost one (without
         it a lost game has neither); no rate under :data:`fastmine.metrics.TIME_FLOOR`.
+
+        Parameters
+        ----------
+        rows, cols, mines : int
+            The board's size.
+        won : bool
+            Won or lost.
+        time : float
+            Seconds played.
+        rule : str
+            The first-click rule.
+        bbbv : int, optional
+            The board's 3BV.
+        clicks : int
+            All clicks.
+        assisted : bool
+            Whether help was used.
+        name : str, optional
+            The player's name.
+        date : str, optional
+            When it was played (now by default).
+        bbbv_solved : int, optional
+            The 3BV a lost game had solved.
+
+        Returns
+        -------
+        GameRecord
+            The record, without an ``id``.
+
+        Raises
+        ------
+        TypeError
+            ``won`` or ``assisted`` is not a bool.
         """
         _check_flag("won", won)
         _check_flag("assisted", assisted)
@@ -124,6 +213,25 @@ class AbandonedGame:
     ``time`` is the seconds played, ``revealed`` the fraction of the safe cells
     revealed (0 to 1).  Counts imported from the app's old ``abandoned.json``
     have no ``date``, ``rule``, ``time`` or ``revealed`` (None).
+
+    Parameters
+    ----------
+    difficulty : str
+        The board's name.
+    rows, cols, mines : int
+        The board's size.
+    rule : str or None
+        The first-click rule.
+    time : float or None
+        Seconds played.
+    revealed : float or None
+        The fraction of the safe cells revealed.
+    assisted : bool
+        Whether help was used.
+    date : str or None
+        When it was given up.
+    id : int, optional
+        Its id in the database.
     """
 
     difficulty: str
@@ -139,9 +247,26 @@ class AbandonedGame:
 
     @classmethod
     def from_game(cls, game: Game, date: str | None = None) -> AbandonedGame | None:
-        """The abandonment of a game in progress; None for a game with no reveal yet
-        (nothing was played, so nothing is given up).  A finished game raises
-        :class:`RecordsError`: it is recorded as won or lost instead."""
+        """The abandonment of a game in progress.
+
+        Parameters
+        ----------
+        game : Game
+            The game given up.
+        date : str, optional
+            When (now by default).
+
+        Returns
+        -------
+        AbandonedGame or None
+            The entry; None for a game with no reveal yet (nothing was played,
+            so nothing is given up).
+
+        Raises
+        ------
+        RecordsError
+            A finished game: it is recorded as won or lost instead.
+        """
         if game.state.is_over:
             raise RecordsError("a finished game is recorded as won or lost, not abandoned")
         if game.state.name != "PLAYING":
@@ -166,6 +291,15 @@ class Statistics:
     progress) is not played, but it ends the current winning streak, as a loss
     would: giving up a hard position does not keep a streak alive.  Abandoned
     games imported without a date (the app's old counts) end no streak.
+
+    Parameters
+    ----------
+    played, won : int
+        Finished games, and those won.
+    current_streak, best_streak : int
+        Wins in a row: the last run, and the longest.
+    abandoned : int
+        Games given up.
     """
 
     played: int
@@ -186,9 +320,21 @@ class Statistics:
 
     @classmethod
     def from_results(cls, results: Sequence[bool | None]) -> Statistics:
-        """Statistics of a list of results, oldest first: True won, False lost,
-        None abandoned (not played, but it ends a streak).
+        """Statistics of a list of results.
 
+        Parameters
+        ----------
+        results : sequence of bool or None
+            Oldest first: True won, False lost, None abandoned (not played,
+            but it ends a streak).
+
+        Returns
+        -------
+        Statistics
+            The counts and streaks.
+
+        Examples
+        --------
         >>> Statistics.from_results([True, True, False, True, True, True, None, True])
         Statistics(played=7, won=6, current_streak=1, best_streak=3, abandoned=1)
         """
@@ -206,12 +352,35 @@ class Statistics:
 
 
 def now_iso() -> str:
-    """The current UTC time as an ISO 8601 string, to the second."""
+    """The current UTC time, as the records store dates.
+
+    Returns
+    -------
+    str
+        ISO 8601, to the second (``2026-11-24T18:02:03+00:00``).
+    """
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 def clean_name(name: str | None) -> str | None:
-    """A player name made safe to store: printable, trimmed, at most 40 characters; '' -> None."""
+    """A player name made safe to store.
+
+    Parameters
+    ----------
+    name : str or None
+        The name as typed.
+
+    Returns
+    -------
+    str or None
+        Printable characters only, trimmed, at most :data:`MAX_NAME_LENGTH`;
+        None for nothing left.
+
+    Raises
+    ------
+    TypeError
+        ``name`` is not a string.
+    """
     if name is None:
         return None
     if not isinstance(name, str):
@@ -221,8 +390,20 @@ def clean_name(name: str | None) -> str | None:
 
 
 def board_label(rows: int, cols: int, mines: int) -> str:
-    """``"beginner"`` for a preset size, ``"classic beginner"`` for 8x8 with 10 mines
-    (:data:`fastmine.difficulty.NAMED_BOARDS`), else ``"custom 12x20/40"``."""
+    """The words naming a board size in the records.
+
+    Parameters
+    ----------
+    rows, cols, mines : int
+        The size.
+
+    Returns
+    -------
+    str
+        ``"beginner"`` for a preset size, ``"classic beginner"`` for 8x8 with
+        10 mines (:data:`fastmine.difficulty.NAMED_BOARDS`), else
+        ``"custom 12x20/40"``.
+    """
     name = difficulty_name(rows, cols, mines)
     return name if name != "custom" else f"custom {rows}x{cols}/{mines}"
 
@@ -307,6 +488,10 @@ def _check_record(r: GameRecord) -> None:
         raise RecordsError(f"record time must be a finite number of seconds >= 0, got {r.time!r}")
     if r.name is not None and r.name != clean_name(r.name):
         raise RecordsError(f"record name {r.name!r} is not clean; pass it through clean_name()")
+    if r.software is not None and (not isinstance(r.software, str)
+                                   or r.software != clean_name(r.software)):
+        raise RecordsError(f"record software {r.software!r:.60} is not clean; pass it through "
+                           "clean_name()")
     try:
         datetime.fromisoformat(r.date)
     except (TypeError, ValueError):

@@ -14,7 +14,7 @@ from pathlib import Path
 from .dbfile import rollback
 from .gamerecord import FutureSchemaError, RecordsError
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """The schema this fastmine writes (``PRAGMA user_version``)."""
 
 APPLICATION_ID = 0x464D5243  # "FMRC": marks the file as a fastmine records database
@@ -79,14 +79,20 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX abandoned_by_board ON abandoned (rows, cols, mines);
     """,
+    # 4 -> 5: the program that recorded an imported game (a video of another
+    # client: "Minesweeper Arbiter 0.52.3"); NULL for fastmine's own games.
+    """
+    ALTER TABLE games ADD COLUMN software TEXT;
+    """,
 )
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
 GAME_COLUMNS = ("id", "date", "difficulty", "rows", "cols", "mines", "rule", "won", "time",
                 "bbbv", "bbbv_per_second", "clicks", "efficiency", "assisted", "name",
-                "left_clicks", "right_clicks", "chord_clicks")
-"""The games table's columns, in order (schema 2 and later)."""
+                "left_clicks", "right_clicks", "chord_clicks", "software")
+"""The games table's columns, in order (schema 5 and later)."""
 V1_COLUMNS = GAME_COLUMNS[:15]     # the games table of schema 1, before the click kinds
+V4_COLUMNS = GAME_COLUMNS[:18]     # schemas 2 to 4, before the recording software
 ABANDONED_COLUMNS = ("id", "date", "difficulty", "rows", "cols", "mines", "rule", "time",
                      "revealed", "assisted", "after_game")
 """The abandoned table's columns, in order (schema 4 and later)."""
@@ -117,7 +123,7 @@ SOUND_ROW = {
         "mines": "positive", "rule": "text", "won": "flag", "time": "seconds",
         "bbbv": "int?", "bbbv_per_second": "seconds?", "clicks": "int",
         "efficiency": "seconds?", "assisted": "flag", "name": "text?", "left_clicks": "int?",
-        "right_clicks": "int?", "chord_clicks": "int?"}),
+        "right_clicks": "int?", "chord_clicks": "int?", "software": "text?"}),
     "abandoned": _sound({
         "date": "text?", "difficulty": "text", "rows": "positive", "cols": "positive",
         "mines": "positive", "rule": "text?", "time": "seconds?", "revealed": "fraction?",
@@ -172,7 +178,7 @@ def check_schema(conn: sqlite3.Connection, path: Path, version: int) -> None:
     """
     if version == 0:
         return
-    expected = [list(V1_COLUMNS if version == 1 else GAME_COLUMNS)]
+    expected = [list(V1_COLUMNS if version == 1 else V4_COLUMNS if version < 5 else GAME_COLUMNS)]
     if version >= 3:
         expected.append(["game_id", "data"])
     if version >= 4:
@@ -191,16 +197,19 @@ def read_old_schema(conn: sqlite3.Connection, version: int) -> None:
 
     Stand-ins in this connection's temporary schema, which SQLite searches
     before the file's, give the queries what the migrations would have
-    added: click kinds unknown (NULL), no replays, no abandoned games, and no
-    games in a database that was never written.  The file is not touched.
+    added: click kinds and software unknown (NULL), no replays, no abandoned
+    games, and no games in a database that was never written.  The file is not touched.
     """
     if version == 0:
         conn.execute("CREATE TEMP VIEW games AS SELECT "
                      f"{', '.join(f'NULL AS {c}' for c in GAME_COLUMNS)} WHERE 0")
     elif version == 1:
         conn.execute(f"CREATE TEMP VIEW games AS SELECT {', '.join(V1_COLUMNS)}, "
-                     "NULL AS left_clicks, NULL AS right_clicks, NULL AS chord_clicks "
-                     "FROM main.games")
+                     "NULL AS left_clicks, NULL AS right_clicks, NULL AS chord_clicks, "
+                     "NULL AS software FROM main.games")
+    elif version < 5:
+        conn.execute(f"CREATE TEMP VIEW games AS SELECT {', '.join(V4_COLUMNS)}, "
+                     "NULL AS software FROM main.games")
     if version < 3:
         conn.execute("CREATE TEMP TABLE replays (game_id INTEGER PRIMARY KEY, "
                      "data BLOB NOT NULL)")
