@@ -84,10 +84,12 @@ def write_output(path: PathLike, data: bytes | str, what: str, keep: Keep = (), 
 
     Parameters
     ----------
-    path, what, keep, data_dir
+    path
         As :func:`check_output`.
     data
         The file's content.
+    what, keep, data_dir
+        As :func:`check_output`.
 
     Returns
     -------
@@ -149,7 +151,20 @@ def check_output(path: PathLike, what: str, keep: Keep = (), *,
 
 
 def check_figure_path(path: str, what: str = "--plot") -> None:
-    """Refuse (ValueError) a plot without matplotlib or with a format it cannot write."""
+    """Refuse a plot without matplotlib or with a format it cannot write.
+
+    Parameters
+    ----------
+    path : str
+        The plot's file; its suffix names the format (``.png``, ``.svg``, ...).
+    what : str
+        The option, for the message.
+
+    Raises
+    ------
+    ValueError
+        matplotlib is not installed, or it cannot write that format.
+    """
     try:
         import matplotlib  # noqa: F401  (first: a submodule may be cached without it)
         from matplotlib.backends.backend_agg import FigureCanvasAgg

@@ -34,16 +34,33 @@ import tempfile
 import time
 from pathlib import Path
 
+__all__ = ["APP_NAME", "ENV_APP_DATA", "ENV_DATA_DIR", "OWNED_FILES", "OWNED_FOLDERS",
+           "RECORDS_FILE", "SAVE_FILE", "STALE_TEMP_SECONDS", "atomic_write_bytes",
+           "atomic_write_text", "cache_dir", "config_dir", "data_dir", "describe_kind",
+           "existing_data_dir", "move_aside", "owned_paths", "owner_of", "read_regular_file",
+           "refuse_owned", "remove_stale_temp_files"]
+
 ENV_DATA_DIR = "FASTMINE_DATA_DIR"
 """Environment variable that overrides the data directory."""
 
 APP_NAME = "fastmine"
+"""fastmine's name in the platform's folders (``platformdirs``)."""
 
 
 def data_dir(override: str | os.PathLike[str] | None = None, *, create: bool = False) -> Path:
     """The directory for fastmine's user files (see the module docstring for the order).
 
-    ``create=True`` makes the directory (and its parents) if it does not exist.
+    Parameters
+    ----------
+    override : str or os.PathLike, optional
+        A directory given by the caller (a ``--data-dir`` option).
+    create : bool
+        Make the directory (and its parents) if it does not exist.
+
+    Returns
+    -------
+    pathlib.Path
+        The directory.
     """
     if override is not None and str(override) != "":
         path = Path(override).expanduser()
@@ -379,6 +396,24 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
     it has replaced ``path``: a lock dies with its process, so a temporary file
     nobody locks is a killed writer's, and the next write removes it, while a
     writer at work in another process keeps its own.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    data : bytes
+        The whole new content.
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+
+    Raises
+    ------
+    OSError
+        Something not a regular file is at ``path``, or the write failed (the
+        old file is then whole).
     """
     path = Path(path)
     if path.is_symlink():
@@ -522,8 +557,27 @@ def read_regular_file(path: str | os.PathLike[str], limit: int) -> bytes:
 
     Never blocks on a FIFO and never reads a device (``/dev/zero``) without
     bound: the file is opened without waiting for a writer and checked before
-    reading.  Raises FileNotFoundError if there is nothing at ``path`` and
-    OSError (with a message for the user) for anything else that is wrong.
+    reading.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    limit : int
+        The most bytes a file of its kind holds.
+
+    Returns
+    -------
+    bytes
+        The file's content.
+
+    Raises
+    ------
+    FileNotFoundError
+        Nothing is at ``path``.
+    OSError
+        Anything else that is wrong (not a regular file, too big, unreadable),
+        with a message for the user.
     """
     path = Path(path)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
@@ -551,7 +605,18 @@ def read_regular_file(path: str | os.PathLike[str], limit: int) -> bytes:
 
 
 def describe_kind(mode: int) -> str:
-    """Words for what a non-regular file is: a directory, a FIFO, a socket, a device."""
+    """Words for what a non-regular file is.
+
+    Parameters
+    ----------
+    mode : int
+        ``st_mode`` of the file's ``os.stat``.
+
+    Returns
+    -------
+    str
+        ``"a directory"``, ``"a FIFO"``, ``"a socket"`` or ``"a device or special file"``.
+    """
     if stat.S_ISDIR(mode):
         return "a directory"
     if stat.S_ISFIFO(mode):
@@ -569,7 +634,20 @@ def _new_file_mode() -> int:
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:
-    """Write ``text`` (UTF-8) to ``path`` atomically; see :func:`atomic_write_bytes`."""
+    """Write ``text`` (UTF-8) to ``path`` atomically; see :func:`atomic_write_bytes`.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    text : str
+        The whole new content.
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+    """
     return atomic_write_bytes(path, text.encode("utf-8"))
 
 
@@ -579,6 +657,18 @@ def move_aside(path: str | os.PathLike[str], reason: str = "corrupt") -> Path:
     The bytes are kept, so nothing the user had is lost; the original name is
     then free for a fresh file.  A numeric suffix avoids clobbering an earlier
     file moved aside in the same second.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    reason : str
+        A word for why, in the new name.
+
+    Returns
+    -------
+    pathlib.Path
+        The new path.
     """
     path = Path(path)
     stamp = time.strftime("%Y%m%d-%H%M%S")

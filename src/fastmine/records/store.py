@@ -95,14 +95,37 @@ _COLUMNS = GAME_COLUMNS
 _ABANDONED = ABANDONED_COLUMNS[1:]      # every column but the id, as written
 
 def default_path(data_dir: str | os.PathLike[str] | None = None) -> Path:
-    """The records database path in the data directory (see :func:`fastmine.files.storage.data_dir`)."""
+    """The records database's path in the data directory.
+
+    Parameters
+    ----------
+    data_dir : str or os.PathLike, optional
+        The data directory (:func:`fastmine.files.storage.data_dir` by default).
+
+    Returns
+    -------
+    pathlib.Path
+        ``<data directory>/records.sqlite3``.
+    """
     return _data_dir(data_dir) / RECORDS_FILE
 
 
 def database_files(data_dir: str | os.PathLike[str] | None = None) -> tuple[tuple[str, str], ...]:
-    """The records database's files, each with the words naming it: what an
-    output option (``--json``, ``--export`` ...) must never replace
-    (``keep`` of :func:`fastmine.files.outputs.check_output`)."""
+    """The records database's files, each with the words naming it.
+
+    What an output option (``--json``, ``--export`` ...) must never replace
+    (``keep`` of :func:`fastmine.files.outputs.check_output`).
+
+    Parameters
+    ----------
+    data_dir : str or os.PathLike, optional
+        The data directory.
+
+    Returns
+    -------
+    tuple of (str, str)
+        The database and its ``-wal``, ``-shm`` and ``-journal`` files.
+    """
     db = str(default_path(data_dir))
     return ((db, "your records database"),
             *((db + end, "part of your records database") for end in ("-wal", "-shm", "-journal")))
@@ -121,11 +144,28 @@ class RecordsStore:
     file raises :class:`RecordsError` instead of being created.  ``timeout`` is
     how long a write waits for another process's write to finish.
 
-    Raises :class:`RecordsError` for a corrupt or foreign file and
-    :class:`FutureSchemaError` for a newer schema; the file is not touched then.
     An existing database in a place fastmine may not write opens read-only
     (``read_only`` is then True; see :attr:`read_only_note`).
     Use it as a context manager or call :meth:`close`.
+
+    Parameters
+    ----------
+    path : str or os.PathLike, optional
+        The database file.
+    data_dir : str or os.PathLike, optional
+        The data directory holding ``records.sqlite3`` when ``path`` is not given.
+    create : bool
+        Make the database if it does not exist.
+    timeout : float
+        Seconds a write waits for another process's write.
+
+    Raises
+    ------
+    RecordsError
+        A corrupt or foreign file, no file with ``create=False``, or a file
+        that cannot be opened (it is not touched).
+    FutureSchemaError
+        A database of a newer schema (it is not touched).
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None, *,
@@ -322,8 +362,25 @@ class RecordsStore:
     # ---------------------------------------------------------------- writing
 
     def add(self, record: GameRecord, replay: Replay | None = None) -> GameRecord:
-        """Store a record (and its replay, in the same transaction); returns it
-        with its ``id`` set."""
+        """Store a record (and its replay, in the same transaction).
+
+        Parameters
+        ----------
+        record : GameRecord
+            The game.
+        replay : Replay, optional
+            Its replay.
+
+        Returns
+        -------
+        GameRecord
+            The record with its ``id`` set.
+
+        Raises
+        ------
+        RecordsError
+            A value the records cannot hold, or the store cannot be written.
+        """
         _check_record(record)
         blob = replay.to_bytes() if replay is not None else None
         values = [getattr(record, c) for c in _COLUMNS[1:]]
@@ -338,7 +395,20 @@ class RecordsStore:
 
     def record_game(self, game: Game, name: str | None = None) -> GameRecord:
         """Store a finished :class:`fastmine.Game` (see :meth:`GameRecord.from_game`)
-        with its replay when it has an exact one (see :meth:`fastmine.replay.Replay.from_game`)."""
+        with its replay when it has an exact one (see :meth:`fastmine.replay.Replay.from_game`).
+
+        Parameters
+        ----------
+        game : Game
+            A won or lost game.
+        name : str, optional
+            The player's name.
+
+        Returns
+        -------
+        GameRecord
+            The stored record, with its ``id``.
+        """
         from ..replay import Replay  # the replay module builds on the game
 
         record = GameRecord.from_game(game, name)
@@ -349,9 +419,22 @@ class RecordsStore:
         return self.add(record, replay)
 
     def replay(self, record_id: int) -> Replay | None:
-        """The replay stored with game ``record_id``, or None if it has none.
+        """The replay stored with a game.
 
-        Raises :class:`RecordsError` if the stored replay is corrupt.
+        Parameters
+        ----------
+        record_id : int
+            The game's id (:attr:`GameRecord.id`).
+
+        Returns
+        -------
+        Replay or None
+            The replay, or None if the game has none.
+
+        Raises
+        ------
+        RecordsError
+            The stored replay is corrupt.
         """
         from ..errors import SaveFormatError
         from ..replay import Replay
@@ -372,7 +455,13 @@ class RecordsStore:
             raise RecordsError(f"the replay of game {record_id} is unreadable: {exc}") from None
 
     def replay_ids(self) -> list[int]:
-        """The ids of the stored games that have a replay, oldest first."""
+        """The ids of the stored games that have a replay.
+
+        Returns
+        -------
+        list of int
+            Oldest first.
+        """
         return [r[0] for r in self._db().execute("SELECT game_id FROM replays ORDER BY game_id")]
 
     def set_name(self, record_id: int, name: str | None) -> None:
@@ -401,9 +490,22 @@ class RecordsStore:
                 raise RecordsError(f"no game {key} in the records {self.path}")
 
     def remove(self, record_id: int) -> bool:
-        """Delete a stored record (a loss the player took back); True if it existed.
+        """Delete a stored record (a loss the player took back).
 
-        TypeError if ``record_id`` is not a whole number.
+        Parameters
+        ----------
+        record_id : int
+            The game's id.
+
+        Returns
+        -------
+        bool
+            True if it existed.
+
+        Raises
+        ------
+        TypeError
+            ``record_id`` is not a whole number.
         """
         key = stored_id(record_id)
         if key is None:
@@ -423,6 +525,21 @@ class RecordsStore:
         with :meth:`record_game`); so does a store that cannot be written.
         An abandoned game is not a game played (win % is wins per finished
         game) but it ends its board's current streak (see :class:`Statistics`).
+
+        Parameters
+        ----------
+        game : Game
+            The game given up.
+
+        Returns
+        -------
+        AbandonedGame or None
+            The stored entry, or None (see above).
+
+        Raises
+        ------
+        RecordsError
+            A finished game, or a store that cannot be written.
         """
         entry = AbandonedGame.from_game(game)
         if entry is None:
@@ -446,6 +563,16 @@ class RecordsStore:
         play (beyond :mod:`fastmine.limits`), a count that is not a whole number,
         or more than :data:`fastmine.records.MAX_IMPORTED_ABANDONED` games in all raise
         :class:`RecordsError` and add nothing.
+
+        Parameters
+        ----------
+        counts : mapping of (int, int, int) to int
+            Games given up per board size.
+
+        Returns
+        -------
+        int
+            How many were added.
         """
         rows_in = [(difficulty_name(*size), *size)
                    for size, n in check_abandoned_counts(counts).items() for _ in range(n)]
@@ -458,7 +585,18 @@ class RecordsStore:
 
     def abandoned_games(self, board: BoardKey | None = None, *, rule: str | None = None,
                         include_assisted: bool = True) -> list[AbandonedGame]:
-        """Every stored abandoned game (optionally of one board and rule), oldest first."""
+        """Every stored abandoned game (optionally of one board and rule).
+
+        Parameters
+        ----------
+        board, rule, include_assisted
+            Which games: see :meth:`games`.
+
+        Returns
+        -------
+        list of AbandonedGame
+            Oldest first.
+        """
         where, params = queries.where(board, rule, include_assisted, table="abandoned")
         out = []
         cols = ABANDONED_COLUMNS[:-1]       # its place among the games stays inside
@@ -480,19 +618,46 @@ class RecordsStore:
 
     def games(self, board: BoardKey | None = None, *, rule: str | None = None,
               include_assisted: bool = True) -> list[GameRecord]:
-        """Every stored game (optionally of one board and rule), oldest first."""
+        """Every stored game (optionally of one board and rule).
+
+        Parameters
+        ----------
+        board : BoardKey, optional
+            A board (a name or ``(rows, cols, mines)``); all by default.
+        rule : str, optional
+            Only games of this first-click rule.
+        include_assisted : bool
+            Also the games played with help.
+
+        Returns
+        -------
+        list of GameRecord
+            Oldest first.
+        """
         where, params = queries.where(board, rule, include_assisted)
         return list(self._select(f"SELECT {', '.join(_COLUMNS)} FROM games{where} ORDER BY id",
                                  params))
 
     def count(self) -> int:
-        """How many games are stored (of sound values: see :attr:`unsound_note`)."""
+        """How many games are stored.
+
+        Returns
+        -------
+        int
+            The games of sound values (see :attr:`unsound_note`).
+        """
         n: int = self._db().execute(f"SELECT count(*) FROM games WHERE {SOUND_ROW['games']}"
                                     ).fetchone()[0]
         return n
 
     def last_name(self) -> str | None:
-        """The player name of the most recently stored named game, or None."""
+        """The player name of the most recently stored named game.
+
+        Returns
+        -------
+        str or None
+            The name, or None if no game has one.
+        """
         row = self._db().execute(
             f"SELECT name FROM games WHERE name IS NOT NULL AND {SOUND_ROW['games']} "
             "ORDER BY id DESC LIMIT 1").fetchone()
@@ -502,7 +667,24 @@ class RecordsStore:
                    include_assisted: bool = False) -> list[GameRecord]:
         """The fastest won games on a board, fastest first (earlier game first on a tie).
 
-        ``limit`` is how many (a non-negative int; ValueError below 0).
+        Parameters
+        ----------
+        board : BoardKey
+            The board.
+        limit : int
+            How many, 0 or more.
+        rule, include_assisted
+            Which games: see :meth:`games` (assisted games are left out by default).
+
+        Returns
+        -------
+        list of GameRecord
+            At most ``limit``.
+
+        Raises
+        ------
+        TypeError, ValueError
+            A ``limit`` that is not a whole number, or below 0.
         """
         limit = count_arg("limit", limit)
         where, params = queries.where(board, rule, include_assisted, won_only=True)
@@ -511,7 +693,20 @@ class RecordsStore:
             [*params, limit]))
 
     def best_time(self, board: BoardKey, **kwargs: Any) -> GameRecord | None:
-        """The fastest won game on a board, or None."""
+        """The fastest won game on a board.
+
+        Parameters
+        ----------
+        board : BoardKey
+            The board.
+        **kwargs
+            ``rule`` and ``include_assisted``, as :meth:`best_times` takes them.
+
+        Returns
+        -------
+        GameRecord or None
+            The game, or None if the board has no won game.
+        """
         best = self.best_times(board, 1, **kwargs)
         return best[0] if best else None
 
@@ -522,6 +717,25 @@ class RecordsStore:
         Ask before storing the game (the games ask for the player's name only
         for a new best).  Lost games are never best; assisted ones only with
         ``include_assisted=True``.  A tie does not beat an earlier time.
+
+        Parameters
+        ----------
+        game : Game or GameRecord
+            The game.
+        top : int
+            How many best times count, 1 or more.
+        include_assisted : bool
+            Whether games played with help count.
+
+        Returns
+        -------
+        bool
+            True if it would.
+
+        Raises
+        ------
+        TypeError, ValueError
+            A ``top`` that is not a whole number, or below 1.
         """
         top = count_arg("top", top)
         if top == 0:
@@ -540,6 +754,16 @@ class RecordsStore:
         Played and win % count finished games only; an abandoned game is
         counted apart and ends the streak it interrupted (in the order the
         games were stored).
+
+        Parameters
+        ----------
+        board, rule, include_assisted
+            Which games: see :meth:`games`.
+
+        Returns
+        -------
+        Statistics
+            The counts (assisted games are left out by default).
         """
         where, params = queries.where(board, rule, include_assisted)
         where_a, params_a = queries.where(board, rule, include_assisted, table="abandoned")
@@ -560,8 +784,19 @@ class RecordsStore:
         return replace(st, abandoned=st.abandoned + len(places) - len(placed))
 
     def boards(self, *, include_assisted: bool = True) -> list[tuple[int, int, int]]:
-        """Every board size that has games (finished or abandoned), the named ones
-        first (the presets in menu order, then the classic Beginner), then custom sizes."""
+        """Every board size that has games (finished or abandoned).
+
+        Parameters
+        ----------
+        include_assisted : bool
+            Also the sizes only games played with help were on.
+
+        Returns
+        -------
+        list of (int, int, int)
+            ``(rows, cols, mines)``: the named ones first (the presets in menu
+            order, then the classic Beginner), then custom sizes.
+        """
         where, params = queries.where(None, None, include_assisted)
         where_a, params_a = queries.where(None, None, include_assisted, table="abandoned")
         sizes: set[tuple[int, int, int]] = {tuple(r) for r in self._db().execute(
@@ -573,8 +808,19 @@ class RecordsStore:
 
     def summary(self, *, include_assisted: bool = False
                 ) -> list[tuple[str, Statistics, GameRecord | None]]:
-        """``(label, statistics, best game or None)`` for every board with games
-        (finished or abandoned)."""
+        """The records' table: every board with games (finished or abandoned).
+
+        Parameters
+        ----------
+        include_assisted : bool
+            Also the games played with help.
+
+        Returns
+        -------
+        list of (str, Statistics, GameRecord or None)
+            The board's label, its statistics and its best game, in the order
+            of :meth:`boards`.
+        """
         out = []
         for size in self.boards(include_assisted=include_assisted):
             out.append((board_label(*size),
