@@ -7,6 +7,11 @@ n and N jump to the next and the previous risky move (a guess, a risk, the
 loss), f to the move that lost; the line under the move says what the move
 was, the timeline bar marks risky moves with ! and the loss with X, and the
 coach's summary sits under the bar.
+
+A replay imported from a video keeps the mouse path: the cell under the
+pointer is shown in reverse video, moving at the recorded pace between the
+moves, and while a button is down the column after it shows which (L, R, B
+for both, M); the status line names the cell and the buttons.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import time
 from typing import Any
 
 from ..replay import Replay, Seeker
+from ..replay.mousepath import LEFT, MIDDLE, RIGHT, buttons_held, pointer
 from .tui.draw import Palette, put
 from .tui.text import GLYPHS, replay_header
 
@@ -33,6 +39,28 @@ class Cursor(Seeker):
         super().__init__(replay)
         self.verdicts = verdicts
         self._longest: str | None = None
+        mouse = replay.mouse
+        self.held = buttons_held(mouse) if mouse is not None else None
+        self.start_ms = min(0, int(mouse[0, 0])) if mouse is not None and len(mouse) else 0
+        self.end_ms = max(int(replay.time * 1000),
+                          int(mouse[-1, 0]) if mouse is not None and len(mouse) else 0)
+        self.ms: float = self.start_ms
+        """The game time shown (milliseconds): where the pointer is drawn."""
+
+    def goto(self, k: int) -> Any:
+        """The game after ``k`` moves, the clock set to the time of move ``k``."""
+        game = super().goto(k)
+        self.ms = self.start_ms if self.k == 0 else float(self.replay.moves[self.k - 1, 3])
+        if self.k == len(self.replay):
+            self.ms = max(self.ms, self.end_ms)
+        return game
+
+    def pointer(self) -> tuple[int, int, int] | None:
+        """``(row, col, buttons)`` of the mouse at :attr:`ms` (None without a path)."""
+        mouse = self.replay.mouse
+        if mouse is None or self.held is None:
+            return None
+        return pointer(mouse, self.held, self.ms, self.replay.rows, self.replay.cols)
 
     def risky(self, step: int) -> int | None:
         """The position (moves shown) just after the next risky move (``step`` 1)
@@ -92,20 +120,26 @@ def _main(win: curses.window, replay: Replay, speed: float,
     times = replay.moves[:, 3].tolist()
     paused = speed == 0
     speed = speed or 1.0
-    due = time.monotonic()   # wall time when the next move is shown
     n = len(replay)
+    path = replay.mouse is not None
     while True:
         _draw(win, cur, palette, replay_header(replay), paused, speed, summary)
-        if not paused and cur.k < n:
-            gap = (times[cur.k] - (times[cur.k - 1] if cur.k else 0)) / 1000.0 / speed
-            wait = max(0.0, due + gap - time.monotonic())
+        due_ms = times[cur.k] if cur.k < n else cur.end_ms
+        running = not paused and (cur.k < n or cur.ms < due_ms)
+        if running:
+            wait = max(0.0, (due_ms - cur.ms) / 1000.0 / speed)
+            if path:            # the pointer moves between the moves
+                wait = min(wait, 0.04)
             win.timeout(int(wait * 1000))
         else:
             win.timeout(-1)
+        before = time.monotonic()
         key = win.getch()
-        if key == -1:           # the next move is due
-            due = time.monotonic()
-            cur.goto(cur.k + 1)
+        if running:         # the game's clock runs on while a key is read too
+            cur.ms = min(due_ms, cur.ms + (time.monotonic() - before) * 1000.0 * speed)
+        if key == -1:
+            if cur.k < n and (cur.ms >= due_ms or not path):      # the next move is due
+                cur.goto(cur.k + 1)
             continue
         if key in (ord("q"), ord("Q"), 27):
             return 0
@@ -130,7 +164,23 @@ def _main(win: curses.window, replay: Replay, speed: float,
             if to is not None:
                 paused = True
                 cur.goto(to)
-        due = time.monotonic()
+
+
+def button_mark(held: int) -> str:
+    """The mark for the buttons down: L, R, B (left and right: a chord), M."""
+    if held & LEFT and held & RIGHT:
+        return "B"
+    return "L" if held & LEFT else "R" if held & RIGHT else "M" if held & MIDDLE else ""
+
+
+def pointer_words(cur: Cursor) -> str:
+    """The status line's words on the mouse: ``"  mouse row 3, col 4 (L)"`` ("" without a path)."""
+    at = cur.pointer()
+    if at is None:
+        return ""
+    r, c, held = at
+    where = "off the board" if r < 0 else f"row {r + 1}, col {c + 1}"
+    return f"  mouse {where}" + (f" ({button_mark(held)})" if held else "")
 
 
 def _fold(text: str, width: int) -> list[str]:
@@ -163,7 +213,7 @@ def _draw(win: curses.window, cur: Cursor, palette: Palette, title: str, paused:
     n = len(cur.replay)
     status = "paused" if paused else f"playing x{speed:g}"
     last = cur.replay.describe_move(cur.k - 1) if cur.k else "start"
-    put(win, 1, 0, f"move {cur.k}/{n}  {last}  [{status}]")
+    put(win, 1, 0, f"move {cur.k}/{n}  {last}  [{status}]{pointer_words(cur)}")
     h, w = win.getmaxyx()
     # The coach's sentences fold at word ends rather than being cut at the
     # edge; the board starts below the room the longest sentence needs.
@@ -177,6 +227,13 @@ def _draw(win: curses.window, cur: Cursor, palette: Palette, title: str, paused:
         for c in range(view.shape[1]):
             v = int(view[r, c])
             put(win, top + r, 2 * c, GLYPHS[v], palette.attr[v])
+    at = cur.pointer()
+    if at is not None and at[0] >= 0:
+        r, c, held = at
+        v = int(view[r, c])
+        put(win, top + r, 2 * c, GLYPHS[v], palette.attr[v] | curses.A_REVERSE)
+        if held:
+            put(win, top + r, 2 * c + 1, button_mark(held), curses.A_BOLD)
     notes = _fold(summary, room) if summary else []
     # a blank row between the board and the bar, unless the screen is too low
     # for it, the summary and the keys line (an Expert board on 24 rows)

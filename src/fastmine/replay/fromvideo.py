@@ -19,6 +19,7 @@ from ..difficulty import difficulty_name
 from ..game import Game
 from ..videos import Video, VideoPlay, play_video, read_video
 from ..videos.rebuild import rebuild
+from .mousepath import mouse_of_video
 from .playback import Replay
 
 __all__ = ["FORMAT_NAMES", "ImportedVideo", "import_video", "is_replay_file"]
@@ -129,7 +130,8 @@ def import_video(data: bytes, name: str) -> ImportedVideo:
     if not game.moves.shape[0]:
         raise ValueError(f"{name}: the video has no move on the board")
     try:
-        replay = Replay.from_game(game)
+        replay = replace(Replay.from_game(game),
+                         mouse=mouse_of_video(video, play.start_ms or 0) if len(video.events) else None)
     except ValueError as exc:
         raise ValueError(f"{name}: no replay can be made of this video's game: {exc}") from None
     return ImportedVideo(video, play, game, replay)

@@ -43,12 +43,15 @@ from ..limits import MAX_LOG_MOVES, max_moves
 from ..movelog import KIND_BITS, KIND_NAMES, MOVE_ASSIST
 from ..timedmoves import ManualClock
 from ..viewcodes import GameState
+from . import mousepath
 
 REPLAY_FORMAT = "fastmine-replay"
-REPLAY_VERSION = 2
-"""The replay file version this fastmine writes (and the newest it reads).
+REPLAY_VERSION = 3
+"""The newest replay file version this fastmine writes and reads.
 Version 2 logs each mark's cycle (kind 3: without "?"); in a version 1 file
-every mark cycled as its ``question_marks`` says (read as such)."""
+every mark cycled as its ``question_marks`` says (read as such).  Version 3
+adds the mouse path (:mod:`fastmine.replay.mousepath`); a replay without one
+is still written as version 2, which older fastmines read."""
 
 MAX_REPLAY_MOVES = MAX_LOG_MOVES
 """Most moves a replay file may hold on any board (4,194,304; 64 MB unpacked); on a
@@ -88,6 +91,9 @@ class Replay:
         The game's setting (at its end).
     assisted : bool
         Whether any help was used (hints, the solver).
+    mouse : numpy.ndarray or None
+        int32 (n, 4) ``(ms, x, y, kind)``: the mouse path of a game imported
+        from a video (:mod:`fastmine.replay.mousepath`), None without one.
     """
 
     mines: NDArray[np.bool_]
@@ -97,8 +103,11 @@ class Replay:
     time: float
     question_marks: bool = True
     assisted: bool = False
+    mouse: NDArray[np.int32] | None = None
 
     def __post_init__(self) -> None:
+        if self.mouse is not None:
+            object.__setattr__(self, "mouse", mousepath.check_mouse(self.mouse))
         for arr in (self.mines, self.moves):
             arr.flags.writeable = False
         cap = moves_cap(*self.mines.shape) if self.mines.ndim == 2 else 0
@@ -216,7 +225,9 @@ class Replay:
         return (np.array_equal(self.mines, other.mines) and self.rule == other.rule
                 and np.array_equal(self.moves, other.moves) and self.state is other.state
                 and self.time == other.time and self.question_marks == other.question_marks
-                and self.assisted == other.assisted)
+                and self.assisted == other.assisted
+                and (self.mouse is None if other.mouse is None
+                     else self.mouse is not None and np.array_equal(self.mouse, other.mouse)))
 
     __hash__ = None  # type: ignore[assignment]  # holds arrays: not hashable
 
@@ -306,9 +317,9 @@ class Replay:
             moves packed as base64.
         """
         pairs = movelog.encode(self.moves, self.cols, padded=False)
-        return {
+        out = {
             "format": REPLAY_FORMAT,
-            "version": REPLAY_VERSION,
+            "version": 2 if self.mouse is None else REPLAY_VERSION,
             "rows": self.rows,
             "cols": self.cols,
             "mines": self.mine_count,
@@ -321,6 +332,10 @@ class Replay:
             "move_count": len(self),
             "moves": _b64(zlib.compress(pairs.tobytes(), 9)),
         }
+        if self.mouse is not None:
+            out["mouse_count"] = int(self.mouse.shape[0])
+            out["mouse"] = mousepath.encode(self.mouse)
+        return out
 
     def to_bytes(self) -> bytes:
         """The replay file's bytes.
@@ -629,8 +644,11 @@ def _from_dict(cls: type[Replay], d: object) -> Replay:
         raise SaveFormatError(f"the moves cannot be played back: {exc}") from None
     # A version 1 file's marks cycled as its question_marks says.
     moves = movelog.upgrade(moves, log_version, qm)
+    mouse = None
+    if version >= 3 and ("mouse" in d or "mouse_count" in d):
+        mouse = mousepath.decode(d.get("mouse"), d.get("mouse_count"))
     rep = cls(mask[:rows * cols].astype(bool).reshape(rows, cols), rule, moves, state,
-              float(t), qm, assisted)
+              float(t), qm, assisted, mouse)
     try:
         end = rep.play()
     except GameOverError:
