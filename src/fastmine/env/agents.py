@@ -75,6 +75,18 @@ class SolverAgent:
     def act(self, observation: dict[str, Any], info: dict[str, Any]) -> int:
         """The strategy's action for this observation (``info`` from the same step).
 
+        Parameters
+        ----------
+        observation : dict
+            The environment's observation.
+        info : dict
+            Its info of the same step (``board_seed``, ``action_mask``).
+
+        Returns
+        -------
+        int
+            The action.
+
         Raises
         ------
         RuntimeError

@@ -144,6 +144,16 @@ def _write_npz(path: Path, arrays: dict[str, NDArray[Any]]) -> None:
 def load_dataset(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read a file :func:`dataset` wrote: its arrays and ``meta`` (a dict).
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The ``.npz`` file.
+
+    Returns
+    -------
+    dict
+        The arrays by name, and ``meta``.
+
     Raises
     ------
     fastmine.SaveFormatError

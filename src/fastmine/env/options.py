@@ -64,6 +64,8 @@ def _as_float(name: str, value: object) -> float:
 class Rewards:
     """What each outcome of a step earns.
 
+    A won game that never made an invalid action returns ``progress + win``.
+
     Parameters
     ----------
     progress : float
@@ -78,8 +80,6 @@ class Rewards:
         The whole reward of an invalid action (one that would change nothing:
         revealing an open or flagged cell, flagging an open cell, a chord that
         opens nothing).  Default -1.0.
-
-    A won game that never made an invalid action returns ``progress + win``.
 
     Raises
     ------
@@ -116,6 +116,11 @@ class Options:
     """Checked settings of an environment (see :class:`fastmine.env.MinesweeperEnv`).
 
     Make one with :meth:`make`, which checks every argument.
+
+    Parameters
+    ----------
+    rows, cols, mines, rule, flags, chord, one_hot, invalid, rewards, max_steps, labels
+        As :class:`fastmine.env.MinesweeperEnv` takes them, checked.
     """
 
     rows: int
@@ -136,6 +141,16 @@ class Options:
              one_hot: object = False, invalid: object = "end", rewards: object = None,
              max_steps: object = None, labels: object = False) -> Options:
         """Check the arguments of an environment and return them as Options.
+
+        Parameters
+        ----------
+        rows, cols, mines, rule, flags, chord, one_hot, invalid, rewards, max_steps, labels
+            As :class:`fastmine.env.MinesweeperEnv` takes them.
+
+        Returns
+        -------
+        Options
+            The checked settings.
 
         Raises
         ------
@@ -195,6 +210,18 @@ class Options:
     def action(self, kind: str, row: int, col: int) -> int:
         """The action number of ``kind`` (``"reveal"``, ``"flag"``, ``"chord"``) at (row, col).
 
+        Parameters
+        ----------
+        kind : {"reveal", "flag", "chord"}
+            The action's kind (one of :attr:`kinds`).
+        row, col : int
+            The cell.
+
+        Returns
+        -------
+        int
+            The action number.
+
         Raises
         ------
         ValueError
@@ -208,7 +235,23 @@ class Options:
         return self.kinds.index(kind) * self.cells + row * self.cols + col
 
     def decode(self, action: int) -> tuple[str, int, int]:
-        """``(kind, row, col)`` of an action number (the inverse of :meth:`action`)."""
+        """``(kind, row, col)`` of an action number (the inverse of :meth:`action`).
+
+        Parameters
+        ----------
+        action : int
+            An action number.
+
+        Returns
+        -------
+        (str, int, int)
+            Its kind, row and column.
+
+        Raises
+        ------
+        TypeError, ValueError
+            Not an action number of these settings.
+        """
         a = _as_int("action", action)
         if not 0 <= a < self.n_actions:
             raise ValueError(f"action must be from 0 to {self.n_actions - 1}, got {a}")
@@ -217,7 +260,13 @@ class Options:
         return self.kinds[k], r, c
 
     def observation_space(self) -> spaces.Dict:
-        """The observation space of one game (see the module documentation of fastmine.env)."""
+        """The observation space of one game (see the module documentation of fastmine.env).
+
+        Returns
+        -------
+        gymnasium.spaces.Dict
+            ``view`` and ``mines_left``.
+        """
         if self.one_hot:
             view: spaces.Box = spaces.Box(0, 1, (len(PLANE_CODES), self.rows, self.cols), np.uint8)
         else:
@@ -226,11 +275,33 @@ class Options:
         return spaces.Dict({"view": view, "mines_left": left})
 
     def action_space(self) -> spaces.Discrete:
-        """The action space of one game: ``Discrete(rows * cols * kinds)``."""
+        """The action space of one game: ``Discrete(rows * cols * kinds)``.
+
+        Returns
+        -------
+        gymnasium.spaces.Discrete
+            One action per kind and cell.
+        """
         return spaces.Discrete(self.n_actions)
 
     def batch(self, n: int) -> _batch.Batch:
-        """A new kernel of ``n`` games with these settings (not yet seeded)."""
+        """A new kernel of ``n`` games with these settings (not yet seeded).
+
+        Parameters
+        ----------
+        n : int
+            How many games.
+
+        Returns
+        -------
+        Batch
+            The kernel's games.
+
+        Raises
+        ------
+        ValueError
+            Too many cells for one batch.
+        """
         if n * (self.rows + 2) * (self.cols + 2) > MAX_BATCH_CELLS:
             raise ValueError(f"{n} games of {self.rows}x{self.cols} are too many for one batch "
                              f"(at most {MAX_BATCH_CELLS} padded cells in all)")

@@ -53,6 +53,18 @@ def board_seeds(seed: int, n: int) -> list[int]:
     Episode ``k`` plays ``fastmine.Game(rows, cols, mines, rule,
     seed=board_seeds(seed, k + 1)[k])``'s board.
 
+    Parameters
+    ----------
+    seed : int
+        The seed given to ``reset``.
+    n : int
+        How many episodes.
+
+    Returns
+    -------
+    list of int
+        The board seeds, in episode order.
+
     Raises
     ------
     TypeError, ValueError

@@ -142,6 +142,21 @@ class MinesweeperEnv(gym.Env[dict[str, NDArray[Any]], np.int64]):
               options: dict[str, Any] | None = None) -> tuple[dict[str, NDArray[Any]], dict[str, Any]]:
         """Start a new episode; returns ``(observation, info)``.
 
+        Parameters
+        ----------
+        seed : int, optional
+            Restarts the stream of board seeds (:func:`fastmine.env.board_seeds`);
+            without it the next board seed of the stream is played.
+        options : dict, optional
+            ``{"board_seed": b}`` plays board seed ``b`` once.
+
+        Returns
+        -------
+        observation : dict
+            ``{"view": ..., "mines_left": ...}`` (see the class).
+        info : dict
+            ``action_mask``, ``board_seed``, ``won`` (and ``probabilities``).
+
         Raises
         ------
         TypeError, ValueError
@@ -173,6 +188,24 @@ class MinesweeperEnv(gym.Env[dict[str, NDArray[Any]], np.int64]):
              ) -> tuple[dict[str, NDArray[Any]], SupportsFloat, bool, bool, dict[str, Any]]:
         """Play one action; returns ``(observation, reward, terminated, truncated, info)``.
 
+        Parameters
+        ----------
+        action : int
+            ``kind * rows * cols + row * cols + col`` (see the class).
+
+        Returns
+        -------
+        observation : dict
+            The view after the action.
+        reward : float
+            See :class:`fastmine.env.Rewards`.
+        terminated : bool
+            The game is won or lost (or an invalid action ended it).
+        truncated : bool
+            ``max_steps`` was reached.
+        info : dict
+            As :meth:`reset`'s.
+
         Raises
         ------
         TypeError, ValueError
@@ -200,19 +233,38 @@ class MinesweeperEnv(gym.Env[dict[str, NDArray[Any]], np.int64]):
                 bool(b.truncated[0]), self._info())
 
     def action_masks(self) -> NDArray[np.bool_]:
-        """The valid actions now (a copy of ``info["action_mask"]``), for maskable algorithms."""
+        """The valid actions now (a copy of ``info["action_mask"]``), for maskable algorithms.
+
+        Returns
+        -------
+        numpy.ndarray
+            bool, one per action.
+        """
         mask: NDArray[np.bool_] = self._batch.mask[0].copy()
         return mask
 
     def random_reveal(self) -> int:
         """A uniformly random valid reveal, from this environment's own stream
-        (seeded by ``reset(seed=...)``, as the boards are)."""
+        (seeded by ``reset(seed=...)``, as the boards are).
+
+        Returns
+        -------
+        int
+            The action.
+        """
         out = np.zeros(1, np.int64)
         self._batch.sample(out, False)
         return int(out[0])
 
     def render(self) -> str | NDArray[np.uint8] | None:
-        """The current view as text (``"ansi"``) or an image (``"rgb_array"``)."""
+        """The current view as text (``"ansi"``) or an image (``"rgb_array"``).
+
+        Returns
+        -------
+        str or numpy.ndarray or None
+            The text, or a uint8 (rows * 16, cols * 16, 3) image; None without a
+            ``render_mode``.
+        """
         if self.render_mode is None:
             gym.logger.warn("render() was called without a render_mode; set render_mode="
                             "'ansi' or 'rgb_array' when making the environment")

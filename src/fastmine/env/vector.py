@@ -65,10 +65,10 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
         True (default): every step returns new arrays.  False: the
         observation, reward, termination and mask arrays are the environment's
         own, read-only, overwritten by the next step (faster; copy what you keep).
-    **kwargs
-        As :class:`~fastmine.env.MinesweeperEnv` (``rows``, ``cols``, ``mines``,
-        ``rule``, ``flags``, ``chord``, ``one_hot``, ``invalid``, ``rewards``,
-        ``max_steps``, ``labels``, ``render_mode``).
+    render_mode : str, optional
+        ``"ansi"`` or ``"rgb_array"``, as :class:`~fastmine.env.MinesweeperEnv`.
+    rows, cols, mines, rule, flags, chord, one_hot, invalid, rewards, max_steps, labels
+        As :class:`~fastmine.env.MinesweeperEnv`.
 
     Raises
     ------
@@ -133,6 +133,20 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
         per game.  ``options={"reset_mask": mask}`` (bool, one per game) resets
         only those games (the others go on as they were).
 
+        Parameters
+        ----------
+        seed : int or list, optional
+            See above.
+        options : dict, optional
+            See above.
+
+        Returns
+        -------
+        observations : dict
+            The views, (B, ...) arrays.
+        info : dict
+            Per game, as a single environment's, in (B, ...) arrays.
+
         Raises
         ------
         TypeError, ValueError
@@ -175,6 +189,22 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
         """Step every game; returns ``(observations, rewards, terminations,
         truncations, info)``.
 
+        Parameters
+        ----------
+        actions : array_like
+            One action per game (int, length B).
+
+        Returns
+        -------
+        observations : dict
+            The views after the actions.
+        rewards : numpy.ndarray
+            float64 (B,).
+        terminations, truncations : numpy.ndarray
+            bool (B,).
+        info : dict
+            Per game, in (B, ...) arrays.
+
         Raises
         ------
         TypeError, ValueError
@@ -201,20 +231,38 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
                 self._info())
 
     def action_masks(self) -> NDArray[np.bool_]:
-        """The valid actions of every game now, (B, actions) (a copy)."""
+        """The valid actions of every game now, (B, actions) (a copy).
+
+        Returns
+        -------
+        numpy.ndarray
+            bool (B, actions).
+        """
         mask: NDArray[np.bool_] = self._batch.mask.copy()
         return mask
 
     def random_reveals(self) -> NDArray[np.int64]:
         """A uniformly random valid reveal for every game, each from its game's own
         stream (seeded by ``reset(seed=...)``: game i draws what a single
-        environment reset with seed ``s + i`` draws from :meth:`~fastmine.env.MinesweeperEnv.random_reveal`)."""
+        environment reset with seed ``s + i`` draws from :meth:`~fastmine.env.MinesweeperEnv.random_reveal`).
+
+        Returns
+        -------
+        numpy.ndarray
+            int64 (B,): one action per game.
+        """
         out = np.zeros(self.num_envs, np.int64)
         self._batch.sample(out, False)
         return out
 
     def render(self) -> tuple[Any, ...] | None:
-        """Every game's view as text or an image (``render_mode``), in a tuple."""
+        """Every game's view as text or an image (``render_mode``), in a tuple.
+
+        Returns
+        -------
+        tuple or None
+            One text or image per game; None without a ``render_mode``.
+        """
         if self.render_mode is None:
             gym.logger.warn("render() was called without a render_mode")
             return None
@@ -228,7 +276,23 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
         return seeds
 
     def mine_mask(self, i: int) -> NDArray[np.bool_]:
-        """Where game i's mines are (for tests and analysis; an agent reading it cheats)."""
+        """Where game i's mines are (for tests and analysis; an agent reading it cheats).
+
+        Parameters
+        ----------
+        i : int
+            The game, 0 to B - 1.
+
+        Returns
+        -------
+        numpy.ndarray
+            bool (rows, cols), a copy.
+
+        Raises
+        ------
+        ValueError
+            ``i`` is out of range.
+        """
         if not 0 <= i < self.num_envs:
             raise ValueError(f"there are {self.num_envs} environments; got index {i}")
         return self._batch.mine_mask(i)
