@@ -417,3 +417,47 @@ def test_the_platform_folder_may_not_exist_yet(tmp_path, monkeypatch, capsys):
     assert "No games recorded yet" in capsys.readouterr().out
     assert cli.main(["replay", "--list"]) == 0
     assert not (tmp_path / "fresh").exists()
+
+
+def test_a_trigger_put_in_the_records_is_refused_before_it_can_run(tmp_path, capsys):
+    # A trigger deleting the older games at each insert wiped them at the next
+    # game recorded: fastmine makes no trigger, so a file holding one is refused.
+    db = _fill(tmp_path)
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TRIGGER wipe AFTER INSERT ON games "
+                 "BEGIN DELETE FROM games WHERE id < new.id; END")
+    conn.commit()
+    conn.close()
+    before = _files(tmp_path)
+    with pytest.raises(RecordsError, match="triggers fastmine did not make"):
+        RecordsStore(db)
+    for argv in (["records"], ["replay", "--list"]):
+        assert cli.main([*argv, "--data-dir", str(tmp_path)]) != 0
+        assert one_line_error(capsys.readouterr().err)
+    assert _files(tmp_path) == before
+
+
+def one_line_error(err: str) -> bool:
+    return err.count("\n") == 1 and "Traceback" not in err and "trigger" in err
+
+
+def test_a_replay_blob_bigger_than_any_replay_is_refused_unread(tmp_path):
+    import tracemalloc
+
+    from fastmine.replay.playback import MAX_REPLAY_BYTES
+
+    db = _fill(tmp_path)
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE replays SET data = zeroblob(?) WHERE game_id = 1",
+                 (MAX_REPLAY_BYTES + 1,))
+    conn.commit()
+    conn.close()
+    with RecordsStore(db) as store:
+        tracemalloc.start()
+        try:
+            with pytest.raises(RecordsError, match="more than a replay holds"):
+                store.replay(1)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    assert peak < 2**20          # the 64 MiB were never read (they were, then refused)

@@ -91,12 +91,6 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as exc:
             print(f"fastmine replay: {exc}", file=sys.stderr)
             return 2
-    if not (args.list or args.export or verdicts_to is not None or args.plain
-            or args.timeline):
-        trouble = _no_full_screen()
-        if trouble:             # said before any work, as `fastmine play` does
-            print(f"fastmine replay: {trouble}", file=sys.stderr)
-            return 2
     try:
         if args.import_file:
             if args.id is not None:
@@ -247,9 +241,13 @@ def _play(replay: Replay, args: argparse.Namespace) -> int:
                 return 2
             print(f"verdicts written to {path}")
         return 0
+    text_mode = args.plain or args.timeline
+    trouble = None if text_mode else _no_full_screen()
+    if trouble:         # said before the coach's work (the replay was found: its errors first)
+        print(f"fastmine replay: {trouble}", file=sys.stderr)
+        return 2
     coached: tuple[list[Any] | None, str] | None = (
         verdicts_of(replay) if getattr(args, "coach", True) else None)
-    text_mode = args.plain or args.timeline
     speed = args.speed
     if speed is None:
         speed = 1.0 if (not text_mode or sys.stdout.isatty()) else 0.0

@@ -190,6 +190,16 @@ def check_schema(conn: sqlite3.Connection, path: Path, version: int) -> None:
             raise RecordsError(
                 f"{path} says it is fastmine records (schema {version}) but its tables "
                 f"are not ({found}); it was left untouched: move it away to start new records")
+    # fastmine makes no trigger: one put there elsewhere would run inside every
+    # write of ours (a trigger deleting the older games at each new one wiped
+    # the records).
+    triggers = [row[0] for row in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name LIMIT 3")]
+    if triggers:
+        raise RecordsError(
+            f"{path} holds triggers fastmine did not make ({', '.join(repr(t)[:40] for t in triggers)}"
+            "): they would run inside fastmine's writes; it was left untouched: remove them "
+            "or move the file away")
 
 
 def read_old_schema(conn: sqlite3.Connection, version: int) -> None:

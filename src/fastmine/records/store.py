@@ -438,19 +438,27 @@ class RecordsStore:
         """
         from ..errors import SaveFormatError
         from ..replay import Replay
+        from ..replay.playback import MAX_REPLAY_BYTES
 
         key = stored_id(record_id)
         if key is None:
             return None
-        row = self._db().execute("SELECT data FROM replays WHERE game_id = ?",
-                                 (key,)).fetchone()
+        # Its size first: a blob bigger than any replay (another program's, up
+        # to a gigabyte) is refused without being read into memory.
+        row = self._db().execute(
+            "SELECT CASE WHEN length(data) <= ? THEN data END, length(data), typeof(data) "
+            "FROM replays WHERE game_id = ?", (MAX_REPLAY_BYTES, key)).fetchone()
         if row is None:
             return None
-        if not isinstance(row[0], bytes):   # another program stored text or a number
+        data, size, kind = row
+        if kind != "blob":                  # another program stored text or a number
             raise RecordsError(f"the replay of game {key} is unreadable: it is stored as "
-                               f"{type(row[0]).__name__}, not bytes (the file is unchanged)")
+                               f"{kind}, not bytes (the file is unchanged)")
+        if data is None:
+            raise RecordsError(f"the replay of game {key} is unreadable: {size:,} bytes, more "
+                               f"than a replay holds ({MAX_REPLAY_BYTES:,})")
         try:
-            return Replay.from_bytes(row[0])
+            return Replay.from_bytes(data)
         except SaveFormatError as exc:
             raise RecordsError(f"the replay of game {record_id} is unreadable: {exc}") from None
 
