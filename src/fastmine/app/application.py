@@ -198,6 +198,9 @@ class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
         self._restore_window_size()
         Window.bind(on_key_down=self._on_key_down, focus=self._on_focus, on_flip=self._on_first_flip,
                     on_request_close=self._on_request_close)
+        from . import videoimport
+
+        videoimport.install(self)  # a video dropped on the window is imported
         if self.settings_note:
             self.show_message("Settings not loaded", self.settings_note)
         self._offer_resume()

@@ -17,6 +17,7 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from fastmine import DIFFICULTIES, Game, SaveFormatError
 from fastmine import records as R
@@ -140,6 +141,13 @@ class Store:
         """Store a finished game; returns its record id (for :meth:`set_name`)."""
         with self._db() as db:
             return db.record_game(game, name or None).id
+
+    @_wrap
+    def add_imported(self, record: R.GameRecord, replay: Any) -> int:
+        """Store an imported game's record (a video's: player, software, date)
+        with its replay; returns its record id."""
+        with self._db() as db:
+            return int(db.add(record, replay).id)
 
     @_wrap
     def set_name(self, record_id: int, name: str | None) -> None:

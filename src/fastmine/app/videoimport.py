@@ -1,0 +1,162 @@
+"""Videos of other clients in the app: a file dropped on the window, or
+Replays -> Import, is read, recorded and played with the coach's marks.
+
+A video (``.avf``, ``.rmv``, ``.mvf``, ``.evf``) goes through
+:func:`fastmine.replay.fromvideo.import_video`: the game is rebuilt, stored in
+the records with the player's name, the software and the date, and opened in
+the replay player (a lost game at the move that lost, as "Why did I lose?"
+shows it; a won one playing from the start).  A fastmine replay
+(``.fmreplay``) is played without being recorded.  A file that cannot be read
+gives one message and changes nothing.
+
+Files come from the window (Kivy's ``on_drop_file``, desktop), from plyer's
+file chooser where the platform has one (Android, Windows, macOS, Linux with
+zenity or kdialog) and otherwise from a Kivy ``FileChooserListView`` in a popup.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.logger import Logger
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.filechooser import FileChooserListView
+from kivy.uix.popup import Popup
+
+try:
+    from .i18n import _
+except ImportError:  # pragma: no cover - a build without the translations
+    def _(text: str) -> str:
+        return text
+
+VIDEO_PATTERNS = ["*.avf", "*.rmv", "*.mvf", "*.evf", "*.fmreplay"]
+"""The files the chooser lists."""
+
+IMPORT_WORDS = _("Import a video or replay")
+"""The Replays screen's button."""
+
+
+def import_path(app: Any, path: str) -> Any:
+    """Read ``path`` (a video or a replay), record a video's game, open the player.
+
+    Returns
+    -------
+    ReplayScreen or None
+        The player, or None when the file could not be used (a message says why;
+        the records are unchanged).
+    """
+    from fastmine.files.storage import read_regular_file
+    from fastmine.replay import Replay
+    from fastmine.replay.fromvideo import import_video, is_replay_file
+    from fastmine.replay.playback import MAX_REPLAY_BYTES
+    from fastmine.videos.model import MAX_FILE_BYTES
+
+    from .replayscreen import analyse
+    from .store import StoreError
+
+    name = os.path.basename(path)
+    try:
+        data = read_regular_file(path, max(MAX_FILE_BYTES, MAX_REPLAY_BYTES))
+        if is_replay_file(path, data):
+            replay = Replay.from_bytes(data)
+            note = ""
+        else:
+            imported = import_video(data, path)
+            replay = imported.replay
+            note = imported.describe()
+            record = imported.record()
+            if record is not None:
+                app.store.add_imported(record, replay)
+    except (OSError, ValueError, StoreError) as exc:
+        why = (_("There is no such file: {path}").format(path=path)
+               if isinstance(exc, FileNotFoundError) else str(exc))
+        Logger.info(f"fastmine: could not import {path}: {why}")
+        app.show_message(_("Cannot open {name}").format(name=name), why)
+        return None
+    if note:
+        Logger.info(f"fastmine: {note}")
+    coaching = analyse(replay)
+    fatal = coaching.fatal
+    back = lambda: app.show_screen("replays")  # noqa: E731
+    if replay.state.value == "lost" and fatal is not None:
+        return app.watch_replay(replay, coaching, fatal.index, back)      # "Why did I lose?"
+    return app.watch_replay(replay, coaching, 0, back, play=True)
+
+
+def on_drop_file(window: Any, filename: bytes | str, *_args: Any) -> bool:
+    """Kivy's ``on_drop_file``: import the dropped file once this event is done."""
+    path = os.fsdecode(filename) if isinstance(filename, bytes) else str(filename)
+    app = App.get_running_app()
+    if app is not None:
+        Clock.schedule_once(lambda _dt: import_path(app, path), 0)
+    return True
+
+
+def install(app: Any) -> None:
+    """Accept files dropped on the window (desktop); binding twice binds once."""
+    Window.unbind(on_drop_file=on_drop_file)
+    Window.bind(on_drop_file=on_drop_file)
+
+
+def uninstall(app: Any) -> None:
+    """Stop accepting dropped files."""
+    Window.unbind(on_drop_file=on_drop_file)
+
+
+def choose_file(app: Any, chooser: Callable[..., Any] | None = None) -> Popup | None:
+    """Replays -> Import: pick a file and import it.
+
+    plyer's native chooser when the platform has one; otherwise (or when it
+    fails) a Kivy file list in a popup, which is returned.
+    """
+    if chooser is None:
+        try:
+            from plyer import filechooser
+
+            chooser = filechooser.open_file
+        except (ImportError, NotImplementedError):   # plyer is optional
+            chooser = None
+    if chooser is not None:
+        def chosen(selection: list[str] | None) -> None:
+            if selection:
+                Clock.schedule_once(lambda _dt: import_path(app, selection[0]), 0)
+        try:
+            chooser(on_selection=chosen, filters=[["Minesweeper videos and replays",
+                                                   *VIDEO_PATTERNS]])
+            return None
+        except Exception as exc:  # noqa: BLE001 - no native chooser here: use Kivy's
+            Logger.info(f"fastmine: no native file chooser ({exc}); using Kivy's")
+    return kivy_chooser(app)
+
+
+def kivy_chooser(app: Any, start: str | None = None) -> Popup:
+    """A popup with Kivy's file list (the fallback chooser); Open imports the selection."""
+    box = BoxLayout(orientation="vertical", spacing=dp(6))
+    files = FileChooserListView(path=start or os.path.expanduser("~"), filters=VIDEO_PATTERNS)
+    row = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(8))
+    cancel = Button(text=_("Cancel"))
+    open_button = Button(text=_("Open"))
+    row.add_widget(cancel)
+    row.add_widget(open_button)
+    box.add_widget(files)
+    box.add_widget(row)
+    popup = Popup(title=IMPORT_WORDS, content=box, size_hint=(0.95, 0.95))
+    popup.files = files
+
+    def do_open(*_a: Any) -> None:
+        if files.selection:
+            popup.dismiss()
+            import_path(app, files.selection[0])
+
+    open_button.bind(on_release=do_open)
+    cancel.bind(on_release=lambda *_a: popup.dismiss())
+    popup.open_button = open_button
+    popup.open()
+    return popup

@@ -1,0 +1,127 @@
+"""The app imports videos: a file dropped on the window (Kivy's on_drop_file)
+and Replays -> Import (plyer's chooser, or Kivy's file list), through the
+app's real code paths, headless; a bad file is one message, records unchanged."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+pytest.importorskip("kivy")
+
+from fastmine.records import RecordsStore  # noqa: E402
+from fastmine.videos import read_video  # noqa: E402
+from tests.videos.video_files import DATA  # noqa: E402
+
+
+def _messages(drv):
+    from fastmine.app.dialogs import MessageDialog
+
+    return [w for w in drv.window.children if isinstance(w, MessageDialog)]
+
+
+def _games(data_dir):
+    path = data_dir / "records.sqlite3"
+    if not path.exists():
+        return []
+    with RecordsStore(path, create=False) as s:
+        return s.games()
+
+
+def test_a_video_dropped_on_the_window_is_recorded_and_played(drv, data_dir):
+    video = read_video(DATA / "arbiter_beg_gbk_name.avf")
+    drv.window.dispatch("on_drop_file", str(DATA / "arbiter_beg_gbk_name.avf").encode(), 10, 10)
+    drv.frames(3)
+    assert drv.app.root.current == "replay"
+    screen = drv.app.root.get_screen("replay")
+    assert screen.replay is not None and screen.replay.mouse is not None
+    assert len(screen.replay) == 21
+    (g,) = _games(data_dir)
+    assert (g.name, g.software, g.won) == (video.player, "Minesweeper Arbiter 0.52.3", True)
+    assert not _messages(drv)
+
+
+def test_a_lost_video_opens_where_it_was_lost(drv, data_dir):
+    drv.window.dispatch("on_drop_file", str(DATA / "arbiter_exp_lost.avf").encode(), 10, 10)
+    drv.frames(3)
+    screen = drv.app.root.get_screen("replay")
+    assert drv.app.root.current == "replay" and screen.replay.state.value == "lost"
+    fatal = screen.coaching.fatal
+    assert fatal is not None
+    (g,) = _games(data_dir)
+    assert g.won is False and g.name == "Flop"
+
+
+def test_a_bad_dropped_file_is_one_message_and_the_records_unchanged(drv, data_dir, tmp_path):
+    bad = tmp_path / "broken.evf"
+    bad.write_bytes((DATA / "meta_v3_exp.evf").read_bytes()[:300])
+    for path in (bad, tmp_path / "missing.avf", tmp_path):
+        drv.window.dispatch("on_drop_file", str(path).encode(), 10, 10)
+        drv.frames(3)
+        (msg,) = _messages(drv)
+        assert str(path.name) in msg.title
+        assert msg.text.count("\n") == 0 and msg.text
+        msg.dismiss()
+        drv.wait(1.0)
+    assert _games(data_dir) == []
+    assert drv.app.root.current != "replay"
+
+
+def test_replays_import_uses_the_native_chooser(drv, data_dir):
+    from fastmine.app import videoimport
+
+    drv.app.show_screen("replays")
+    drv.frames(2)
+    button = drv.app.root.get_screen("replays").ids.import_button
+    assert button.text == videoimport.IMPORT_WORDS
+    calls = []
+
+    def chooser(on_selection, filters):
+        calls.append(filters)
+        on_selection([str(DATA / "vienna1_beg.rmv")])
+
+    assert videoimport.choose_file(drv.app, chooser=chooser) is None
+    drv.frames(3)
+    assert calls and "*.rmv" in calls[0][0]
+    assert drv.app.root.current == "replay"
+    (g,) = _games(data_dir)
+    assert g.software == "Viennasweeper 3.0C" and g.name == "tkolar"
+
+
+def test_replays_import_falls_back_to_kivys_file_list(drv, data_dir, tmp_path):
+    from fastmine.app import videoimport
+
+    folder = tmp_path / "videos"
+    folder.mkdir()
+    shutil.copy(DATA / "meta_v3_beg.evf", folder / "game.evf")
+
+    def no_chooser(**_kw):
+        raise NotImplementedError("no native chooser here")
+
+    drv.app.show_screen("replays")
+    drv.frames(2)
+    popup = videoimport.choose_file(drv.app, chooser=no_chooser)
+    assert popup is not None and popup.files.filters == videoimport.VIDEO_PATTERNS
+    popup.dismiss()
+    drv.wait(1.0)
+    popup = videoimport.kivy_chooser(drv.app, start=str(folder))
+    drv.frames(3)
+    popup.files.selection = [str(folder / "game.evf")]
+    drv.press(popup.open_button)
+    drv.frames(3)
+    assert drv.app.root.current == "replay"
+    (g,) = _games(data_dir)
+    assert g.software.startswith("Metasweeper")
+
+
+def test_the_import_button_opens_a_chooser(drv, monkeypatch):
+    from fastmine.app import videoimport
+
+    opened = []
+    monkeypatch.setattr(videoimport, "choose_file", lambda app: opened.append(app))
+    drv.app.show_screen("replays")
+    drv.frames(2)
+    drv.press(drv.app.root.get_screen("replays").ids.import_button)
+    drv.frames(1)
+    assert len(opened) == 1 and opened[0].root is drv.app.root
