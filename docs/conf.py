@@ -165,11 +165,12 @@ def _not_validated() -> set[str]:
 
 
 def _fields_documented(cls: object) -> bool:
-    """True for a dataclass or named tuple whose every field has a docstring.
+    """True for a dataclass or named tuple whose every field is documented as an
+    attribute: in its Attributes section or by a docstring of its own.
 
     Such a class (a result, such as :class:`fastmine.solver.Analysis`) documents
-    its fields as attributes, one by one, instead of in a Parameters section;
-    a field without a docstring leaves the class to numpydoc's PR01.
+    its fields as attributes instead of in a Parameters section; a field left
+    out leaves the class to numpydoc's PR01.
     """
     import dataclasses
 
@@ -183,11 +184,16 @@ def _fields_documented(cls: object) -> bool:
         fields = list(cls._fields)
     else:
         return False
+    from numpydoc.docscrape import NumpyDocString
+
+    listed = set()
+    for item in NumpyDocString(inspect.getdoc(cls) or "")["Attributes"]:
+        listed.update(name.strip() for name in item.name.split(","))
     try:
         docs = ModuleAnalyzer.for_module(cls.__module__).find_attr_docs()
     except Exception:  # noqa: BLE001 - no source to read
-        return False
-    return all((cls.__qualname__, f) in docs for f in fields)
+        docs = {}
+    return all(f in listed or (cls.__qualname__, f) in docs for f in fields)
 
 
 numpydoc_validation_exclude |= _not_validated()

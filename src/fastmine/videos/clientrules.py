@@ -92,11 +92,6 @@ class ClientBoard:
         Clone 0.97 stores in its videos say so); Arbiter, Metasweeper and
         ms-toollib do not.
 
-    Raises
-    ------
-    ValueError
-        If the layout is not 2-D or its size is past fastmine's limits.
-
     Attributes
     ----------
     left, right, double : int
@@ -109,6 +104,11 @@ class ClientBoard:
         Flags on the board.
     status : str
         A :class:`GameStatus` value.
+
+    Raises
+    ------
+    ValueError
+        If the layout is not 2-D or its size is past fastmine's limits.
     """
 
     def __init__(self, mine_layout: NDArray[np.bool_], question_marks: bool = False,
@@ -227,6 +227,11 @@ class ClientBoard:
 
         As fastmine shows a finished game: after a win every mine shows as a
         ``FLAG``, after a loss the unflagged mines as ``MINE``.
+
+        Returns
+        -------
+        numpy.ndarray
+            int8 (rows, cols), as :attr:`fastmine.Game.view`.
         """
         cells = self._k.grid()[1:-1, 1:-1]
         out = cells.astype(np.int8)
@@ -277,6 +282,15 @@ class ClientBoard:
     def run(self, kinds: NDArray[np.uint8], rows: NDArray[np.int32], cols: NDArray[np.int32],
             index: NDArray[np.int64]) -> tuple[int, int, int]:
         """Step through events until the game ends (as :meth:`step` each).
+
+        Parameters
+        ----------
+        kinds : numpy.ndarray
+            uint8: each event's :class:`~fastmine.videos.EventKind`.
+        rows, cols : numpy.ndarray
+            int32: the cell under the pointer, or -1, -1.
+        index : numpy.ndarray
+            int64: each event's index, as :meth:`step` takes it.
 
         Returns
         -------

@@ -149,7 +149,29 @@ class Events:
     def build(cls, time_ms: ArrayLike, kind: ArrayLike, x: ArrayLike, y: ArrayLike,
               cell_size: int, rows: int, cols: int, cur: Cursor) -> Events:
         """Events from their columns, checked: times in range, not too many for
-        the time they span.  ``cur`` names the file in an error."""
+        the time they span.
+
+        Parameters
+        ----------
+        time_ms, kind, x, y : array_like
+            The columns, one entry per event (pixels for ``x`` and ``y``).
+        cell_size : int
+            Pixels per cell, to find the cell under the pointer.
+        rows, cols : int
+            The board's size.
+        cur : Cursor
+            The file's reader, which names the file in an error.
+
+        Returns
+        -------
+        Events
+            The checked, read-only columns, with the cells.
+
+        Raises
+        ------
+        VideoFormatError
+            No events, a time out of range, or more events than a mouse makes.
+        """
         t = np.asarray(time_ms, dtype=np.int64)
         k = np.asarray(kind, dtype=np.uint8)
         xs = np.asarray(x, dtype=np.int32)

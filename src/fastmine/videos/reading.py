@@ -30,6 +30,18 @@ def sniff_format(data: bytes, name: str = "") -> str | None:
     text header, Arbiter's game header and footer.  Early Clone videos and EVF
     have none; for them the file name's extension decides, then EVF's
     version byte (0-4) does.
+
+    Parameters
+    ----------
+    data : bytes
+        The file's content (its first few kilobytes suffice).
+    name : str
+        The file's name, for its extension.
+
+    Returns
+    -------
+    str or None
+        ``"avf"``, ``"rmv"``, ``"mvf"`` or ``"evf"``, or None.
     """
     if data[:4] == b"*rmv":
         return "rmv"
