@@ -40,7 +40,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     src = parser.add_mutually_exclusive_group()
     src.add_argument("--list", action="store_true", help="list the recorded games that have a replay")
     src.add_argument("--export", nargs=2, metavar=("ID", "FILE"),
-                     help="write the replay of game ID to FILE (use 'last' for the last game)")
+                     help="write the replay of game ID to FILE (use 'last' for the last game); "
+                          "a FILE ending in .evf is written as a Metasweeper video")
     src.add_argument("--import", dest="import_file", metavar="FILE",
                      help="play a replay file (not added to your records) or a video of "
                           "another client (.avf, .rmv, .mvf, .evf: recorded with its "
@@ -111,12 +112,15 @@ def run(args: argparse.Namespace) -> int:
             replay = _find(store, ident)
             if replay is None:
                 return 2
+            as_evf = bool(args.export) and args.export[1].lower().endswith(".evf")
+            if as_evf:
+                payload = _evf(store, replay, ident)
         if args.export:
             from ..files.outputs import write_output
 
             try:        # checked again as it is written
-                path = write_output(args.export[1], replay.to_bytes(), "--export", _keep(args),
-                                    data_dir=args.data_dir)
+                path = write_output(args.export[1], payload if as_evf else replay.to_bytes(),
+                                    "--export", _keep(args), data_dir=args.data_dir)
             except ValueError as exc:
                 print(f"fastmine replay: {exc}", file=sys.stderr)
                 return 2
@@ -161,6 +165,25 @@ def _import(args: argparse.Namespace) -> int:
         print(f"recorded as game {stored.id} (fastmine replay {stored.id} plays it again)",
               file=sys.stderr)
     return _play(imported.replay, args)
+
+
+def _evf(store: Any, replay: Replay, ident: str | None) -> bytes:
+    """The replay of game ``ident`` (found already) as a Metasweeper video, with
+    the stored game's player and date."""
+    from datetime import datetime
+
+    from ..replay.toevf import to_evf
+
+    key = store.replay_ids()[-1] if ident in (None, "last") else int(str(ident))
+    record = next((g for g in store.games() if g.id == key), None)
+    player, date_us = "", 0
+    if record is not None:
+        player = record.name or ""
+        try:
+            date_us = int(datetime.fromisoformat(record.date).timestamp() * 1e6)
+        except (ValueError, OverflowError, OSError):
+            date_us = 0
+    return to_evf(replay, player=player, date_us=date_us)
 
 
 def _no_full_screen() -> str | None:
