@@ -5,8 +5,10 @@
 #   bash scripts/test.sh [--fast] [PYTEST ARGS]
 #
 # The full run installs every extra, then: ruff, mypy --strict on the package, the
-# whole test suite against the installed package, and the benchmark suite's quick
-# run (a smoke test: it must finish and write its report; no timing is judged).
+# API reference built with warnings as errors (docs/, into a temporary folder: the
+# output is not kept), the whole test suite against the installed package, and the
+# benchmark suite's quick run (a smoke test: it must finish and write its report;
+# no timing is judged).
 #
 # --fast checks the engine, the solver and the command line only: it installs the
 # test and lint extras (no Kivy, no Gymnasium, no Sphinx), runs ruff and the suite
@@ -34,6 +36,11 @@ fi
 bash scripts/bootstrap.sh test,lint,docs,android,app,bench,dist,plot,env
 .venv/bin/python -m ruff check .
 .venv/bin/python -m mypy            # settings in pyproject.toml: strict, the whole package
+docs_out=$(mktemp -d)
+echo "==> building the API reference (docs/, warnings are errors)"
+.venv/bin/python -m sphinx -W --keep-going -q -b html docs "$docs_out/html" \
+    || { rm -rf "$docs_out"; exit 1; }
+rm -rf "$docs_out"
 .venv/bin/python -m pytest "$@"
 bench_out=$(mktemp -d)
 .venv/bin/python -m bench --quick --out "$bench_out" >"$bench_out/log" 2>&1 \
