@@ -125,3 +125,48 @@ def test_the_import_button_opens_a_chooser(drv, monkeypatch):
     drv.press(drv.app.root.get_screen("replays").ids.import_button)
     drv.frames(1)
     assert len(opened) == 1 and opened[0].root is drv.app.root
+
+
+def test_the_app_player_draws_the_pointer_along_the_path(drv, data_dir):
+    import numpy as np
+
+    from fastmine.replay.mousepath import cursor_index
+
+    drv.window.dispatch("on_drop_file", str(DATA / "arbiter_beg.avf").encode(), 10, 10)
+    drv.frames(3)
+    screen = drv.app.root.get_screen("replay")
+    replay, board = screen.replay, screen.board
+    mouse = replay.mouse
+    screen.pause()
+    screen.goto(0)
+    screen.goto(1)
+    drv.frames(1)
+    fr, fc, _held = board.mouse_at
+    first = replay.moves[0]
+    assert (int(fr), int(fc)) == (int(first[1]), int(first[2]))
+    i = cursor_index(mouse, float(first[3]))
+    assert (fr, fc) == (mouse[i, 2] / 16, mouse[i, 1] / 16)
+    assert len(board._pointer.children) > 0          # drawn
+    # playing: the pointer moves between two moves, at the recorded pace
+    screen.goto(5)
+    gap_from, gap_to = replay.moves[4, 3], replay.moves[5, 3]
+    assert gap_to - gap_from > 100
+    seen = set()
+    screen.play()
+    for _ in range(40):
+        drv.frames(1, 0.02)
+        if screen.k > 5:
+            break
+        seen.add(board.mouse_at[:2] if board.mouse_at else None)
+    screen.pause()
+    between = mouse[(mouse[:, 0] > gap_from) & (mouse[:, 0] < gap_to)]
+    if len(np.unique(between[:, 1:3], axis=0)) > 1:
+        assert len(seen) > 1                          # it moved before the next move
+    # a replay without a path draws nothing
+    from fastmine.replay import Replay
+
+    plain = Replay(replay.mines, replay.rule, replay.moves, replay.state, replay.time,
+                   replay.question_marks)
+    drv.app.watch_replay(plain, None, 3)
+    drv.frames(1)
+    assert board.mouse_at is None and len(board._pointer.children) == 0

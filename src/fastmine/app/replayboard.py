@@ -7,11 +7,16 @@ is kept in view by panning, never zooming; a view the player moved by hand is
 left alone until the player screen says otherwise (play, a step, a jump).  A
 desktop window shows the whole board.  Its zoom is its own: the views the
 game's board keeps per board size (``board_views.json``) are never touched.
+
+A replay imported from a video keeps the player's mouse path: :meth:`ReplayBoard.show_mouse`
+draws the pointer where it was at a game time (a dot, ringed while a button
+is down), and the player screen moves it at the recorded pace.
 """
 
 from __future__ import annotations
 
 from kivy.clock import Clock
+from kivy.graphics import Color, Ellipse, InstructionGroup, Line, PopMatrix
 from kivy.metrics import dp
 
 from . import viewport
@@ -52,7 +57,43 @@ class ReplayBoard(BoardView):
         self._glide: list[float] | None = None  # from x, from y, to x, to y, seconds gone
         self._glide_event = None
         self._last_was_pan = False  # the last finger up had panned or pinched
+        self._mouse_for: object = None   # the replay whose buttons_held is cached
+        self._held = None
+        self.mouse_at: tuple[float, float, int] | None = None
+        """Where the pointer is drawn: (row, col) in cells (fractions) and the
+        buttons held, or None (no path, off the board, before the first event)."""
         super().__init__(**kwargs)
+        self._pointer = InstructionGroup()   # drawn in cells, under the board's matrix
+        pop = [i for i in self.canvas.children if isinstance(i, PopMatrix)]
+        self.canvas.insert(self.canvas.indexof(pop[0]), self._pointer)
+
+    def show_mouse(self, replay, ms: float | None) -> None:
+        """Draw the pointer of ``replay``'s mouse path at game time ``ms``
+        (milliseconds); nothing without a path, or when ``ms`` is None."""
+        from fastmine.replay.mousepath import UNIT, buttons_held, cursor_index
+
+        mouse = getattr(replay, "mouse", None)
+        self._pointer.clear()
+        self.mouse_at = None
+        if mouse is None or ms is None or not len(mouse):
+            return
+        if self._mouse_for is not replay:
+            self._mouse_for, self._held = replay, buttons_held(mouse)
+        i = cursor_index(mouse, ms)
+        if i < 0:
+            return
+        fr, fc = float(mouse[i, 2]) / UNIT, float(mouse[i, 1]) / UNIT
+        if not (0 <= fr < self.rows and 0 <= fc < self.cols):
+            return
+        held = int(self._held[i])
+        self.mouse_at = (fr, fc, held)
+        dr, dc = (fc, fr) if self.transposed else (fr, fc)
+        x, y = dc, self.drows - dr
+        size = 0.3
+        self._pointer.add(Color(0.95, 0.3, 0.1, 1) if held else Color(0.1, 0.1, 0.1, 0.85))
+        self._pointer.add(Ellipse(pos=(x - size / 2, y - size / 2), size=(size, size)))
+        if held:    # a press: a ring around the dot
+            self._pointer.add(Line(circle=(x, y, 0.4), width=max(0.04, dp(2) / max(self.scale, 1))))
 
     def _attach_to_app(self) -> None:
         pass

@@ -371,6 +371,7 @@ class ReplayScreen(Screen):
             if len(diff):
                 board.set_tiles(diff, new[diff[:, 0], diff[:, 1]])
         self.k = k
+        self._show_mouse()
         tl = self.ids.timeline
         if int(round(tl.value)) != k:
             self._syncing = True
@@ -495,8 +496,26 @@ class ReplayScreen(Screen):
         due = self._from + int(np.searchsorted(self._cum, self._played, side="right"))
         if due > self.k:
             self._show(due)
+        self._show_mouse()
         if self.k >= self.n:
             self.pause()
+
+    def _show_mouse(self) -> None:
+        # A replay with a mouse path (imported from a video): the pointer at the
+        # game time the playback is at, the last move's plus the time waited
+        # toward the next at the playing speed (at most the next move's time).
+        replay = self.replay
+        if replay is None or getattr(replay, "mouse", None) is None:
+            self.board.show_mouse(None, None)       # nothing drawn
+            return
+        k, times = int(self.k), replay.moves[:, 3]
+        ms = float(times[k - 1]) if k else 0.0
+        if k >= self.n:
+            ms = max(ms, replay.time * 1000.0)
+        elif self.playing and k >= self._from:
+            waited = self._played - (float(self._cum[k - self._from - 1]) if k > self._from else 0.0)
+            ms = min(float(times[k]), ms + max(0.0, waited) * 1000.0 * self.speed)
+        self.board.show_mouse(replay, ms)
 
     # ------------------------------------------------------------ leaving
 
