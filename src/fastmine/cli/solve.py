@@ -17,12 +17,13 @@ partial, and exits with status 130; a failed task does the same with status 1.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from ..board import RULES, Rule
 from ..difficulty import DIFFICULTIES
@@ -30,6 +31,8 @@ from ..files.outputs import atomic_write_figure, check_figure_path, check_output
 from ..limits import check_board_size
 from ..solver.runs import Config, Run, RunFailed, RunInterrupted, check_games, run_configs
 from ..solver.strategies import STRATEGIES, first_click_for
+from ..solver.workers import check_jobs
+from ..solver.workers import plan as workers_plan
 
 __all__ = ["configure", "run", "build_configs", "format_table", "write_json", "plot",
            "parse_difficulty", "parse_position", "resolve_position", "POSITIONS"]
@@ -123,6 +126,15 @@ def _pos_int(text: str) -> int:
     return v
 
 
+def _jobs(text: str) -> int:
+    try:
+        n = check_jobs(_pos_int(text))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    assert n is not None
+    return n
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the ``fastmine solve`` options to ``parser``."""
     parser.description = (
@@ -180,8 +192,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--first-game", type=_nonneg_int, default=0, metavar="K",
                         help="play games K .. K+N-1 of each configuration (default 0): "
                              "split a study over runs, or draw fresh games with the same seed")
-    parser.add_argument("-j", "--jobs", type=_pos_int, default=None,
-                        help="worker processes (default: all cores; 1 plays in-process)")
+    parser.add_argument("-j", "--jobs", type=_jobs, default=None,
+                        help="worker processes (default: all cores; 1 plays in-process); "
+                             "at most one a core and one a task (said when capped)")
     parser.add_argument("--chunk", type=_pos_int, default=None,
                         help="games per task (default: about games/(4*workers), at most 250)")
     parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
@@ -352,6 +365,12 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"fastmine solve: {exc}", file=sys.stderr)
         return 2
+    jobs = args.jobs
+    if not args.scheduler or args.scheduler == "local":      # workers on this machine
+        planned = workers_plan(args.jobs, len(configs), args.games, args.chunk)
+        if planned.note:
+            print(f"fastmine solve: {planned.note}", file=sys.stderr)
+        jobs = planned.workers if args.jobs is not None else None
     client = cluster = None
     notes: list[str] = []
     status, stopped = 0, None
@@ -360,7 +379,7 @@ def run(args: argparse.Namespace) -> int:
             from ..solver.cluster import ClusterError, check_workers, connect, restart
 
             try:
-                client, cluster = connect(args.scheduler, args.jobs, args.wait)
+                client, cluster = connect(args.scheduler, jobs, args.wait)
                 if args.fresh_workers:
                     restart(client, args.wait)
                 notes = check_workers(client)
@@ -368,13 +387,17 @@ def run(args: argparse.Namespace) -> int:
                 print(f"fastmine solve: {exc}", file=sys.stderr)
                 return 2
         try:
-            result = run_configs(configs, args.games, seed=args.seed, jobs=args.jobs,
-                                 chunk=args.chunk, client=client, progress=not args.quiet,
-                                 first=args.first_game)
+            with _signals_stop_the_run() as got:
+                result = run_configs(configs, args.games, seed=args.seed, jobs=jobs,
+                                     chunk=args.chunk, client=client, progress=not args.quiet,
+                                     first=args.first_game)
         except RunInterrupted as exc:
             _exit_on_next_interrupt()
             result, status, stopped = exc.run, EXIT_INTERRUPTED, "interrupted (Ctrl-C)"
-            print("fastmine solve: interrupted; keeping the games that finished",
+            if got:
+                name = signal.Signals(got[0]).name
+                status, stopped = 128 + got[0], f"stopped by {name}"
+            print(f"fastmine solve: {stopped.split(' (')[0]}; keeping the games that finished",
                   file=sys.stderr)
         except RunFailed as exc:
             result, status, stopped = exc.run, 1, str(exc)
@@ -388,6 +411,29 @@ def run(args: argparse.Namespace) -> int:
     if not _report(result, args, stopped):
         status = status or 1
     return status
+
+
+@contextlib.contextmanager
+def _signals_stop_the_run() -> Iterator[list[int]]:
+    """SIGTERM and SIGHUP stop the run as Ctrl-C does: the workers are stopped
+    (they would die with this process anyway), the finished games kept and
+    written; the list yielded gets the signal's number."""
+    got: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield got
+        return
+
+    def stop(signum: int, _frame: object) -> None:
+        got.append(signum)
+        raise KeyboardInterrupt
+
+    wanted = [getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n)]
+    old = {s: signal.signal(s, stop) for s in wanted}
+    try:
+        yield got
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
 
 
 def _exit_on_next_interrupt() -> None:

@@ -12,8 +12,9 @@ what.  What every worker needs is in docs/solver.md ("Dask").
 
 from __future__ import annotations
 
-import os
 from typing import Any
+
+from .workers import plan
 
 DEFAULT_TIMEOUT = 60.0
 """Seconds to wait for the scheduler to answer and for the first worker to join."""
@@ -41,7 +42,8 @@ def connect(address: str, jobs: int | None = None,
     """``(client, cluster)``: a client of the scheduler at ``address`` with a worker ready.
 
     ``address="local"`` starts a ``LocalCluster`` of ``jobs`` single-threaded
-    worker processes on this machine (loopback only, no dashboard) and returns
+    worker processes on this machine (at most one a core:
+    :func:`fastmine.solver.workers.plan`; loopback only, no dashboard) and returns
     it as ``cluster`` (else None); close both when done.
     """
     try:
@@ -53,7 +55,7 @@ def connect(address: str, jobs: int | None = None,
         if address == "local":
             # dashboard_address=None alone still serves HTTP on 8787 (a warning when
             # that port is taken): no dashboard, and any free loopback port.
-            cluster = LocalCluster(n_workers=jobs or os.cpu_count() or 1, threads_per_worker=1,
+            cluster = LocalCluster(n_workers=plan(jobs).workers, threads_per_worker=1,
                                    processes=True, host="127.0.0.1",
                                    dashboard_address="127.0.0.1:0",
                                    scheduler_kwargs={"dashboard": False})

@@ -51,6 +51,8 @@ from ..board import Rule, _check_rule
 from .no_guess import check_possible
 from .paired import LOST, STUCK, WON
 from .strategies import Strategy
+from .workers import DEFAULT_CHUNK_MAX, start_worker
+from .workers import plan as workers_plan
 
 __all__ = ["Config", "Result", "Run", "RunInterrupted", "RunFailed", "wilson", "play_chunk",
            "run_configs", "MAX_GAMES"]
@@ -277,12 +279,6 @@ def _chunks(games: int, chunk: int, first: int = 0) -> Iterator[tuple[int, int]]
         yield start, min(chunk, first + games - start)
 
 
-def _ignore_sigint() -> None:
-    # Pool workers leave Ctrl-C to the parent, which stops them itself: a
-    # KeyboardInterrupt in each worker would only print tracebacks.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 @contextlib.contextmanager
 def _no_second_interrupt() -> Iterator[None]:
     """Ignore Ctrl-C while a stopped run cleans up (bounded: its workers are killed)."""
@@ -314,7 +310,9 @@ def run_configs(
     """Play ``games`` games of every configuration; one Result each in a :class:`Run`.
 
     ``client``: a ``dask.distributed.Client`` to run on (else a process pool
-    of ``jobs`` workers; ``jobs=1`` plays in this process).  ``first``: index
+    of ``jobs`` workers, capped at the cores and the chunks by
+    :func:`fastmine.solver.workers.plan`; one plays in this process; more than
+    :data:`fastmine.solver.workers.MAX_JOBS` is a ValueError).  ``first``: index
     of the first game, so that games ``first .. first + games - 1`` are played:
     a big study can be split over runs (or machines), and a fresh sample drawn
     without changing the seed.  ``task`` plays one chunk (:func:`play_chunk`,
@@ -329,13 +327,15 @@ def run_configs(
         raise ValueError(f"games must be a positive integer, got {games!r}")
     check_games(len(configs), int(games))
     first, games = int(first), int(games)
-    jobs = jobs or os.cpu_count() or 1
     at_start = None
     if client is not None:
         at_start = len(client.scheduler_info().get("workers", {}))
-    workers = jobs if client is None else max(1, at_start or 0)
-    if chunk is None:
-        chunk = max(1, min(250, games // (4 * workers) or 1))
+        workers = max(1, at_start or 0)       # the cluster's, not this machine's
+        if chunk is None:
+            chunk = max(1, min(DEFAULT_CHUNK_MAX, games // (4 * workers) or 1))
+    else:
+        planned = workers_plan(jobs, len(configs), games, chunk)   # the one bound
+        workers, chunk = planned.workers, planned.chunk
     tasks = ((k, start, count) for k in range(len(configs))
              for start, count in _chunks(games, chunk, first))
     results = [Result(c, outcomes=np.full(games, -1, np.int8)) for c in configs]
@@ -359,7 +359,7 @@ def run_configs(
     try:
         if client is not None:
             failure = _on_dask(client, configs, tasks, seed, task, record, workers)
-        elif jobs == 1:
+        elif workers == 1:
             for k, start, count in tasks:
                 try:
                     out = task(configs[k], start, count, seed)
@@ -368,7 +368,7 @@ def run_configs(
                     break
                 record(k, start, out)
         else:
-            failure = _on_pool(jobs, configs, tasks, seed, task, record)
+            failure = _on_pool(workers, configs, tasks, seed, task, record)
     except KeyboardInterrupt:
         run.partial = True
         run.wall_seconds = time.perf_counter() - t0
@@ -419,7 +419,9 @@ def _take(it: Iterator[tuple[int, int, int]], n: int) -> list[tuple[int, int, in
 def _on_pool(jobs: int, configs: Sequence[Config], tasks: Iterator[tuple[int, int, int]],
              seed: int, task: Task, record: Record) -> str | None:
     """Play ``tasks`` on a process pool; returns why the run stopped early, or None."""
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
+    # Workers ignore Ctrl-C (the run stops them) and die with this process.
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=start_worker,
+                               initargs=(os.getpid(),))
     pending: dict[Future[Outcome], tuple[int, int]] = {}
     failure = None
     stopped = True
