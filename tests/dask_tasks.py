@@ -32,3 +32,11 @@ def dying_chunk(config: Config, start: int, count: int, seed: int) -> Outcome:
             os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
             os._exit(1)
     return play_chunk(config, start, count, seed)
+
+
+def dying_everywhere_chunk(config: Config, start: int, count: int, seed: int) -> Outcome:
+    """play_chunk, except that every worker that reaches game 30 dies there (so
+    the cluster is left with no worker at all)."""
+    if start >= 30:
+        os._exit(1)
+    return play_chunk(config, start, count, seed)

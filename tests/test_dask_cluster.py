@@ -23,7 +23,7 @@ import pytest
 
 distributed = pytest.importorskip("dask.distributed", reason="needs the dist extra")
 
-from dask_tasks import dying_chunk, failing_chunk  # noqa: E402
+from dask_tasks import dying_chunk, dying_everywhere_chunk, failing_chunk  # noqa: E402
 
 import fastmine  # noqa: E402
 from fastmine.cli import main  # noqa: E402
@@ -131,7 +131,7 @@ def test_two_workers_play_the_same_games_and_the_cli_reports_them(cluster, capsy
 def test_no_workers_is_a_clear_error_after_the_timeout(cluster, capsys):
     code = main(["solve", "--scheduler", cluster.address, "-d", "beginner", "-n", "10", "-q",
                  "--wait", "1.5"])
-    assert code == 2
+    assert code == 3                # a runtime condition, not a usage error (2)
     err = capsys.readouterr().err
     assert "no worker joined" in err and "dask worker" in err
 
@@ -139,8 +139,22 @@ def test_no_workers_is_a_clear_error_after_the_timeout(cluster, capsys):
 def test_an_unreachable_scheduler_is_a_clear_error(capsys):
     code = main(["solve", "--scheduler", "tcp://127.0.0.1:9", "-d", "beginner", "-n", "10",
                  "-q", "--wait", "1.5"])
-    assert code == 2
+    assert code == 3
     assert "cannot reach the Dask scheduler" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("address, words", [
+    ("nonsense://x", "unknown address scheme 'nonsense'"),
+    ("tcp://host:abc", "invalid literal"),
+    ("tcp://:8786", "no host"),
+    ("tcp://host:0", "port 0 is not 1 to 65535"),
+    ("host", "missing port number"),
+])
+def test_a_scheduler_address_dask_cannot_have_is_a_usage_error(address, words, capsys):
+    code = main(["solve", "--scheduler", address, "-d", "beginner", "-n", "10", "-q"])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert words in err and "not a Dask scheduler address" in err and "Traceback" not in err
 
 
 def test_workers_without_fastmine_or_with_another_version_are_named(cluster, tmp_path, capsys):
@@ -159,7 +173,7 @@ def test_workers_without_fastmine_or_with_another_version_are_named(cluster, tmp
     cluster.add_workers(1, preload=other)
     code = main(["solve", "--scheduler", cluster.address, "-d", "beginner", "-n", "10", "-q",
                  "--wait", "30"])
-    assert code == 2
+    assert code == 3
     err = capsys.readouterr().err
     assert "2 of 3 Dask workers cannot play" in err
     assert "cannot import fastmine" in err and "has fastmine 0.0.1" in err
@@ -190,3 +204,42 @@ def test_a_worker_that_dies_is_not_counted(cluster, tmp_path):
     assert any("1 of 2 Dask workers left" in n for n in run.notes)
     local = run_configs([BEGINNER], games=60, seed=5, jobs=1, progress=False)
     assert outcomes(run) == outcomes(local)      # the lost chunk was played again
+
+
+def test_a_run_whose_workers_all_leave_stops_after_wait_with_the_finished_chunks(cluster):
+    """It used to wait forever: --wait covered only the start."""
+    cluster.add_workers(2)
+    with distributed.Client(cluster.address) as client, pytest.raises(RunFailed) as err:
+        run_configs([BEGINNER], games=100, seed=6, chunk=10, client=client, progress=False,
+                    task=dying_everywhere_chunk, wait=2.0)
+    assert "every Dask worker left and none joined within 2 s" in str(err.value)
+    run = err.value.run
+    [r] = run.results
+    assert run.partial and run.workers == 0 and 0 < r.games < 100
+    assert (r.outcomes[30:] == -1).all()
+    local = run_configs([BEGINNER], games=30, seed=6, jobs=1, progress=False)
+    played = r.outcomes[:30] != -1
+    assert r.outcomes[:30][played].tolist() == local.results[0].outcomes[played].tolist()
+
+
+def test_the_command_reports_the_partial_run_when_every_worker_left(cluster, tmp_path, capsys):
+    import threading
+
+    cluster.add_workers(1)
+    worker = cluster.procs[-1]
+    out = tmp_path / "r.json"
+    killer = threading.Timer(6.0, worker.kill)
+    killer.start()
+    try:
+        code = main(["solve", "--scheduler", cluster.address, "-d", "expert", "-r", "cell",
+                     "-s", "deterministic", "-n", "2000000", "--chunk", "50", "-q",
+                     "--wait", "2", "--json", str(out)])
+    finally:
+        killer.cancel()
+    assert code == 1
+    captured = capsys.readouterr()
+    assert "every Dask worker left and none joined within 2 s" in captured.err
+    assert "keeping the games that finished" in captured.err
+    assert "PARTIAL RESULTS" in captured.out
+    doc = json.loads(out.read_text())
+    assert doc["partial"] is True and 0 < doc["results"][0]["games"] < 2_000_000

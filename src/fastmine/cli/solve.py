@@ -46,6 +46,18 @@ DEFAULT_RULES = ("cell", "opening")
 EXIT_INTERRUPTED = 130
 """Exit status after Ctrl-C (what a shell reports for SIGINT)."""
 
+EXIT_STOPPED = 1
+"""Exit status of a run that stopped early (a task failed, every Dask worker
+left): the finished games are reported and written, marked partial."""
+
+EXIT_CLUSTER = 3
+"""Exit status when the Dask cluster cannot run the games at all: its scheduler
+does not answer, no worker joined within ``--wait``, or its workers lack this
+fastmine.  Not a usage error (2): the same command may work later."""
+
+MAX_WAIT = 7 * 24 * 3600.0
+"""Longest ``--wait`` (a week)."""
+
 
 def parse_difficulty(text: str) -> tuple[str, int, int, int]:
     """A preset name (``expert``) or ``ROWSxCOLS/MINES`` (``50x50/500``)."""
@@ -126,6 +138,17 @@ def _pos_int(text: str) -> int:
     return v
 
 
+def _seconds(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 < v <= MAX_WAIT:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0 and at most "
+                                         f"{MAX_WAIT:.0f} (a week), got {text!r}")
+    return v
+
+
 def _jobs(text: str) -> int:
     try:
         n = check_jobs(_pos_int(text))
@@ -160,7 +183,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "  fastmine solve -d expert -n 20000 --outcomes a.npz   # then change the solver,\n"
         "  fastmine solve -d expert -n 20000 --outcomes b.npz   # run again, and compare\n"
         "  fastmine solve --compare a.npz b.npz          # the same games, paired\n"
-        "  fastmine solve -d expert -n 50000 --first-game 50000   # games 50000..99999")
+        "  fastmine solve -d expert -n 50000 --first-game 50000   # games 50000..99999\n\n"
+        "exit status:\n"
+        "  0 done; 1 stopped early (a task failed, or every Dask worker left for --wait\n"
+        "  seconds): the finished games are reported, marked partial; 2 a usage error;\n"
+        "  3 the Dask cluster cannot run it (no answer, no worker joined within --wait,\n"
+        "  workers without this fastmine); 130 Ctrl-C, 143 SIGTERM (partial results)")
     parser.add_argument("-n", "--games", type=_pos_int, default=1000,
                         help="games per configuration (default 1000)")
     parser.add_argument("-d", "--difficulty", nargs="+", type=parse_difficulty,
@@ -212,9 +240,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="play nothing: compare two --outcomes files of runs with the same "
                              "seed game by game (paired), and print B - A per configuration "
                              "with its standard error")
-    parser.add_argument("--wait", type=float, default=60.0, metavar="SECONDS",
+    parser.add_argument("--wait", type=_seconds, default=60.0, metavar="SECONDS",
                         help="--scheduler: how long to wait for the scheduler to answer and "
-                             "for a worker to join (default 60)")
+                             "for a worker to join, at the start and whenever every worker "
+                             "has left (default 60)")
     parser.add_argument("--fresh-workers", action="store_true",
                         help="--scheduler: restart every worker first, so speed figures are "
                              "those of a fresh start (no guess book from an earlier run)")
@@ -349,10 +378,11 @@ def preflight(args: argparse.Namespace, configs: list[Config]) -> None:
     if args.plot:
         check_figure_path(args.plot)
     if args.scheduler:
-        from ..solver.cluster import NO_DASK, have_dask
+        from ..solver.cluster import NO_DASK, check_address, have_dask
 
         if not have_dask():
             raise ValueError(NO_DASK)
+        check_address(args.scheduler)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -385,12 +415,12 @@ def run(args: argparse.Namespace) -> int:
                 notes = check_workers(client)
             except ClusterError as exc:
                 print(f"fastmine solve: {exc}", file=sys.stderr)
-                return 2
+                return EXIT_CLUSTER
         try:
             with _signals_stop_the_run() as got:
                 result = run_configs(configs, args.games, seed=args.seed, jobs=jobs,
                                      chunk=args.chunk, client=client, progress=not args.quiet,
-                                     first=args.first_game)
+                                     first=args.first_game, wait=args.wait)
         except RunInterrupted as exc:
             _exit_on_next_interrupt()
             result, status, stopped = exc.run, EXIT_INTERRUPTED, "interrupted (Ctrl-C)"
@@ -400,7 +430,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"fastmine solve: {stopped.split(' (')[0]}; keeping the games that finished",
                   file=sys.stderr)
         except RunFailed as exc:
-            result, status, stopped = exc.run, 1, str(exc)
+            result, status, stopped = exc.run, EXIT_STOPPED, str(exc)
             print(f"fastmine solve: {exc}; keeping the games that finished", file=sys.stderr)
     finally:
         if client is not None:

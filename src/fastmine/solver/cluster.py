@@ -37,6 +37,44 @@ def have_dask() -> bool:
     return True
 
 
+def check_address(address: str) -> None:
+    """Refuse an address no Dask scheduler can have, before anything starts.
+
+    Parameters
+    ----------
+    address
+        ``"local"``, or a scheduler's address: ``tcp://HOST:PORT`` (the
+        protocol may be left out), ``tls://``, ``ws://``, ``wss://``, ``ucx://``,
+        ``inproc://``.
+
+    Raises
+    ------
+    ValueError
+        Dask is missing, or the address has an unknown protocol, no host or a
+        bad port; the message says what a good one looks like.
+    """
+    if address == "local":
+        return
+    try:
+        from distributed.comm import parse_address
+        from distributed.comm.addressing import parse_host_port
+        from distributed.comm.registry import get_backend
+    except ImportError:
+        raise ValueError(NO_DASK) from None
+    try:
+        protocol, location = parse_address(address)
+        get_backend(protocol)
+        if protocol in ("tcp", "tls", "ws", "wss"):
+            host, port = parse_host_port(location)
+            if not host:
+                raise ValueError("no host")
+            if not 0 < int(port) < 65536:
+                raise ValueError(f"port {port} is not 1 to 65535")
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"--scheduler {address}: not a Dask scheduler address ({exc}); give "
+                         "tcp://HOST:PORT (a running scheduler) or 'local'") from None
+
+
 def connect(address: str, jobs: int | None = None,
             timeout: float = DEFAULT_TIMEOUT) -> tuple[Any, Any]:
     """``(client, cluster)``: a client of the scheduler at ``address`` with a worker ready.

@@ -35,6 +35,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import queue
 import signal
 import threading
 import time
@@ -306,6 +307,7 @@ def run_configs(
     progress: bool = True,
     first: int = 0,
     task: Task = play_chunk,
+    wait: float = 60.0,
 ) -> Run:
     """Play ``games`` games of every configuration; one Result each in a :class:`Run`.
 
@@ -317,6 +319,8 @@ def run_configs(
     a big study can be split over runs (or machines), and a fresh sample drawn
     without changing the seed.  ``task`` plays one chunk (:func:`play_chunk`,
     or another function with its arguments and results, for tools and tests).
+    ``wait``: on Dask, the seconds the run goes on without any worker (all
+    left mid-run) before it stops, as for a failed task.
 
     Ctrl-C raises :class:`RunInterrupted` and a failing task :class:`RunFailed`,
     each carrying the partial run (every finished chunk counted).
@@ -327,6 +331,8 @@ def run_configs(
         raise ValueError(f"games must be a positive integer, got {games!r}")
     check_games(len(configs), int(games))
     first, games = int(first), int(games)
+    if isinstance(wait, bool) or not isinstance(wait, (int, float)) or not 0 < wait < math.inf:
+        raise ValueError(f"wait must be a positive number of seconds, got {wait!r:.40}")
     at_start = None
     if client is not None:
         at_start = len(client.scheduler_info().get("workers", {}))
@@ -358,7 +364,7 @@ def run_configs(
     failure: str | None = None
     try:
         if client is not None:
-            failure = _on_dask(client, configs, tasks, seed, task, record, workers)
+            failure = _on_dask(client, configs, tasks, seed, task, record, workers, wait)
         elif workers == 1:
             for k, start, count in tasks:
                 try:
@@ -465,25 +471,44 @@ def _kill(pool: ProcessPoolExecutor) -> None:
 
 
 def _on_dask(client: Any, configs: Sequence[Config], tasks: Iterator[tuple[int, int, int]],
-             seed: int, task: Task, record: Record, workers: int) -> str | None:
-    """Play ``tasks`` on a Dask cluster; returns why the run stopped early, or None."""
-    from dask.distributed import as_completed as dask_completed
+             seed: int, task: Task, record: Record, workers: int,
+             wait: float) -> str | None:
+    """Play ``tasks`` on a Dask cluster; returns why the run stopped early, or None.
 
+    Tasks wait on the scheduler for a worker as long as one may come: once the
+    cluster has had no worker for ``wait`` seconds (every one left mid-run),
+    the run stops with the chunks that finished, as for a failed task.
+    """
+    finished: queue.Queue[Any] = queue.Queue()
     pending: dict[Any, tuple[int, int]] = {}
 
-    def submit(batch: list[tuple[int, int, int]]) -> list[Any]:
-        futures = []
+    def submit(batch: list[tuple[int, int, int]]) -> None:
         for k, start, count in batch:
             f = client.submit(task, configs[k], start, count, seed, pure=False)
             pending[f] = (k, start)
-            futures.append(f)
-        return futures
+            f.add_done_callback(finished.put)       # called from Dask's own thread
 
     failure = None
-    stopped = True
+    alone_since: float | None = None
+    poll = min(1.0, max(0.05, wait / 10))
     try:
-        ready = dask_completed(submit(_take(tasks, IN_FLIGHT_PER_WORKER * workers)))
-        for f in ready:
+        submit(_take(tasks, IN_FLIGHT_PER_WORKER * workers))
+        while pending:
+            try:
+                f = finished.get(timeout=poll)
+            except queue.Empty:
+                if _live_workers(client):
+                    alone_since = None
+                    continue
+                now = time.monotonic()
+                alone_since = now if alone_since is None else alone_since
+                if now - alone_since >= wait:
+                    failure = failure or (f"every Dask worker left and none joined within "
+                                          f"{wait:g} s (--wait)")
+                    break
+                continue
+            if f not in pending:
+                continue
             k, start = pending.pop(f)
             try:
                 out = f.result()
@@ -492,14 +517,20 @@ def _on_dask(client: Any, configs: Sequence[Config], tasks: Iterator[tuple[int, 
                 continue
             record(k, start, out)
             if failure is None:
-                for g in submit(_take(tasks, 1)):
-                    ready.add(g)
-        stopped = False
+                submit(_take(tasks, 1))
     finally:
-        if stopped and pending:
+        if pending:         # Ctrl-C, or no worker left: nothing more is played
             with _no_second_interrupt(), contextlib.suppress(Exception):
                 client.cancel(list(pending))
     return failure
+
+
+def _live_workers(client: Any) -> int:
+    """Workers the scheduler has now (0 if it cannot say: a scheduler gone counts as none)."""
+    try:
+        return len(client.scheduler_info().get("workers", {}))
+    except Exception:       # noqa: BLE001 - gone, or another error of its comms
+        return 0
 
 
 def _bar(total: int, enabled: bool) -> Any:
