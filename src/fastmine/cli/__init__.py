@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
-from collections.abc import Callable
 from typing import Any
 
 from .. import __version__
+from .stdio import OutputError, guarded_stdout, open_standard_descriptors, silence_stdout
 
 #: name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -47,15 +46,76 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the ``fastmine`` command line; returns the exit status."""
+    """Run the ``fastmine`` command line; returns the exit status.
+
+    Standard output that is closed or cannot be written (a full disk) is one
+    line on standard error and status 1, for every command
+    (:mod:`fastmine.cli.stdio`); a reader that went away is status 141 and
+    Ctrl-C 130, both without a traceback.
+    """
+    open_standard_descriptors()
     argv = sys.argv[1:] if argv is None else list(argv)
+    name = "fastmine" + (f" {argv[0]}" if argv and argv[0] in COMMANDS else "")
+    with guarded_stdout() as out:
+        try:
+            status = _main(argv)
+        except SystemExit:          # argparse: --help, --version, a usage error
+            # (argparse itself drops a failed write of its help silently)
+            failed = out.failed
+            if not _flush_quietly(out, name, say=failed is None) or failed is not None:
+                if failed is not None:
+                    print(f"{name}: {failed}", file=sys.stderr)
+                silence_stdout()
+                sys.exit(EXIT_OUTPUT)
+            raise
+        except OutputError as exc:
+            print(f"{name}: {exc}", file=sys.stderr)
+            silence_stdout()
+            return EXIT_OUTPUT
+        except BrokenPipeError:
+            # The reader went away (``fastmine solve | head``): not an error worth a
+            # traceback.  Point stdout at devnull so the flush at exit stays quiet.
+            silence_stdout()
+            return 141      # what a shell reports for a process killed by SIGPIPE
+        except KeyboardInterrupt:
+            print("interrupted", file=sys.stderr)
+            return 130
+        # A command that caught a failure of standard output has said so itself.
+        said = out.failed is not None
+        if not _flush_quietly(out, name, say=not said) or said:
+            silence_stdout()
+            return status or EXIT_OUTPUT
+        return status
+
+
+EXIT_OUTPUT = 1
+"""Exit status when standard output cannot be written (closed, a full disk)."""
+
+
+def _flush_quietly(out: Any, name: str, say: bool = True) -> bool:
+    """Flush standard output; on failure say so in one line (if ``say``) and
+    silence it.  False then."""
+    try:
+        out.flush()
+    except OutputError as exc:
+        if say:
+            print(f"{name}: {exc}", file=sys.stderr)
+        silence_stdout()
+        return False
+    except BrokenPipeError:
+        silence_stdout()
+        return False
+    return True
+
+
+def _main(argv: list[str]) -> int:
     if argv[:1] == ["bench"]:
         # The suite's options are its own (read from the checkout only now that
         # the command runs); argparse cannot hand a sub-command every argument
         # that follows it, '--help' included.
         from . import bench
 
-        return _run(bench.main, argv[1:])
+        return int(bench.main(argv[1:]) or 0)
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
@@ -64,21 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "_missing", None):
         print(args._missing, file=sys.stderr)
         return 2
-    return _run(args._run, args)
-
-
-def _run(command: Callable[[Any], int], arg: Any) -> int:
-    """Run one command's ``run``; a reader that went away or Ctrl-C end it quietly."""
-    try:
-        return int(command(arg) or 0)
-    except BrokenPipeError:
-        # The reader went away (``fastmine solve | head``): not an error worth a
-        # traceback.  Point stdout at devnull so the flush at exit stays quiet.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 141      # what a shell reports for a process killed by SIGPIPE
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+    return int(args._run(args) or 0)
 
 
 if __name__ == "__main__":
