@@ -56,8 +56,7 @@ def check_address(address: str) -> None:
     if address == "local":
         return
     try:
-        from distributed.comm.addressing import parse_address
-        from distributed.comm.addressing import parse_host_port
+        from distributed.comm.addressing import parse_address, parse_host_port
         from distributed.comm.registry import get_backend
     except ImportError:
         raise ValueError(NO_DASK) from None
