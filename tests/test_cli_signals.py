@@ -11,6 +11,7 @@ import json
 import os
 import re
 import signal
+import struct
 import subprocess
 import sys
 import time
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from sigint_default import SIGINT_DEFAULT  # the children get Ctrl-C whatever their parent
 
 import fastmine
 
@@ -27,13 +29,6 @@ SRC = Path(fastmine.__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(SRC), "MPLBACKEND": "Agg"}
 SIGINT_STATUS = (130, -signal.SIGINT)   # 130, or killed by the signal (shells show 130 too)
 
-# Starts the command after it with SIGINT at its default, as a terminal starts a
-# program.  A process inherits an ignored SIGINT (a background job of a
-# non-interactive shell: `pytest ... &` in a script), and Python then never
-# raises KeyboardInterrupt: Ctrl-C would do nothing to the child under test.
-SIGINT_DEFAULT = [sys.executable, "-c",
-                  "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
-                  "os.execv(sys.argv[1], sys.argv[1:])"]
 
 
 def fastmine_cmd(*args: str, data_dir=None, **kw) -> subprocess.CompletedProcess:
@@ -55,33 +50,70 @@ def procs():
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(timeout=30)
+        if proc.pid in _TERMINALS:
+            os.close(_TERMINALS.pop(proc.pid))
+
+
+_TERMINALS: dict[int, int] = {}      # pid -> the pty (master side) a run's stderr is
+
+
+def _read(fd: int) -> bytes:
+    try:
+        return os.read(fd, 1 << 16)
+    except BlockingIOError:
+        return b""
+    except OSError:             # EIO: the run has ended and closed its side
+        return b""
 
 
 def start_solve(procs: list, tmp_path: Path, *extra: str) -> subprocess.Popen:
-    """A long ``fastmine solve -j 2``, running once it has finished some games."""
-    proc = subprocess.Popen(
-        [*SIGINT_DEFAULT, sys.executable, "-m", "fastmine", "solve", "-j", "2", "-d", "beginner",
-         "-r", "cell",
-         "-n", "2000000", "--chunk", "20", "--json", str(tmp_path / "r.json"),
-         "--outcomes", str(tmp_path / "r.npz"), *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV, start_new_session=True)
+    """A long ``fastmine solve -j 2``, running once it has finished some games.
+
+    Its standard error is a terminal (a pty), as when a player runs it: the
+    progress bar, drawn only on a terminal, says when games have finished.
+    """
+    import fcntl  # POSIX only, as this file (see pytestmark)
+    import pty
+    import termios
+
+    master, slave = pty.openpty()
+    # 24 x 80: a terminal of no size (a pty's own) gets no bar from tqdm
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    try:
+        proc = subprocess.Popen(
+            [*SIGINT_DEFAULT, sys.executable, "-m", "fastmine", "solve", "-j", "2", "-d",
+             "beginner", "-r", "cell", "-n", "2000000", "--chunk", "20",
+             "--json", str(tmp_path / "r.json"), "--outcomes", str(tmp_path / "r.npz"), *extra],
+            stdout=subprocess.PIPE, stderr=slave, env=ENV, start_new_session=True)
+    finally:
+        os.close(slave)
     procs.append(proc)
-    # The progress bar (on stderr) says when games have finished.
-    os.set_blocking(proc.stderr.fileno(), False)
+    _TERMINALS[proc.pid] = master
+    os.set_blocking(master, False)
     seen = b""
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
-        chunk = proc.stderr.read() or b""
-        seen += chunk
+        seen += _read(master)
         counts = [int(n) for n in re.findall(rb"\| *(\d+)/\d+ \[", seen)]
         if counts and max(counts) > 0:
-            os.set_blocking(proc.stderr.fileno(), True)
             return proc
         if proc.poll() is not None:
             break
         time.sleep(0.1)
     proc.kill()
     pytest.fail(f"the run did not start: {seen[-500:]!r}")
+
+
+def finish(proc: subprocess.Popen, timeout: float = 60) -> tuple[str, str]:
+    """Wait for a run of :func:`start_solve`: its standard output and the rest of
+    its standard error (the terminal's)."""
+    out, _ = proc.communicate(timeout=timeout)
+    master = _TERMINALS.pop(proc.pid)
+    err = b""
+    while chunk := _read(master):
+        err += chunk
+    os.close(master)
+    return out.decode(), err.decode(errors="replace")
 
 
 def ctrl_c(proc: subprocess.Popen) -> None:
@@ -92,8 +124,7 @@ def ctrl_c(proc: subprocess.Popen) -> None:
 def test_ctrl_c_stops_promptly_and_keeps_the_finished_games(procs, tmp_path):
     proc = start_solve(procs, tmp_path)
     ctrl_c(proc)
-    out, err = proc.communicate(timeout=60)    # the old code played all 2,000,000 games
-    out, err = out.decode(), err.decode()
+    out, err = finish(proc)    # the old code played all 2,000,000 games
     assert proc.returncode in SIGINT_STATUS, err
     assert "Traceback" not in err
     doc = json.loads((tmp_path / "r.json").read_text())
@@ -118,7 +149,7 @@ def test_a_second_ctrl_c_never_hangs(procs, tmp_path):
     ctrl_c(proc)
     time.sleep(0.05)
     ctrl_c(proc)
-    proc.communicate(timeout=60)
+    finish(proc)
     assert proc.returncode in SIGINT_STATUS
 
 
@@ -150,7 +181,7 @@ def test_the_finished_games_match_an_uninterrupted_run(procs, tmp_path):
     """The games kept after Ctrl-C are the same games, with the same outcomes."""
     proc = start_solve(procs, tmp_path)
     ctrl_c(proc)
-    proc.communicate(timeout=60)
+    finish(proc)
     with np.load(tmp_path / "r.npz") as f:
         part = f["c0"]
     done = np.flatnonzero(part >= 0)

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from sigint_default import SIGINT_DEFAULT
 
 pytest.importorskip("kivy", reason="Kivy is not installed (pip install 'fastmine[app]')")
 
@@ -31,7 +32,9 @@ def _start_and_stop(tmp_path: Path, kivy_home: Path) -> tuple[int, list[str]]:
                XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_CACHE_HOME=str(tmp_path / "cache"))
     if not env.get("DISPLAY") and not env.get("WAYLAND_DISPLAY"):
         env["SDL_VIDEODRIVER"] = "offscreen"
-    proc = subprocess.Popen([sys.executable, "-m", "fastmine.app"], stdout=subprocess.PIPE,
+    # SIGINT at its default whatever this process's parent did with it (see sigint_default)
+    proc = subprocess.Popen([*SIGINT_DEFAULT, sys.executable, "-m", "fastmine.app"],
+                            stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, env=env, cwd=tmp_path)
     lines: list[str] = []
     started = threading.Event()
