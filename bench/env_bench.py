@@ -288,7 +288,8 @@ def run(cfg, worker, progress) -> dict:
             args = {"peer": peer, "rows": s.rows, "cols": s.cols, "mines": s.mines, "rule": rule,
                     "seconds": seconds, "repeats": repeats, "seed": cfg.seed, "clock": cfg.clock,
                     "copy": copy}
-            timeout = cfg.timeout + 30 * repeats * seconds
+            # Jumanji compiles for up to a minute of CPU a size before it runs.
+            timeout = (3 if peer == "jumanji" else 1) * cfg.timeout + 30 * repeats * seconds
             res = (run_isolated("bench.env_bench:steps_task", args, timeout=timeout)
                    if peer == "jumanji" else
                    worker.call("bench.env_bench:steps_task", args, timeout=timeout))

@@ -9,7 +9,7 @@ games it will play.  Every few iterations it plays a batch of fresh games
 without exploring and its win rate is recorded; the plot shows how it climbs.
 
 Needs the ``env`` extra (Gymnasium) and, for the plot, matplotlib (the ``plot``
-extra).  About three minutes on one CPU core with the defaults::
+extra).  About five minutes of CPU time with the defaults::
 
     python examples/train_agent.py --out win-rate.png
 
@@ -178,7 +178,8 @@ def main(argv: list[str] | None = None) -> dict:
 
         fig, ax = plt.subplots(figsize=(6, 3.5))
         ax.plot([c[0] for c in curve], [100 * c[1] for c in curve], marker="o")
-        ax.set_xlabel("training iteration (one batched step, one gradient step)")
+        ax.set_xlabel(f"training iteration (a step of {args.envs} games, "
+                      f"{args.updates} gradient steps)")
         ax.set_ylabel(f"{args.level} win rate, %")
         ax.set_title("A 7x7-patch network trained on fastmine's exact labels")
         ax.grid(alpha=0.3)

@@ -226,6 +226,8 @@ def test_bad_reset_options():
         env.reset(options={"seed": 1})
     with pytest.raises(ValueError, match="board_seed"):
         env.reset(options={"board_seed": -1})
+    with pytest.raises(TypeError, match="board_seed must be an integer, got NoneType"):
+        env.reset(options={"board_seed": None})
     envs = MinesweeperVectorEnv(2, rows=9, cols=9, mines=10)
     with pytest.raises(ValueError, match="one per environment"):
         envs.reset(seed=[1, 2, 3])

@@ -41,7 +41,7 @@ def check_seed(seed: object, name: str = "seed") -> int:
     try:
         s = operator.index(seed)  # type: ignore[arg-type]
     except TypeError:
-        raise TypeError(f"{name} must be an integer or None, got {type(seed).__name__}") from None
+        raise TypeError(f"{name} must be an integer, got {type(seed).__name__}") from None
     if not 0 <= s < SEED_LIMIT:
         raise ValueError(f"{name} must be from 0 to 2**64 - 1, got {s}")
     return int(s)

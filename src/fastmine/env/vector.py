@@ -19,7 +19,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
-from .. import Board
+from .. import Board, GameOverError
 from . import _batch, render
 from .labels import labels
 from .options import Options, one_hot_planes
@@ -216,8 +216,6 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
         """
         a = check_actions(actions, self.num_envs, self.options.n_actions)
         if not self._started:
-            from .. import GameOverError
-
             raise GameOverError("call reset() before the first step")
         b = self._batch
         if self.options.rule == "no_guess" and b.needs_board(a, self._need):
