@@ -175,3 +175,28 @@ def test_entropy_seeding_differs():
     _, ib = b.reset()
     assert not np.array_equal(ia["board_seed"], ib["board_seed"])
     assert len(set(ia["board_seed"].tolist())) == 4
+
+
+def test_same_as_gymnasiums_sync_vector_env():
+    """Gymnasium's SyncVectorEnv over single environments (seeds s + i, next-step
+    auto-reset) and the batched kernel give the same results."""
+    import fastmine.env  # noqa: F401  (registers the id)
+
+    kwargs = dict(rows=9, cols=9, mines=10, flags=True, max_steps=40)
+    sync = gym.make_vec("fastmine/Minesweeper-v0", num_envs=4, vectorization_mode="sync",
+                        **kwargs)
+    batch = gym.make_vec("fastmine/Minesweeper-v0", num_envs=4,
+                         vectorization_mode="vector_entry_point", **kwargs)
+    a, ia = sync.reset(seed=9)
+    b, ib = batch.reset(seed=9)
+    assert np.array_equal(ia["board_seed"], ib["board_seed"])
+    rng = np.random.default_rng(0)
+    for _ in range(80):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in ib["action_mask"]])
+        a, ra, ta, ua, ia = sync.step(actions)
+        b, rb, tb, ub, ib = batch.step(actions)
+        for key in ("view", "mines_left"):
+            assert np.array_equal(a[key], b[key])
+        assert np.array_equal(ra, rb) and np.array_equal(ta, tb) and np.array_equal(ua, ub)
+        for key in ("action_mask", "board_seed", "won"):
+            assert np.array_equal(ia[key], ib[key])

@@ -107,9 +107,9 @@ class MinesweeperEnv(gym.Env[dict[str, NDArray[Any]], np.int64]):
     cols + col`` with the kinds reveal, flag, chord in this order.
 
     Info: ``action_mask`` (bool, one per action; at the end of an episode it
-    allows every action), ``board_seed`` (``fastmine.Game(rows, cols, mines,
-    rule, seed=board_seed)`` plays the same board), ``won`` and, with
-    ``labels``, ``probabilities``.
+    allows every action), ``board_seed`` (a ``numpy.uint64``:
+    ``fastmine.Game(rows, cols, mines, rule, seed=int(board_seed))`` plays the
+    same board), ``won`` and, with ``labels``, ``probabilities``.
 
     Seeding: ``reset(seed=s)`` restarts the stream of board seeds
     (:func:`fastmine.env.board_seeds`); ``reset()`` takes the next one;
@@ -293,8 +293,10 @@ class MinesweeperEnv(gym.Env[dict[str, NDArray[Any]], np.int64]):
 
     def _info(self) -> dict[str, Any]:
         b = self._batch
+        # The board seed as a NumPy uint64: Gymnasium's vector wrappers batch an
+        # int info into int64, which 64-bit seeds overflow.
         info: dict[str, Any] = {"action_mask": b.mask[0].copy(),
-                                "board_seed": int(b.board_seed[0]), "won": bool(b.won[0])}
+                                "board_seed": b.board_seed[0].copy(), "won": bool(b.won[0])}
         if self.options.labels:
             over = int(b.phase[0]) in (_batch.WON, _batch.LOST)
             info["probabilities"] = labels(b.obs[0], self.options.mines, over=over,
