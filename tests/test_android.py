@@ -35,7 +35,7 @@ ARCHS = {"arm64-v8a", "armeabi-v7a", "x86", "x86_64"}
 # recipe of their own on Android (the rest of the stdlib comes with python3)
 REQUIREMENT_OF = {"kivy": "kivy", "numpy": "numpy", "platformdirs": "platformdirs",
                   "plyer": "plyer", "jnius": "pyjnius", "android": "android",
-                  "PIL": "pillow", "fastmine": "fastmine"}
+                  "PIL": "pillow", "fastmine": "fastmine", "babel": "babel"}
 STDLIB_RECIPES = {"sqlite3": "sqlite3", "ssl": "openssl", "ctypes": "libffi",
                   "lzma": "liblzma", "bz2": "libbz2"}
 NOT_ON_ANDROID = {"curses", "tkinter", "readline", "termios"}

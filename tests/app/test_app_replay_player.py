@@ -96,7 +96,7 @@ def test_why_did_i_lose_shows_the_board_before_the_fatal_move_and_the_odds(drv, 
     assert tuple(scr.board.cursor_color) == FATAL[1]
     assert coach.describe(fatal) in scr.verdict_text  # its risk and what was on offer
     assert 0 < fatal.risk < 1 and f"{round(fatal.risk * 100)}%" in scr.verdict_text
-    assert "Fatal move" in scr.verdict_text
+    assert "The losing move" in scr.verdict_text
     assert scr.summary == d.summary
     # the timeline marks it
     assert any(i == fatal.index and tall for i, _rgba, tall in scr.ids.timeline.marks)

@@ -52,6 +52,8 @@ from kivy.logger import Logger
 
 from fastmine.files import storage
 
+from .i18n import _
+
 SETTINGS_FILE = "fastmine.ini"
 """The settings file's name in the configuration folder."""
 
@@ -318,10 +320,11 @@ def read_settings(config: SettingsConfig, path: str | os.PathLike[str]) -> str |
         kept = storage.move_aside(path)
     except OSError as exc:
         config.filename = None  # never write over a file the player may want back
-        return (f"The settings file {path} could not be read: {why}. It was left as it is "
-                f"(it cannot be moved: {exc.strerror or exc}); the default settings are used "
-                "and changes are not saved until it is fixed or removed.")
+        return _("The settings file {file} could not be read: {why}. It was left as it is (it "
+                 "cannot be moved: {error}); the default settings are used and changes are not "
+                 "saved until it is fixed or removed.").format(file=path, why=why,
+                                                               error=exc.strerror or exc)
     config.filename = str(path)
     config.write()
-    return (f"The settings file could not be read: {why}. It was kept as {kept.name} "
-            "and the default settings are used.")
+    return _("The settings file could not be read: {why}. It was kept as {file} and the "
+             "default settings are used.").format(why=why, file=kept.name)

@@ -35,6 +35,8 @@ from .dialogs import (
     end_lines,
     fmt_time,
 )
+from .i18n import _, board_name, ngettext
+from .languages import LanguageMixin
 from .leaving import LeavingMixin
 from .replaylist import ReplayMixin, ReplaysScreen
 from .replayscreen import ReplayScreen
@@ -54,7 +56,7 @@ later refines an earlier one for the same class.  ``stats.kv`` loads before them
 (on import of :mod:`.statsscreen`), ``replay.kv`` after them (on first use)."""
 
 
-class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
+class FastmineApp(LanguageMixin, LeavingMixin, SharingMixin, ReplayMixin, App):
     """fastmine's touch and desktop Minesweeper.
 
     The records, saved game and sounds live in the data folder, the settings
@@ -157,6 +159,7 @@ class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
         self.config = config
         self.build_config(config)
         self.settings_note = appfiles.read_settings(config, self.get_application_config())
+        self.set_language(config.get(S.SECTION, "language"))  # before any widget is built
         S.migrate(config)  # written with the next change of a setting
         return config
 
@@ -202,7 +205,7 @@ class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
 
         videoimport.install(self)  # a video dropped on the window is imported
         if self.settings_note:
-            self.show_message("Settings not loaded", self.settings_note)
+            self.show_message(_("Settings not loaded"), self.settings_note)
         self._offer_resume()
         self._events.append(Clock.schedule_once(self._after_first_frame, 0))
 
@@ -254,6 +257,8 @@ class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
             self.sounds.enabled = S.flag(config, key)
         elif key == "coach":
             self.ctrl.coach = S.flag(config, key)
+        elif key == "language":
+            self.apply_language(value)
         elif key in ("controls", "tap_number", "double_tap_delay"):
             self.apply_controls()
         elif key == "cell_size":
@@ -377,7 +382,7 @@ class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
         try:
             self.ctrl.new_game(d.rows, d.cols, d.mines)
         except (ValueError, TypeError) as exc:
-            self.show_message("Cannot start that game", str(exc))
+            self.show_message(_("Cannot start that game"), str(exc))
             return
         if self.root is not None:
             self.root.current = "game"
@@ -403,8 +408,8 @@ class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
         self._told_settings_unsaved = True
         why = exc.strerror or str(exc)
         self._events.append(Clock.schedule_once(lambda _dt: self.show_message(
-            "Settings not saved", f"Your settings could not be saved: {why}. "
-            "The settings file was left as it was."), 0))
+            _("Settings not saved"), _("Your settings could not be saved: {why}. The settings "
+                                       "file was left as it was.").format(why=why)), 0))
 
     def show_message(self, title: str, text: str) -> MessageDialog:
         """A simple message dialog."""
@@ -430,20 +435,22 @@ class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
         if read_only:
             # nothing can be stored: no name asked for a best time, no record to take
             # back; the Records screen says where and why in full
-            note = "Not recorded: the records here can be read but not changed (see Records)."
+            note = _("Not recorded: the records here can be read but not changed (see Records).")
         elif won and g.assisted:
-            note = "Assisted game: it counts as assisted in the records, not for best times."
+            note = _("Assisted game: it counts as assisted in the records, not for best times.")
         elif won:
             try:
                 best = self.store.best_time(board)
                 ask = self.store.is_best_time(g)
             except StoreError as exc:
-                note = f"Records unavailable: {exc}"
+                note = _("Records unavailable: {why}").format(why=exc)
             if ask:
-                prev = f" (was {fmt_time(best.time)} by {best.name or 'someone'})" if best else ""
-                note = f"New best time{prev}! Enter your name:"
+                note = (_("New best time (was {time} by {name})! Enter your name:").format(
+                    time=fmt_time(best.time), name=best.name or _("someone")) if best
+                    else _("New best time! Enter your name:"))
             elif best is not None:
-                note = f"Best time: {fmt_time(best.time)} by {best.name or 'someone'}. So close, try again!"
+                note = _("Best time: {time} by {name}. So close, try again!").format(
+                    time=fmt_time(best.time), name=best.name or _("someone"))
         # The game is stored at once (an app killed at the prompt loses nothing);
         # the name typed at the best-time prompt is set on it afterwards.
         self._pending_record = self._record(g) if ask else None
@@ -454,7 +461,7 @@ class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
                 self._loss_record = record_id
         dialog = EndDialog()
         dialog.won = won
-        dialog.title = "You won!" if won else "Boom! You hit a mine."
+        dialog.title = _("You won!") if won else _("Boom! You hit a mine.")
         dialog.lines = end_lines(st, won, (g.revealed_count, g.rows * g.cols - g.mine_count))
         dialog.note = note
         dialog.name = self.config.get(S.SECTION, "player_name") or self._last_name()
@@ -510,7 +517,8 @@ class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
             why = str(exc)
             Logger.warning(f"fastmine: cannot store the game: {why}")
             self._events.append(Clock.schedule_once(
-                lambda _dt: self.show_message("Records", f"The game was not recorded: {why}"), 0))
+                lambda _dt: self.show_message(_("Records"), _("The game was not recorded: {why}").format(
+                    why=why)), 0))
             return None
 
     def _on_record_name(self, dialog, name: str) -> None:
@@ -523,9 +531,10 @@ class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
         try:
             self.store.set_name(record_id, name)
         except StoreError as exc:
-            dialog.note = f"The name was not saved: {exc}"
+            dialog.note = _("The name was not saved: {why}").format(why=exc)
             return
-        dialog.note = f"Saved: {name or 'anonymous'}, {fmt_time(self.ctrl.game.stats().time)}."
+        dialog.note = _("Saved: {name}, {time}.").format(
+            name=name or _("anonymous"), time=fmt_time(self.ctrl.game.stats().time))
 
     def _flush_pending_record(self) -> None:
         """A best-time prompt left unanswered keeps the default name already stored."""
@@ -550,19 +559,22 @@ class FastmineApp(LeavingMixin, SharingMixin, ReplayMixin, App):
         except StoreError as exc:
             try:
                 kept = self.store.move_saved_aside()
-                where = f" It was kept as {kept}."
+                where = " " + _("It was kept as {file}.").format(file=kept)
             except StoreError:
                 where = ""
-            self.show_message("Saved game not loaded", f"{exc}.{where}")
+            self.show_message(_("Saved game not loaded"), f"{exc}.{where}")
             return
         if game is None or game.state.is_over:
             return
         game.pause()  # no time passes while the offer is on screen
         name = difficulty_name(game.rows, game.cols, game.mine_count)
         nb = "\u00a0"  # no line break between a number and its unit ("0" over "s played")
-        d = ResumeDialog(text=f"{name.capitalize()} {game.rows}{nb}x{nb}{game.cols}, "
-                              f"{game.mine_count}{nb}mines, {int(game.elapsed)}{nb}s played, "
-                              f"{game.mines_left}{nb}mines left.")
+        d = ResumeDialog(text=", ".join(part.replace(" ", nb) for part in (
+            f"{board_name(name)} {game.rows} x {game.cols}",
+            ngettext("{n} mine", "{n} mines", game.mine_count).format(n=game.mine_count),
+            _("{seconds} s played").format(seconds=int(game.elapsed)),
+            ngettext("{n} mine left", "{n} mines left", game.mines_left).format(
+                n=game.mines_left))) + ".")
 
         def resume(*_a):
             self.resume_dialog = None

@@ -15,6 +15,8 @@ import numpy as np
 
 from fastmine import FLAG, HIDDEN, QUESTION, GameState
 
+from .i18n import N_, _, fmt_percent
+
 STRATEGIES: dict[str, str] = {
     "Auto": "auto",
     "Deter": "deterministic",
@@ -35,18 +37,19 @@ class SolverMove:
 
 
 SOLVER_MOVES: tuple[SolverMove, ...] = (
-    SolverMove("inference", "Play a safe move",
-               "Opens a cell the solver proves safe, or flags a proven mine."),
-    SolverMove("deterministic", "Play an obvious move",
-               "Flags or clears around a number whose count settles it."),
-    SolverMove("probability", "Play the best guess",
-               "Opens the cell least likely to hold a mine."),
-    SolverMove("auto", "Play one move",
-               "An obvious move, else a safe one, else a random guess."),
-    SolverMove("random", "Open a random cell",
-               "A blind guess, as a beginner would."),
+    SolverMove("inference", N_("Play a safe move"),
+               N_("Opens a cell the solver proves safe, or flags a proven mine.")),
+    SolverMove("deterministic", N_("Play an obvious move"),
+               N_("Flags or clears around a number whose count settles it.")),
+    SolverMove("probability", N_("Play the best guess"),
+               N_("Opens the cell least likely to hold a mine.")),
+    SolverMove("auto", N_("Play one move"),
+               N_("An obvious move, else a safe one, else a random guess.")),
+    SolverMove("random", N_("Open a random cell"),
+               N_("A blind guess, as a beginner would.")),
 )
-"""The Solver menu, most useful first; every move marks the game assisted."""
+"""The Solver menu, most useful first (in English: the menu translates it); every
+move marks the game assisted."""
 
 _solver = None
 _solver_error: str | None = None
@@ -62,7 +65,7 @@ def solver():
             _solver = SimpleNamespace(step=mod.step, probabilities=mod.probabilities,
                                       safe_cells=mod.safe_cells)
         except (ImportError, AttributeError) as exc:
-            _solver_error = f"the solver is not available ({exc})"
+            _solver_error = _("the solver is not available ({why})").format(why=exc)
     return _solver
 
 
@@ -118,10 +121,10 @@ class Hint:
         ('Safe: row 7, column 18.', 'Safe: row 18, column 7.')
         """
         r, c = (self.col, self.row) if transposed else (self.row, self.col)
-        where = f"row {r + 1}, column {c + 1}"
         if self.certain:
-            return f"Safe: {where}."
-        return f"No certain move. Safest guess: {where} ({self.p:.0%} chance of a mine)."
+            return _("Safe: row {row}, column {col}.").format(row=r + 1, col=c + 1)
+        return _("No certain move. Safest guess: row {row}, column {col} ({percent} chance of a "
+                 "mine).").format(row=r + 1, col=c + 1, percent=fmt_percent(self.p))
 
 
 def _as_cells(found, shape) -> np.ndarray:

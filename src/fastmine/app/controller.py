@@ -23,6 +23,7 @@ from fastmine import FLAG, HIDDEN, Game, GameOverError, GamePausedError, GameSta
 
 from . import assist, controls, livecoach
 from . import tiles as T
+from .i18n import _
 
 _NONE = np.empty((0, 2), np.intp)
 
@@ -177,7 +178,7 @@ class GameController(EventDispatcher):
             return
         except (RuntimeError, ValueError, ImportError) as exc:
             # laying the mines failed, e.g. no no-guess board found in time
-            self.message = f"Could not start the game: {exc}"
+            self.message = _("Could not start the game: {why}").format(why=exc)
             return
         self._last_cell = (r, c)
         self._after(changed, kind, before)
@@ -194,7 +195,7 @@ class GameController(EventDispatcher):
             changed = assist.step(g, strategy)
         except Exception as exc:  # the solver is another package: report, don't crash
             Logger.exception(f"fastmine: assist {strategy!r} failed")
-            self.message = f"Assist failed: {exc}"
+            self.message = _("Assist failed: {why}").format(why=exc)
             return
         self.assisted = True
         self._after(changed, "assist", before)
@@ -249,7 +250,7 @@ class GameController(EventDispatcher):
         try:
             game.take_back_loss()
         except ValueError as exc:  # moves that do not lead to the game (an edited save)
-            self.message = f"Cannot take the move back: {exc}"
+            self.message = _("Cannot take the move back: {why}").format(why=exc)
             return False
         self.game = game
         self._lost_here = False
@@ -259,7 +260,7 @@ class GameController(EventDispatcher):
         diff = np.argwhere(new != self.board.tiles)
         if len(diff):
             self.board.set_tiles(diff, new[diff[:, 0], diff[:, 1]])
-        self.message = "Move taken back: the game goes on, marked as assisted."
+        self.message = _("Move taken back: the game goes on, marked as assisted.")
         self._sync()
         self.dispatch("on_moved", diff)
         return True
@@ -319,10 +320,10 @@ class GameController(EventDispatcher):
             h = assist.hint(g, near=self.board.cursor or self._last_cell)
         except Exception as exc:  # the solver is another package: report, don't crash
             Logger.exception("fastmine: hint failed")
-            self.message = f"No hint: {exc}"
+            self.message = _("No hint: {why}").format(why=exc)
             return
         if h is None:
-            self.message = "No hint for this position."
+            self.message = _("No hint for this position.")
             return
         if g.state is GameState.PLAYING:
             g.assisted = True
@@ -334,7 +335,7 @@ class GameController(EventDispatcher):
         self.board.show_cell(h.row, h.col)
         if g.state is GameState.READY and h.certain:
             self._shown_hint = None
-            self.message = "The first click is always safe: tap anywhere."
+            self.message = _("The first click is always safe: tap anywhere.")
         else:
             self._shown_hint = h
             self.message = h.message(transposed=self.board.transposed)

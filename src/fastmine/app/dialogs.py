@@ -11,6 +11,7 @@ from __future__ import annotations
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.modalview import ModalView
 
+from .i18n import _, fmt_number, fmt_percent, fmt_seconds
 from .widgets import LetsGoWhenClosing
 
 
@@ -20,7 +21,7 @@ def fmt_time(t: float | None) -> str:
     >>> fmt_time(3.14159), fmt_time(None)
     ('3.14 s', '-')
     """
-    return "-" if t is None else f"{t:.2f} s"
+    return "-" if t is None else fmt_seconds(t)
 
 
 def end_lines(stats, won: bool = True, cleared: tuple[int, int] | None = None) -> list[tuple[str, str]]:
@@ -29,17 +30,18 @@ def end_lines(stats, won: bool = True, cleared: tuple[int, int] | None = None) -
     A win shows time, 3BV, 3BV/s and efficiency; a loss shows how much of
     the board was cleared instead (rates of an unfinished board mean little).
     """
-    lines = [("Time", fmt_time(stats.time))]
+    lines = [(_("Time"), fmt_time(stats.time))]
     if won:
         lines.append(("3BV", "-" if stats.bbbv is None else str(stats.bbbv)))
-        lines.append(("3BV/s", "-" if stats.bbbv_per_second is None else f"{stats.bbbv_per_second:.2f}"))
+        lines.append(("3BV/s", "-" if stats.bbbv_per_second is None else fmt_number(stats.bbbv_per_second, 2)))
         eff = stats.efficiency
-        lines.append(("Efficiency", "-" if eff is None else f"{eff:.0%}"))
+        lines.append((_("Efficiency"), "-" if eff is None else fmt_percent(eff)))
     elif cleared is not None:
         done, total = cleared
-        lines.append(("Cleared", f"{done} of {total} safe cells ({done / max(1, total):.0%})"))
-    lines.append(("Clicks (L/R/chord)", f"{stats.clicks} ({stats.left_clicks}/{stats.right_clicks}/"
-                                        f"{stats.chord_clicks})"))
+        lines.append((_("Cleared"), _("{done} of {total} safe cells ({percent})").format(
+            done=done, total=total, percent=fmt_percent(done / max(1, total)))))
+    lines.append((_("Clicks (L/R/chord)"), f"{stats.clicks} ({stats.left_clicks}/{stats.right_clicks}/"
+                                           f"{stats.chord_clicks})"))
     return lines
 
 
@@ -261,10 +263,15 @@ class ConfirmDialog(LetsGoWhenClosing, ModalView):
 
     title = StringProperty("")
     text = StringProperty("")
-    yes_text = StringProperty("OK")
-    no_text = StringProperty("Cancel")
+    yes_text = StringProperty("")
+    no_text = StringProperty("")
 
     __events__ = ("on_yes", "on_no")
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("yes_text", _("OK"))
+        kwargs.setdefault("no_text", _("Cancel"))
+        super().__init__(**kwargs)
 
     def answer(self, yes: bool) -> None:
         """A button was pressed."""
@@ -298,7 +305,7 @@ class SolverMenu(LetsGoWhenClosing, ModalView):
         from .widgets import MenuEntry
 
         for move in SOLVER_MOVES:
-            btn = MenuEntry(title=move.title, line=move.line)
+            btn = MenuEntry(title=_(move.title), line=_(move.line))
             btn.strategy = move.strategy
             btn.bind(on_release=self._pick)
             self.ids.container.add_widget(btn)

@@ -13,6 +13,7 @@ from kivy.core.window import Window
 from kivy.logger import Logger
 
 from .dialogs import ConfirmDialog
+from .i18n import _
 from .store import StoreError
 
 
@@ -36,10 +37,10 @@ class LeavingMixin:
             return None
         was_paused = self.ctrl.paused
         self.ctrl.pause()
-        d = ConfirmDialog(title="Abandon this game?",
-                          text="The game in progress will be lost and counted as abandoned "
-                               "in your statistics.",
-                          yes_text="Abandon", no_text="Keep playing")
+        d = ConfirmDialog(title=_("Abandon this game?"),
+                          text=_("The game in progress will be lost and counted as abandoned "
+                                 "in your statistics."),
+                          yes_text=_("Abandon"), no_text=_("Keep playing"))
 
         def yes(*_a):
             self._count_abandoned(g)
@@ -65,9 +66,10 @@ class LeavingMixin:
             return self.quit_dialog
         if self.ctrl.state == "playing":
             self.ctrl.pause()
-        text = ("Your game is paused and will be saved: you can resume it next time."
+        text = (_("Your game is paused and will be saved: you can resume it next time.")
                 if self.ctrl.state == "playing" else "")
-        d = ConfirmDialog(title="Quit fastmine?", text=text, yes_text="Quit", no_text="Keep playing")
+        d = ConfirmDialog(title=_("Quit fastmine?"), text=text, yes_text=_("Quit"),
+                          no_text=_("Keep playing"))
 
         def closed(*_a):
             self.quit_dialog = None

@@ -49,4 +49,6 @@ def message(verdict) -> str:
     stays silent: a safe move, a position too large to count)."""
     from fastmine import coach
 
-    return coach.remark(verdict) or ""
+    from .i18n import coach_words
+
+    return coach.remark(verdict, coach_words()) or ""

@@ -17,8 +17,8 @@ from kivy.logger import Logger
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
+from .i18n import _, board_name, fmt_date
 from .replayscreen import KEY_BACK, KEY_ESCAPE, Coaching, ReplayScreen, analyse, fmt_clock, load_kv
-from .screens import shown_label
 from .store import ReplayEntry, StoreError
 
 RECENT = 100
@@ -39,7 +39,7 @@ def when(iso: str) -> str:
         t = datetime.fromisoformat(iso.replace("Z", "+00:00")).astimezone()
     except ValueError:
         return iso[:16]
-    return t.strftime("%d %b %y %H:%M").lstrip("0")
+    return fmt_date(t, "d MMM yy HH:mm")
 
 
 def row_text(e: ReplayEntry) -> str:
@@ -49,9 +49,9 @@ def row_text(e: ReplayEntry) -> str:
     >>> row_text(e).splitlines()[0]
     '[b]Custom 20x30/100[/b]   Lost at 1:15.50 (assisted)'
     """
-    result = f"Won in {fmt_clock(e.time)}" if e.won else f"Lost at {fmt_clock(e.time)}"
-    extra = " (assisted)" if e.assisted else ""
-    return f"[b]{shown_label(e.label)}[/b]   {result}{extra}\n{when(e.date)}"
+    result = (_("Won in {time}") if e.won else _("Lost at {time}")).format(time=fmt_clock(e.time))
+    extra = " " + _("(assisted)") if e.assisted else ""
+    return f"[b]{board_name(e.label)}[/b]   {result}{extra}\n{when(e.date)}"
 
 
 class ReplaysScreen(Screen):
@@ -76,14 +76,14 @@ class ReplaysScreen(Screen):
         try:
             entries = app.store.replay_list(RECENT + 1)  # one more: are there older ones?
         except StoreError as exc:
-            self.error, self.empty_text = f"Records unavailable: {exc}", ""
+            self.error, self.empty_text = _("Records unavailable: {why}").format(why=exc), ""
             return
         self.error = ""
         if len(entries) > RECENT:  # say so, rather than let older games seem lost
             entries = entries[:RECENT]
-            self.empty_text = f"The last {RECENT} recorded games, newest first."
+            self.empty_text = _("The last {n} recorded games, newest first.").format(n=RECENT)
         else:
-            self.empty_text = "" if entries else "No recorded game to watch yet: finish a game first."
+            self.empty_text = "" if entries else _("No recorded game to watch yet: finish a game first.")
         for e in entries:
             row = Factory.ReplayRow(text=row_text(e))
             row.record_id = e.id
@@ -100,10 +100,10 @@ class ReplaysScreen(Screen):
         try:
             replay = app.store.replay(record_id)
         except StoreError as exc:
-            self.error = f"That replay cannot be read: {exc}"
+            self.error = _("That replay cannot be read: {why}").format(why=exc)
             return None
         if replay is None:
-            self.error = "That game has no replay any more."
+            self.error = _("That game has no replay any more.")
             return None
         coaching = self._coached.pop(record_id, None) or analyse(replay)
         self._coached[record_id] = coaching

@@ -19,7 +19,6 @@ from here.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -35,6 +34,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.slider import Slider
 
 from . import tiles as T
+from .i18n import N_, _, board_name, coach_words, ngettext
 from .replayboard import ReplayBoard
 
 KV_FILE = os.path.join(os.path.dirname(__file__), "replay.kv")
@@ -50,14 +50,14 @@ board is replayed from the start instead when stepping back)."""
 KEY_SPACE, KEY_RIGHT, KEY_LEFT, KEY_HOME, KEY_END = 32, 275, 276, 278, 279
 KEY_ESCAPE, KEY_BACK = 27, 1001
 
-FATAL = ("Fatal move", (0.86, 0.16, 0.14, 1.0))
+FATAL = (N_("The losing move"), (0.86, 0.16, 0.14, 1.0))
 MARKS: dict[str, tuple[str, tuple[float, float, float, float]]] = {
-    "forced_guess": ("Forced guess", (0.95, 0.66, 0.05, 1.0)),
-    "worse_guess": ("Worse guess", (0.96, 0.42, 0.05, 1.0)),
-    "avoidable_risk": ("Avoidable risk", (0.85, 0.20, 0.60, 1.0)),
-    "wrong_flag": ("Wrong flag", (0.52, 0.32, 0.88, 1.0)),
+    "forced_guess": (N_("A guess you had to make"), (0.95, 0.66, 0.05, 1.0)),
+    "worse_guess": (N_("A riskier guess than needed"), (0.96, 0.42, 0.05, 1.0)),
+    "avoidable_risk": (N_("A risk you did not need"), (0.85, 0.20, 0.60, 1.0)),
+    "wrong_flag": (N_("Wrong flag"), (0.52, 0.32, 0.88, 1.0)),
 }
-"""Coach categories marked on the timeline: (name shown, colour)."""
+"""Coach categories marked on the timeline: (name shown, in English; colour)."""
 
 
 def load_kv() -> None:
@@ -125,39 +125,41 @@ def analyse(replay) -> Coaching:
         from fastmine import coach
         from fastmine.replay.verdicts import verdicts_of
 
-        verdicts, note = verdicts_of(replay)
+        words = coach_words()
+        verdicts, note = verdicts_of(replay, words=words)
         if verdicts is not None:  # its sentences, one a line
-            note = "\n".join(coach.summary_lines(verdicts))
+            note = "\n".join(coach.summary_lines(verdicts, words))
     except Exception as exc:  # the solver is another part: the game's end must not crash on it
         Logger.exception("fastmine: the coach failed")
-        return Coaching(None, f"The coach failed on this game: {exc}.")
+        return Coaching(None, _("The coach failed on this game: {why}.").format(why=exc))
     if verdicts is None:
-        return Coaching(None, f"Coach: {note}.")
+        return Coaching(None, _("Coach: {note}.").format(note=note))
     return Coaching(verdicts, note)
 
 
-def describe(verdict) -> str:
-    """The coach's sentence on one move (see :func:`fastmine.coach.describe`)."""
+def describe(verdict, transposed: bool = False) -> str:
+    """The coach's sentence on one move (see :func:`fastmine.coach.describe`), in the
+    player's language, naming its cell where the player sees it: on a board drawn
+    turned (see :mod:`.viewport`), game row r is the drawn column r."""
     from fastmine import coach
 
-    return coach.describe(verdict)
+    r, c = verdict.cell
+    return coach.describe(verdict, coach_words(), at=(c, r) if transposed else (r, c))
 
 
-_CELL = re.compile(r"\brow (\d+), (col|column) (\d+)")
+def move_text(index: int, kind: int, row: int, col: int, transposed: bool = False) -> str:
+    """A move without the coach's verdict (the solver is missing): what and where.
 
-
-def as_drawn(text: str, transposed: bool) -> str:
-    """Name cells where the player sees them: on a board drawn turned (see
-    :mod:`.viewport`), game row r is the drawn column r.
-
-    >>> as_drawn("Move 3, reveal at row 4, column 6: proven safe.", True)
-    'Move 3, reveal at row 6, column 4: proven safe.'
-    >>> as_drawn("0:01.000 mark row 2, col 9", False)
-    '0:01.000 mark row 2, col 9'
+    >>> move_text(2, 0, 3, 5), move_text(2, 0, 3, 5, transposed=True)
+    ('Move 3: open at row 4, column 6.', 'Move 3: open at row 6, column 4.')
     """
-    if not transposed:
-        return text
-    return _CELL.sub(lambda m: f"row {m[3]}, {m[2]} {m[1]}", text)
+    from fastmine.movelog import KIND_BITS, KIND_NAMES
+
+    r, c = (col, row) if transposed else (row, col)
+    what = {"reveal": N_("Move {n}: open at row {row}, column {col}."),
+            "chord": N_("Move {n}: chord at row {row}, column {col}.")}.get(
+        KIND_NAMES[kind & KIND_BITS], N_("Move {n}: mark at row {row}, column {col}."))
+    return _(what).format(n=index + 1, row=r + 1, col=c + 1)
 
 
 class ReplayFrames:
@@ -384,13 +386,19 @@ class ReplayScreen(Screen):
         times = replay.moves[:, 3]
         self.clock_text = fmt_clock(times[k - 1] / 1000.0 if k else 0.0)
         if n == 0:
-            self.move_text, self.verdict_text = "No moves", ""
+            self.move_text, self.verdict_text = _("No moves"), ""
             self.board.cursor = None
             return
         focus = k if k < n else n - 1
         kind, r, c, _ms = (int(v) for v in replay.moves[focus])
-        self.move_text = (f"Next: move {k + 1} of {n}" if k < n
-                          else f"End: {replay.state.value} after {n} move{'s' if n != 1 else ''}")
+        if k < n:
+            self.move_text = _("Next: move {k} of {n}").format(k=k + 1, n=n)
+        elif replay.state.value == "won":
+            self.move_text = ngettext("End: won after {n} move", "End: won after {n} moves",
+                                      n).format(n=n)
+        else:
+            self.move_text = ngettext("End: lost after {n} move", "End: lost after {n} moves",
+                                      n).format(n=n)
         verdicts = self.coaching.verdicts if self.coaching else None
         v = verdicts[focus] if verdicts and focus < len(verdicts) else None
         mark = mark_of(v)
@@ -401,13 +409,12 @@ class ReplayScreen(Screen):
         board.cursor = (r, c)
         board.follow((r, c))
         if v is None:
-            self.verdict_text = as_drawn(f"Move {focus + 1}: {replay.describe_move(focus)}.",
-                                         board.transposed)
+            self.verdict_text = move_text(focus, kind, r, c, board.transposed)
             return
-        text = as_drawn(describe(v), board.transposed)
+        text = describe(v, board.transposed)
         if mark:
             hexc = "".join(f"{int(round(ch * 255)):02x}" for ch in mark[1][:3])
-            text = f"[b][color={hexc}]{mark[0]}[/color][/b]  {text}"
+            text = f"[b][color={hexc}]{_(mark[0])}[/color][/b]  {text}"
         self.verdict_text = text
 
     def on_timeline(self, value: float) -> None:
@@ -563,8 +570,10 @@ def replay_title(replay) -> str:
     from fastmine import difficulty_name
 
     name = difficulty_name(replay.rows, replay.cols, replay.mine_count)
-    board = name.capitalize() if name != "custom" else (
-        f"{replay.rows} x {replay.cols}, {replay.mine_count} mines")
-    end = {"won": "won in", "lost": "lost at"}.get(replay.state.value, f"{replay.state.value} at")
-    return f"{board}, {end} {fmt_clock(replay.time)}"
+    board = board_name(name) if name != "custom" else (
+        f"{replay.rows} x {replay.cols}, "
+        + ngettext("{n} mine", "{n} mines", replay.mine_count).format(n=replay.mine_count))
+    end = {"won": N_("{board}, won in {time}"), "lost": N_("{board}, lost at {time}")}.get(
+        replay.state.value, N_("{board}, playing at {time}"))
+    return _(end).format(board=board, time=fmt_clock(replay.time))
 

@@ -17,6 +17,7 @@ from fastmine.difficulty import CUSTOM_MAX_SIDE, CUSTOM_MIN_SIDE
 
 from .boardview import BoardView
 from .controller import GameController
+from .i18n import N_, _, board_name, fmt_date, fmt_number, fmt_percent, fmt_seconds, ngettext
 from .settings import RULE_HELP, RULE_LABELS
 from .widgets import FlatToggle, TLabel
 
@@ -157,10 +158,11 @@ def short_date(iso: str) -> str:
     >>> short_date("2026-11-23T21:04:05Z")
     '23 Nov 26'
     """
-    months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    from datetime import datetime
+
     try:
         y, m, d = (int(v) for v in iso[:10].split("-"))
-        return f"{d} {months[m - 1]} {y % 100:02d}"
+        return fmt_date(datetime(y, m, d))
     except (ValueError, IndexError):
         return iso[:10]
 
@@ -177,13 +179,14 @@ def validate_custom(rows: str, cols: str, mines: str) -> tuple[Difficulty | None
     """
     lo, hi = CUSTOM_MIN_SIDE, CUSTOM_MAX_SIDE
     values = []
-    for label, text in (("Rows", rows), ("Columns", cols)):
+    for what, text in ((N_("Rows must be a whole number from {lo} to {hi}."), rows),
+                       (N_("Columns must be a whole number from {lo} to {hi}."), cols)):
         try:
             v = int(str(text).strip())
         except ValueError:
             v = None
         if v is None or not lo <= v <= hi:
-            return None, f"{label} must be a whole number from {lo} to {hi}."
+            return None, _(what).format(lo=lo, hi=hi)
         values.append(v)
     r, c = values
     try:
@@ -191,7 +194,8 @@ def validate_custom(rows: str, cols: str, mines: str) -> tuple[Difficulty | None
     except ValueError:
         m = None
     if m is None or not 1 <= m <= r * c - 1:
-        return None, f"Mines must be from 1 to {r * c - 1} on a {r} x {c} board."
+        return None, _("Mines must be from 1 to {most} on a {rows} x {cols} board.").format(
+            most=r * c - 1, rows=r, cols=c)
     return Difficulty(r, c, m), ""
 
 
@@ -255,7 +259,8 @@ class NewGameScreen(Screen):
 
     def preset_label(self, name: str) -> str:
         d = DIFFICULTIES[name]
-        return f"[b]{name.capitalize()}[/b]\n{d.rows} x {d.cols}, {d.mines} mines"
+        mines = ngettext("{n} mine", "{n} mines", d.mines).format(n=d.mines)
+        return f"[b]{board_name(name)}[/b]\n{d.rows} x {d.cols}, {mines}"
 
     def selected(self) -> tuple[str, Difficulty | None]:
         """(difficulty name, size) of the current choice; size None if invalid."""
@@ -305,6 +310,15 @@ class RecordsScreen(Screen):
     rows = ListProperty([])
     """Best-times table: (rank, name, time, 3BV/s, date) strings."""
 
+    @staticmethod
+    def board_name(label: str) -> str:
+        """A board's label as the picker shows it, in the player's language."""
+        return board_name(label)
+
+    def pick(self, shown: str) -> None:
+        """The picker chose ``shown`` (a board's name in the player's language)."""
+        self.difficulty = next((n for n in self.names if board_name(n) == shown), shown)
+
     def on_pre_enter(self, *_args) -> None:
         came_from = getattr(self.manager.transition, "screen_out", None) if self.manager else None
         if came_from is not None and came_from.name == "progress":
@@ -323,7 +337,7 @@ class RecordsScreen(Screen):
         table.clear_widgets()
         if not rows:
             return
-        for i, row in enumerate([("#", "Name", "Time", "3BV/s", "Date"), *rows]):
+        for i, row in enumerate([("#", _("Name"), _("Time"), "3BV/s", _("Date")), *rows]):
             for j, text in enumerate(row):
                 if j == 1:  # the name takes what is left; a long one ends in "..."
                     # (cut at its end, not its middle: "Maximilian" read "M...n")
@@ -360,14 +374,17 @@ class RecordsScreen(Screen):
         self.note = note[:1].upper() + note[1:] + "." if note else ""
         extra = []
         if st.assisted:
-            extra.append(f"+{st.assisted} assisted")
+            extra.append(_("+{n} assisted").format(n=st.assisted))
         if st.abandoned:
-            extra.append(f"{st.abandoned} abandoned")
+            extra.append(_("{n} abandoned").format(n=st.abandoned))
         more = f"\n({', '.join(extra)})" if extra else ""
-        self.summary = (f"Played {st.played}   Won {st.won} ({st.win_percent:.0f}%)\n"
-                        f"Current streak {st.streak}   Best streak {st.best_streak}{more}")
-        self.rows = [(str(i + 1), b.name or "-", f"{b.time:.2f} s",
-                      f"{b.bbbv_per_second:.2f}" if b.bbbv_per_second else "-", short_date(b.date))
+        self.summary = (_("Played {played}   Won {won} ({percent})").format(
+                            played=st.played, won=st.won, percent=fmt_percent(st.win_percent / 100))
+                        + "\n" + _("Current streak {streak}   Best streak {best}").format(
+                            streak=st.streak, best=st.best_streak) + more)
+        self.rows = [(str(i + 1), b.name or "-", fmt_seconds(b.time),
+                      fmt_number(b.bbbv_per_second, 2) if b.bbbv_per_second else "-",
+                      short_date(b.date))
                      for i, b in enumerate(best)]
 
 
@@ -380,29 +397,42 @@ class AboutScreen(Screen):
         from fastmine import __version__
 
         from . import assist
-        solver = "available" if assist.available() else "not installed (assist buttons are off)"
-        self.text = ABOUT.format(version=__version__, solver=solver)
+        solver = _("available") if assist.available() else _("not installed (assist buttons are off)")
+        self.text = about_text(__version__, solver)
 
 
-ABOUT = """[size=22sp][b]fastmine[/b][/size]   version {version}
+ABOUT: tuple[tuple[str, str], ...] = (
+    (N_("Touch"), N_("Tap a cell to reveal it. Hold a finger on a cell to flag it (it flags while your "
+                     "finger is still down). Tap a number whose flags are all placed to open its other "
+                     "neighbours (chord). The flag button switches to flag mode: tap flags, hold "
+                     "reveals. Pinch to zoom, drag to pan: neither ever reveals anything.")),
+    (N_("Mouse"), N_("Left click reveals, right click flags (with question marks on in Settings: flag, "
+                     "?, none), middle click or a double click on a number chords. Drag to pan, ctrl + "
+                     "wheel zooms, the wheel scrolls.")),
+    (N_("Keyboard"), N_("Arrows move the cursor, space reveals or chords, F marks, H hints, U undoes a "
+                        "loss, N starts a new game, P pauses, Escape asks before quitting.")),
+    (N_("Assist"), N_("Hint shows a cell that is certainly safe, or the safest guess and its odds. Odds "
+                      "shades every unknown cell by its chance of holding a mine. Solver lets the "
+                      "solver play one move for you: a safe move, an obvious move, the best guess, one "
+                      "move of any kind, or a random cell. After a loss, Undo takes the losing move "
+                      "back and the game goes on. With Coach while playing on (Settings), a line names "
+                      "each risky move or wrong flag after you make it. Games where you used any of "
+                      "these are marked as assisted and do not count for best times. Solver: {solver}.")),
+    (N_("Replays and records"), N_("A recorded game keeps its replay: Watch replay at the end of a game "
+                                   "(and, after a loss, Why did I lose?, which opens it at the losing "
+                                   "move) or Replays in the menu. The player steps through the moves or "
+                                   "plays them at 0.5x to 8x, marks each risky move on its timeline and "
+                                   "says what was known before it. Records shows the best times and "
+                                   "statistics of each board; its Progress charts your time and speed, "
+                                   "win after win.")),
+    (N_("Credits"), N_("Tiles and sounds are drawn and synthesised by the app itself. MIT licence.")),
+)
+"""The About screen's sections: (title, text), in English (:func:`about_text` translates them)."""
 
-Minesweeper done properly: a Cython engine, an exact solver and this Kivy app.
 
-[b]Touch[/b]
-Tap a cell to reveal it. Hold a finger on a cell to flag it (it flags while your finger is still down). Tap a number whose flags are all placed to open its other neighbours (chord). The flag button switches to flag mode: tap flags, hold reveals. Pinch to zoom, drag to pan: neither ever reveals anything.
-
-[b]Mouse[/b]
-Left click reveals, right click flags (with question marks on in Settings: flag, ?, none), middle click or a double click on a number chords. Drag to pan, ctrl + wheel zooms, the wheel scrolls.
-
-[b]Keyboard[/b]
-Arrows move the cursor, space reveals or chords, F marks, H hints, U undoes a loss, N starts a new game, P pauses, Escape asks before quitting.
-
-[b]Assist[/b]
-Hint shows a cell that is certainly safe, or the safest guess and its odds. Odds shades every unknown cell by its chance of holding a mine. Solver lets the solver play one move for you: a safe move, an obvious move, the best guess, one move of any kind, or a random cell. After a loss, Undo takes the losing move back and the game goes on. With Coach while playing on (Settings), a line names each risky move or wrong flag after you make it. Games where you used any of these are marked as assisted and do not count for best times. Solver: {solver}.
-
-[b]Replays and records[/b]
-A recorded game keeps its replay: Watch replay at the end of a game (and, after a loss, Why did I lose?, which opens it at the losing move) or Replays in the menu. The player steps through the moves or plays them at 0.5x to 8x, marks each risky move on its timeline and says what was known before it. Records shows the best times and statistics of each board; its Progress charts your time and speed, win after win.
-
-[b]Credits[/b]
-Tiles and sounds are drawn and synthesised by the app itself. MIT licence.
-"""
+def about_text(version: str, solver: str) -> str:
+    """The About screen in the player's language (markup)."""
+    head = "[size=22sp][b]fastmine[/b][/size]   " + _("version {version}").format(version=version)
+    intro = _("Minesweeper done properly: a Cython engine, an exact solver and this Kivy app.")
+    body = [f"[b]{_(title)}[/b]\n{_(text).format(solver=solver)}" for title, text in ABOUT]
+    return "\n\n".join([head, intro, *body]) + "\n"

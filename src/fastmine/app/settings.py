@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 
+from .i18n import LANGUAGES
+
 SECTION = "game"
 
 DEFAULTS: dict[str, dict[str, object]] = {
@@ -30,6 +32,7 @@ DEFAULTS: dict[str, dict[str, object]] = {
         "vibration": "",  # "" until set: taken from the old on/off "haptics" (see migrate)
         "animations": 1,
         "coach": 0,
+        "language": "system",
     },
 }
 """Section -> key -> default, for ``App.build_config``."""
@@ -100,6 +103,10 @@ PANEL = [
     {"type": "string", "title": "Player name", "section": SECTION, "key": "player_name",
      "desc": "Offered when you set a best time."},
     {"type": "title", "title": "Look and feel"},
+    {"type": "options", "title": "Language", "section": SECTION, "key": "language",
+     "options": ["system", *LANGUAGES], "labels": {"system": "System", **LANGUAGES},
+     "desc": "The app's words. System: the language of the device (English when the app "
+             "does not speak it)."},
     {"type": "options", "title": "Theme", "section": SECTION, "key": "theme",
      "options": ["light", "dark"], "labels": THEME_LABELS, "desc": "Light or dark colours."},
     {"type": "bool", "title": "Animations", "section": SECTION, "key": "animations",

@@ -17,6 +17,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.stacklayout import StackLayout
 
 from . import settings as S
+from .i18n import CONTEXT_KEYS, fmt_seconds, pgettext, translate
 from .widgets import FlatInput, TLabel, WordToggle
 
 
@@ -74,11 +75,12 @@ class SettingsScreen(Screen):
         box = self.ids.box
         for item in S.PANEL:
             if item["type"] == "title":
-                box.add_widget(SettingsTitle(text=item["title"]))
+                box.add_widget(SettingsTitle(text=translate(item["title"])))
                 continue
             labels = S.option_labels(item) if item["type"] in ("bool", "options") else {}
-            row = SettingRow(key=item["key"], title=item["title"], desc=item.get("desc", ""),
-                             labels=labels)
+            row = SettingRow(key=item["key"], title=translate(item["title"]),
+                             desc=translate(item.get("desc", "")),
+                             labels={v: shown(words, item["key"]) for v, words in labels.items()})
             box.add_widget(row)
             self.rows[item["key"]] = row
 
@@ -86,6 +88,19 @@ class SettingsScreen(Screen):
         cfg = App.get_running_app().config
         for key, row in self.rows.items():
             row.value = str(cfg.get(S.SECTION, key))
+
+
+def shown(label: str, key: str = "") -> str:
+    """A setting's choice in the player's words: translated, a delay in the
+    language's digits ("0,4 s"), a language's name in itself.
+
+    >>> shown("0.25 s"), shown("On")
+    ('0.25 s', 'On')
+    """
+    number, _sp, unit = label.partition(" ")
+    if unit == "s" and number.replace(".", "", 1).isdigit():
+        return fmt_seconds(float(number), len(number.partition(".")[2]))
+    return pgettext(key, label) if key in CONTEXT_KEYS else translate(label)
 
 
 class SettingsTitle(TLabel):

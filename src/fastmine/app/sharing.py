@@ -11,6 +11,8 @@ from kivy.logger import Logger
 
 from fastmine import gamecode
 
+from .i18n import _
+
 
 class SharingMixin:
     """Game codes, for the App (which has ``ctrl``, ``root``, ``confirm_abandon``,
@@ -48,15 +50,15 @@ class SharingMixin:
         code = gamecode.code_of(game) if game is not None else None
         if code is None:
             self.show_message(
-                "No game code yet",
-                "This game's mines are laid at your first tap: its code (the exact board) "
-                "is ready after it.")
+                _("No game code yet"),
+                _("This game's mines are laid at your first tap: its code (the exact board) "
+                  "is ready after it."))
             return None
         try:
             Clipboard.copy(code)
-            copied = "It is copied: paste it to a friend, who plays it from New game."
+            copied = _("It is copied: paste it to a friend, who plays it from New game.")
         except Exception as exc:  # noqa: BLE001 - a missing clipboard must not lose the code
             Logger.warning(f"fastmine: clipboard unavailable: {exc}")
-            copied = "Share it with a friend, who plays it from New game."
-        self.show_message("Game code", f"{code}\n\n{copied}")
+            copied = _("Share it with a friend, who plays it from New game.")
+        self.show_message(_("Game code"), f"{code}\n\n{copied}")
         return code

@@ -23,6 +23,7 @@ from fastmine import DIFFICULTIES
 from fastmine.records.progress import MEDIAN_WINDOW, Progress, progress
 
 from .chart import Chart
+from .i18n import N_, _, board_name, fmt_number, fmt_percent, fmt_seconds, ngettext
 from .screens import short_date, shown_label
 from .widgets import FlatToggle
 
@@ -30,11 +31,15 @@ KV_FILE = os.path.join(os.path.dirname(__file__), "stats.kv")
 
 LAST_CHOICES = ("25", "50", "100", "all")
 """How many of the last games the screen offers to look at ("all": every one)."""
-LAST_LABELS = {"all": "All"}
+LAST_LABELS = {"all": N_("All")}
 
 
-def _fmt(v: float | None, spec: str, unit: str = "") -> str:
-    return "-" if v is None else format(v, spec) + unit
+def _fmt(v: float | None, decimals: int) -> str:
+    return "-" if v is None else fmt_number(v, decimals)
+
+
+def _secs(v: float | None) -> str:
+    return "-" if v is None else fmt_seconds(v, 1)
 
 
 def summary_text(p: Progress, wide: bool = False) -> str:
@@ -49,13 +54,16 @@ def summary_text(p: Progress, wide: bool = False) -> str:
     Time: best 8.0 s, median 9.0 s
     3BV/s: best 2.50, median 2.25
     """
-    head = f"{p.played} game{'s' if p.played != 1 else ''}, {p.won} won"
+    head = ngettext("{n} game, {won} won", "{n} games, {won} won", p.played).format(
+        n=p.played, won=p.won)
     if p.win_percent is not None:
-        head += f" ({p.win_percent:.0f}%)"
+        head += f" ({fmt_percent(p.win_percent / 100)})"
     if not p.won:
         return head
-    times = f"Time: best {_fmt(p.best_time, '.1f', ' s')}, median {_fmt(p.median_time, '.1f', ' s')}"
-    rates = f"3BV/s: best {_fmt(p.best_rate, '.2f')}, median {_fmt(p.median_rate, '.2f')}"
+    times = _("Time: best {best}, median {median}").format(best=_secs(p.best_time),
+                                                           median=_secs(p.median_time))
+    rates = _("3BV/s: best {best}, median {median}").format(best=_fmt(p.best_rate, 2),
+                                                            median=_fmt(p.median_rate, 2))
     return f"{head}\n{times}{'   ·   ' if wide else chr(10)}{rates}"
 
 
@@ -67,9 +75,10 @@ def picked_text(record, number: int) -> str:
     >>> picked_text(g, 7)
     'Win 7: 12.50 s, 3BV 25, 2.00 3BV/s, 23 Nov 26'
     """
-    rate = f", {record.bbbv_per_second:.2f} 3BV/s" if record.bbbv_per_second else ""
+    rate = f", {fmt_number(record.bbbv_per_second, 2)} 3BV/s" if record.bbbv_per_second else ""
     bbbv = f", 3BV {record.bbbv}" if record.bbbv is not None else ""
-    return f"Win {number}: {record.time:.2f} s{bbbv}{rate}, {short_date(record.date)}"
+    return _("Win {number}: {time}").format(number=number, time=fmt_seconds(record.time)) + (
+        f"{bbbv}{rate}, {short_date(record.date)}")
 
 
 def empty_text(board: str, played: int, assisted: int) -> str:
@@ -83,17 +92,18 @@ def empty_text(board: str, played: int, assisted: int) -> str:
     'No unassisted wins on Expert yet: your 2 games there were '
     """
     if played:
-        return ("No unassisted wins among these games yet. Each win without help adds a "
-                "point to the charts: its time and its speed in 3BV per second.")
-    if assisted == 1:
-        return (f"No unassisted wins on {board} yet: your 1 game there was assisted (a hint, "
-                "the solver or the coach helped), and the charts count games played without "
-                "help.")
+        return _("No unassisted wins among these games yet. Each win without help adds a "
+                 "point to the charts: its time and its speed in 3BV per second.")
+    board = board_name(board)
     if assisted:
-        return (f"No unassisted wins on {board} yet: your {assisted} games there were assisted "
-                "(a hint, the solver or the coach helped), and the charts count games played "
-                "without help.")
-    return f"No games on {board} yet. Win one and its time and speed show here, game after game."
+        return ngettext("No unassisted wins on {board} yet: your {n} game there was assisted (a "
+                        "hint, the solver or the coach helped), and the charts count games played "
+                        "without help.",
+                        "No unassisted wins on {board} yet: your {n} games there were assisted (a "
+                        "hint, the solver or the coach helped), and the charts count games played "
+                        "without help.", assisted).format(board=board, n=assisted)
+    return _("No games on {board} yet. Win one and its time and speed show here, game after "
+             "game.").format(board=board)
 
 
 class ProgressScreen(Screen):
@@ -118,7 +128,7 @@ class ProgressScreen(Screen):
 
     def on_kv_post(self, _base) -> None:
         for value in LAST_CHOICES:
-            btn = FlatToggle(text=LAST_LABELS.get(value, value), group="progress-last",
+            btn = FlatToggle(text=_(LAST_LABELS.get(value, value)), group="progress-last",
                              allow_no_selection=False, font_size=self.ids.back.font_size)
             btn.value = value
             btn.state = "down" if value == self.last else "normal"
@@ -142,13 +152,22 @@ class ProgressScreen(Screen):
         if self.progress is not None and self.progress.played:
             self.summary = summary_text(self.progress, self.landscape)
 
+    @staticmethod
+    def board_name(label: str) -> str:
+        """A board's label as the picker shows it, in the player's language."""
+        return board_name(label)
+
+    def pick(self, shown: str) -> None:
+        """The picker chose ``shown`` (a board's name in the player's language)."""
+        self.difficulty = next((n for n in self.names if board_name(n) == shown), shown)
+
     def on_pre_enter(self, *_args) -> None:
         app = App.get_running_app()
         th = app.theme
         big = int(sp(19))  # the dot and the dash about as big as the chart's own
-        self.legend = (f"[size={big}][color={_hex(th.accent)}]•[/color][/size] a win    "
+        self.legend = (f"[size={big}][color={_hex(th.accent)}]•[/color][/size] {_('a win')}    "
                        f"[size={big}][color={_hex(th.hint)}][b]—[/b][/color][/size] "
-                       f"median of the last {MEDIAN_WINDOW} wins")
+                       + _("median of the last {n} wins").format(n=MEDIAN_WINDOW))
         if app.root is not None and app.root.has_screen("records"):
             self.difficulty = app.root.get_screen("records").difficulty
         else:
@@ -178,7 +197,7 @@ class ProgressScreen(Screen):
         except StoreError as exc:
             self.error = str(exc)
             self.summary, self.progress = "", None
-            self.empty = "The records cannot be read."
+            self.empty = _("The records cannot be read.")
             self._show(None)
             return
         self.error = ""
