@@ -1,0 +1,158 @@
+"""The app's translations: complete catalogs, placeholders and plurals, up to date with
+the sources, compiled .mo files that match their .po, and fonts that draw every
+character a catalog uses (no string drawn as boxes).  No window needed."""
+
+from __future__ import annotations
+
+import gettext
+import io
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+babel = pytest.importorskip("babel")
+from babel.messages.mofile import write_mo  # noqa: E402
+from babel.messages.plurals import get_plural  # noqa: E402
+from babel.messages.pofile import read_po  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = ROOT / "src" / "fastmine" / "app"
+LOCALE = APP / "locale"
+SHIPPED = ("de", "es", "fr", "ja", "pt_BR", "ru", "zh_CN")
+"""Every language the issue asks for, each with a complete catalog."""
+PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
+def catalog(code: str):
+    with (LOCALE / code / "LC_MESSAGES" / "fastmine.po").open("rb") as f:
+        return read_po(f, locale=code)
+
+
+def template():
+    with (LOCALE / "fastmine.pot").open("rb") as f:
+        return read_po(f)
+
+
+def forms(message) -> list[str]:
+    return list(message.string) if isinstance(message.string, tuple) else [message.string]
+
+
+def ids(message) -> list[str]:
+    return list(message.id) if isinstance(message.id, tuple) else [message.id]
+
+
+def test_every_language_of_the_setting_has_a_catalog():
+    from fastmine.app.i18n import LANGUAGES, available
+
+    assert set(LANGUAGES) == {"en", *SHIPPED}
+    assert all(available(code) for code in LANGUAGES)
+
+
+@pytest.mark.parametrize("code", SHIPPED)
+def test_the_catalog_is_complete_with_matching_placeholders_and_plurals(code):
+    cat, pot = catalog(code), template()
+    want = {(m.id if isinstance(m.id, str) else m.id[0], m.context) for m in pot if m.id}
+    have = {(m.id if isinstance(m.id, str) else m.id[0], m.context) for m in cat if m.id}
+    assert want - have == set(), f"{code}: messages missing from the catalog"
+    assert have - want == set(), f"{code}: messages the app no longer has"
+    nplurals = get_plural(code).num_plurals
+    assert cat.num_plurals == nplurals  # Russian 3, Japanese and Chinese 1
+    for m in cat:
+        if not m.id:
+            continue
+        assert not m.fuzzy, f"{code}: fuzzy {m.id!r}"
+        strings = forms(m)
+        assert all(strings), f"{code}: untranslated {m.id!r}"
+        if isinstance(m.id, tuple):
+            assert len(strings) == nplurals, f"{code}: {len(strings)} plural forms for {m.id!r}"
+        english = set(PLACEHOLDER.findall(" ".join(ids(m))))
+        for s in strings:
+            got = set(PLACEHOLDER.findall(s))
+            # a plural form may leave the count out ("une" for 1); nothing else may go
+            assert got <= english, f"{code}: {s!r} has {got - english} that {m.id!r} has not"
+            if not isinstance(m.id, tuple):
+                assert got == english, f"{code}: {s!r} lacks {english - got}"
+            s.format(**{p.strip("{}"): 1 for p in got})  # formats as the app formats it
+            assert s.count("[b]") == " ".join(ids(m)).count("[b]")  # markup kept
+
+
+@pytest.mark.parametrize("code", SHIPPED)
+def test_the_compiled_catalog_is_the_catalog(code):
+    # The .mo files ship (committed); they must say exactly what the .po says.
+    buf = io.BytesIO()
+    write_mo(buf, catalog(code), use_fuzzy=False)
+    buf.seek(0)
+    fresh = gettext.GNUTranslations(buf)
+    with (LOCALE / code / "LC_MESSAGES" / "fastmine.mo").open("rb") as f:
+        shipped = gettext.GNUTranslations(f)
+    assert shipped._catalog == fresh._catalog, f"run: python scripts/i18n.py compile ({code})"
+
+
+def test_the_template_holds_every_message_of_the_sources(tmp_path):
+    # A word added to the app without its translations fails here: extract again
+    # (python scripts/i18n.py extract, update), translate, compile.
+    out = tmp_path / "fresh.pot"
+    run = subprocess.run(
+        [sys.executable, "-c",
+         "import runpy; from pathlib import Path; "
+         "g = runpy.run_path('scripts/i18n.py', run_name='i18n_check'); "
+         f"g['extract'].__globals__['POT'] = Path({str(out)!r}); g['extract']()"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    with out.open("rb") as f:
+        fresh = read_po(f)
+    key = lambda m: (m.id if isinstance(m.id, str) else tuple(m.id), m.context)  # noqa: E731
+    missing = {key(m) for m in fresh if m.id} - {key(m) for m in template() if m.id}
+    assert not missing, f"not in the catalogs yet: {sorted(missing)[:5]}"
+
+
+# ------------------------------------------------------------------ fonts
+
+
+def kivy_font() -> Path:
+    import kivy
+
+    return Path(kivy.__file__).parent / "data" / "fonts" / "Roboto-Regular.ttf"
+
+
+def cmap(path: Path) -> set[str]:
+    from fontTools.ttLib import TTFont
+
+    return {chr(c) for c in TTFont(str(path), lazy=True).getBestCmap()}
+
+
+def used(code: str) -> set[str]:
+    chars = set()
+    for m in catalog(code):
+        if m.id:
+            chars.update("".join(forms(m)))
+    return chars - {"\n"}
+
+
+@pytest.mark.parametrize("code", SHIPPED)
+def test_every_character_of_a_catalog_has_a_glyph_in_its_font(code):
+    # A character missing from the font is drawn as a box: Chinese and Japanese
+    # need the app's own fonts (Kivy's Roboto has no CJK), the others Roboto's.
+    pytest.importorskip("fontTools")
+    from fastmine.app.i18n import font_for
+
+    font = font_for(code)
+    path = Path(font) if font else kivy_font()
+    if not font:
+        pytest.importorskip("kivy")
+    assert path.is_file(), path
+    missing = used(code) - cmap(path)
+    assert not missing, f"{code}: {path.name} has no glyph for {sorted(missing)}"
+
+
+@pytest.mark.parametrize("code", ["ja", "zh_CN"])
+def test_the_cjk_fonts_are_subsets_that_keep_the_app_small(code):
+    from fastmine.app.i18n import font_for
+
+    path = Path(font_for(code))
+    assert path.stat().st_size < 400_000  # the whole Noto Sans CJK face is 16 MB
+    assert (path.parent / "OFL.txt").is_file()  # its licence ships with it
+    assert {*"0123456789", *"3BV/s%"} <= cmap(path)  # the numbers the screens show
