@@ -73,12 +73,16 @@ class Driver:
         if tuple(window.size) != tuple(size):
             window.size = size
             EventLoop.idle()
+        config = dict(config or {})
+        # the first-run tutorial would cover every test's board: only its own tests ask for it
+        offer_tutorial = bool(config.pop("offer_tutorial", False))
         if config:
             # settings as a previous run left them in the app's config file
             path = os.path.join(data_dir, "fastmine.ini")
             with open(path, "w") as f:
                 f.write("[game]\n" + "".join(f"{k} = {v}\n" for k, v in config.items()))
         app = FastmineApp(data_dir=data_dir, clock=clock)
+        app.offer_tutorial = offer_tutorial
         app._run_prepare()
         drv = cls(app, window, clock)
         drv.frames(3)

@@ -45,6 +45,7 @@ from .settingsscreen import SettingsScreen
 from .sharing import SharingMixin
 from .sounds import SoundBoard
 from .statsscreen import ProgressScreen
+from .tutorial import HowToPlayScreen, TutorialMixin
 from .store import Store, StoreError
 from .theme import LIGHT, get_theme
 from .tiles import Atlas
@@ -56,7 +57,7 @@ later refines an earlier one for the same class.  ``stats.kv`` loads before them
 (on import of :mod:`.statsscreen`), ``replay.kv`` after them (on first use)."""
 
 
-class FastmineApp(LanguageMixin, LeavingMixin, SharingMixin, ReplayMixin, App):
+class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, ReplayMixin, App):
     """fastmine's touch and desktop Minesweeper.
 
     The records, saved game and sounds live in the data folder, the settings
@@ -207,6 +208,8 @@ class FastmineApp(LanguageMixin, LeavingMixin, SharingMixin, ReplayMixin, App):
         if self.settings_note:
             self.show_message(_("Settings not loaded"), self.settings_note)
         self._offer_resume()
+        if self.offer_tutorial and self.resume_dialog is None and not self.tutorial_done():
+            self.start_tutorial()  # the first start: the tutorial, skippable
         self._events.append(Clock.schedule_once(self._after_first_frame, 0))
 
     def _on_first_flip(self, *_args) -> None:
@@ -273,7 +276,8 @@ class FastmineApp(LanguageMixin, LeavingMixin, SharingMixin, ReplayMixin, App):
 
     SCREENS = {"new_game": NewGameScreen, "records": RecordsScreen, "about": AboutScreen,
                "replay": ReplayScreen, "replays": ReplaysScreen,
-               "settings": SettingsScreen, "progress": ProgressScreen}
+               "settings": SettingsScreen, "progress": ProgressScreen,
+               "how_to_play": HowToPlayScreen}
 
     def show_screen(self, name: str) -> None:
         """Go to a screen (built on first use: a faster start); leaving the game pauses it."""
@@ -362,6 +366,9 @@ class FastmineApp(LanguageMixin, LeavingMixin, SharingMixin, ReplayMixin, App):
     def new_game(self) -> None:
         """A new game like the last one (the face button, the n key); asks first
         when a game is in progress."""
+        if self.tutorial_on:  # the face button in the tutorial: it ends, the game before comes back
+            self.end_tutorial()
+
         def start() -> None:
             _name, d = self.current_difficulty()
             self.start_game(d, rule=S.first_click(self.config))
@@ -420,6 +427,8 @@ class FastmineApp(LanguageMixin, LeavingMixin, SharingMixin, ReplayMixin, App):
     # ------------------------------------------------------------ end of game
 
     def _on_game_over(self, ctrl, state: str) -> None:
+        if self.tutorial_on:
+            return  # the tutorial's game is never recorded
         g = ctrl.game
         try:
             self.store.clear_saved()
@@ -545,11 +554,11 @@ class FastmineApp(LanguageMixin, LeavingMixin, SharingMixin, ReplayMixin, App):
 
     def save_now(self) -> None:
         """Save the unfinished game (or forget the save of a finished one)."""
-        if self.resume_dialog is not None or self.game_screen is None or self.ctrl.game is None:
+        if self.resume_dialog is not None or self.game_screen is None or self.game_to_keep() is None:
             return  # the old save is still on offer
         self._flush_pending_record()
         try:
-            self.store.save_game(self.ctrl.game)
+            self.store.save_game(self.game_to_keep())
         except StoreError as exc:
             Logger.warning(f"fastmine: cannot save the game: {exc}")
 

@@ -1,0 +1,266 @@
+"""The first-run tutorial and the "How to play" screen.
+
+The tutorial is played on the game screen itself, with the real board, the real
+gestures and the real controller: a small fixed board is attached, a card over
+the board says what to do, a cell is outlined, and each step waits for the
+player's own move (:data:`STEPS`): open a cell, flag a mine (a hold, or a tap
+in flag mode), chord a number, fit the zoomed board with the corner button, ask
+for a Hint.  It comes once, at the first start; Skip ends it at any step, and
+either way it does not come back (the setting ``tutorial = done``); the menu's
+*How to play* (the rules, in one screen) starts it again.  The game that was
+on screen before it comes back afterwards; the tutorial's own game is never
+recorded nor saved.  A mixin of :class:`.application.FastmineApp`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from kivy.clock import Clock
+from kivy.lang import Builder
+from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+from fastmine import FLAG, Board, Game
+
+from . import settings as S
+from .i18n import N_, _, translate
+
+KV_FILE = os.path.join(os.path.dirname(__file__), "tutorial.kv")
+
+MINES = ((0, 2), (3, 3), (4, 3), (4, 4), (4, 5))
+"""The tutorial's 6 x 6 board: five mines, laid so each step has its move."""
+OPEN = (3, 1)
+"""The first cell to open: it opens most of the board."""
+FLAG_CELL = (3, 3)
+"""A mine the numbers prove once the board is open: the cell to flag."""
+CHORD_CELL = (2, 2)
+"""A 1 next to the flagged mine with hidden safe neighbours: the number to chord."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step: what the card says (English, translated when shown) and the cell outlined."""
+
+    name: str
+    text: str
+    cell: tuple[int, int] | None = None
+
+
+STEPS: tuple[Step, ...] = (
+    Step("open", N_("Tap the outlined cell to open it. The first cell you open is always safe."),
+         OPEN),
+    Step("flag", N_("The outlined cell is certainly a mine: the numbers around it say so. Hold "
+                    "a finger on it until a flag appears (or turn on the flag button, then tap "
+                    "it)."), FLAG_CELL),
+    Step("chord", N_("Now tap the outlined 1: its mine is flagged, so a tap opens all its other "
+                     "neighbours at once. That is a chord."), CHORD_CELL),
+    Step("fit", N_("The board is zoomed in now. Tap the button in the board's corner to see it "
+                   "whole.")),
+    Step("hint", N_("Stuck? Tap Hint: it outlines a cell that is certainly safe. A game with a "
+                    "hint counts apart from your best times.")),
+    Step("done", N_("That is all you need. Open every cell that is not a mine to win. Have "
+                    "fun!")),
+)
+"""The tutorial, in order."""
+
+
+def board() -> Board:
+    """The tutorial's board."""
+    mines = np.zeros((6, 6), bool)
+    for cell in MINES:
+        mines[cell] = True
+    return Board.from_mines(mines)
+
+
+def load_kv() -> None:
+    """Load ``tutorial.kv`` once per process."""
+    if os.path.abspath(KV_FILE) not in map(os.path.abspath, Builder.files):
+        Builder.load_file(KV_FILE)
+
+
+class TutorialCard(BoxLayout):  # type: ignore[misc]  # Kivy has no type information
+    """The card over the board: the step's words, Skip, and at the end Play."""
+
+    text = StringProperty("")
+    last = BooleanProperty(False)
+
+    __events__ = ("on_skip", "on_play")
+
+    def on_skip(self) -> None:
+        """The player skipped the tutorial."""
+
+    def on_play(self) -> None:
+        """The player finished the tutorial."""
+
+
+class HowToPlayScreen(Screen):  # type: ignore[misc]
+    """The rules on one screen, and the way back into the tutorial."""
+
+    RULES: tuple[str, ...] = (
+        N_("The board hides mines. Open every cell that is not a mine to win; open a mine and "
+           "you lose."),
+        N_("A number tells how many mines touch its cell, diagonals included. A blank cell has "
+           "none, and the cells around it open by themselves."),
+        N_("Flag a cell you know is a mine: a flag keeps it from being opened by mistake. The "
+           "counter at the top left shows the mines not flagged yet."),
+        N_("When a number has as many flags around it as its count, tap it to open all its "
+           "other neighbours at once: a chord."),
+        N_("The first cell you open is always safe, and the clock starts with it."),
+        N_("Tap opens, hold flags (Settings, Controls, has other ways). Pinch or the corner "
+           "button zooms; drag to move the board."),
+        N_("Stuck? Hint shows a cell that is certainly safe. Games played with help count apart "
+           "from your best times."),
+    )
+    """The rules, one paragraph each."""
+
+    text = StringProperty("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        load_kv()
+        super().__init__(**kwargs)
+
+    def on_pre_enter(self, *_args: Any) -> None:
+        self.text = "\n\n".join("•  " + translate(rule) for rule in self.RULES)
+
+
+class TutorialMixin:
+    """The tutorial, for the App (which has ``config``, ``ctrl``, ``game_screen``,
+    ``root``, ``show_screen``, ``start_game`` and ``current_difficulty``)."""
+
+    offer_tutorial = True
+    """Start the tutorial at the first start (tests turn it off)."""
+    tutorial_step: int | None = None
+    """The step shown (an index of :data:`STEPS`), or None when no tutorial runs."""
+    _before_tutorial: Game | None = None
+    _card: TutorialCard | None = None
+
+    @property
+    def tutorial_on(self) -> bool:
+        """A tutorial is on the game screen."""
+        return self.tutorial_step is not None
+
+    def tutorial_done(self: Any) -> bool:
+        """True once the tutorial was finished or skipped."""
+        return str(self.config.getdefault(S.SECTION, "tutorial", "")) == "done"
+
+    def start_tutorial(self: Any) -> None:
+        """Play the tutorial on the game screen (the game on screen comes back after it)."""
+        load_kv()
+        if self.tutorial_on:
+            return
+        ctrl = self.ctrl
+        g = ctrl.game
+        self._before_tutorial = g if g is not None and not g.state.is_over else None
+        if g is not None and ctrl.state == "playing":
+            ctrl.pause()
+        self.tutorial_step = 0
+        card = self._card = TutorialCard(pos_hint={"center_x": 0.5, "top": 1})
+        card.bind(on_skip=lambda *_a: self.end_tutorial(), on_play=lambda *_a: self.end_tutorial())
+        self._place_card()
+        self.game_screen.bind(landscape=self._place_card_later)
+        ctrl.bind(on_moved=self._tutorial_check, assisted=self._tutorial_check,
+                  on_game_over=self._tutorial_lost)
+        self.game_screen.board.fit_button.bind(on_release=self._tutorial_fitted)
+        self.show_screen("game")
+        self._tutorial_board()
+
+    def _place_card_later(self: Any, *_args: Any) -> None:
+        # after the screen has moved its controls for the new orientation
+        Clock.schedule_once(self._place_card, 0)
+
+    def _place_card(self: Any, *_args: Any) -> None:
+        """Upright, the card goes under the top bar and the board gets the room left
+        below it; turned, over the board's top left corner (the side column holds
+        the controls)."""
+        card, screen = self._card, self.game_screen
+        if card is None:
+            return
+        if card.parent is not None:
+            card.parent.remove_widget(card)
+        if screen.landscape:
+            card.pos_hint = {"x": 0, "top": 1}
+            screen.ids.board_area.add_widget(card)
+        else:
+            card.pos_hint = {"center_x": 0.5}
+            frame = screen.ids.frame
+            frame.add_widget(card, index=frame.children.index(screen._parts["top_bar"]))
+
+    def _tutorial_board(self: Any) -> None:
+        """A fresh tutorial board at its first step."""
+        self.ctrl.attach(Game.from_board(board(), clock=self.clock))
+        self.tutorial_step = 0
+        self._tutorial_show()
+
+    def _tutorial_show(self: Any) -> None:
+        step = STEPS[self.tutorial_step]
+        card, b = self._card, self.game_screen.board
+        card.text = translate(step.text)
+        card.last = step.name == "done"
+        b.cursor = step.cell
+        if step.name == "fit":  # zoomed in, so the corner button has a whole board to show;
+            # once the card has its new words and the board its new room
+            Clock.schedule_once(lambda _dt: b.set_view(b.fit_scale() * 2.0, (3.0, 3.0)), 0.05)
+
+    def _tutorial_next(self: Any) -> None:
+        self.tutorial_step += 1
+        self._tutorial_show()
+
+    def _tutorial_check(self: Any, *_args: Any) -> None:
+        """After each move: was it the move the step asks for?"""
+        if not self.tutorial_on:
+            return
+        g = self.ctrl.game
+        name = STEPS[self.tutorial_step].name
+        moves = g.moves
+        last = (int(moves[-1][0]) & 3, int(moves[-1][1]), int(moves[-1][2])) if len(moves) else None
+        done = {"open": bool(g.view[OPEN] >= 0),
+                "flag": bool(g.view[FLAG_CELL] == FLAG),
+                "chord": last == (2, *CHORD_CELL) and bool(g.view[CHORD_CELL] >= 0),  # a chord
+                "hint": bool(g.assisted)}
+        if done.get(name, False):
+            self._tutorial_next()
+
+    def _tutorial_fitted(self: Any, *_args: Any) -> None:
+        if self.tutorial_on and STEPS[self.tutorial_step].name == "fit":
+            self._tutorial_next()
+
+    def _tutorial_lost(self: Any, _ctrl: Any, state: str) -> None:
+        if self.tutorial_on and state == "lost":  # a mine: the same lesson on a fresh board
+            self._tutorial_board()
+            self._card.text = (_("That was a mine. Let's start again.") + "\n"
+                               + translate(STEPS[0].text))
+
+    def end_tutorial(self: Any) -> None:
+        """Skip or finish: it never comes back by itself; the game before it does."""
+        if not self.tutorial_on:
+            return
+        self.tutorial_step = None
+        ctrl = self.ctrl
+        ctrl.unbind(on_moved=self._tutorial_check, assisted=self._tutorial_check,
+                    on_game_over=self._tutorial_lost)
+        board_view = self.game_screen.board
+        board_view.fit_button.unbind(on_release=self._tutorial_fitted)
+        board_view.cursor = None
+        self.game_screen.unbind(landscape=self._place_card_later)
+        if self._card is not None and self._card.parent is not None:
+            self._card.parent.remove_widget(self._card)
+        self._card = None
+        self.config.set(S.SECTION, "tutorial", "done")
+        self.write_settings()
+        before, self._before_tutorial = self._before_tutorial, None
+        if before is not None:
+            ctrl.attach(before)
+            ctrl.pause()  # as the player left it: a tap resumes
+        else:
+            _name, d = self.current_difficulty()
+            ctrl.new_game(d.rows, d.cols, d.mines)
+
+    def game_to_keep(self: Any) -> Game | None:
+        """The game to save: the one before the tutorial while it runs."""
+        game: Game | None = self._before_tutorial if self.tutorial_on else self.ctrl.game
+        return game
