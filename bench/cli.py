@@ -9,11 +9,15 @@ import sys
 from pathlib import Path
 
 from fastmine.files.outputs import write_output
-from fastmine.files.storage import refuse_owned
+from fastmine.files.storage import read_regular_file, refuse_owned
+from fastmine.limits import check_board_size
 
 from .kernels import FASTMINE_ONLY_SIZES, FULL_SIZES, KERNELS, QUICK_SIZES, size
 from .peers import PEERS
 from .suite import RESULTS_DIR, Config
+
+MAX_RESULTS_BYTES = 64 * 2**20
+"""The largest results file --from-json reads (a full run's is about 1 MB)."""
 
 
 def _csv(choices):
@@ -28,10 +32,19 @@ def _csv(choices):
 
 def _sizes(text: str):
     try:
-        return [size(t.strip()) for t in text.split(",") if t.strip()]
+        sizes = [size(t.strip()) for t in text.split(",") if t.strip()]
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"sizes are ROWSxCOLS or ROWSxCOLS/MINES, comma-separated: {text!r}") from None
+    for s in sizes:     # a board fastmine cannot have would only fail (or fill memory) later
+        try:
+            check_board_size(s.rows, s.cols)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        if not 1 <= s.mines < s.rows * s.cols:
+            raise argparse.ArgumentTypeError(
+                f"a {s.rows}x{s.cols} board has 1 to {s.rows * s.cols - 1} mines, not {s.mines}")
+    return sizes
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -141,7 +154,22 @@ def run(args: argparse.Namespace, argv: list[str] | None = None) -> int:
     from . import report, suite
 
     cfg = config(args, argv)
-    try:        # before any work: never over a file of fastmine's (the saved game ...)
+    doc = None
+    if args.from_json:
+        try:
+            doc = json.loads(read_regular_file(args.from_json, MAX_RESULTS_BYTES))
+            cfg.name = args.name or doc["name"]
+            if not isinstance(cfg.name, str) or not isinstance(doc.get("rows"), list):
+                raise ValueError("not the JSON of a run")
+        except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
+            print(f"bench: --from-json {args.from_json}: not the results of a run "
+                  f"({exc.strerror if isinstance(exc, OSError) and exc.strerror else exc})",
+                  file=sys.stderr)
+            return 2
+    try:        # before any work: a plain name, never over a file of fastmine's
+        if cfg.name in ("", ".", "..") or Path(cfg.name).name != cfg.name:
+            raise ValueError(f"--name {cfg.name!r}: give a file name without a folder "
+                             "(--out says where)")
         for path in (cfg.out, cfg.out / f"{cfg.name}.json", cfg.out / f"{cfg.name}.md"):
             refuse_owned(path, "--out/--name")
     except ValueError as exc:
@@ -153,10 +181,7 @@ def run(args: argparse.Namespace, argv: list[str] | None = None) -> int:
               + ". pip install 'fastmine[bench]' (from a checkout: pip install '.[bench]') "
               "adds them.", file=sys.stderr)
     cfg.out.mkdir(parents=True, exist_ok=True)
-    if args.from_json:
-        doc = json.loads(args.from_json.read_text(encoding="utf-8"))
-        cfg.name = args.name or doc["name"]
-    else:
+    if doc is None:
         doc = suite.run(cfg)
     plots = {}
     if cfg.plots:

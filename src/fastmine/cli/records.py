@@ -16,6 +16,7 @@ import unicodedata
 from ..difficulty import DIFFICULTIES, NAMED_BOARDS
 from ..files.outputs import atomic_write_figure, check_figure_path, check_output, write_output
 from ..files.storage import existing_data_dir
+from ..limits import check_board_size
 from ..records import (
     RECORDS_FILE,
     AbandonedGame,
@@ -37,7 +38,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="show the best times of one board: a preset name "
                              f"({', '.join(DIFFICULTIES)}), classic-beginner (8x8/10) "
                              "or ROWSxCOLS/MINES")
-    parser.add_argument("--top", type=int, default=10, metavar="N",
+    parser.add_argument("--top", type=_count, default=10, metavar="N",
                         help="how many best times --difficulty shows (default 10)")
     parser.add_argument("--assisted", action="store_true",
                         help="count games where a solver assist was used")
@@ -51,8 +52,22 @@ def configure(parser: argparse.ArgumentParser) -> None:
     out.add_argument("--plot", metavar="PATH",
                      help="draw time and 3BV/s of the last won games of each board to PATH "
                           "(png/svg/pdf; needs matplotlib)")
-    parser.add_argument("--last", type=int, default=100, metavar="N",
+    parser.add_argument("--last", type=_count, default=100, metavar="N",
                         help="--plot: how many of each board's last won games (default 100)")
+
+
+MAX_COUNT = 10**6
+"""Largest --top / --last (more games than anyone plays on one board)."""
+
+
+def _count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if not 1 <= n <= MAX_COUNT:
+        raise argparse.ArgumentTypeError(f"expected 1 to {MAX_COUNT:,}, got {text!r}")
+    return n
 
 
 def _parse_board(text: str) -> BoardKey:
@@ -62,13 +77,17 @@ def _parse_board(text: str) -> BoardKey:
     if name in NAMED_BOARDS:            # "classic beginner", "classic-beginner"
         return name
     try:
-        size, mines = text.lower().split("/")
-        rows, cols = size.split("x")
-        return int(rows), int(cols), int(mines)
+        size, mine_text = text.lower().split("/")
+        row_text, col_text = size.split("x")
+        rows, cols, mines = int(row_text), int(col_text), int(mine_text)
     except ValueError:
         raise ValueError(f"unknown board {text!r}: use a preset name "
                          f"({', '.join(DIFFICULTIES)}), classic-beginner (8x8/10) or "
                          "ROWSxCOLS/MINES, e.g. 12x20/40") from None
+    check_board_size(rows, cols)                # a board no game can have: said, not queried
+    if not 0 <= mines <= rows * cols:
+        raise ValueError(f"a {rows}x{cols} board has 0 to {rows * cols} mines, not {mines}")
+    return rows, cols, mines
 
 
 def _fmt(v: object, spec: str) -> str:

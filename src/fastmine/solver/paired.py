@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import FutureVersionError, SaveFormatError
-from ..files.storage import atomic_write_bytes, refuse_owned
+from ..files.storage import atomic_write_bytes, read_regular_file, refuse_owned
 
 if TYPE_CHECKING:
     from .runs import Run
@@ -134,6 +134,14 @@ def to_bytes(run: Run) -> bytes:
     return buf.getvalue()
 
 
+MAX_OUTCOMES_BYTES = 10**9 + (1 << 20)
+"""The largest outcomes file read, packed or unpacked: a byte a game for the most
+games a run plays (``runs.MAX_GAMES``), plus its metadata."""
+
+MAX_OUTCOMES_MEMBERS = 100_000
+"""Most arrays (configurations, and the metadata) an outcomes file may hold."""
+
+
 def load(path: str) -> tuple[dict[str, Any], list[np.ndarray]]:
     """``(metadata, outcome arrays)`` of a file written by :func:`save`.
 
@@ -142,7 +150,17 @@ def load(path: str) -> tuple[dict[str, Any], list[np.ndarray]]:
     fastmine, and ``FileNotFoundError`` when there is no file.
     """
     try:
-        with np.load(path, allow_pickle=False) as f:
+        # A regular file of bounded size, read without waiting (a FIFO never
+        # blocks), and its members' unpacked sizes checked before unpacking.
+        raw = read_regular_file(path, MAX_OUTCOMES_BYTES)
+        with zipfile.ZipFile(io.BytesIO(raw)) as z:
+            infos = z.infolist()
+            if (len(infos) > MAX_OUTCOMES_MEMBERS
+                    or sum(i.file_size for i in infos) > MAX_OUTCOMES_BYTES):
+                raise ValueError(f"it unpacks to more than a run's outcomes "
+                                 f"({sum(i.file_size for i in infos):,} bytes in "
+                                 f"{len(infos)} arrays)")
+        with np.load(io.BytesIO(raw), allow_pickle=False) as f:
             data = {name: f[name] for name in f.files}
         meta = json.loads(str(data.pop("meta")))
     except FileNotFoundError:
