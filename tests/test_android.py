@@ -221,8 +221,9 @@ print(json.dumps({"file": fastmine.__file__, "version": fastmine.__version__,
 """
 
 
-KERNELS_TO_PLAY = ["fastmine._kernels", "fastmine.solver._logic"]
-"""What ``import fastmine`` loads (the solver's strategies load on first use)."""
+KERNELS_TO_PLAY = ["fastmine._kernels", "fastmine._metrics", "fastmine.solver._logic"]
+"""What ``import fastmine`` loads (the game's metrics kernel too; the solver's strategies
+load on first use)."""
 
 
 def test_recipe_steps_build_a_kernel_that_plays(tmp_path):
@@ -234,7 +235,7 @@ def test_recipe_steps_build_a_kernel_that_plays(tmp_path):
     assert "fastmine._kernels" in steps.extension_modules(ROOT)
     src = steps.copy_sources(ROOT, tmp_path / "src", KERNELS_TO_PLAY)
     assert not list(src.rglob("*.c")) and not list(src.rglob("*.so"))
-    assert sorted(p.name for p in src.rglob("*.pyx")) == ["_kernels.pyx", "_logic.pyx"]
+    assert sorted(p.name for p in src.rglob("*.pyx")) == ["_kernels.pyx", "_logic.pyx", "_metrics.pyx"]
     import numpy
 
     # the recipe's environment rules on the host's compiler (p4a's env has CC and CFLAGS)
