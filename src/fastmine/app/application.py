@@ -45,10 +45,10 @@ from .settingsscreen import SettingsScreen
 from .sharing import SharingMixin
 from .sounds import SoundBoard
 from .statsscreen import ProgressScreen
-from .tutorial import HowToPlayScreen, TutorialMixin
 from .store import Store, StoreError
 from .theme import LIGHT, get_theme
 from .tiles import Atlas
+from .tutorial import HowToPlayScreen, TutorialMixin
 
 END_DIALOG_DELAY = 0.6  # seconds to see the board before the dialog covers it
 KV_FILES = ("widgets.kv", "game.kv", "newgame.kv", "records.kv", "dialogs.kv", "settings.kv")
