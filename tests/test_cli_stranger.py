@@ -122,3 +122,17 @@ def test_bench_from_json_and_name_are_checked_first(tmp_path, capsys):
         assert "without a folder" in capsys.readouterr().err
         assert not (tmp_path / "escaped.json").exists()
     assert not out.exists()
+
+
+@pytest.mark.parametrize("name", ["x" * 300 + ".json", "d/" * 2500 + "x.json"])
+def test_an_output_name_the_system_cannot_take_is_one_line(records_dir, tmp_path, capsys,
+                                                           monkeypatch, name):
+    """A name too long for the file system was an OSError traceback from the
+    output check (File name too long)."""
+    monkeypatch.chdir(tmp_path)
+    for argv in (["records", "--json", name], ["replay", "--export", "1", name],
+                 ["replay", "1", "--verdicts", name],
+                 ["solve", "-d", "beginner", "-n", "1", "-j", "1", "-q", "--json", name]):
+        assert main([*argv, *(["--data-dir", str(records_dir)] if argv[0] != "solve" else [])]) == 2
+        err = capsys.readouterr().err
+        assert "File name too long" in err and len(err.strip().splitlines()) == 1, err[:300]

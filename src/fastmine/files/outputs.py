@@ -137,6 +137,15 @@ def check_output(path: PathLike, what: str, keep: Keep = (), *,
         with contextlib.suppress(OSError):     # absent: nothing to lose
             if os.path.samefile(p, other):
                 raise ValueError(f"{what} {path} is {words}; writing there would replace it")
+    try:
+        _check_writable(p, path, what)
+    except OSError as exc:      # a name too long, a loop of links, a folder we may not read
+        shown = str(path) if len(str(path)) <= 200 else f"{str(path)[:200]}..."
+        raise ValueError(f"{what} {shown}: {exc.strerror or exc}") from None
+
+
+def _check_writable(p: Path, path: PathLike, what: str) -> None:
+    """The checks of :func:`check_output` that ask the file system (OSError passes)."""
     # a link is written through: its target's folder is the one written in
     written = Path(os.path.realpath(p)) if p.is_symlink() else p
     folder = written.parent if str(written.parent) else Path(".")
