@@ -11,7 +11,7 @@ import fastmine  # noqa: E402
 from fastmine import solver  # noqa: E402
 from fastmine.env import MinesweeperEnv  # noqa: E402
 from fastmine.env.agents import SolverAgent  # noqa: E402
-from fastmine.env.baselines import Baseline, play_random, play_strategy, wilson  # noqa: E402
+from fastmine.env.baselines import Baseline, main, play_random, play_strategy, wilson  # noqa: E402
 
 
 def play(env, agent, seed=None):
@@ -77,3 +77,33 @@ def test_baselines_run_and_count_every_game():
     assert s.row().startswith(f"| best | beginner | opening | 10 | {s.won} | ")
     lo, hi = wilson(s.won, s.games)
     assert lo <= s.rate <= hi
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--levels", "master"], "unknown level 'master'; choose from beginner, intermediate, expert"),
+    (["--levels", ","], "name at least one level"),
+    (["--strategies", "best,clever"], "unknown strategy 'clever'"),
+    (["--random-games", "0"], "must be at least 1 game, got 0"),
+    (["--auto-games", "many"], "'many' is not a whole number of games"),
+    (["--seed", "-1"], "'-1' is not a seed from 0 to 2**64 - 1"),
+    (["--rule", "safe"], "invalid choice: 'safe'"),
+])
+def test_baselines_command_refuses_bad_arguments_in_one_line(argv, words, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert words in captured.err and "Traceback" not in captured.err
+
+
+def test_baselines_command_prints_its_table(capsys):
+    assert main(["--levels", "beginner", "--strategies", "random,best,inference",
+                 "--random-games", "1,000", "--best-games", "5", "--seed", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("| agent | level | rule | games | won |")
+    assert [line.split(" | ")[:4] for line in lines[2:]] == [
+        ["| random", "beginner", "opening", "1,000"], ["| best", "beginner", "opening", "5"],
+        ["| inference", "beginner", "opening", "5"]]
+    best = play_strategy("best", "beginner", 5, seed=3)
+    assert lines[3] == best.row()

@@ -20,12 +20,15 @@ import argparse
 import math
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from .. import DIFFICULTIES
+from .. import DIFFICULTIES, RULES, solver
 from .agents import SolverAgent
+from .seeds import check_seed
 from .single import MinesweeperEnv
 from .vector import MinesweeperVectorEnv
 
@@ -86,10 +89,18 @@ def wilson(won: int, games: int, z: float = 1.959963984540054) -> tuple[float, f
     return (0.0 if won == 0 else centre - half), (1.0 if won == games else centre + half)
 
 
+def _bar(total: int, desc: str, progress: bool | None) -> Any:
+    """A tqdm bar of games: ``progress`` None shows it only on a terminal."""
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc=desc, unit="game", leave=False,
+                disable=None if progress is None else not progress)
+
+
 def play_random(level: str, games: int, seed: int = 0, rule: str = "opening",
-                num_envs: int = 1000) -> Baseline:
+                num_envs: int = 1000, progress: bool | None = False) -> Baseline:
     """Win rate of uniformly random valid reveals (``games`` rounded up to a
-    multiple of ``num_envs``)."""
+    multiple of ``num_envs``); ``progress`` shows a bar (None: on a terminal)."""
     rows, cols, mines = DIFFICULTIES[level]
     per = -(-games // num_envs)
     envs = MinesweeperVectorEnv(num_envs, copy=False, rows=rows, cols=cols, mines=mines, rule=rule)
@@ -97,55 +108,116 @@ def play_random(level: str, games: int, seed: int = 0, rule: str = "opening",
     envs.reset(seed=seed)
     played = np.zeros(num_envs, np.int64)
     won = 0
-    while (played < per).any():
-        _, _, terminated, truncated, info = envs.step(envs.random_reveals())
-        ended = (terminated | truncated) & (played < per)
-        won += int((info["won"] & ended).sum())
-        played += ended
+    with _bar(per * num_envs, f"random {level}", progress) as bar:
+        while (played < per).any():
+            _, _, terminated, truncated, info = envs.step(envs.random_reveals())
+            ended = (terminated | truncated) & (played < per)
+            won += int((info["won"] & ended).sum())
+            played += ended
+            bar.update(int(ended.sum()))
     return Baseline("random", level, rule, per * num_envs, won, seed, time.perf_counter() - t)
 
 
 def play_strategy(strategy: str, level: str, games: int, seed: int = 0,
-                  rule: str = "opening") -> Baseline:
-    """Win rate of a solver strategy played through a single environment."""
+                  rule: str = "opening", progress: bool | None = False) -> Baseline:
+    """Win rate of a solver strategy played through a single environment;
+    ``progress`` shows a bar (None: on a terminal)."""
     rows, cols, mines = DIFFICULTIES[level]
     marks = strategy in ("auto", "deterministic", "inference")
     env = MinesweeperEnv(rows, cols, mines, rule, flags=marks, chord=marks)
     agent = SolverAgent(env, strategy, seed=seed)
     t = time.perf_counter()
     won = 0
-    for g in range(games):
-        obs, info = env.reset(seed=seed) if g == 0 else env.reset()
-        done = False
-        while not done:
-            obs, _, terminated, truncated, info = env.step(agent.act(obs, info))
-            done = terminated or truncated
-        won += bool(info["won"])
+    with _bar(games, f"{strategy} {level}", progress) as bar:
+        for g in range(games):
+            obs, info = env.reset(seed=seed) if g == 0 else env.reset()
+            done = False
+            while not done:
+                obs, _, terminated, truncated, info = env.step(agent.act(obs, info))
+                done = terminated or truncated
+            won += bool(info["won"])
+            bar.update()
     return Baseline(strategy, level, rule, games, won, seed, time.perf_counter() - t)
 
 
+def _count(text: str) -> int:
+    """A game count for argparse: a whole number of at least 1."""
+    try:
+        n = int(text.replace(",", "").replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of games") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1 game, got {n}")
+    return n
+
+
+def _seed(text: str) -> int:
+    """A seed for argparse: a whole number from 0 to 2**64 - 1."""
+    try:
+        return check_seed(int(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a seed from 0 to 2**64 - 1") from None
+
+
+def _names(allowed: tuple[str, ...], what: str) -> Callable[[str], list[str]]:
+    """An argparse type for a comma-separated list of names out of ``allowed``."""
+    def parse(text: str) -> list[str]:
+        names = [n.strip() for n in text.split(",") if n.strip()]
+        if not names:
+            raise argparse.ArgumentTypeError(f"name at least one {what}")
+        for n in names:
+            if n not in allowed:
+                raise argparse.ArgumentTypeError(f"unknown {what} {n!r}; choose from "
+                                                 f"{', '.join(allowed)}")
+        return names
+    return parse
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``python -m fastmine.env.baselines``: measure and print the table."""
+    """``python -m fastmine.env.baselines``: measure and print the table.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (default: the command line's).
+
+    Returns
+    -------
+    int
+        0; a bad argument exits with status 2 and a one-line message.
+    """
     p = argparse.ArgumentParser(prog="python -m fastmine.env.baselines",
                                 description="Win rates of random, auto and best through "
-                                            "fastmine's Gymnasium environment.")
-    p.add_argument("--random-games", type=int, default=100_000)
-    p.add_argument("--auto-games", type=int, default=2_000)
-    p.add_argument("--best-games", type=int, default=1_000)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--rule", default="opening")
-    p.add_argument("--levels", default=",".join(LEVELS))
-    p.add_argument("--strategies", default=",".join(STRATEGIES))
+                                            "fastmine's Gymnasium environment, as a markdown "
+                                            "table (the time each row took goes to stderr).")
+    p.add_argument("--random-games", type=_count, default=100_000, metavar="N",
+                   help="games of the random agent per level, rounded up to a multiple of "
+                        "1,000 (default 100,000)")
+    p.add_argument("--auto-games", type=_count, default=2_000, metavar="N",
+                   help="games of the auto strategy per level (default 2,000)")
+    p.add_argument("--best-games", type=_count, default=1_000, metavar="N",
+                   help="games of every other strategy per level (default 1,000)")
+    p.add_argument("--seed", type=_seed, default=0,
+                   help="the environment's reset seed and the strategies' seed (default 0)")
+    p.add_argument("--rule", choices=RULES, default="opening",
+                   help="first-click rule (default opening)")
+    p.add_argument("--levels", type=_names(LEVELS, "level"), default=list(LEVELS),
+                   metavar="LEVEL,...", help=f"from {', '.join(LEVELS)} (default all)")
+    # "random" is the random agent here (random valid reveals), not the strategy.
+    agents = tuple(dict.fromkeys(("random", *solver.STRATEGIES)))
+    p.add_argument("--strategies", type=_names(agents, "strategy"), default=list(STRATEGIES),
+                   metavar="NAME,...", help=f"from {', '.join(agents)} "
+                                            f"(default {','.join(STRATEGIES)})")
     args = p.parse_args(argv)
     print("| agent | level | rule | games | won | win rate | 95% interval | seed |")
     print("|---|---|---|---:|---:|---:|---:|---:|")
-    for level in args.levels.split(","):
-        for strategy in args.strategies.split(","):
+    for level in args.levels:
+        for strategy in args.strategies:
             if strategy == "random":
-                b = play_random(level, args.random_games, args.seed, args.rule)
+                b = play_random(level, args.random_games, args.seed, args.rule, progress=None)
             else:
                 n = args.auto_games if strategy == "auto" else args.best_games
-                b = play_strategy(strategy, level, n, args.seed, args.rule)
+                b = play_strategy(strategy, level, n, args.seed, args.rule, progress=None)
             print(b.row(), flush=True)
             print(f"  ({b.seconds:.1f} s)", file=sys.stderr, flush=True)
     return 0
