@@ -125,6 +125,18 @@ def test_dataset_random_policy_and_refusals(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.npz"]    # no temporary left
 
 
+def test_dataset_into_a_new_folder_and_never_over_a_folder(tmp_path):
+    nested = tmp_path / "data" / "sets" / "p.npz"
+    dataset(nested, 5, rows=6, cols=6, mines=5, progress=False)
+    assert load_dataset(nested)["views"].shape == (5, 6, 6)
+    folder = tmp_path / "data"
+    for overwrite in (False, True):
+        with pytest.raises(IsADirectoryError, match="is a folder; name the file"):
+            dataset(folder, 5, rows=6, cols=6, mines=5, overwrite=overwrite, progress=False)
+    assert sorted(p.name for p in folder.iterdir()) == ["sets"]
+    assert sorted(p.name for p in (folder / "sets").iterdir()) == ["p.npz"]
+
+
 def test_load_dataset_refuses_damaged_and_newer_files(tmp_path):
     bad = tmp_path / "bad.npz"
     bad.write_bytes(b"not a zip")

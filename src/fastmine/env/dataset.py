@@ -18,7 +18,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import tempfile
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .. import FutureVersionError, SaveFormatError
+from ..files.storage import atomic_write_bytes
 from . import _batch
 from .labels import labels
 from .seeds import check_seed
@@ -79,6 +79,8 @@ def dataset(path: str | os.PathLike[str], positions: int, *, rows: int = 16, col
     ------
     FileExistsError
         ``path`` exists and ``overwrite`` is False.
+    IsADirectoryError
+        ``path`` is a folder.
     TypeError, ValueError
         A bad argument.
     """
@@ -92,6 +94,10 @@ def dataset(path: str | os.PathLike[str], positions: int, *, rows: int = 16, col
         raise ValueError(f"policy must be one of {POLICIES}, got {policy!r:.40}")
     seed = check_seed(seed)
     out = Path(path)
+    # Checked before playing (a large dataset takes minutes), not only at the write.
+    if out.is_dir():
+        raise IsADirectoryError(f"{out} is a folder; name the file to write, such as "
+                                f"{out / 'positions.npz'}")
     if out.exists() and not overwrite:
         raise FileExistsError(f"{out} exists; pass overwrite=True to replace it")
     envs = MinesweeperVectorEnv(num_envs, copy=False, rows=rows, cols=cols, mines=mines,
@@ -125,20 +131,12 @@ def dataset(path: str | os.PathLike[str], positions: int, *, rows: int = 16, col
 
 
 def _write_npz(path: Path, arrays: dict[str, NDArray[Any]]) -> None:
-    """Write ``arrays`` as a compressed .npz, atomically (a temporary file in
-    the same folder, flushed to disk, then renamed over ``path``)."""
+    """Write ``arrays`` as a compressed .npz, atomically (fastmine's atomic
+    writer: a temporary file flushed to disk, then renamed over ``path``; a
+    missing folder is created)."""
     buf = io.BytesIO()
     np.savez_compressed(buf, **arrays)          # type: ignore[arg-type]
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(buf.getvalue())
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write_bytes(path, buf.getvalue())
 
 
 def load_dataset(path: str | os.PathLike[str]) -> dict[str, Any]:
