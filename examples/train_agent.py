@@ -120,20 +120,37 @@ def evaluate(net: Net, level: str, games: int, seed: int) -> float:
     return float(won.mean())
 
 
+def positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
+    return n
+
+
 def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--level", default="beginner", choices=list(DIFFICULTIES)[:3])
-    ap.add_argument("--iterations", type=int, default=1200)
-    ap.add_argument("--envs", type=int, default=64, help="games played side by side")
-    ap.add_argument("--eval-every", type=int, default=200)
-    ap.add_argument("--eval-games", type=int, default=500)
-    ap.add_argument("--hidden", type=int, default=96, help="units of the hidden layer")
-    ap.add_argument("--buffer", type=int, default=200_000, help="cells remembered")
-    ap.add_argument("--updates", type=int, default=8, help="gradient steps per iteration")
-    ap.add_argument("--batch", type=int, default=1024, help="cells per gradient step")
+    ap.add_argument("--iterations", type=positive, default=1200)
+    ap.add_argument("--envs", type=positive, default=64, help="games played side by side")
+    ap.add_argument("--eval-every", type=positive, default=200)
+    ap.add_argument("--eval-games", type=positive, default=500)
+    ap.add_argument("--hidden", type=positive, default=96, help="units of the hidden layer")
+    ap.add_argument("--buffer", type=positive, default=200_000, help="cells remembered")
+    ap.add_argument("--updates", type=positive, default=8, help="gradient steps per iteration")
+    ap.add_argument("--batch", type=positive, default=1024, help="cells per gradient step")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", help="write the win-rate plot here (PNG; needs matplotlib)")
     args = ap.parse_args(argv)
+    if args.out:
+        # Before training, not after minutes of it.
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            ap.error("--out needs matplotlib: pip install 'fastmine[plot]'")
     rows, cols, mines = DIFFICULTIES[args.level]
     rng = np.random.default_rng(args.seed)
     net = Net(FEATURES, args.hidden, rng)

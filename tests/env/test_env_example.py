@@ -23,3 +23,28 @@ def test_training_example_runs_and_plots(tmp_path):
     assert its == [0, 2, 4]
     assert all(0.0 <= rate <= 1.0 for _, rate in result["curve"])
     assert out.stat().st_size > 1000
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--eval-every", "0"], "--eval-every: must be at least 1, got 0"),
+    (["--envs", "-3"], "--envs: must be at least 1, got -3"),
+    (["--iterations", "lots"], "--iterations: 'lots' is not a whole number"),
+])
+def test_training_example_refuses_bad_numbers_before_training(argv, words, capsys):
+    main = runpy.run_path(str(EXAMPLE))["main"]
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2 and words in capsys.readouterr().err
+
+
+def test_training_example_needs_matplotlib_for_its_plot_before_training(tmp_path, monkeypatch,
+                                                                        capsys):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)      # as if not installed
+    main = runpy.run_path(str(EXAMPLE))["main"]
+    with pytest.raises(SystemExit) as exit_:
+        main(["--out", str(tmp_path / "c.png")])
+    assert exit_.value.code == 2
+    assert "--out needs matplotlib: pip install 'fastmine[plot]'" in capsys.readouterr().err
+    assert not (tmp_path / "c.png").exists()
