@@ -235,8 +235,9 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
             haptics.buzz(name, S.vibration(self.config))
 
     def apply_theme(self, name: str) -> None:
-        """Switch to the light or dark theme (new atlas, widgets rebind)."""
-        theme = get_theme(name)
+        """Switch to the theme ``name`` (light, dark, black) with the numbers'
+        palette of the settings (new atlas, widgets rebind)."""
+        theme = get_theme(name, S.number_palette(self.config))
         self.theme = theme
         self.atlas = Atlas.for_theme(theme, cache_dir=self.cache_dir)
         Window.clearcolor = theme.bg
@@ -254,8 +255,8 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
             self.game_screen.board.long_press_delay = S.long_press_delay(config)
         elif key == "first_click":
             self.ctrl.rule = S.first_click(config)
-        elif key == "theme":
-            self.apply_theme(value)
+        elif key in ("theme", "numbers"):
+            self.apply_theme(config.get(S.SECTION, "theme"))
         elif key == "sound":
             self.sounds.enabled = S.flag(config, key)
         elif key == "coach":

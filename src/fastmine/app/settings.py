@@ -19,6 +19,7 @@ DEFAULTS: dict[str, dict[str, object]] = {
         "long_press_delay": "0.4",
         "first_click": "opening",
         "theme": "light",
+        "numbers": "standard",
         "sound": 1,
         "player_name": "",
         "difficulty": "beginner",
@@ -50,7 +51,8 @@ RULE_HELP = {
 }
 """What each first-click rule does, in a line (the new-game screen shows the chosen
 rule's; the settings screen's "First click" lists them all)."""
-THEME_LABELS = {"light": "Light", "dark": "Dark"}
+THEME_LABELS = {"light": "Light", "dark": "Dark", "black": "Black"}
+NUMBER_LABELS = {"standard": "Classic", "colour_blind": "Colour-blind safe"}
 CONTROL_SCHEMES = ["tap_open", "tap_flag", "double_open", "double_flag"]
 CONTROL_LABELS = {
     "tap_open": "Tap opens, hold flags",
@@ -108,7 +110,13 @@ PANEL = [
      "desc": "The app's words. System: the language of the device (English when the app "
              "does not speak it)."},
     {"type": "options", "title": "Theme", "section": SECTION, "key": "theme",
-     "options": ["light", "dark"], "labels": THEME_LABELS, "desc": "Light or dark colours."},
+     "options": ["light", "dark", "black"], "labels": THEME_LABELS,
+     "desc": "Light or dark colours; Black is dark on true black, which an OLED screen "
+             "shows with its pixels off."},
+    {"type": "options", "title": "Number colours", "section": SECTION, "key": "numbers",
+     "options": ["standard", "colour_blind"], "labels": NUMBER_LABELS,
+     "desc": "Colour-blind safe: eight colours that stay apart with any kind of colour "
+             "blindness, in every theme."},
     {"type": "bool", "title": "Animations", "section": SECTION, "key": "animations",
      "desc": "Opening, explosion and win effects (off: reduce motion)."},
     {"type": "bool", "title": "Sound", "section": SECTION, "key": "sound",
@@ -195,6 +203,11 @@ def vibration(config) -> str:
     """The vibration strength: "off", "light" or "strong"."""
     v = config.get(SECTION, "vibration")
     return v if v in VIBRATION else "light"
+
+
+def number_palette(config) -> str:
+    """The numbers' palette: "standard" or "colour_blind"."""
+    return "colour_blind" if config.get(SECTION, "numbers") == "colour_blind" else "standard"
 
 
 def migrate(config) -> bool:

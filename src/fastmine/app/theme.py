@@ -1,13 +1,22 @@
-"""Colours of the light and dark themes, for the widgets and for the tile atlas.
+"""Colours of the themes (light, dark, true black) and of the numbers, for the
+widgets and for the tile atlas.
 
 A :class:`Theme` is an immutable bag of RGBA tuples (floats 0..1).  The app
 keeps the current one in ``App.theme`` and the ``.kv`` rules bind to its
 fields, so switching theme is one property assignment plus a new atlas.
+
+The numbers' colours are a setting of their own, apart from the theme
+(:func:`get_theme`'s ``palette``): a colour-blind player may want any of the
+three themes.  The colour-blind-safe palettes keep the eight numbers apart
+under deuteranopia, protanopia and tritanopia as well as for normal vision (a
+CAM02-UCS distance of at least 20 between any two, with every simulation;
+the classic palette falls to 1 to 7 under some), each at least 3:1 against
+its revealed cell (numbers are bold and half a cell high: large text).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 RGBA = tuple[float, float, float, float]
 
@@ -59,6 +68,18 @@ class Theme:
     prob_safe: RGBA  # overlay tint at P(mine) = 0
     prob_mid: RGBA  # ... at 0.5
     prob_mine: RGBA  # ... at 1
+    palette: str = "standard"
+    """The numbers' palette: "standard" or "colour_blind" (see :func:`get_theme`)."""
+
+    @property
+    def is_light(self) -> bool:
+        """A light background (dark ink on it).
+
+        >>> LIGHT.is_light, DARK.is_light, BLACK.is_light
+        (True, False, False)
+        """
+        r, g, b = self.bg[:3]
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5
 
 
 LIGHT = Theme(
@@ -135,10 +156,56 @@ DARK = Theme(
     prob_mine=rgb("#ff4a40"),
 )
 
-THEMES: dict[str, Theme] = {"light": LIGHT, "dark": DARK}
+BLACK = replace(
+    DARK,
+    name="black",
+    # true black wherever the board and the screen are bare: an OLED pixel that
+    # shows black is off (less power, no glow at night); hidden cells, buttons and
+    # dialogs stay a dark grey, so every shape still shows
+    bg=rgb("#000000"),
+    bar=rgb("#000000"),
+    button=rgb("#1b1f26"),
+    button_down=rgb("#353c48"),
+    counter_bg=rgb("#101216"),
+    board_bg=rgb("#000000"),
+    dialog_bg=rgb("#15181d"),
+    hidden=rgb("#30363f"),
+    hidden_light=rgb("#464e5b"),
+    hidden_dark=rgb("#1d2127"),
+    revealed=rgb("#000000"),
+    revealed_edge=rgb("#23272e"),
+    exploded_bg=rgb("#b3261e"),
+)
+
+THEMES: dict[str, Theme] = {"light": LIGHT, "dark": DARK, "black": BLACK}
 """Theme name (the settings value) -> :class:`Theme`."""
 
+PALETTES = ("standard", "colour_blind")
+"""The numbers' palettes (the settings value)."""
 
-def get_theme(name: str) -> Theme:
-    """The theme called ``name``; unknown names fall back to light."""
-    return THEMES.get(name, LIGHT)
+COLOUR_BLIND_NUMBERS = {
+    # on a light revealed cell: blue, ochre, red, dark purple, wine, sky, mauve, grey
+    True: (rgb("#0706f7"), rgb("#c57e10"), rgb("#a7130e"), rgb("#401269"),
+           rgb("#5d0724"), rgb("#2d91dd"), rgb("#725276"), rgb("#8e8f85")),
+    # on a dark or black one: pale cyan, amber, red, lavender, violet, teal, pale lime, sage
+    False: (rgb("#90faf9"), rgb("#fcad24"), rgb("#e8473a"), rgb("#c8a1fa"),
+            rgb("#ca35fd"), rgb("#458e97"), rgb("#dbfbb0"), rgb("#92bda6")),
+}
+"""The colour-blind-safe numbers 1-8, by :attr:`Theme.is_light` (found by
+maximising the smallest CAM02-UCS distance between any two numbers under
+normal vision and the three full dichromacies, with colorspacious)."""
+
+
+def get_theme(name: str, palette: str = "standard") -> Theme:
+    """The theme called ``name`` with the numbers in ``palette``; unknown names
+    fall back to light and the standard palette.
+
+    >>> get_theme("black", "colour_blind").numbers[0] == COLOUR_BLIND_NUMBERS[False][0]
+    True
+    >>> get_theme("nonsense") is LIGHT
+    True
+    """
+    theme = THEMES.get(name, LIGHT)
+    if palette != "colour_blind":
+        return theme
+    return replace(theme, numbers=COLOUR_BLIND_NUMBERS[theme.is_light], palette="colour_blind")

@@ -129,7 +129,7 @@ def _mine(p: Painter, t: Theme, alpha: float = 1.0) -> None:
         dx, dy = 0.33 * np.cos(a), 0.33 * np.sin(a)
         spikes.append(segment(0.5 - dx, 0.5 - dy, 0.5 + dx, 0.5 + dy, 0.07))
     p.fill(union(circle(0.5, 0.5, 0.23), *spikes), c)
-    shine = (1.0, 1.0, 1.0, 0.85 * alpha) if t.name == "light" else (0.1, 0.1, 0.12, 0.8 * alpha)
+    shine = (1.0, 1.0, 1.0, 0.85 * alpha) if t.is_light else (0.1, 0.1, 0.12, 0.8 * alpha)
     p.fill(circle(0.43, 0.43, 0.06), shine)
 
 
@@ -186,7 +186,7 @@ def draw_tile(tile: int, theme: Theme, text_mask: TextMask, size: int = TILE) ->
         _mine(p, t)
     elif tile == EXPLODED_T:
         _revealed(p, t, bg=t.exploded_bg)
-        _mine(p, t if t.name == "light" else _with_mine(t, (0.08, 0.08, 0.1, 1.0)))
+        _mine(p, t if t.is_light else _with_mine(t, (0.08, 0.08, 0.1, 1.0)))
     elif tile == WRONG_FLAG_T:
         _revealed(p, t)
         _mine(p, t, alpha=0.35)
@@ -271,15 +271,37 @@ def tile_rect(tile: int) -> tuple[int, int, int, int]:
     return (c * SLOT + PAD, ATLAS - (r * SLOT + PAD + TILE), TILE, TILE)
 
 
+def mipmap_levels(image: np.ndarray) -> list[np.ndarray]:
+    """``image`` (h, w, 4) uint8 and its halvings down to 1x1, each pixel the
+    rounded mean of the 2x2 it replaces (what ``glGenerateMipmap`` computes).
+
+    >>> [lv.shape[:2] for lv in mipmap_levels(np.zeros((4, 4, 4), np.uint8))]
+    [(4, 4), (2, 2), (1, 1)]
+    >>> int(mipmap_levels(np.array([[[0] * 4, [255] * 4], [[0] * 4, [255] * 4]], np.uint8))[1][0, 0, 0])
+    128
+    """
+    levels = [image]
+    while levels[-1].shape[0] > 1 and levels[-1].shape[1] > 1:
+        a = levels[-1].astype(np.uint16)
+        levels.append(((a[0::2, 0::2] + a[1::2, 0::2] + a[0::2, 1::2] + a[1::2, 1::2] + 2) // 4)
+                      .astype(np.uint8))
+    return levels
+
+
 def make_texture(image: np.ndarray):
     """Upload an atlas image as a mipmapped Kivy texture (re-uploaded by
-    itself if the GL context is lost, as on Android)."""
+    itself if the GL context is lost, as on Android).
+
+    The mipmap levels are computed here with numpy and uploaded one by one:
+    ``glGenerateMipmap`` on a 1024x1024 texture cost 0.12 s of CPU at every
+    start with software OpenGL, the numpy levels 0.01 s.  Nothing but the
+    image is kept: the levels are made again if the context is lost."""
     from kivy.graphics.texture import Texture
 
-    data = np.ascontiguousarray(image[::-1]).tobytes()
-
     def upload(tex) -> None:
-        tex.blit_buffer(data, colorfmt="rgba", bufferfmt="ubyte", mipmap_generation=True)
+        for k, level in enumerate(mipmap_levels(np.ascontiguousarray(image[::-1]))):
+            tex.blit_buffer(np.ascontiguousarray(level).tobytes(), size=(level.shape[1], level.shape[0]),
+                            colorfmt="rgba", bufferfmt="ubyte", mipmap_level=k, mipmap_generation=False)
 
     tex = Texture.create(size=(ATLAS, ATLAS), colorfmt="rgba", mipmap=True)
     upload(tex)
@@ -337,7 +359,7 @@ def _cache_path(cache_dir: str, theme: Theme) -> str:
         key.update(f.read())
     key.update(repr(theme).encode())
     key.update(kivy.__version__.encode())
-    return os.path.join(cache_dir, f"atlas-{theme.name}-{key.hexdigest()[:16]}.npy")
+    return os.path.join(cache_dir, f"atlas-{theme.name}-{theme.palette}-{key.hexdigest()[:16]}.npy")
 
 
 _CACHE_BYTES = ATLAS * ATLAS * 4 + 4096
