@@ -43,6 +43,7 @@ try:  # before any test module imports Kivy widgets (and with them the Clock)
     from kivy.config import Config as _Config
 
     _Config.set("graphics", "maxfps", "0")  # never sleep between frames
+    _Config.set("graphics", "multisamples", "0")  # as the app draws (fastmine.app.launch)
     _Config.set("graphics", "width", str(SURFACE[0]))
     _Config.set("graphics", "height", str(SURFACE[1]))
 except ImportError:  # no Kivy: the kivy_window fixture skips with the reason
@@ -82,6 +83,7 @@ def kivy_window():
     Config.set("graphics", "width", str(SURFACE[0]))
     Config.set("graphics", "height", str(SURFACE[1]))
     Config.set("graphics", "maxfps", "0")
+    Config.set("graphics", "multisamples", "0")
     Config.set("graphics", "resizable", "1")
     from kivy.base import EventLoop, runTouchApp
     from kivy.clock import Clock

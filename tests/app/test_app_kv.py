@@ -53,4 +53,4 @@ def test_every_kv_file_is_loaded_once_and_in_order(drv):
     assert [p for p in loaded if p in wanted] == wanted
     # every kv file beside the app is one of them, or one its module loads itself
     assert {f for f in os.listdir(here) if f.endswith(".kv")} == {
-        *application.KV_FILES, "replay.kv", "stats.kv"}
+        *application.KV_FILES, "replay.kv", "stats.kv", "tutorial.kv"}

@@ -111,6 +111,19 @@ def test_no_wins_say_so_in_words(make_app, data_dir):
     assert ps.ids.summary.text == "1 game, 0 won (0%)"
 
 
+def test_a_redraw_left_pending_when_the_app_stops_does_nothing(make_app, data_dir):
+    # A chart resized or re-themed in the app's last frame redraws on the next
+    # tick, when the app is gone: it used to raise reading the stopped app's theme.
+    _record(data_dir, BEGINNER)
+    drv = make_app(data_dir)
+    chart = _open(drv).charts[0]
+    drawn = len(chart.canvas.before.children)
+    drv.stop()
+    chart.theme = None
+    chart.redraw()
+    assert len(chart.canvas.before.children) == drawn  # left as it was
+
+
 def test_assisted_games_are_not_no_games(make_app, data_dir):
     # Two assisted Expert games once read "No games on Expert yet".
     with RecordsStore(data_dir=str(data_dir)) as db:

@@ -138,7 +138,10 @@ class Chart(Widget):
 
     def redraw(self, *_args) -> None:
         """Lay out the ticks and draw everything again (cheap: a few dozen instructions)."""
-        theme = self.theme or App.get_running_app().theme
+        app = App.get_running_app()
+        if app is None:
+            return  # a redraw left pending when the app stopped: its labels need the app
+        theme = self.theme or app.theme
         s: Series | None = self.series
         self.canvas.before.clear()
         self._map = None

@@ -132,7 +132,7 @@ class EndDialog(LetsGoWhenClosing, ModalView):
         from kivy.metrics import dp
 
         buttons = [self.ids[name] for name in self.ROW_BUTTONS]
-        height = max(max(dp(46), b.texture_size[1] + dp(14)) for b in buttons)
+        height = max(max(dp(48), b.texture_size[1] + dp(14)) for b in buttons)
         for b in buttons:
             b.height = height
 

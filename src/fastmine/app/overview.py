@@ -10,7 +10,13 @@ zoomed view (the player's cell size), showing the icon of what a tap does.
 from __future__ import annotations
 
 from kivy.clock import Clock
-from kivy.graphics import Color, InstructionGroup, Rectangle, RoundedRectangle
+from kivy.graphics import (
+    Color,
+    InstructionGroup,
+    Rectangle,
+    RoundedRectangle,
+    SmoothRoundedRectangle,
+)
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ObjectProperty
 from kivy.uix.behaviors import ButtonBehavior
@@ -77,10 +83,10 @@ class FitButton(ButtonBehavior, Widget):
         self._hidden_at = -1e9
         super().__init__(**kwargs)
         self.size_hint = (None, None)
-        self.size = (dp(44), dp(44))
+        self.size = (dp(48), dp(48))
         with self.canvas:
             self._bg_color = Color(0.08, 0.09, 0.12, 0.0)
-            self._bg = RoundedRectangle(pos=self.pos, size=self.size, radius=[dp(10)])
+            self._bg = SmoothRoundedRectangle(pos=self.pos, size=self.size, radius=[dp(10)])
             self._icon_color = Color(1, 1, 1, 0.0)
             self._icon = Rectangle(pos=self.pos, size=self.size)
         self.bind(pos=self._redraw, size=self._redraw, state=self._redraw, atlas=self._redraw,

@@ -37,7 +37,7 @@ class SettingRow(BoxLayout):
     def on_kv_post(self, _base) -> None:
         choices = self.ids.choices
         if not self.labels:
-            field = FlatInput(text=self.value, size_hint=(1, None), height=dp(44))
+            field = FlatInput(text=self.value, size_hint=(1, None), height=dp(48))
             field.bind(on_text_validate=lambda f: setattr(self, "value", f.text.strip()),
                        focus=lambda f, focus: None if focus else setattr(self, "value", f.text.strip()))
             self.bind(value=lambda _s, v: setattr(field, "text", v))
@@ -49,7 +49,7 @@ class SettingRow(BoxLayout):
                             size_hint_y=None)
             btn.value = v
             btn.state = "down" if v == self.value else "normal"
-            btn.bind(texture_size=lambda b, ts: setattr(b, "height", max(dp(44), ts[1] + dp(14))),
+            btn.bind(texture_size=lambda b, ts: setattr(b, "height", max(dp(48), ts[1] + dp(14))),
                      on_release=lambda b: setattr(self, "value", b.value))
             self.bind(value=lambda _s, value, b=btn: setattr(
                 b, "state", "down" if value == b.value else "normal"))

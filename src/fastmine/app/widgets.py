@@ -48,6 +48,29 @@ class LetsGoWhenClosing:
 class MainMenu(LetsGoWhenClosing, DropDown):
     """The Menu button's drop-down (its entries are in ``game.kv``)."""
 
+    _placing = False
+
+    def _reposition(self, *largs) -> None:
+        if self._placing:
+            return  # our own move below set it off again
+        self._placing = True
+        try:
+            super()._reposition(*largs)
+            win, widget = self._win, self.attach_to
+            if not win or not widget or not widget.get_parent_window():
+                return
+            need = self.container.minimum_height
+            if self.height + 0.5 >= need or need > win.height:
+                return
+            # no room for every 48-dp entry below or above the button (a turned
+            # phone): the whole menu from the window's top, beside the button
+            wx, _wy = widget.to_window(*widget.pos)
+            self.height = need
+            self.top = win.height
+            self.x = max(0, min(wx - self.width, win.width - self.width))
+        finally:
+            self._placing = False
+
 
 class FlatButton(Button):
     """A flat button coloured by the theme."""
