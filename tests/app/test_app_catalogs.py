@@ -91,7 +91,7 @@ def test_the_compiled_catalog_is_the_catalog(code):
     assert shipped._catalog == fresh._catalog, f"run: python scripts/i18n.py compile ({code})"
 
 
-def test_the_template_holds_every_message_of_the_sources(tmp_path):
+def test_the_template_holds_the_messages_of_the_sources_and_no_other(tmp_path):
     # A word added to the app without its translations fails here: extract again
     # (python scripts/i18n.py extract, update), translate, compile.
     out = tmp_path / "fresh.pot"
@@ -107,6 +107,10 @@ def test_the_template_holds_every_message_of_the_sources(tmp_path):
     key = lambda m: (m.id if isinstance(m.id, str) else tuple(m.id), m.context)  # noqa: E731
     missing = {key(m) for m in fresh if m.id} - {key(m) for m in template() if m.id}
     assert not missing, f"not in the catalogs yet: {sorted(missing)[:5]}"
+    # and nothing the app no longer says (a template extracted from another tree
+    # once kept the Theme setting's old words)
+    stale = {key(m) for m in template() if m.id} - {key(m) for m in fresh if m.id}
+    assert not stale, f"the app no longer says: {sorted(stale)[:5]}"
 
 
 # ------------------------------------------------------------------ fonts

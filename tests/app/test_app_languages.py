@@ -149,6 +149,48 @@ def test_the_language_setting_applies_at_once_and_the_game_goes_on(make_app, dat
     assert i18n.language() == "en" and drv.ids("hint").text == "Hint"
 
 
+def test_a_word_with_two_senses_is_two_messages(make_app, data_dir):
+    # "Light" is a theme and a vibration strength: Russian once showed the
+    # vibration's "Слабая" (weak) for the light theme.  Seen on the real screen.
+    drv = start_app(make_app, data_dir, "phone_360", animations=0, language="ru")
+    drv.app.show_screen("settings")
+    drv.frames(3)
+    rows = drv.app.root.get_screen("settings").rows
+    words = {k: [c.text for c in r.ids.choices.children[::-1]] for k, r in rows.items()}
+    assert words["theme"][:2] == ["Светлая", "Тёмная"]
+    assert words["vibration"] == ["Выкл.", "Слабая", "Сильная"]
+
+
+@pytest.mark.parametrize("code", [c for c in i18n.LANGUAGES if c != i18n.SOURCE])
+def test_every_language_tells_the_two_senses_apart(code):
+    from fastmine.app.settingsscreen import shown
+
+    i18n.set_language(code)
+    assert shown("Light", "theme") != shown("Light", "vibration")
+    assert shown("Light", "theme") == i18n.translate("Light")
+
+
+def test_a_choice_shared_by_settings_of_different_senses_has_a_context():
+    # Off/On of the on-off settings mean the same everywhere; any other word two
+    # settings offer ("Light", a vibration's "Off") is a message of its own in
+    # every setting but one, or a translator cannot tell the senses apart.
+    from fastmine.app import settings as S
+
+    keys_of: dict[str, list[str]] = {}
+    for item in S.PANEL:
+        if item["type"] == "options":
+            for label in S.option_labels(item).values():
+                keys_of.setdefault(label, []).append(item["key"])
+        elif item["type"] == "bool":
+            for label in S.option_labels(item).values():
+                keys_of.setdefault(label, []).append("<on-off>")
+    for label, keys in keys_of.items():
+        senses = sorted(set(keys))
+        if len(senses) > 1 and not label.endswith(" s"):  # a delay is a number
+            plain = [k for k in senses if k not in i18n.CONTEXT_KEYS]
+            assert len(plain) <= 1, (label, senses)
+
+
 def test_system_follows_the_desktop_locale():
     assert i18n.system_language({"LANG": "ru_RU.UTF-8"}) == "ru"
     assert i18n.system_language({"LANGUAGE": "pt_BR:pt", "LANG": "en_US.UTF-8"}) == "pt_BR"
