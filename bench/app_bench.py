@@ -9,12 +9,14 @@ software OpenGL, no screen needed):
   figures: from process launch (interpreter start and imports included) and
   from the driver's first line (imports of Kivy and the app included), and
   the CPU time the process used up to that frame (``cpu_to_first_frame_ms``:
-  what a slower phone CPU scales, unlike the wall time on a shared machine).
+  what a slower phone CPU scales, unlike the wall time on a shared machine),
+  and its peak resident memory by then (``peak_rss_mb_to_first_frame``).
 * **The app's own figures**: ``python app/main.py --bench`` (the app's
   benchmark mode, at a phone profile: 1080x2340 px at density 2.75, games
   opened the touch-screen way; startup wall and process CPU time to the first
   frame, the app-side time of one reveal and of an opening on a 50x50 board
-  with animations on and off, and frame times after a reveal and a flag)
+  with animations on and off, frame times after a reveal and a flag, and the
+  peak resident memory with those 50x50 games)
   prints one JSON line, reported as is.  An app without that option gets a
   note instead.
 """
@@ -44,8 +46,11 @@ def _stop_at_first_flip(app, *args):
     from kivy.core.window import Window
     def flip(*a):
         Window.unbind(on_flip=flip)
+        import resource
         print("BENCH_FIRST_FRAME " + json.dumps({"t_frame": time.time(), "t_driver": t_driver,
-                                                 "cpu": time.process_time()}), flush=True)
+                                                 "cpu": time.process_time(),
+                                                 "rss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}),
+              flush=True)
         Clock.schedule_once(lambda dt: app.stop(), 0)
     Window.bind(on_flip=flip)
 def run(self):
@@ -94,7 +99,8 @@ def startup(main: Path, timeout: float) -> dict:
     return {"status": "ok",
             "launch_to_first_frame_ms": 1e3 * (got["t_frame"] - t_launch),
             "imports_to_first_frame_ms": 1e3 * (got["t_frame"] - got["t_driver"]),
-            "cpu_to_first_frame_ms": 1e3 * got["cpu"]}
+            "cpu_to_first_frame_ms": 1e3 * got["cpu"],
+            "peak_rss_mb_to_first_frame": got["rss_kb"] / 1024}
 
 
 def app_bench(main: Path, timeout: float) -> dict:

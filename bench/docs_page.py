@@ -173,8 +173,11 @@ def _solver_lines(doc: dict) -> list[str]:
     app = doc.get("app") or {}
     own = app.get("app_bench") or {}
     if own.get("status") == "ok":
+        rss = own.get("peak_rss_mb")
         lines += ["", f"App (headless, software OpenGL): first frame {own.get('startup_s', 0):.2f} s "
-                  f"after start; a reveal on 50x50 is on screen "
+                  f"after start ({own.get('process_cpu_to_first_frame_s') or 0:.2f} s of CPU"
+                  + (f"; {rss:.0f} MB peak memory with 50x50 games" if rss else "")
+                  + "); a reveal on 50x50 is on screen "
                   f"{own.get('reveal_frame_ms_median', 0):.1f} ms later (median; "
                   f"{own.get('reveal_cpu_ms_median', 0):.1f} ms of it the game and the mesh update, "
                   f"the rest drawing; an unchanged redraw takes "

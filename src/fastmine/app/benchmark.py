@@ -26,6 +26,9 @@ touch-screen way, so 50x50 opens zoomed at 56 dp cells);
 - ``mark_frame_ms_median``: the same for flagging a cell.
 - ``redraw_frame_ms_median``: a frame that redraws the whole window with
   nothing changed, the floor the two above are compared with.
+- ``peak_rss_mb``: the process's peak resident memory (Linux's ``ru_maxrss``)
+  once all of the above ran: the window, the app, 50x50 games opened and
+  played; ``peak_rss_mb_first_frame`` the same at the first frame.
 
 Without a display it runs on SDL's offscreen driver (software GL here), in a
 throwaway data folder, so it never touches the player's records.
@@ -81,6 +84,16 @@ def _frame(EventLoop) -> float:
     return cpu
 
 
+def _peak_rss_mb() -> float | None:
+    """The process's peak resident memory so far, in MB (None where unknown)."""
+    try:
+        import resource
+    except ImportError:  # not on Windows
+        return None
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return round(peak / (1 << 20 if sys.platform == "darwin" else 1 << 10), 1)  # bytes on macOS
+
+
 def _median(xs: list[float]) -> float | None:
     return round(statistics.median(xs), 3) if xs else None
 
@@ -117,10 +130,12 @@ def run_bench(t0: float, data_dir: str | None = None, reveals: int = 30) -> int:
     from .application import FastmineApp
 
     cpu_first: list[float] = []
+    rss_first: list[float | None] = []
 
     def first_flip(*_a) -> None:
         Window.unbind(on_flip=first_flip)
         cpu_first.append(time.process_time())
+        rss_first.append(_peak_rss_mb())
 
     Window.bind(on_flip=first_flip)
     data_dir = data_dir or tempfile.mkdtemp(prefix="fastmine-bench-")
@@ -221,6 +236,8 @@ def run_bench(t0: float, data_dir: str | None = None, reveals: int = 30) -> int:
         "reveal_cpu_ms_median": _median(reveal_cpu),
         "mark_frame_ms_median": _median(mark_ms),
         "redraw_frame_ms_median": _median(redraw_ms),
+        "peak_rss_mb": _peak_rss_mb(),
+        "peak_rss_mb_first_frame": rss_first[0] if rss_first else None,
         "gl_renderer": renderer,
     }
     out = sys.__stdout__ or sys.stdout
