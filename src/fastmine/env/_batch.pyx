@@ -41,6 +41,13 @@ def next_seed(uint64_t state):
     return out, s
 
 
+def _rebuild(args, state):
+    """A Batch of settings ``args`` holding ``state`` (the other half of Batch.__reduce__)."""
+    b = Batch(*args)
+    b._load(state)
+    return b
+
+
 cdef class Batch:
     """B games of one size and rule, their observations and action masks.
 
@@ -80,6 +87,7 @@ cdef class Batch:
     cdef Py_ssize_t* stack
     cdef Py_ssize_t off[8]
     cdef object _keep           # the numpy arrays behind the raw pointers
+    cdef object _args           # the constructor's arguments (for pickling)
 
     def __cinit__(self, Py_ssize_t B, Py_ssize_t rows, Py_ssize_t cols, Py_ssize_t mines,
                   int rule, bint flags, bint chord, bint invalid_ends, double r_progress,
@@ -92,6 +100,8 @@ cdef class Batch:
             raise ValueError("fastmine.env: bad mine count or rule")
         if chord and not flags:
             raise ValueError("fastmine.env: chord actions need flag actions")
+        self._args = (B, rows, cols, mines, rule, flags, chord, invalid_ends, r_progress,
+                      r_win, r_loss, r_invalid, max_steps)
         self.B = B
         self.rows = rows
         self.cols = cols
@@ -171,6 +181,34 @@ cdef class Batch:
             self._clear(r)
         # Until the Python layer seeds them, every game is over: nothing runs unseeded.
         self.done[:] = True
+
+    # ---------------------------------------------------------------- copies
+
+    def _state(self):
+        """Every array a game's state lives in, in a fixed order (the scratch
+        arrays cand and stack, and the constant fresh state, are left out)."""
+        pm, pc, st, _fresh, laid, revealed, nflags, steps, stream, sampler = self._keep[:10]
+        return (pm, pc, st, laid, revealed, nflags, steps, stream, sampler, self.obs,
+                self.mask, self.mines_left, self.reward, self.terminated, self.truncated,
+                self.won, self.done, self.phase, self.board_seed)
+
+    def __reduce__(self):
+        # copy.deepcopy and pickle: a new Batch of the same settings, then every
+        # state array copied into the ones it allocated itself (so the raw
+        # pointers stay its own).
+        return (_rebuild, (self._args, tuple(a.copy() for a in self._state())))
+
+    def _load(self, state):
+        """Copy ``state`` (as :meth:`_state` returns) into this batch's arrays."""
+        mine = self._state()
+        if not isinstance(state, tuple) or len(state) != len(mine):
+            raise ValueError("fastmine.env: not the state of a batch")
+        for dst, src in zip(mine, state):
+            src = np.asarray(src)
+            if src.shape != dst.shape or src.dtype != dst.dtype:
+                raise ValueError("fastmine.env: the state of a batch of other settings")
+        for dst, src in zip(mine, state):
+            np.copyto(dst, src, casting="no")
 
     # ---------------------------------------------------------------- seeding
 

@@ -111,17 +111,13 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._batch = self.options.batch(self.num_envs)
-        b = self._batch
         self._need = np.zeros(self.num_envs, np.uint8)
         self._all = np.ones(self.num_envs, np.uint8)
         self._seeded = np.zeros(self.num_envs, bool)
         self._started = False
         self._planes = (np.zeros((self.num_envs, 14, self.options.rows, self.options.cols), np.uint8)
                         if self.options.one_hot else None)
-        # What copy=False hands out: read-only views of the kernel's arrays.
-        self._out = {name: _read_only(getattr(b, name)) for name in
-                     ("obs", "mines_left", "reward", "terminated", "truncated", "mask",
-                      "board_seed", "won")}
+        self._out = self._views()
 
     # ------------------------------------------------------------------ API
 
@@ -296,6 +292,24 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
         return self._batch.mine_mask(i)
 
     # ------------------------------------------------------------ internals
+
+    def _views(self) -> dict[str, NDArray[Any]]:
+        """What copy=False hands out: read-only views of the kernel's arrays."""
+        return {name: _read_only(getattr(self._batch, name)) for name in
+                ("obs", "mines_left", "reward", "terminated", "truncated", "mask",
+                 "board_seed", "won")}
+
+    def __getstate__(self) -> dict[str, Any]:
+        # copy.deepcopy and pickle: the views are made again from the copy's own
+        # kernel (copied as they are, they would be arrays of their own, and a
+        # copy=False step would hand out ones it never writes).
+        state = self.__dict__.copy()
+        del state["_out"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._out = self._views()
 
     def _lay_no_guess(self, a: NDArray[np.int64]) -> None:
         """Lay the no-guess boards of the games this step starts (all found
