@@ -7,6 +7,8 @@
 'PLAYING'
 """
 
+from typing import TYPE_CHECKING
+
 from .board import RULES, Board, Rule
 from .difficulty import DIFFICULTIES, Difficulty, difficulty_name
 from .errors import (
@@ -21,19 +23,25 @@ from .game import Game, GameStats
 from .solver import no_guess as _no_guess  # noqa: F401 - gives Board.generate rule="no_guess"
 from .viewcodes import EXPLODED, FLAG, HIDDEN, MINE, QUESTION, WRONG_FLAG, GameState
 
+__version__: str
+"""The installed distribution's version ("0+unknown" from a source tree never
+installed), looked up on first use: importing ``importlib.metadata`` and
+scanning the installed distributions cost every start of the app tens of
+milliseconds for a number only the About screen shows."""
 
-def _installed_version() -> str:
-    """The installed distribution's version (helper imports stay out of the namespace)."""
-    from importlib.metadata import PackageNotFoundError, version
+if not TYPE_CHECKING:  # a module __getattr__ would type every unknown name for mypy
 
-    try:
-        return version("fastmine")
-    except PackageNotFoundError:  # running from a source tree that was never installed
-        return "0+unknown"
+    def __getattr__(name: str) -> str:
+        if name != "__version__":
+            raise AttributeError(f"module 'fastmine' has no attribute {name!r}")
+        from importlib.metadata import PackageNotFoundError, version
 
-
-__version__: str = _installed_version()
-del _installed_version
+        try:
+            found = version("fastmine")
+        except PackageNotFoundError:  # running from a source tree that was never installed
+            found = "0+unknown"
+        globals()["__version__"] = found
+        return found
 
 __all__ = [
     "Board",
