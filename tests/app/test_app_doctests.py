@@ -97,3 +97,20 @@ def test_the_atlas_texture_draws_its_own_mipmap_levels(kivy_window):
     diff = np.abs(drawn[..., :3] - want_rgb)
     assert (want[..., 3] == 255).mean() > 0.4  # the tiles, opaque, most of the atlas
     assert diff.max() <= 2, diff.max()
+
+
+def test_the_numbers_of_the_atlas_do_not_follow_the_languages_font(kivy_window):
+    # The atlas is cached on disk across languages; its digits once came from the
+    # default font, which is Noto Sans CJK (no bold, other digits) in Chinese and
+    # Japanese: a Russian game drawn after a Chinese one showed thin CJK numbers.
+    from fastmine.app import tiles
+    from fastmine.app.languages import use_font
+
+    english = [tiles.kivy_text_mask(str(n), 32) for n in range(1, 9)]
+    try:
+        assert use_font("zh_CN") is not None
+        chinese = [tiles.kivy_text_mask(str(n), 32) for n in range(1, 9)]
+    finally:
+        use_font("en")
+    assert all(a.shape == b.shape and np.array_equal(a, b) for a, b in zip(english, chinese,
+                                                                            strict=True))

@@ -218,6 +218,23 @@ def test_chinese_and_japanese_draw_with_their_own_font(make_app, data_dir, scree
     assert game.view[1, 2] >= 0
 
 
+def test_a_game_in_russian_speaks_russian_with_the_default_font(make_app, data_dir,
+                                                                 screenshot_dir):
+    from kivy.core.text import DEFAULT_FONT, LabelBase
+
+    drv = start_app(make_app, data_dir, "phone_393", language="ru", animations=0)
+    assert LabelBase._fonts[DEFAULT_FONT][0].endswith("Roboto-Regular.ttf")  # it has Cyrillic
+    game = drv.attach_board(MASK)
+    drv.tap_cell(1, 2)
+    drv.app.ctrl.hint()
+    drv.frames(3)
+    drv.screenshot(screenshot_dir, "lang_ru_game_hint")
+    assert drv.ids("hint").text == "Подсказка" and drv.ids("solver").text == "Решатель"
+    assert drv.ctrl.message.startswith("Безопасно")
+    assert not overflowing(drv.app.root, drv.window)
+    assert game.view[1, 2] >= 0
+
+
 def test_a_landscape_phone_in_german_keeps_its_words_inside(make_app, data_dir):
     p = PROFILES["landscape"]
     drv = start_app(make_app, data_dir, Profile("landscape_large", p.size, p.density, 1.3),

@@ -1,7 +1,7 @@
 """The tile atlas: every cell picture and icon, drawn by the project at startup.
 
 Nothing is downloaded or shipped: :func:`draw_atlas` paints the tiles with
-:mod:`.raster` (numbers and ``?`` come from Kivy's own font through
+:mod:`.raster` (numbers and ``?`` come from Kivy's own Roboto through
 :func:`kivy_text_mask`) into one RGBA image of 8 x 8 slots, and
 :func:`make_texture` uploads it as a mipmapped texture.  Each slot has a
 border of repeated edge pixels so neither filtering nor mipmaps bleed one
@@ -80,11 +80,24 @@ def prob_level(p: np.ndarray) -> np.ndarray:
     return lv
 
 
-def kivy_text_mask(text: str, height: int) -> np.ndarray:
-    """Render ``text`` in Kivy's bold default font; needs a GL window."""
-    from kivy.core.text import Label as CoreLabel
+TILE_FONT = "fastmine-tiles"
+"""Kivy's own Roboto under a name of the atlas's: the app's default font changes with
+the language (a CJK font for Chinese and Japanese, with other digits and no bold),
+and the atlas, cached on disk across languages, must not."""
 
-    label = CoreLabel(text=text, font_size=height / 0.72, bold=True)
+
+def kivy_text_mask(text: str, height: int) -> np.ndarray:
+    """Render ``text`` in Kivy's own bold Roboto (whatever the language's font);
+    needs a GL window."""
+    import kivy
+    from kivy.core.text import Label as CoreLabel
+    from kivy.core.text import LabelBase
+
+    if TILE_FONT not in LabelBase._fonts:  # noqa: SLF001 - Kivy keeps its registered fonts here
+        fonts = os.path.join(kivy.kivy_data_dir, "fonts")
+        LabelBase.register(TILE_FONT, *(os.path.join(fonts, f"Roboto-{style}.ttf") for style in
+                                        ("Regular", "Italic", "Bold", "BoldItalic")))
+    label = CoreLabel(text=text, font_size=height / 0.72, font_name=TILE_FONT, bold=True)
     label.refresh()
     tex = label.texture
     px = np.frombuffer(tex.pixels, np.uint8).reshape(tex.height, tex.width, 4)
