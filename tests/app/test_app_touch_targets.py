@@ -115,7 +115,8 @@ def _walk_everything(make_app, data_dir, profile):
         check("solver menu")
         close_modals(drv)
     # every other screen
-    for name in ("new_game", "records", "about", "replays", "settings", "progress"):
+    for name in ("new_game", "records", "about", "replays", "settings", "progress",
+                 "how_to_play"):
         drv.app.show_screen(name)
         check(name)
     drv.app.show_screen("game")
@@ -165,6 +166,15 @@ def _walk_everything(make_app, data_dir, profile):
     drv.app.show_message("A title", "Some words")
     check("message")
     close_modals(drv)
+    # the tutorial's card (Skip), on its own board
+    drv.app.start_tutorial()
+    drv.frames(3)
+    assert drv.app._card is not None
+    check("tutorial")
+    drv.press(drv.app._card.ids.skip)
+    drv.frames(3)
+    drv.attach_board(MASK)
+    drv.ctrl.reveal(1, 2)
     drv.app.save_now()
     drv.stop()
     drv = start_app(make_app, data_dir, profile, animations=0)
