@@ -159,3 +159,32 @@ def _simulated_picture(drv, path: str) -> None:
     tex = Texture.create(size=(img.shape[1], img.shape[0]), colorfmt="rgb")
     tex.blit_buffer(np.ascontiguousarray(img).tobytes(), colorfmt="rgb", bufferfmt="ubyte")
     CoreImage(tex).save(path, flipped=False)
+
+
+def test_the_number_colours_setting_applies_at_once_and_keeps_the_theme(make_app, data_dir):
+    from fastmine.app import viewport
+    from fastmine.app.theme import COLOUR_BLIND_NUMBERS, DARK
+
+    viewport.TOUCH_FIRST = True
+    try:
+        drv, where = show(make_app, data_dir, "dark", "standard")
+        assert np.abs(number_colours(drv, where) - [c[:3] for c in DARK.numbers]).max() < 0.1
+        screen = drv.app.settings_screen()
+        drv.app.open_settings()
+        drv.frames(2)
+        row = screen.rows["numbers"]
+        row.parent.parent.scroll_to(row, animate=False)  # the settings page scrolls on a phone
+        drv.frames(2)
+        drv.press(row.ids["choice_colour_blind"])  # a real tap
+        assert drv.app.config.get("game", "numbers") == "colour_blind"
+        drv.app.close_settings()
+        drv.frames(3)
+        if drv.ctrl.paused:  # as any visit to Settings leaves a game: a tap resumes
+            drv.press(drv.ids("paused_cover"))
+            drv.frames(3)
+        theme = drv.app.theme
+        assert theme.name == "dark" and theme.palette == "colour_blind"
+        want = [c[:3] for c in COLOUR_BLIND_NUMBERS[False]]
+        assert np.abs(number_colours(drv, where) - want).max() < 0.1  # the board redrawn
+    finally:
+        viewport.TOUCH_FIRST = None
