@@ -29,6 +29,8 @@ touch-screen way, so 50x50 opens zoomed at 56 dp cells);
 - ``peak_rss_mb``: the process's peak resident memory (Linux's ``ru_maxrss``)
   once all of the above ran: the window, the app, 50x50 games opened and
   played; ``peak_rss_mb_first_frame`` the same at the first frame.
+- ``gl_renderer`` and ``gl_samples``: the OpenGL renderer and the window's
+  samples per pixel (0: the app turns multisampling off, see :mod:`.launch`).
 
 Without a display it runs on SDL's offscreen driver (software GL here), in a
 throwaway data folder, so it never touches the player's records.
@@ -216,6 +218,11 @@ def run_bench(t0: float, data_dir: str | None = None, reveals: int = 30) -> int:
         renderer = glGetString(GL_RENDERER).decode(errors="replace")
     except Exception:
         renderer = "unknown"
+    try:  # the window's samples per pixel: 0 (multisampling doubled its buffers)
+        from kivy.graphics.opengl import GL_SAMPLES, glGetIntegerv
+        samples: int | None = int(glGetIntegerv(GL_SAMPLES)[0])
+    except Exception:
+        samples = None
     result = {
         "profile": ("phone: 1080x2340 px at density 2.75 (393x851 dp), touch-first"
                     if profile == "phone" else "desktop: density 1"),
@@ -239,6 +246,7 @@ def run_bench(t0: float, data_dir: str | None = None, reveals: int = 30) -> int:
         "peak_rss_mb": _peak_rss_mb(),
         "peak_rss_mb_first_frame": rss_first[0] if rss_first else None,
         "gl_renderer": renderer,
+        "gl_samples": samples,
     }
     out = sys.__stdout__ or sys.stdout
     out.write(json.dumps(result) + "\n")

@@ -1,0 +1,75 @@
+"""The app's weight: what a start loads and allocates, checked by structure, not by timing.
+
+Measured at the phone profile (docs/app.md, "Weight"): multisampling doubled the
+window's buffers, Kivy's mipmapped texture ran ``glGenerateMipmap`` over an empty
+atlas at every start, and importing ``fastmine`` read the package metadata.  Each
+test here fails if one of those comes back; none asserts a time or a size.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+HEAVY = ("matplotlib", "scipy", "pandas", "dask", "babel", "importlib.metadata",
+         "fastmine.solver.strategies", "fastmine.solver.probability", "fastmine.cli", "fastmine.env")
+"""Modules the app's first frame never needs: plots, the solver's search (imported
+for the first hint), the terminal game, the Gymnasium environment, Babel (loaded
+by the first number formatted in a language other than English)."""
+
+IMPORT_PROBE = """
+import json, sys
+import fastmine.app.application
+heavy = json.loads(sys.argv[1])
+print(json.dumps(sorted(m for m in sys.modules if m in heavy or m.split(".")[0] in heavy)),
+      file=sys.__stdout__)
+"""
+
+
+def _child_env() -> dict[str, str]:
+    env = os.environ.copy()  # conftest's headless Kivy settings
+    env.pop("FASTMINE_APP_DATA", None)
+    return env
+
+
+def test_importing_the_app_leaves_plots_the_solver_search_and_the_cli_out(kivy_window, tmp_path):
+    out = subprocess.run([sys.executable, "-c", IMPORT_PROBE, json.dumps(HEAVY)], capture_output=True,
+                         text=True, timeout=180, env=_child_env(), cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == []
+
+
+def test_the_bench_reports_peak_memory_and_a_window_without_multisampling(kivy_window, tmp_path):
+    """``--bench`` runs the real launcher: its window has 0 samples per pixel (Kivy's
+    default asks for 2, which llvmpipe gives as 4: the window's buffers over again),
+    and the JSON carries the peak memory at the first frame and after the games."""
+    env = _child_env()
+    env["FASTMINE_BENCH_PROFILE"] = "desktop"
+    out = subprocess.run([sys.executable, "-m", "fastmine.app", "--bench", "--bench-reveals", "2",
+                          "--size", "320x480", "--data-dir", str(tmp_path / "data")],
+                         capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-2000:]
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["gl_samples"] == 0
+    if sys.platform.startswith("linux"):
+        assert 0 < got["peak_rss_mb_first_frame"] <= got["peak_rss_mb"]
+    assert got["process_cpu_to_first_frame_s"] > 0
+
+
+def test_the_atlas_texture_is_mipmapped_without_kivys_generated_levels(kivy_window):
+    """Kivy's ``mipmap=True`` allocates by uploading zeros and running
+    ``glGenerateMipmap`` (0.15 s of CPU with software OpenGL); the atlas gives
+    every level itself and still samples them (the drawn-level test in
+    test_app_doctests.py checks what they show)."""
+    from fastmine.app import theme, tiles
+
+    image = tiles.Atlas.for_theme(theme.LIGHT).image
+    tex = tiles.make_texture(image)
+    assert not tex.mipmap
+    assert tex.min_filter == "linear_mipmap_linear"
+    assert tex.size == (tiles.ATLAS, tiles.ATLAS)
+    # the levels it uploads go down to 1x1: a texture missing one would not be complete
+    assert [lv.shape[:2] for lv in tiles.mipmap_levels(image[::-1])] == \
+        [(tiles.ATLAS >> k, tiles.ATLAS >> k) for k in range(11)]
