@@ -14,10 +14,13 @@ import subprocess
 import sys
 
 HEAVY = ("matplotlib", "scipy", "pandas", "dask", "babel", "importlib.metadata",
-         "fastmine.solver.strategies", "fastmine.solver.probability", "fastmine.cli", "fastmine.env")
+         "fastmine.solver.strategies", "fastmine.solver.probability", "fastmine.cli", "fastmine.env",
+         "kivy.core.clipboard")
 """Modules the app's first frame never needs: plots, the solver's search (imported
 for the first hint), the terminal game, the Gymnasium environment, Babel (loaded
-by the first number formatted in a language other than English)."""
+by the first number formatted in a language other than English), Kivy's clipboard
+(its import tries xclip and xsel in subprocesses; the app needs it to copy a game
+code)."""
 
 IMPORT_PROBE = """
 import json, sys

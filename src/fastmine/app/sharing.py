@@ -6,7 +6,6 @@ A mixin of :class:`.application.FastmineApp`.  The codes themselves are
 
 from __future__ import annotations
 
-from kivy.core.clipboard import Clipboard
 from kivy.logger import Logger
 
 from fastmine import gamecode
@@ -55,6 +54,10 @@ class SharingMixin:
                   "is ready after it."))
             return None
         try:
+            # imported here, not at start: Kivy picks its clipboard provider on
+            # import, trying xclip and xsel in subprocesses first (20 ms a start)
+            from kivy.core.clipboard import Clipboard
+
             Clipboard.copy(code)
             copied = _("It is copied: paste it to a friend, who plays it from New game.")
         except Exception as exc:  # noqa: BLE001 - a missing clipboard must not lose the code
