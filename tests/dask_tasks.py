@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 from pathlib import Path
 
 from fastmine.solver.runs import Config, Outcome, play_chunk
@@ -36,7 +37,11 @@ def dying_chunk(config: Config, start: int, count: int, seed: int) -> Outcome:
 
 def dying_everywhere_chunk(config: Config, start: int, count: int, seed: int) -> Outcome:
     """play_chunk, except that every worker that reaches game 30 dies there (so
-    the cluster is left with no worker at all)."""
+    the cluster is left with no worker at all).  It dies a moment after it starts,
+    so that the client has fetched the finished chunks' results: a result still
+    on a worker that dies is lost with it (Dask would compute it again on a
+    worker that never comes)."""
     if start >= 30:
+        time.sleep(2.0)
         os._exit(1)
     return play_chunk(config, start, count, seed)

@@ -256,3 +256,44 @@ def test_dask_tests_leave_port_8787_alone():
                 client.close()
                 cluster.close()
     assert distributed is not None
+
+
+class _ResultLeftWithItsWorker:
+    """A Dask future whose chunk finished on a worker that then left: Dask
+    says it is done, but its result can no longer be fetched (Dask would
+    compute it again on a worker that never comes)."""
+
+    def add_done_callback(self, fn):
+        fn(self)
+
+    def done(self):
+        return True
+
+    def result(self, timeout=None):
+        if timeout is None:
+            raise AssertionError("result() without a timeout waits forever here")
+        raise TimeoutError
+
+
+class _ClusterWithNoWorkerLeft:
+    def submit(self, *args, **kwargs):
+        return _ResultLeftWithItsWorker()
+
+    def scheduler_info(self):
+        return {"workers": {}}
+
+    def cancel(self, futures):
+        pass
+
+
+def test_a_result_lost_with_its_worker_stops_the_run_after_wait():
+    """The run waited forever for a finished chunk whose worker left before its
+    result was fetched (seen as a hang of the suite): now that chunk is looked
+    at again until --wait passes with no worker, and the run stops."""
+    from fastmine.solver.runs import _on_dask
+
+    recorded = []
+    why = _on_dask(_ClusterWithNoWorkerLeft(), [BEGINNER], iter([(0, 0, 10), (0, 10, 10)]),
+                   seed=1, task=None, record=lambda *a: recorded.append(a), workers=1, wait=0.3)
+    assert why == "every Dask worker left and none joined within 0.3 s (--wait)"
+    assert recorded == []

@@ -32,6 +32,7 @@ Library use::
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import math
 import os
@@ -491,33 +492,47 @@ def _on_dask(client: Any, configs: Sequence[Config], tasks: Iterator[tuple[int, 
     failure = None
     alone_since: float | None = None
     poll = min(1.0, max(0.05, wait / 10))
+    # Chunks Dask called finished whose result could not be fetched: the worker
+    # holding it left first.  Dask computes them again when a worker comes (the
+    # done callback does not fire twice), so they are looked at again here.
+    retry: list[Any] = []
     try:
         submit(_take(tasks, IN_FLIGHT_PER_WORKER * workers))
         while pending:
+            progressed = False
             try:
                 f = finished.get(timeout=poll)
             except queue.Empty:
-                if _live_workers(client):
-                    alone_since = None
-                    continue
-                now = time.monotonic()
-                alone_since = now if alone_since is None else alone_since
-                if now - alone_since >= wait:
-                    failure = failure or (f"every Dask worker left and none joined within "
-                                          f"{wait:g} s (--wait)")
-                    break
+                f = next((g for g in retry if g.done()), None)
+                if f is not None:
+                    retry.remove(f)
+            if f is not None and f in pending:
+                k, start = pending[f]
+                try:
+                    # never an unbounded wait: a result whose worker is gone
+                    # would block here for as long as no worker joins
+                    out = f.result(timeout=poll)
+                except (TimeoutError, asyncio.TimeoutError):
+                    retry.append(f)
+                except Exception as exc:     # a worker died, fastmine broken there, a bug
+                    del pending[f]
+                    failure = failure or _failed(configs[k], start, exc)
+                    progressed = True
+                else:
+                    del pending[f]
+                    record(k, start, out)
+                    progressed = True
+                    if failure is None:
+                        submit(_take(tasks, 1))
+            if progressed or _live_workers(client):
+                alone_since = None
                 continue
-            if f not in pending:
-                continue
-            k, start = pending.pop(f)
-            try:
-                out = f.result()
-            except Exception as exc:     # a worker died, fastmine broken there, a bug
-                failure = failure or _failed(configs[k], start, exc)
-                continue
-            record(k, start, out)
-            if failure is None:
-                submit(_take(tasks, 1))
+            now = time.monotonic()
+            alone_since = now if alone_since is None else alone_since
+            if now - alone_since >= wait:
+                failure = failure or (f"every Dask worker left and none joined within "
+                                      f"{wait:g} s (--wait)")
+                break
     finally:
         if pending:         # Ctrl-C, or no worker left: nothing more is played
             with _no_second_interrupt(), contextlib.suppress(Exception):
