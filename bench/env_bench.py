@@ -20,6 +20,9 @@ valid reveal the cheapest way it offers:
   ``lax.scan`` of steps compiled with ``jax.jit``, actions drawn from the
   action mask with ``jax.random.categorical``; compile time not counted.
 
+The runs of one size take turns (every row's first run, then every row's
+second, ...), so a change in the machine's load hits them alike and the
+ratios between them hold; Jumanji's runs stay together in their own process.
 Every measurement runs pinned to one CPU core (``os.sched_setaffinity``;
 Jumanji in a fresh process whose XLA is told to use one thread), so "steps per
 second on one core" is literal.  The rules differ (see ``RULES``); the
@@ -239,6 +242,13 @@ def dataset_task(rows: int, cols: int, mines: int, positions: int, seed: int,
     return {"positions": positions, "seconds": secs, "positions_per_s": positions / secs}
 
 
+def _args(row: dict, cfg, seconds: float, repeats: int) -> dict:
+    """The arguments of :func:`steps_task` for one row of the plan."""
+    return {"peer": row["peer"], "rows": row["rows"], "cols": row["cols"], "mines": row["mines"],
+            "rule": row["rule"], "seconds": seconds, "repeats": repeats, "seed": cfg.seed,
+            "clock": cfg.clock, "copy": row["copy"]}
+
+
 def unavailable(peer: str) -> str | None:
     """Why a peer cannot run here (its package is missing), or None."""
     import importlib.util
@@ -277,26 +287,53 @@ def run(cfg, worker, progress) -> dict:
             else:
                 plan.append((lab, p, "none", False))
     progress.total += len(plan) + 1
+    rows = []
     for lab, peer, rule, copy in plan:
         s = size(lab)
-        progress.set_postfix_str(f"env {peer} {lab} {rule}", refresh=False)
         row = {"size": lab, "rows": s.rows, "cols": s.cols, "mines": s.mines, "peer": peer,
                "rule": rule, "copy": copy}
         if peer in skipped:
             row.update(status="skipped", error=skipped[peer])
-        else:
-            args = {"peer": peer, "rows": s.rows, "cols": s.cols, "mines": s.mines, "rule": rule,
-                    "seconds": seconds, "repeats": repeats, "seed": cfg.seed, "clock": cfg.clock,
-                    "copy": copy}
-            # Jumanji compiles for up to a minute of CPU a size before it runs.
-            timeout = (3 if peer == "jumanji" else 1) * cfg.timeout + 30 * repeats * seconds
-            res = (run_isolated("bench.env_bench:steps_task", args, timeout=timeout)
-                   if peer == "jumanji" else
-                   worker.call("bench.env_bench:steps_task", args, timeout=timeout))
+            progress.update()
+        rows.append(row)
+    for lab in labels:
+        here = [r for r in rows if r["size"] == lab and "status" not in r]
+        # Jumanji compiles for up to a minute of CPU a size: all its runs in one process.
+        for row in [r for r in here if r["peer"] == "jumanji"]:
+            progress.set_postfix_str(f"env jumanji {lab}", refresh=False)
+            res = run_isolated("bench.env_bench:steps_task", _args(row, cfg, seconds, repeats),
+                               timeout=3 * cfg.timeout + 30 * repeats * seconds)
             row["status"] = res["status"]
             row.update(res["result"] if res["status"] == "ok" else {"error": res.get("error")})
-        out["rows"].append(row)
-        progress.update()
+            progress.update()
+        # The others take turns, one run each, repeat after repeat, so a change in the
+        # machine's load hits every row of a size alike (the ratios between them hold).
+        turns = [r for r in here if r["peer"] != "jumanji"]
+        runs: dict[int, list[dict]] = {id(r): [] for r in turns}
+        for k in range(repeats):
+            for row in turns:
+                if row.get("status") not in (None, "ok"):
+                    continue
+                progress.set_postfix_str(f"env {row['peer']} {lab} {row['rule']} "
+                                         f"({k + 1}/{repeats})", refresh=False)
+                args = _args(row, cfg, seconds, 1) | {"seed": cfg.seed + k}
+                res = worker.call("bench.env_bench:steps_task", args,
+                                  timeout=cfg.timeout + 30 * seconds)
+                row["status"] = res["status"]
+                if res["status"] == "ok":
+                    runs[id(row)].append(res["result"])
+                else:
+                    row["error"] = res.get("error")
+        for row in turns:
+            done = runs[id(row)]
+            if row["status"] == "ok":
+                row.update(steps_per_s=statistics.median(d["steps_per_s"] for d in done),
+                           samples=[d["steps_per_s"] for d in done],
+                           steps_per_episode=statistics.median(d["steps_per_episode"]
+                                                               for d in done),
+                           core=done[0]["core"])
+            progress.update()
+    out["rows"] = rows
     progress.set_postfix_str("env dataset", refresh=False)
     n = 50 if cfg.quick else 2000
     res = worker.call("bench.env_bench:dataset_task", {"rows": 16, "cols": 16, "mines": 40,
