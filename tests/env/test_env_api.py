@@ -36,6 +36,37 @@ def test_check_env_passes(kwargs):
         env.close()
 
 
+def _combinations():
+    """Every rule with every action set; one-hot views, invalid modes, labels and render
+    modes taking turns across them, so each meets each rule and action set."""
+    rules = ("opening", "cell", "none", "no_guess")
+    kinds = ({}, {"flags": True}, {"flags": True, "chord": True})
+    for i, (rule, acts) in enumerate((r, a) for r in rules for a in kinds):
+        yield pytest.param({"rows": 7, "cols": 6, "mines": 8, "rule": rule, **acts,
+                            "one_hot": i % 2 == 1, "invalid": ("end", "ignore")[i // 2 % 2],
+                            "labels": i % 3 == 0, "max_steps": 60,
+                            "render_mode": (None, "ansi", "rgb_array")[i % 3]},
+                           id=f"{rule}-{'+'.join(acts) or 'reveal'}")
+
+
+@pytest.mark.parametrize("kwargs", list(_combinations()))
+def test_gymnasiums_checkers_pass_every_rule_and_action_set(kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env = gym.make(ID, **kwargs)          # with Gymnasium's passive checker around it
+        check_env(env.unwrapped)
+        obs, info = env.reset(seed=4)
+        for _ in range(150):
+            obs, _, terminated, truncated, info = env.step(
+                env.action_space.sample(mask=info["action_mask"].astype(np.int8)))
+            assert env.observation_space.contains(obs)
+            if kwargs["render_mode"]:
+                env.render()
+            if terminated or truncated:
+                obs, info = env.reset()
+        env.close()
+
+
 def test_make_returns_the_environment():
     env = gym.make(ID, rows=16, cols=16, mines=40, rule="cell")
     assert isinstance(env.unwrapped, MinesweeperEnv)
