@@ -13,6 +13,8 @@ import os
 import subprocess
 import sys
 
+import numpy as np
+
 HEAVY = ("matplotlib", "scipy", "pandas", "dask", "babel", "importlib.metadata",
          "fastmine.solver.strategies", "fastmine.solver.probability", "fastmine.cli", "fastmine.env",
          "kivy.core.clipboard")
@@ -76,3 +78,43 @@ def test_the_atlas_texture_is_mipmapped_without_kivys_generated_levels(kivy_wind
     # the levels it uploads go down to 1x1: a texture missing one would not be complete
     assert [lv.shape[:2] for lv in tiles.mipmap_levels(image[::-1])] == \
         [(tiles.ATLAS >> k, tiles.ATLAS >> k) for k in range(11)]
+
+
+def _drawn_small(tex, side: int):
+    """``tex`` drawn into a side x side framebuffer, bottom row first."""
+    from kivy.graphics import ClearBuffers, ClearColor, Color, Fbo, Rectangle
+
+    fbo = Fbo(size=(side, side))
+    with fbo:
+        ClearColor(0, 0, 0, 0)
+        ClearBuffers()
+        Color(1, 1, 1, 1)
+        Rectangle(texture=tex, pos=(0, 0), size=(side, side))
+    fbo.draw()
+    return np.frombuffer(fbo.pixels, np.uint8).reshape(side, side, 4)
+
+
+def test_the_atlas_keeps_no_pixels_and_uploads_them_again_after_a_lost_context(kivy_window, tmp_path):
+    """Only the texture holds the atlas (4 MB less); when the OpenGL context is
+    lost (Android, on resume) the texture is filled again from the tile cache,
+    with its mipmap levels."""
+    from kivy.graphics.context import get_context
+
+    from fastmine.app import theme, tiles
+
+    path = str(tmp_path / "atlas.npy")
+    # an image no drawing makes: the upload after the lost context must read the cache
+    image = np.random.default_rng(7).integers(0, 256, (tiles.ATLAS, tiles.ATLAS, 4), np.uint8)
+    image[..., 3] = 255
+    tiles._save_cache(path, image)
+    atlas = tiles.Atlas(theme.DARK, image=image.copy(), cache_path=path)
+    assert not [k for k, v in vars(atlas).items() if isinstance(v, np.ndarray) and v.nbytes >= image.nbytes]
+    assert np.array_equal(atlas.image, image)
+
+    side = tiles.ATLAS // 16
+    want = tiles.mipmap_levels(np.ascontiguousarray(image[::-1]))[4][..., :3].astype(int)
+    assert np.abs(_drawn_small(atlas.texture, side)[..., :3] - want).max() <= 2
+    old_id = atlas.texture.id
+    get_context().reload()  # what Kivy does when the context comes back
+    assert atlas.texture.id != old_id
+    assert np.abs(_drawn_small(atlas.texture, side)[..., :3] - want).max() <= 2

@@ -309,7 +309,7 @@ def mipmap_levels(image: np.ndarray) -> list[np.ndarray]:
     return levels
 
 
-def make_texture(image: np.ndarray):
+def make_texture(image: np.ndarray, remake: Callable[[], np.ndarray] | None = None):
     """Upload an atlas image as a mipmapped Kivy texture (re-uploaded by
     itself if the GL context is lost, as on Android).
 
@@ -318,8 +318,21 @@ def make_texture(image: np.ndarray):
     without ``glGenerateMipmap``.  Kivy's ``mipmap=True`` is not used because its
     allocation fills the texture with zeros and runs ``glGenerateMipmap`` over
     them: with software OpenGL that cost 0.15 s of CPU and 6 MB at every start
-    (0.2 s for this whole function, now 0.03 s).  Nothing but the image is kept:
-    the levels are made again if the context is lost."""
+    (0.2 s for this whole function, now 0.03 s).
+
+    Parameters
+    ----------
+    image
+        The atlas, (ATLAS, ATLAS, 4) uint8, top row first.
+    remake
+        Gives the image again when the OpenGL context is lost (as on Android)
+        and the texture must be uploaded again; without it the texture keeps
+        ``image`` for that.  The mipmap levels are always made again.
+
+    Returns
+    -------
+    kivy.graphics.texture.Texture
+        The mipmapped texture."""
     from kivy.graphics.opengl import (
         GL_RGBA,
         GL_TEXTURE_2D,
@@ -330,17 +343,21 @@ def make_texture(image: np.ndarray):
     )
     from kivy.graphics.texture import Texture
 
-    def upload(tex) -> None:
+    def upload(tex, pixels: np.ndarray) -> None:
         tex.bind()
         glPixelStorei(GL_UNPACK_ALIGNMENT, 4)  # rows of 4-byte pixels: never padded
         # the image's top row first; OpenGL's first row is the bottom one
-        for k, level in enumerate(mipmap_levels(image[::-1])):
+        for k, level in enumerate(mipmap_levels(pixels[::-1])):
             glTexImage2D(GL_TEXTURE_2D, k, GL_RGBA, level.shape[1], level.shape[0], 0, GL_RGBA,
                          GL_UNSIGNED_BYTE, level.tobytes())
 
     tex = Texture.create(size=(ATLAS, ATLAS), colorfmt="rgba")
-    upload(tex)
-    tex.add_reload_observer(upload)
+    upload(tex, image)
+    # Kivy holds a plain function strongly; a closure over ``image`` would keep it
+    if remake is None:
+        tex.add_reload_observer(lambda t, kept=image: upload(t, kept))
+    else:
+        tex.add_reload_observer(lambda t: upload(t, remake()))
     tex.min_filter = "linear_mipmap_linear"
     tex.mag_filter = "linear"
     return tex
@@ -349,17 +366,35 @@ def make_texture(image: np.ndarray):
 class Atlas:
     """The uploaded atlas of one theme: ``texture``, ``uv`` and icon regions.
 
-    Use :meth:`for_theme`: atlases are drawn once per theme per process.
+    Use :meth:`for_theme`: atlases are drawn once per theme per process.  Only
+    the texture keeps the pixels (4 MB): :attr:`image` makes them again, from
+    the tile cache when there is one, else by drawing.
     """
 
     _cache: dict[Theme, Atlas] = {}
 
     def __init__(self, theme: Theme, text_mask: TextMask = kivy_text_mask,
-                 image: np.ndarray | None = None) -> None:
+                 image: np.ndarray | None = None, cache_path: str | None = None) -> None:
         self.theme = theme
-        self.image = draw_atlas(theme, text_mask) if image is None else image
-        self.texture = make_texture(self.image)
+        self._text_mask = text_mask
+        self._cache_path = cache_path
+        # an image given is what draw_atlas(theme, text_mask) draws (drawn or
+        # read from the cache by for_theme): the texture need not keep it
+        self.texture = make_texture(self._pixels() if image is None else image, remake=self._pixels)
         self.uv = tile_uvs()
+
+    @property
+    def image(self) -> np.ndarray:
+        """The atlas's pixels, (ATLAS, ATLAS, 4) uint8, top row first, made again
+        on each use (read from the tile cache, else drawn)."""
+        return self._pixels()
+
+    def _pixels(self) -> np.ndarray:
+        if self._cache_path and os.path.exists(self._cache_path):
+            image = _load_cache(self._cache_path)
+            if image is not None:
+                return image
+        return draw_atlas(self.theme, self._text_mask)
 
     @classmethod
     def for_theme(cls, theme: Theme, cache_dir: str | None = None) -> Atlas:
@@ -373,10 +408,12 @@ class Atlas:
             path = _cache_path(cache_dir, theme) if cache_dir else None
             if path and os.path.exists(path):
                 image = _load_cache(path)
-            atlas = cls(theme, image=image)
-            if path and image is None:
-                _save_cache(path, atlas.image)
-            cls._cache[theme] = atlas
+            drawn = image is None
+            if image is None:
+                image = draw_atlas(theme)
+            cls._cache[theme] = cls(theme, image=image, cache_path=path)
+            if path and drawn:
+                _save_cache(path, image)
         return cls._cache[theme]
 
     def region(self, tile: int):
