@@ -118,3 +118,17 @@ def test_the_atlas_keeps_no_pixels_and_uploads_them_again_after_a_lost_context(k
     get_context().reload()  # what Kivy does when the context comes back
     assert atlas.texture.id != old_id
     assert np.abs(_drawn_small(atlas.texture, side)[..., :3] - want).max() <= 2
+
+
+def test_the_board_mesh_indexes_its_cells_with_an_array_not_a_list(drv):
+    """The mesh's indices are Kivy's unsigned shorts used in place (a 50x50 board
+    once kept a list of 15,000 Python ints beside them), two triangles per cell."""
+    from fastmine import Difficulty
+
+    drv.app.start_game(Difficulty(50, 50, 500))
+    drv.frames(2)
+    indices = drv.board.mesh.indices
+    assert isinstance(indices, np.ndarray) and indices.dtype == np.uint16
+    cells = 50 * 50
+    want = (np.arange(cells)[:, None] * 4 + np.array([0, 1, 2, 2, 3, 0])).ravel()
+    assert np.array_equal(indices, want)

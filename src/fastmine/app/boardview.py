@@ -227,7 +227,9 @@ class BoardView(Widget):
         self._verts = v.reshape(-1)
         base = (np.arange(rows * cols, dtype=np.int64) * 4)[:, None]
         idx = (base + np.array([0, 1, 2, 2, 3, 0])).ravel()
-        self.mesh.indices = idx.tolist()
+        # unsigned shorts as Kivy uploads them (set_board keeps every index below
+        # 65536): used in place, not a list of 6 Python ints per cell (600 KB at 50x50)
+        self.mesh.indices = idx.astype(np.uint16)
 
     def _write_uv(self, cells, tile_ids: np.ndarray) -> None:
         v = self._verts.reshape(-1, 4, 4)
