@@ -132,3 +132,17 @@ def test_the_board_mesh_indexes_its_cells_with_an_array_not_a_list(drv):
     cells = 50 * 50
     want = (np.arange(cells)[:, None] * 4 + np.array([0, 1, 2, 2, 3, 0])).ravel()
     assert np.array_equal(indices, want)
+
+
+def test_making_the_sounds_does_not_load_numpy_random(tmp_path):
+    """The first start writes the sound effects; their noise comes from the standard
+    library, so numpy.random (2 MB of extension modules the app needs for nothing
+    else) stays out of the process."""
+    code = ("import json, sys\nfrom fastmine.app import sounds\n"
+            "paths = sounds.write_sounds(sys.argv[1])\n"
+            "print(json.dumps({'random': 'numpy.random' in sys.modules, 'files': sorted(paths)}))")
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "sounds")], capture_output=True,
+                         text=True, timeout=120, env=_child_env(), cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-2000:]
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got == {"random": False, "files": sorted(["reveal", "flag", "explode", "win"])}
