@@ -1,8 +1,9 @@
 """Build the Cython kernels.
 
 All metadata lives in pyproject.toml; this file only cythonizes. Set
-``FASTMINE_DEBUG=1`` to build with bounds, wraparound and initialization checks
-on, so an out-of-range index raises ``IndexError`` instead of corrupting memory.
+``FASTMINE_DEBUG=1`` to build with bounds and initialization checks on, so an
+out-of-range index (a negative one included: neither build wraps them) raises
+``IndexError`` instead of corrupting memory.
 """
 
 import os
@@ -49,7 +50,10 @@ class BuildExt(build_ext):
 directives = {
     "language_level": 3,
     "boundscheck": DEBUG,
-    "wraparound": DEBUG,
+    # Off in both builds: a negative index is never wrapped, so the debug build
+    # reports one as out of range (IndexError) where the release build would
+    # read before the array; wrapping it there would hide that bug.
+    "wraparound": False,
     "initializedcheck": DEBUG,
     "cdivision": not DEBUG,
     "embedsignature": True,

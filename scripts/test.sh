@@ -15,7 +15,9 @@
 # without the app's tests (tests/app), the Android packaging tests and the tests
 # marked slow; no mypy, docs or bench run.
 #
-# Extra arguments go to pytest.
+# The suite runs on every core (pytest-xdist's -n auto), each test under a
+# 10-minute limit (pytest-timeout: a hang fails with its traceback). Extra
+# arguments go to pytest (-n 0 runs it in one process).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fast=0
@@ -28,7 +30,7 @@ export MPLBACKEND=Agg
 if [ "$fast" = 1 ]; then
   bash scripts/bootstrap.sh test,lint
   .venv/bin/python -m ruff check .
-  .venv/bin/python -m pytest -m "not slow and not app" --ignore=tests/app \
+  .venv/bin/python -m pytest -n auto --timeout 600 -m "not slow and not app" --ignore=tests/app \
       --ignore=tests/test_android.py "$@"
   exit 0
 fi
@@ -41,7 +43,7 @@ echo "==> building the API reference (docs/, warnings are errors)"
 .venv/bin/python -m sphinx -W --keep-going -q -b html docs "$docs_out/html" \
     || { rm -rf "$docs_out"; exit 1; }
 rm -rf "$docs_out"
-.venv/bin/python -m pytest "$@"
+.venv/bin/python -m pytest -n auto --timeout 600 "$@"
 bench_out=$(mktemp -d)
 .venv/bin/python -m bench --quick --out "$bench_out" >"$bench_out/log" 2>&1 \
     || { cat "$bench_out/log"; exit 1; }

@@ -115,7 +115,7 @@ def test_bench_without_scipy_names_the_extra_and_fastmine_rows_run(tmp_path):
     cmd = [sys.executable, "-m", "bench", "--sizes", "9x9", "--fastmine-only-sizes", "",
            "--peers", "fastmine,numpy", "--kernels", "reveal_opening,count",
            "--repeats", "1", "--min-time", "0.0005", "--timeout", "120", "--no-memory",
-           "--no-breakdown", "--no-solver", "--no-app", "--no-plots",
+           "--no-breakdown", "--no-solver", "--no-app", "--no-env", "--no-plots",
            "--out", str(tmp_path / "out"), "--name", "noscipy"]
     proc = subprocess.run(cmd, cwd=ROOT, env=_hide(tmp_path, "scipy"), capture_output=True,
                           text=True, timeout=300)
