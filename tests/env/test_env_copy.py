@@ -27,7 +27,7 @@ def run(env, actions_seed, steps):
         valid = np.flatnonzero(info["action_mask"])
         a = int(rng.choice(valid)) if rng.random() < 0.8 else env.unwrapped.random_reveal()
         obs, r, te, tr, info = env.step(a)
-        out.append((obs["view"].tobytes(), int(obs["mines_left"]), r, te, tr,
+        out.append((obs["view"].tobytes(), int(obs["mines_left"][0]), r, te, tr,
                     info["action_mask"].tobytes(), int(info["board_seed"]),
                     info["probabilities"].tobytes()))
         if te or tr:

@@ -46,7 +46,7 @@ def lockstep(kwargs: dict, num_envs: int, seed, steps: int, rng_seed: int) -> in
             else:
                 o, r, term, trunc, inf = env.step(int(actions[i]))
             assert np.array_equal(obs["view"][i], o["view"])
-            assert obs["mines_left"][i] == o["mines_left"]
+            assert np.array_equal(obs["mines_left"][i], o["mines_left"])
             assert (reward[i], terminated[i], truncated[i]) == (r, term, trunc)
             assert np.array_equal(info["action_mask"][i], inf["action_mask"])
             assert info["board_seed"][i] == inf["board_seed"]

@@ -6,7 +6,7 @@ Importing this module registers ``fastmine/Minesweeper-v0``:
 >>> import fastmine.env
 >>> env = gymnasium.make("fastmine/Minesweeper-v0", rows=9, cols=9, mines=10, rule="cell")
 >>> obs, info = env.reset(seed=1)
->>> obs["view"].shape, int(obs["mines_left"]), info["action_mask"].sum()
+>>> obs["view"].shape, int(obs["mines_left"][0]), info["action_mask"].sum()
 ((9, 9), 10, np.int64(81))
 >>> envs = gymnasium.make_vec("fastmine/Minesweeper-v0", num_envs=4,
 ...                           vectorization_mode="vector_entry_point", rows=9, cols=9, mines=10)

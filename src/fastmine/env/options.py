@@ -271,7 +271,9 @@ class Options:
             view: spaces.Box = spaces.Box(0, 1, (len(PLANE_CODES), self.rows, self.cols), np.uint8)
         else:
             view = spaces.Box(WRONG_FLAG, 8, (self.rows, self.cols), np.int8)
-        left = spaces.Box(self.mines - self.cells, self.mines, (), np.int32)
+        # Shape (1,), not (): Stable-Baselines3's MultiInputPolicy (and MaskablePPO's)
+        # flattens each entry from its second axis, which a 0-d entry lacks.
+        left = spaces.Box(self.mines - self.cells, self.mines, (1,), np.int32)
         return spaces.Dict({"view": view, "mines_left": left})
 
     def action_space(self) -> spaces.Discrete:

@@ -97,7 +97,7 @@ class MinesweeperEnv(gym.Env[dict[str, NDArray[Any]], np.int64]):
 
     Notes
     -----
-    Observation: ``{"view": int8 (rows, cols), "mines_left": int32 ()}``; the
+    Observation: ``{"view": int8 (rows, cols), "mines_left": int32 (1,)}``; the
     view holds 0..8 for an open cell and fastmine's codes HIDDEN (-1), FLAG
     (-2), and at the end of an episode MINE (-4), EXPLODED (-5), WRONG_FLAG
     (-6), as :attr:`fastmine.Game.view`.  With ``one_hot`` the view is uint8
@@ -289,7 +289,7 @@ class MinesweeperEnv(gym.Env[dict[str, NDArray[Any]], np.int64]):
         b = self._batch
         view = b.obs[0]
         return {"view": one_hot_planes(view) if self.options.one_hot else view.copy(),
-                "mines_left": np.array(b.mines_left[0], np.int32)}
+                "mines_left": b.mines_left.copy()}          # (1,): the batch of one's
 
     def _info(self) -> dict[str, Any]:
         b = self._batch

@@ -77,7 +77,7 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
 
     Notes
     -----
-    Observations: ``{"view": int8 (B, rows, cols), "mines_left": int32 (B,)}``,
+    Observations: ``{"view": int8 (B, rows, cols), "mines_left": int32 (B, 1)}``,
     the view written by the kernel into one preallocated array.  Info:
     ``action_mask`` (B, actions), ``board_seed`` (B,), ``won`` (B,), and with
     ``labels`` ``probabilities`` (B, rows, cols) (a solver call per game and
@@ -295,9 +295,10 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
 
     def _views(self) -> dict[str, NDArray[Any]]:
         """What copy=False hands out: read-only views of the kernel's arrays."""
-        return {name: _read_only(getattr(self._batch, name)) for name in
-                ("obs", "mines_left", "reward", "terminated", "truncated", "mask",
-                 "board_seed", "won")}
+        views = {name: _read_only(getattr(self._batch, name)) for name in
+                 ("obs", "reward", "terminated", "truncated", "mask", "board_seed", "won")}
+        views["mines_left"] = _read_only(self._batch.mines_left.reshape(self.num_envs, 1))
+        return views
 
     def __getstate__(self) -> dict[str, Any]:
         # copy.deepcopy and pickle: the views are made again from the copy's own
@@ -331,7 +332,7 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
                     else _read_only(one_hot_planes(b.obs, self._planes)))
         else:
             view = b.obs.copy() if self.copy else out["obs"]
-        left = b.mines_left.copy() if self.copy else out["mines_left"]
+        left = b.mines_left.reshape(self.num_envs, 1).copy() if self.copy else out["mines_left"]
         return {"view": view, "mines_left": left}
 
     def _info(self) -> dict[str, Any]:
