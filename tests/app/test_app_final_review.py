@@ -73,6 +73,11 @@ def test_the_best_time_prompt_sits_right_above_the_name_field(make_app, data_dir
     # the numbers still fit or scroll, and every button shows
     for name in ("watch_replay", "view_board", "new_game"):
         assert inside(d.ids[name], drv.window)
+    # the buttons are as high as their own words need: the hidden "Why did I
+    # lose?", wrapped a few letters a line, made them 85 dp high on a turned phone
+    shown = [d.ids[n] for n in ("watch_replay", "view_board", "new_game")]
+    need = max(max(48, b.texture_size[1] / profile.density + 14) for b in shown)
+    assert [b.height / profile.density for b in shown] == pytest.approx([need] * 3)
 
 
 def test_a_dialog_without_a_note_keeps_its_height(drv):

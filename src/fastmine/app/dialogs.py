@@ -131,9 +131,13 @@ class EndDialog(LetsGoWhenClosing, ModalView):
     def _even_buttons(self, *_args) -> None:
         from kivy.metrics import dp
 
-        buttons = [self.ids[name] for name in self.ROW_BUTTONS]
-        height = max(max(dp(48), b.texture_size[1] + dp(14)) for b in buttons)
-        for b in buttons:
+        # the buttons shown only: a hidden one (out of the tree, at Kivy's default
+        # 100 px width) wraps its words a few letters a line, and its texture made
+        # every button of a win's dialog 85 dp high on a turned phone, pushing the
+        # coach's line under the scrolled numbers' fold
+        shown = [b for b in self._buttons.values() if b.parent is not None]
+        height = max((max(dp(48), b.texture_size[1] + dp(14)) for b in shown), default=dp(48))
+        for b in self._buttons.values():
             b.height = height
 
     def on_lines(self, _inst, lines) -> None:
