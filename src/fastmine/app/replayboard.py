@@ -22,11 +22,13 @@ from kivy.metrics import dp
 from . import viewport
 from .boardview import BoardView, app_setting
 
-READ_SLACK = 32 / 56
+READ_SLACK = 28 / 56
 """On a touch screen a replay opens whole when its cells are at least this
-fraction of the cell size setting (32 dp of the default 56: a number reads at
-a glance), not the 48 dp a game needs: nothing is tapped, only watched, so
-Beginner shows whole on a phone while Expert (12 to 19 dp) opens zoomed."""
+fraction of the cell size setting (28 dp of the default 56: a number still
+reads at a glance), not the 48 dp a game needs: nothing is tapped, only
+watched, so Beginner shows whole on a phone (29 dp on a 360-dp phone with
+large text, under the coach's words and the controls) while Intermediate
+(25 dp at most) and Expert (12 to 19 dp) open zoomed."""
 FOLLOW_MARGIN = 1.0
 """Cells around the move's cell that :meth:`ReplayBoard.follow` keeps in view
 (its neighbours: what the move was judged on)."""
