@@ -97,7 +97,9 @@ def test_why_did_i_lose_shows_the_board_before_the_fatal_move_and_the_odds(drv, 
     assert coach.describe(fatal) in scr.verdict_text  # its risk and what was on offer
     assert 0 < fatal.risk < 1 and f"{round(fatal.risk * 100)}%" in scr.verdict_text
     assert "The losing move" in scr.verdict_text
-    assert scr.summary == d.summary
+    # the same sentences: one a line in the dialog, one paragraph under the
+    # player's controls (a line each would take the board's height on a phone)
+    assert scr.summary == d.summary.replace("\n", " ") and "\n" in d.summary
     # the timeline marks it
     assert any(i == fatal.index and tall for i, _rgba, tall in scr.ids.timeline.marks)
     # Back returns to the game with its dialog; undoing the loss works as before
