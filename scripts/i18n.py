@@ -37,7 +37,10 @@ language gets its own glyph forms (a Japanese 直 is not a Chinese one)."""
 SYMBOLS = "•—–…·×→←↑↓✓%°‘’“”«»„‚\u00a0\u202f"
 """Characters the app draws besides its catalogs' (the chart legend, quotes, spaces)."""
 
-sys.path.insert(0, str(ROOT / "src"))
+try:  # the installed fastmine (its compiled kernels are not in a plain checkout's src/)
+    import fastmine  # noqa: F401
+except ImportError:
+    sys.path.insert(0, str(ROOT / "src"))
 
 
 def table_messages() -> list[tuple[str, str | None]]:

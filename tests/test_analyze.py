@@ -22,7 +22,8 @@ from fastmine.videos.rebuild import rebuild, video_stats
 sys.path.insert(0, str(Path(__file__).parent / "videos"))
 from video_files import BAD, PLAYED, path  # noqa: E402
 
-SRC = Path(__file__).resolve().parent.parent / "src"
+# the fastmine under test (installed, or the source tree), for child processes
+SRC = Path(fastmine.__file__).resolve().parents[1]
 REQUIRED = {"file", "format", "software", "player", "rows", "cols", "mines", "level", "outcome",
             "time", "bbbv", "bbbv_solved", "bbbv_per_second", "left", "right", "double", "ioe",
             "rqp", "stnb", "corr", "thrp", "openings", "islands", "forced_guess",

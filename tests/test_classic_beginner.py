@@ -19,7 +19,8 @@ from fastmine.difficulty import CLASSIC_BEGINNER, NAMED_BOARDS
 from fastmine.records import GameRecord, RecordsStore, board_label
 from fastmine.replay import Replay
 
-SRC = Path(__file__).resolve().parent.parent / "src"
+# the fastmine under test (installed, or the source tree), for child processes
+SRC = Path(fastmine.__file__).resolve().parents[1]
 
 
 def test_named_but_not_a_menu_preset() -> None:

@@ -48,6 +48,8 @@ def test_doctest_sessions(md):
 @pytest.mark.parametrize(("where", "code"), _blocks("python"), ids=lambda v: v if ":" in v else "")
 def test_python_blocks_run(where, code, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
+    # the examples run from the root of a checkout: tests/data/ is where they read
+    (tmp_path / "tests").symlink_to(ROOT / "tests", target_is_directory=True)
     monkeypatch.setenv("FASTMINE_DATA_DIR", str(tmp_path / "data"))
     exec(compile(code, where, "exec"), {"__name__": "__docs__"})
 

@@ -160,7 +160,8 @@ def test_extras_keep_the_tools_apart():
         m = re.match(r"([A-Za-z0-9_.\-]+).*extra == \"([a-z\-]+)\"", req)
         if m:
             extras.setdefault(m.group(2), set()).add(m.group(1).lower())
-    assert extras["test"] == {"pytest", "hypothesis", "pyte"}
+    assert extras["test"] == {"pytest", "hypothesis", "pyte", "pytest-xdist", "pytest-timeout",
+                              "colorspacious"}
     assert extras["lint"] == {"ruff", "mypy"}
     assert extras["docs"] == {"sphinx", "numpydoc", "myst-parser"}
     assert "buildozer" in extras["android"]

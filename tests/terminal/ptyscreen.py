@@ -48,7 +48,9 @@ class PtyScreen:
                  env: dict[str, str] | None = None) -> None:
         master, slave = os.openpty()
         _winsize(slave, rows, cols)
-        full_env = dict(os.environ)
+        # LINES and COLUMNS would override the pty's size in curses (pytest-xdist's
+        # workers have them set, to 24x80)
+        full_env = {k: v for k, v in os.environ.items() if k not in ("LINES", "COLUMNS")}
         full_env.update({"TERM": "xterm", "PYTHONPATH": str(SRC), "LANG": "C.UTF-8",
                          "LC_ALL": "C.UTF-8", "ESCDELAY": "25"})
         full_env.update(env or {})
