@@ -218,3 +218,33 @@ def test_mutated_real_files_give_only_the_documented_error(fmt: str, data: st.Da
     name, raw = data.draw(mutated(fmt))
     _read_and_play(name, raw, fmt)
     _read_and_play(name, raw, None)
+
+
+def test_a_fifo_or_a_folder_is_refused_without_waiting(tmp_path):
+    """read_video(path) opened a FIFO with a plain open(), which waits for a
+    writer for ever: now it is refused at once, like a folder or a device."""
+    import os
+    import threading
+
+    fifo = tmp_path / "game.avf"
+    os.mkfifo(fifo)
+    errors: list[BaseException] = []
+
+    def read() -> None:
+        try:
+            read_video(fifo)
+        except BaseException as exc:  # noqa: BLE001 - the test looks at it below
+            errors.append(exc)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(10)
+    if reader.is_alive():  # the old code: let the blocked open() go before failing
+        with contextlib.suppress(OSError):
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        pytest.fail("read_video waited for a writer on a FIFO")
+    assert len(errors) == 1 and isinstance(errors[0], OSError)
+    assert "is a FIFO, not a regular file" in str(errors[0])
+    for other in (tmp_path, "/dev/zero"):
+        with pytest.raises(OSError, match="not a regular file"):
+            read_video(other)

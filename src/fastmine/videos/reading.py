@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
 from ..errors import VideoFormatError
+from ..files.storage import describe_kind
 from .avf import read_avf
 from .evf import read_evf
 from .model import MAX_FILE_BYTES, Video
@@ -86,7 +88,8 @@ def read_video(source: str | os.PathLike[str] | bytes | bytearray | memoryview |
         :data:`~fastmine.videos.model.MAX_FILE_BYTES` files are refused before
         they are read.
     OSError
-        The file cannot be opened or read.
+        The file cannot be opened or read, or is not a regular file (a folder,
+        a FIFO, a device: refused at once, never waited on or read without end).
     ValueError
         ``format`` is not one of the four names.
     """
@@ -117,10 +120,20 @@ def _load(source: object, name: str | None) -> tuple[bytes, str]:
         return bytes(source), label
     if isinstance(source, (str, os.PathLike)):
         label = name or os.fspath(source)
-        with open(source, "rb") as f:
-            size = os.fstat(f.fileno()).st_size
-            if size > MAX_FILE_BYTES:
-                raise _too_big(label, size)
+        # Opened without waiting for a writer and checked before reading: a FIFO
+        # would block here for ever, a device (/dev/zero) read without end.
+        fd = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise OSError(f"{label} is {describe_kind(st.st_mode)}, not a regular file")
+            if st.st_size > MAX_FILE_BYTES:
+                raise _too_big(label, st.st_size)
+            f = open(fd, "rb")  # noqa: SIM115 - owns fd from here; closed by the with below
+        except BaseException:
+            os.close(fd)
+            raise
+        with f:
             return _read_capped(f, label), label
     read = getattr(source, "read", None)
     if callable(read):
