@@ -263,3 +263,33 @@ def test_failed_mine_laying_changes_nothing(monkeypatch, clock):
     monkeypatch.undo()
     game.reveal(4, 4)
     assert game.state is GameState.PLAYING and game.left_clicks == 1
+
+
+def _durations():
+    import fastmine
+    from fastmine.coach import judge
+    from fastmine.metrics import path_length
+    from fastmine.replay import Replay
+    from fastmine.solver.runs import Config, run_configs
+
+    g = fastmine.Game(9, 9, 10, seed=3)
+    g.reveal(4, 4)
+    rep = Replay.from_game(g)
+    cfg = Config("beginner", 9, 9, 10, "opening", (4, 4), "deterministic")
+    d = np.timedelta64(1)
+    return {
+        # what the refusal names
+        "the first game": lambda: run_configs([cfg], games=1, first=d, progress=False),
+        "games": lambda: run_configs([cfg], games=d, progress=False),
+        "index": lambda: judge(g, "reveal", 0, 0, index=d),
+        "upto": lambda: rep.play(d),
+        "cell_size": lambda: path_length([0, 1], [0, 1], d),
+    }
+
+
+@pytest.mark.parametrize("where", list(_durations()))
+def test_a_numpy_duration_is_not_a_count_or_an_index(where):
+    """NumPy files timedelta64 under its integers: a duration passed as a game
+    count, a move index or a size was taken as that many games, moves or pixels."""
+    with pytest.raises((TypeError, ValueError), match=f"^{where} must be"):
+        _durations()[where]()

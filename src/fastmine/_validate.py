@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
@@ -24,12 +24,26 @@ def integer_dtype(dtype: np.dtype[Any]) -> bool:
     return dtype.kind in "iu"
 
 
+def is_integer(value: object) -> TypeGuard[int | np.integer[Any]]:
+    """True for a Python or NumPy integer; False for bools and for NumPy's
+    ``timedelta64``, which NumPy files under its integers (a duration is not a
+    count or an index).
+
+    >>> [is_integer(v) for v in (3, np.int8(3), True, np.bool_(True), np.timedelta64(3), 3.0)]
+    [True, True, False, False, False, False]
+    """
+    return (isinstance(value, (int, np.integer))
+            and not isinstance(value, (bool, np.bool_, np.timedelta64)))
+
+
 def as_int(name: str, value: object) -> int:
     """Return ``value`` as a Python int; bools and non-integers raise TypeError."""
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be an integer, not a bool")
+    if isinstance(value, np.timedelta64):
+        raise TypeError(f"{name} must be an integer, not a duration (timedelta64)")
     try:
         return operator.index(value)  # type: ignore[arg-type]  # anything else: TypeError below
     except TypeError:

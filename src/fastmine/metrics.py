@@ -49,6 +49,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _metrics
+from ._validate import is_integer
 from .board import Board
 from .movelog import KIND_BITS, MOVE_CHORD, MOVE_REVEAL
 from .timedmoves import ManualClock
@@ -253,7 +254,7 @@ def path_length(x: ArrayLike, y: ArrayLike, cell_size: int) -> float:
     -------
     float
     """
-    if isinstance(cell_size, bool) or not isinstance(cell_size, (int, np.integer)):
+    if not is_integer(cell_size):
         raise TypeError(f"cell_size must be a whole number of pixels, got {cell_size!r:.40}")
     if cell_size < 1:
         raise ValueError(f"cell_size must be at least 1 pixel, got {cell_size}")

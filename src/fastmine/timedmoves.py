@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._validate import is_integer
 from .board import Board, Rule
 from .gameformat import MAX_SAVED_SECONDS
 from .movelog import KIND_BITS, MOVE_ASSIST, MOVE_CHORD, MOVE_MARK, MOVE_MARK_PLAIN, MOVE_REVEAL
@@ -80,7 +81,7 @@ def _kind(kind: object, question_marks: bool, i: int) -> int:
             return MOVE_MARK if question_marks else MOVE_MARK_PLAIN
         if kind in _NAMES:
             return _NAMES[kind]
-    elif (isinstance(kind, (int, np.integer)) and not isinstance(kind, (bool, np.bool_))
+    elif (is_integer(kind)
           and 0 <= kind < 2 * MOVE_ASSIST and (kind & KIND_BITS) <= MOVE_MARK_PLAIN):
         return int(kind)
     raise ValueError(f"move {i} has an unknown kind {kind!r:.40}; choose one of {TIMED_KINDS} "

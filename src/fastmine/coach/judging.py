@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from .._validate import is_integer
 from ..board import Board, Rule, _check_rule
 from ..errors import PositionTooLargeError
 from ..game import MOVE_ASSIST, MOVE_MARK, Game
@@ -119,7 +120,7 @@ def _move(m: Any, index: int) -> tuple[str, int, int, bool | None]:
         raise TypeError(f"move {index} must be (kind, row, col) or have kind, row and col, got {m!r}")
     kind = getattr(kind, "value", kind)         # an enum of kinds is fine too
     cycle: bool | None = None
-    if isinstance(kind, (int, np.integer)) and not isinstance(kind, (bool, np.bool_)):
+    if is_integer(kind):
         # A move log's number: 0 reveal, 1 mark, 2 chord, 3 mark without "?"
         # (+4 when a solver made it).
         code = int(kind)
@@ -289,7 +290,7 @@ def judge(game: Game, kind: str, row: int, col: int, *, rule: Rule | None = None
     if board is None:
         raise ValueError("the mines are laid at the first reveal: there is nothing to judge "
                          "against yet (the first click is free under the game's rule)")
-    if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
+    if not is_integer(index):
         raise TypeError(f"index must be a whole number of moves, got {index!r:.40}")
     if index < 0:
         raise ValueError(f"index must be 0 or more, got {index}")

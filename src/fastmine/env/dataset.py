@@ -26,6 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .. import FutureVersionError, SaveFormatError
+from .._validate import is_integer
 from ..files.storage import atomic_write_bytes
 from . import _batch
 from .labels import labels
@@ -86,7 +87,7 @@ def dataset(path: str | os.PathLike[str], positions: int, *, rows: int = 16, col
     """
     from tqdm.auto import tqdm
 
-    if isinstance(positions, bool) or not isinstance(positions, (int, np.integer)):
+    if not is_integer(positions):
         raise TypeError(f"positions must be an integer, got {type(positions).__name__}")
     if positions < 1:
         raise ValueError(f"positions must be at least 1, got {positions}")

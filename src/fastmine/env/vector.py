@@ -20,6 +20,7 @@ from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
 from .. import Board, GameOverError
+from .._validate import is_integer
 from . import _batch, render
 from .labels import labels
 from .options import Options, one_hot_planes
@@ -92,7 +93,7 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
                  flags: bool = False, chord: bool = False, one_hot: bool = False,
                  invalid: str = "end", rewards: object = None, max_steps: int | None = None,
                  labels: bool = False) -> None:
-        if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)):
+        if not is_integer(num_envs):
             raise TypeError(f"num_envs must be an integer, got {type(num_envs).__name__}")
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")

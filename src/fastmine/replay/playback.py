@@ -33,7 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .. import movelog
-from .._validate import check_file_version, check_mines, check_size, file_field
+from .._validate import check_file_version, check_mines, check_size, file_field, is_integer
 from ..board import Board, Rule, _check_rule
 from ..errors import FutureVersionError, GameOverError, SaveFormatError
 from ..files.storage import atomic_write_bytes, read_regular_file, refuse_owned
@@ -260,11 +260,11 @@ class Replay:
         n = len(self)
         if upto is None:
             upto = n
-        if isinstance(upto, bool) or not isinstance(upto, (int, np.integer)):
+        if not is_integer(upto):
             raise TypeError(f"upto must be a whole number of moves, got {upto!r:.40}")
         if not 0 <= upto <= n:
             raise ValueError(f"upto must be 0 to {n} (the number of moves), got {upto}")
-        frames = self.frames(upto)
+        frames = self.frames(int(upto))
         game = next(frames)
         for game in frames:  # noqa: B007 - the last frame is the answer
             pass

@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validate import check_mines, check_point, check_size
+from .._validate import check_mines, check_point, check_size, is_integer
 from ..board import Rule, _check_rule
 from .no_guess import check_possible
 from .paired import LOST, STUCK, WON
@@ -326,9 +326,9 @@ def run_configs(
     Ctrl-C raises :class:`RunInterrupted` and a failing task :class:`RunFailed`,
     each carrying the partial run (every finished chunk counted).
     """
-    if isinstance(first, bool) or not isinstance(first, (int, np.integer)) or first < 0:
+    if not is_integer(first) or first < 0:
         raise ValueError(f"the first game must be a non-negative integer, got {first!r}")
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
+    if not is_integer(games) or games < 1:
         raise ValueError(f"games must be a positive integer, got {games!r}")
     check_games(len(configs), int(games))
     first, games = int(first), int(games)

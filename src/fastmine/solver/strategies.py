@@ -51,7 +51,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .. import viewcodes
-from .._validate import check_size
+from .._validate import check_size, is_integer
 from ..board import Rule
 from ..errors import GameOverError, GamePausedError
 from ..game import Game
@@ -117,7 +117,7 @@ def first_click_for(rows: int, cols: int, rule: Rule, mines: int) -> tuple[int, 
     (0, 0)
     """
     rows, cols = check_size(rows, cols)
-    if not isinstance(mines, (int, np.integer)) or isinstance(mines, (bool, np.bool_)):
+    if not is_integer(mines):
         raise TypeError(f"mines must be an integer, got {type(mines).__name__}")
     mines = int(mines)
     if not 1 <= mines <= rows * cols - 1:
