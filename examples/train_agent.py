@@ -26,6 +26,7 @@ import time
 import numpy as np
 
 from fastmine import DIFFICULTIES
+from fastmine._validate import whole_number
 from fastmine.env import MinesweeperVectorEnv
 
 PATCH = 7
@@ -120,15 +121,7 @@ def evaluate(net: Net, level: str, games: int, seed: int) -> float:
     return float(won.mean())
 
 
-def positive(text: str) -> int:
-    """An argparse type: a whole number of at least 1."""
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
-    return n
+positive = whole_number(1)      # an argparse type: the counts below start at 1
 
 
 def main(argv: list[str] | None = None) -> dict:

@@ -73,9 +73,9 @@ def records_dir(tmp_path):
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["--difficulty", "beginner", "--top", "-1"], "expected 1 to 1,000,000"),
-    (["--difficulty", "beginner", "--top", str(2**64)], "expected 1 to 1,000,000"),
-    (["--plot", "p.png", "--last", "0"], "expected 1 to 1,000,000"),
+    (["--difficulty", "beginner", "--top", "-1"], "expected a whole number from 1 to 1,000,000"),
+    (["--difficulty", "beginner", "--top", str(2**64)], "expected a whole number from 1 to 1,000,000"),
+    (["--plot", "p.png", "--last", "0"], "expected a whole number from 1 to 1,000,000"),
 ])
 def test_records_counts_out_of_range_are_usage_errors(records_dir, capsys, argv, words):
     with pytest.raises(SystemExit) as exc:

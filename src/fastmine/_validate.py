@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
 import operator
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from typing import Any, TypeGuard
 
 import numpy as np
@@ -12,7 +14,8 @@ from .errors import FutureVersionError, SaveFormatError
 from .limits import MAX_CELLS, check_board_size
 
 __all__ = ["MAX_CELLS", "as_int", "check_cell", "check_mines", "check_point", "check_seed",
-           "check_size", "check_view_shape", "integer_dtype", "SEED_LIMIT"]
+           "check_size", "check_view_shape", "integer_dtype", "is_integer", "SEED_LIMIT",
+           "whole_number"]
 
 
 def integer_dtype(dtype: np.dtype[Any]) -> bool:
@@ -34,6 +37,65 @@ def is_integer(value: object) -> TypeGuard[int | np.integer[Any]]:
     """
     return (isinstance(value, (int, np.integer))
             and not isinstance(value, (bool, np.bool_, np.timedelta64)))
+
+
+# ASCII digits only (int() takes any script's digits), with Python's underscores
+# or thousands commas between them: "1_000", "100,000".
+_WHOLE = re.compile(r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+(?:_\d+)*)", re.ASCII)
+
+# More digits than any bound a command takes (seeds are 2**64, 20 digits); a
+# longer string is refused before int() (which stops at 4300 digits with its own words).
+_MAX_DIGITS = 40
+
+
+def whole_number(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number of at least ``minimum`` (and at most
+    ``maximum`` when given), the one check of every count or index a command takes.
+
+    Parameters
+    ----------
+    minimum : int
+        The smallest number taken.
+    maximum : int, optional
+        The largest number taken; None for no bound but the length of the text.
+
+    Returns
+    -------
+    Callable[[str], int]
+        A function of the argument's text that returns the number or raises
+        :class:`argparse.ArgumentTypeError` with one wording, which argparse
+        prints after the option's name.
+
+    >>> games = whole_number(1)
+    >>> games("1,000"), games(" 25 "), games("1_000")
+    (1000, 25, 1000)
+    >>> games("1.5")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a whole number of at least 1, got '1.5'
+    >>> whole_number(1, 10**6)("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a whole number from 1 to 1,000,000, got '0'
+    """
+    wanted = (f"a whole number of at least {minimum:,}" if maximum is None
+              else f"a whole number from {minimum:,} to {maximum:,}")
+
+    def parse(text: str) -> int:
+        digits = text.strip()
+        if not _WHOLE.fullmatch(digits):
+            raise argparse.ArgumentTypeError(f"expected {wanted}, got {text!r:.40}")
+        digits = digits.replace(",", "").replace("_", "")
+        if len(digits.lstrip("+-")) > _MAX_DIGITS:
+            raise argparse.ArgumentTypeError(
+                f"expected {wanted}, got a {len(digits.lstrip('+-')):,}-digit number")
+        n = int(digits)
+        if n < minimum or (maximum is not None and n > maximum):
+            raise argparse.ArgumentTypeError(f"expected {wanted}, got {text!r:.40}")
+        return n
+
+    parse.__name__ = "whole number"     # argparse's fallback words name the type
+    return parse
 
 
 def as_int(name: str, value: object) -> int:

@@ -83,8 +83,8 @@ def test_baselines_run_and_count_every_game():
     (["--levels", "master"], "unknown level 'master'; choose from beginner, intermediate, expert"),
     (["--levels", ","], "name at least one level"),
     (["--strategies", "best,clever"], "unknown strategy 'clever'"),
-    (["--random-games", "0"], "must be at least 1 game, got 0"),
-    (["--auto-games", "many"], "'many' is not a whole number of games"),
+    (["--random-games", "0"], "expected a whole number of at least 1, got '0'"),
+    (["--auto-games", "many"], "expected a whole number of at least 1, got 'many'"),
     (["--seed", "-1"], "'-1' is not a seed from 0 to 2**64 - 1"),
     (["--rule", "safe"], "invalid choice: 'safe'"),
 ])

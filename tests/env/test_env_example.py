@@ -26,9 +26,9 @@ def test_training_example_runs_and_plots(tmp_path):
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["--eval-every", "0"], "--eval-every: must be at least 1, got 0"),
-    (["--envs", "-3"], "--envs: must be at least 1, got -3"),
-    (["--iterations", "lots"], "--iterations: 'lots' is not a whole number"),
+    (["--eval-every", "0"], "--eval-every: expected a whole number of at least 1, got '0'"),
+    (["--envs", "-3"], "--envs: expected a whole number of at least 1, got '-3'"),
+    (["--iterations", "lots"], "--iterations: expected a whole number of at least 1, got 'lots'"),
 ])
 def test_training_example_refuses_bad_numbers_before_training(argv, words, capsys):
     main = runpy.run_path(str(EXAMPLE))["main"]

@@ -13,6 +13,7 @@ import json
 import sys
 import unicodedata
 
+from .._validate import whole_number
 from ..difficulty import DIFFICULTIES, NAMED_BOARDS
 from ..files.outputs import atomic_write_figure, check_figure_path, check_output, write_output
 from ..files.storage import existing_data_dir
@@ -60,14 +61,7 @@ MAX_COUNT = 10**6
 """Largest --top / --last (more games than anyone plays on one board)."""
 
 
-def _count(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if not 1 <= n <= MAX_COUNT:
-        raise argparse.ArgumentTypeError(f"expected 1 to {MAX_COUNT:,}, got {text!r}")
-    return n
+_count = whole_number(1, MAX_COUNT)
 
 
 def _parse_board(text: str) -> BoardKey:

@@ -25,6 +25,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 
+from .._validate import whole_number
 from ..board import RULES, Rule
 from ..difficulty import DIFFICULTIES
 from ..files.outputs import atomic_write_figure, check_figure_path, check_output, write_output
@@ -121,21 +122,9 @@ def resolve_position(position: str | tuple[int, int], rows: int, cols: int,
     return (r, c)
 
 
-def _nonneg_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {v}")
-    return v
-
-
-def _pos_int(text: str) -> int:
-    v = _nonneg_int(text)
-    if v == 0:
-        raise argparse.ArgumentTypeError("expected a positive integer, got 0")
-    return v
+# Seeds and first-game indices start at 0; counts (games, chunk, jobs) at 1.
+_nonneg_int = whole_number(0)
+_pos_int = whole_number(1)
 
 
 def _seconds(text: str) -> float:

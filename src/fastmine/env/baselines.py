@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from .. import DIFFICULTIES, RULES, solver
+from .._validate import whole_number
 from .agents import SolverAgent
 from .seeds import check_seed
 from .single import MinesweeperEnv
@@ -140,15 +141,7 @@ def play_strategy(strategy: str, level: str, games: int, seed: int = 0,
     return Baseline(strategy, level, rule, games, won, seed, time.perf_counter() - t)
 
 
-def _count(text: str) -> int:
-    """A game count for argparse: a whole number of at least 1."""
-    try:
-        n = int(text.replace(",", "").replace("_", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of games") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1 game, got {n}")
-    return n
+_count = whole_number(1)     # a game count: "100,000" reads as it is written
 
 
 def _seed(text: str) -> int:
