@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 
 import pytest
 
 from fastmine.cli import main
-from fastmine.solver.runs import Config, game_seeds, run_configs, wilson
+from fastmine.solver.runs import Config, game_seeds, games_bar, run_configs, wilson
 
 BEGINNER = Config("beginner", 9, 9, 10, "opening", (2, 2), "deterministic")
 EXPERT = Config("expert", 16, 30, 99, "cell", (0, 0), "random")
@@ -297,3 +299,42 @@ def test_a_result_lost_with_its_worker_stops_the_run_after_wait():
                    seed=1, task=None, record=lambda *a: recorded.append(a), workers=1, wait=0.3)
     assert why == "every Dask worker left and none joined within 0.3 s (--wait)"
     assert recorded == []
+
+
+class _Stream(io.StringIO):
+    """Standard error that says whether it is a terminal."""
+
+    def __init__(self, tty: bool) -> None:
+        super().__init__()
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+@pytest.mark.parametrize("show, tty, drawn", [
+    (None, True, True), (None, False, False),      # None: on a terminal only
+    (True, False, True), (False, True, False),     # True: always; False: never
+])
+def test_the_games_bar_is_drawn_when_asked(show, tty, drawn, monkeypatch):
+    stream = _Stream(tty)
+    monkeypatch.setattr(sys, "stderr", stream)
+    with games_bar(12, show, "best beginner") as bar:
+        bar.update(12)
+    out = stream.getvalue()
+    assert (("best beginner" in out and "/12 " in out and "game/s" in out) if drawn
+            else out == "")
+
+
+def test_the_baselines_draw_the_same_bar(monkeypatch):
+    pytest.importorskip("gymnasium")
+    from fastmine.env.baselines import play_random
+
+    stream = _Stream(False)
+    monkeypatch.setattr(sys, "stderr", stream)
+    play_random("beginner", 4, num_envs=4, progress=True)
+    assert "random beginner" in stream.getvalue() and "/4 " in stream.getvalue()
+    stream.seek(0)
+    stream.truncate()
+    play_random("beginner", 4, num_envs=4, progress=None)     # not a terminal: no bar
+    assert stream.getvalue() == ""

@@ -22,12 +22,12 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from .. import DIFFICULTIES, RULES, solver
 from .._validate import whole_number
+from ..solver.runs import games_bar
 from .agents import SolverAgent
 from .seeds import check_seed
 from .single import MinesweeperEnv
@@ -90,14 +90,6 @@ def wilson(won: int, games: int, z: float = 1.959963984540054) -> tuple[float, f
     return (0.0 if won == 0 else centre - half), (1.0 if won == games else centre + half)
 
 
-def _bar(total: int, desc: str, progress: bool | None) -> Any:
-    """A tqdm bar of games: ``progress`` None shows it only on a terminal."""
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, desc=desc, unit="game", leave=False,
-                disable=None if progress is None else not progress)
-
-
 def play_random(level: str, games: int, seed: int = 0, rule: str = "opening",
                 num_envs: int = 1000, progress: bool | None = False) -> Baseline:
     """Win rate of uniformly random valid reveals (``games`` rounded up to a
@@ -109,7 +101,7 @@ def play_random(level: str, games: int, seed: int = 0, rule: str = "opening",
     envs.reset(seed=seed)
     played = np.zeros(num_envs, np.int64)
     won = 0
-    with _bar(per * num_envs, f"random {level}", progress) as bar:
+    with games_bar(per * num_envs, progress, f"random {level}") as bar:
         while (played < per).any():
             _, _, terminated, truncated, info = envs.step(envs.random_reveals())
             ended = (terminated | truncated) & (played < per)
@@ -129,7 +121,7 @@ def play_strategy(strategy: str, level: str, games: int, seed: int = 0,
     agent = SolverAgent(env, strategy, seed=seed)
     t = time.perf_counter()
     won = 0
-    with _bar(games, f"{strategy} {level}", progress) as bar:
+    with games_bar(games, progress, f"{strategy} {level}") as bar:
         for g in range(games):
             obs, info = env.reset(seed=seed) if g == 0 else env.reset()
             done = False

@@ -346,7 +346,7 @@ def run_configs(
     tasks = ((k, start, count) for k in range(len(configs))
              for start, count in _chunks(games, chunk, first))
     results = [Result(c, outcomes=np.full(games, -1, np.int8)) for c in configs]
-    bar = _bar(len(configs) * games, progress)
+    bar = games_bar(len(configs) * games, None if progress else False)
 
     def record(k: int, start: int, out: Outcome) -> None:
         won, lost, stuck, cpu, outcomes = out
@@ -548,10 +548,26 @@ def _live_workers(client: Any) -> int:
         return 0
 
 
-def _bar(total: int, enabled: bool) -> Any:
+def games_bar(total: int, show: bool | None = None, desc: str | None = None) -> Any:
+    """A tqdm bar counting ``total`` games (a context manager; ``update(n)`` per
+    games finished), the one bar of every command that plays many games.
+
+    Parameters
+    ----------
+    total : int
+        Games to play.
+    show : bool or None
+        None: drawn only on a terminal (into a pipe or a log file a bar would be
+        one endless line of carriage-return frames); True: always; False: never.
+    desc : str, optional
+        Words before the bar (which agent on which board).
+
+    Returns
+    -------
+    tqdm.tqdm
+        The bar, to be closed (a ``with`` block does it).
+    """
     from tqdm import tqdm
 
-    # disable=None: tqdm draws only on a terminal; into a pipe or a log file a bar
-    # would be one endless line of \r frames.
-    return tqdm(total=total, unit="game", disable=None if enabled else True, dynamic_ncols=True,
-                leave=False)
+    return tqdm(total=total, desc=desc, unit="game", disable=None if show is None else not show,
+                dynamic_ncols=True, leave=False)
