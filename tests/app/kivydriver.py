@@ -44,6 +44,26 @@ class FakeClock:
         return clock
 
 
+def drawn_small(texture, side: int) -> np.ndarray:
+    """``texture`` drawn, stretched or shrunk, into a ``side`` x ``side`` framebuffer
+    cleared to transparent black: its (side, side, 4) RGBA pixels, bottom row first
+    (OpenGL's order), blended over that black (colour times alpha).
+
+    Drawn smaller than the texture, OpenGL samples its mipmap levels, so this
+    shows what a level holds.
+    """
+    from kivy.graphics import ClearBuffers, ClearColor, Color, Fbo, Rectangle
+
+    fbo = Fbo(size=(side, side))
+    with fbo:
+        ClearColor(0, 0, 0, 0)
+        ClearBuffers()
+        Color(1, 1, 1, 1)
+        Rectangle(texture=texture, pos=(0, 0), size=(side, side))
+    fbo.draw()
+    return np.frombuffer(fbo.pixels, np.uint8).reshape(side, side, 4)
+
+
 class Touch(UnitTestTouch):
     """A test touch; ``button`` and ``device="mouse"`` make it a mouse click."""
 

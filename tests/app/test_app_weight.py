@@ -80,25 +80,12 @@ def test_the_atlas_texture_is_mipmapped_without_kivys_generated_levels(kivy_wind
         [(tiles.ATLAS >> k, tiles.ATLAS >> k) for k in range(11)]
 
 
-def _drawn_small(tex, side: int):
-    """``tex`` drawn into a side x side framebuffer, bottom row first."""
-    from kivy.graphics import ClearBuffers, ClearColor, Color, Fbo, Rectangle
-
-    fbo = Fbo(size=(side, side))
-    with fbo:
-        ClearColor(0, 0, 0, 0)
-        ClearBuffers()
-        Color(1, 1, 1, 1)
-        Rectangle(texture=tex, pos=(0, 0), size=(side, side))
-    fbo.draw()
-    return np.frombuffer(fbo.pixels, np.uint8).reshape(side, side, 4)
-
-
 def test_the_atlas_keeps_no_pixels_and_uploads_them_again_after_a_lost_context(kivy_window, tmp_path):
     """Only the texture holds the atlas (4 MB less); when the OpenGL context is
     lost (Android, on resume) the texture is filled again from the tile cache,
     with its mipmap levels."""
     from kivy.graphics.context import get_context
+    from kivydriver import drawn_small
 
     from fastmine.app import theme, tiles
 
@@ -113,11 +100,11 @@ def test_the_atlas_keeps_no_pixels_and_uploads_them_again_after_a_lost_context(k
 
     side = tiles.ATLAS // 16
     want = tiles.mipmap_levels(np.ascontiguousarray(image[::-1]))[4][..., :3].astype(int)
-    assert np.abs(_drawn_small(atlas.texture, side)[..., :3] - want).max() <= 2
+    assert np.abs(drawn_small(atlas.texture, side)[..., :3] - want).max() <= 2
     old_id = atlas.texture.id
     get_context().reload()  # what Kivy does when the context comes back
     assert atlas.texture.id != old_id
-    assert np.abs(_drawn_small(atlas.texture, side)[..., :3] - want).max() <= 2
+    assert np.abs(drawn_small(atlas.texture, side)[..., :3] - want).max() <= 2
 
 
 def test_the_board_mesh_indexes_its_cells_with_an_array_not_a_list(drv):
