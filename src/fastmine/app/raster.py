@@ -21,18 +21,45 @@ import numpy as np
 SDF = Callable[[np.ndarray, np.ndarray], np.ndarray]
 """A shape: (x, y) arrays in tile units -> signed distance (negative inside)."""
 
+Box = tuple[float, float, float, float]
+"""(x0, y0, x1, y1) in tile units: a shape's distance is at least its distance to this box."""
 
-def circle(cx: float, cy: float, r: float) -> SDF:
+
+class Shape:
+    """A shape's distance function with what makes drawing it cheap: ``box``, the
+    part of the tile it can cover, and ``key``, equal for equal shapes.
+
+    Calling it evaluates the distance, like any :data:`SDF`.  A :class:`Painter`
+    evaluates it only over the pixels near ``box`` (elsewhere the coverage is 0,
+    and painting 0 leaves a pixel exactly as it was) and once per ``key``
+    (the same background is under most tiles).
+    """
+
+    __slots__ = ("box", "key", "sdf")
+
+    def __init__(self, sdf: SDF, box: Box, key: tuple) -> None:
+        self.sdf = sdf
+        self.box = box
+        self.key = key
+
+    def __call__(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        return self.sdf(x, y)
+
+
+def circle(cx: float, cy: float, r: float) -> Shape:
     """A disc of radius ``r`` centred on ``(cx, cy)``."""
-    return lambda x, y: np.hypot(x - cx, y - cy) - r
+    return Shape(lambda x, y: np.hypot(x - cx, y - cy) - r, (cx - r, cy - r, cx + r, cy + r),
+                 ("circle", cx, cy, r))
 
 
-def ring(cx: float, cy: float, r: float, width: float) -> SDF:
+def ring(cx: float, cy: float, r: float, width: float) -> Shape:
     """A circle outline of radius ``r`` and stroke ``width``."""
-    return lambda x, y: np.abs(np.hypot(x - cx, y - cy) - r) - width / 2
+    o = r + width / 2
+    return Shape(lambda x, y: np.abs(np.hypot(x - cx, y - cy) - r) - width / 2,
+                 (cx - o, cy - o, cx + o, cy + o), ("ring", cx, cy, r, width))
 
 
-def rect(x0: float, y0: float, x1: float, y1: float, radius: float = 0.0) -> SDF:
+def rect(x0: float, y0: float, x1: float, y1: float, radius: float = 0.0) -> Shape:
     """An axis-aligned rectangle with corners rounded by ``radius``."""
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     hx, hy = (x1 - x0) / 2 - radius, (y1 - y0) / 2 - radius
@@ -44,10 +71,11 @@ def rect(x0: float, y0: float, x1: float, y1: float, radius: float = 0.0) -> SDF
         inside = np.minimum(np.maximum(qx, qy), 0)
         return outside + inside - radius
 
-    return sdf
+    return Shape(sdf, (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)),
+                 ("rect", x0, y0, x1, y1, radius))
 
 
-def segment(x0: float, y0: float, x1: float, y1: float, width: float) -> SDF:
+def segment(x0: float, y0: float, x1: float, y1: float, width: float) -> Shape:
     """A straight stroke with round caps."""
     dx, dy = x1 - x0, y1 - y0
     ll = dx * dx + dy * dy or 1e-12
@@ -56,10 +84,12 @@ def segment(x0: float, y0: float, x1: float, y1: float, width: float) -> SDF:
         t = np.clip(((x - x0) * dx + (y - y0) * dy) / ll, 0, 1)
         return np.hypot(x - x0 - t * dx, y - y0 - t * dy) - width / 2
 
-    return sdf
+    h = width / 2
+    return Shape(sdf, (min(x0, x1) - h, min(y0, y1) - h, max(x0, x1) + h, max(y0, y1) + h),
+                 ("segment", x0, y0, x1, y1, width))
 
 
-def polygon(points: Sequence[tuple[float, float]]) -> SDF:
+def polygon(points: Sequence[tuple[float, float]]) -> Shape:
     """A simple polygon (any winding)."""
     pts = np.asarray(points, float)
 
@@ -77,29 +107,49 @@ def polygon(points: Sequence[tuple[float, float]]) -> SDF:
             inside ^= crosses
         return np.where(inside, -d, d)
 
-    return sdf
+    xs, ys = pts[:, 0], pts[:, 1]
+    return Shape(sdf, (float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max())),
+                 ("polygon", *(tuple(map(float, p)) for p in pts)))
 
 
-def union(*shapes: SDF) -> SDF:
+def union(*shapes: Shape) -> Shape:
     """Every point inside any of ``shapes``."""
     def sdf(x, y):
         return np.minimum.reduce([s(x, y) for s in shapes])
-    return sdf
+    boxes = [s.box for s in shapes]
+    box = (min(b[0] for b in boxes), min(b[1] for b in boxes),
+           max(b[2] for b in boxes), max(b[3] for b in boxes))
+    return Shape(sdf, box, ("union", *(s.key for s in shapes)))
 
 
-def subtract(shape: SDF, hole: SDF) -> SDF:
+def subtract(shape: Shape, hole: Shape) -> Shape:
     """``shape`` with ``hole`` cut out."""
-    return lambda x, y: np.maximum(shape(x, y), -hole(x, y))
+    return Shape(lambda x, y: np.maximum(shape(x, y), -hole(x, y)), shape.box,
+                 ("subtract", shape.key, hole.key))
+
+
+MARGIN = 2
+"""Pixels drawn around a shape's box: beyond half a pixel from it the coverage is 0."""
 
 
 class Painter:
-    """An RGBA canvas of ``size`` x ``size`` pixels, premultiplied floats."""
+    """An RGBA canvas of ``size`` x ``size`` pixels, premultiplied floats.
 
-    def __init__(self, size: int, background: Sequence[float] | None = None) -> None:
+    ``cache`` keeps the pixel grid and the coverage of each shape drawn (by
+    its key and the size): painters that share it (the tiles of an atlas)
+    draw a shape seen before without evaluating it again.
+    """
+
+    def __init__(self, size: int, background: Sequence[float] | None = None,
+                 cache: dict | None = None) -> None:
         self.size = size
         self.img = np.zeros((size, size, 4), np.float32)
-        c = (np.arange(size, dtype=np.float32) + 0.5) / size
-        self._x, self._y = np.meshgrid(c, c)
+        self._masks: dict = {} if cache is None else cache
+        grid = self._masks.get(("grid", size))
+        if grid is None:
+            c = (np.arange(size, dtype=np.float32) + 0.5) / size
+            grid = self._masks[("grid", size)] = np.meshgrid(c, c)
+        self._x, self._y = grid
         if background is not None:
             self.img[...] = _premul(background)
 
@@ -107,9 +157,35 @@ class Painter:
         """Per-pixel coverage (0..1) of ``shape``."""
         return np.clip(0.5 - shape(self._x, self._y) * self.size, 0.0, 1.0)
 
+    def _window(self, box: Box) -> tuple[slice, slice]:
+        """The rows and columns of pixels whose centres are within :data:`MARGIN`
+        pixels of ``box`` (the coverage is 0 at every other pixel)."""
+        s = self.size
+        x0, y0, x1, y1 = box
+        cols = slice(max(0, int(np.floor(x0 * s)) - MARGIN), min(s, int(np.ceil(x1 * s)) + MARGIN))
+        rows = slice(max(0, int(np.floor(y0 * s)) - MARGIN), min(s, int(np.ceil(y1 * s)) + MARGIN))
+        return rows, cols
+
+    def _boxed_coverage(self, shape: Shape) -> tuple[np.ndarray, tuple[int, int]]:
+        """The coverage of ``shape`` over the pixels near its box, and the
+        pixel of its top-left corner; each value is what :meth:`coverage`
+        gives there (the same operations on the same numbers)."""
+        key = (shape.key, self.size)
+        found = self._masks.get(key)
+        if found is None:
+            rows, cols = self._window(shape.box)
+            x, y = self._x[rows, cols], self._y[rows, cols]
+            alpha = np.clip(0.5 - shape(x, y) * self.size, 0.0, 1.0)
+            found = self._masks[key] = (alpha, (rows.start, cols.start))
+        return found
+
     def fill(self, shape: SDF, color: Sequence[float]) -> None:
         """Paint ``shape`` in ``color`` over what is there."""
-        self.paint(self.coverage(shape), color)
+        if isinstance(shape, Shape):
+            alpha, at = self._boxed_coverage(shape)
+            self.paint(alpha, color, at=at)
+        else:
+            self.paint(self.coverage(shape), color)
 
     def paint(self, alpha: np.ndarray, color: Sequence[float], at: tuple[int, int] = (0, 0)) -> None:
         """Composite an alpha mask (h, w) in ``color`` with its top-left at pixel ``at``."""
@@ -130,20 +206,31 @@ class Painter:
 
     def gradient(self, shape: SDF, top: Sequence[float], bottom: Sequence[float]) -> None:
         """Fill ``shape`` with a vertical gradient from ``top`` to ``bottom``."""
-        cov = self.coverage(shape)
-        t = self._y[..., None]
+        if isinstance(shape, Shape):
+            cov, (y0, x0) = self._boxed_coverage(shape)
+        else:
+            cov, y0, x0 = self.coverage(shape), 0, 0
+        h, w = cov.shape
+        img = self.img[y0:y0 + h, x0:x0 + w]
+        t = self._y[y0:y0 + h, x0:x0 + w, None]
         col = np.asarray(top, np.float32) * (1 - t) + np.asarray(bottom, np.float32) * t
         a = cov[..., None] * col[..., 3:4]
-        self.img *= 1.0 - a
-        self.img[..., :3] += a * col[..., :3]
-        self.img[..., 3:4] += a
+        img *= 1.0 - a
+        img[..., :3] += a * col[..., :3]
+        img[..., 3:4] += a
 
     def to_rgba8(self) -> np.ndarray:
         """Straight-alpha uint8 RGBA, top row first."""
         a = self.img[..., 3:4]
-        rgb = np.divide(self.img[..., :3], a, out=np.zeros_like(self.img[..., :3]), where=a > 1e-6)
-        out = np.concatenate([rgb, a], axis=2)
-        return (np.clip(out, 0, 1) * 255 + 0.5).astype(np.uint8)
+        # in place in one array: the same operations as un-premultiplying,
+        # clipping and scaling each step into a new array, without the copies
+        out = np.zeros_like(self.img)
+        np.divide(self.img[..., :3], a, out=out[..., :3], where=a > 1e-6)
+        out[..., 3:4] = a
+        np.clip(out, 0, 1, out=out)
+        out *= 255
+        out += 0.5
+        return out.astype(np.uint8)
 
 
 def _premul(c: Sequence[float]) -> np.ndarray:

@@ -111,6 +111,20 @@ def kivy_text_mask(text: str, height: int) -> np.ndarray:
 # ------------------------------------------------------------------ tiles
 
 
+def _from_memo(p: Painter, memo: dict | None, key: tuple, draw: Callable[[], None]) -> None:
+    """Draw on the fresh canvas ``p`` what ``draw`` draws, or copy it from ``memo``
+    (the revealed and hidden backgrounds are under most tiles of an atlas)."""
+    if memo is None:
+        draw()
+        return
+    kept = memo.get(key)
+    if kept is None:
+        draw()
+        memo[key] = p.img.copy()
+    else:
+        p.img[...] = kept
+
+
 def _hidden(p: Painter, t: Theme, body=None) -> None:
     m = 0.035
     p.fill(rect(0, 0, 1, 1), t.board_bg)
@@ -177,31 +191,42 @@ def _face(p: Painter, kind: str) -> None:
     p.fill(arc, ink)
 
 
-def draw_tile(tile: int, theme: Theme, text_mask: TextMask, size: int = TILE) -> np.ndarray:
-    """The RGBA uint8 image (size, size, 4) of one tile, top row first."""
+def draw_tile(tile: int, theme: Theme, text_mask: TextMask, size: int = TILE,
+              memo: dict | None = None) -> np.ndarray:
+    """The RGBA uint8 image (size, size, 4) of one tile, top row first.
+
+    ``memo``, shared by the tiles of one theme, keeps what they have in common
+    (shapes' coverage, backgrounds): they are drawn once, the pixels unchanged."""
     t = theme
-    p = Painter(size)
+    p = Painter(size, cache=None if memo is None else memo.setdefault("masks", {}))
     white = (1.0, 1.0, 1.0, 1.0)
+
+    def revealed() -> None:
+        _from_memo(p, memo, ("revealed",), lambda: _revealed(p, t))
+
+    def hidden() -> None:
+        _from_memo(p, memo, ("hidden",), lambda: _hidden(p, t))
+
     if tile <= 8:
-        _revealed(p, t)
+        revealed()
         if tile:
             _glyph(p, text_mask(str(tile), int(size * 0.5)), t.numbers[tile - 1])
     elif tile == HIDDEN_T:
-        _hidden(p, t)
+        hidden()
     elif tile == FLAG_T:
-        _hidden(p, t)
+        hidden()
         _flag(p, t.flag, t.pole)
     elif tile == QUESTION_T:
-        _hidden(p, t)
+        hidden()
         _glyph(p, text_mask("?", int(size * 0.48)), t.question, cy=0.48)
     elif tile == MINE_T:
-        _revealed(p, t)
+        revealed()
         _mine(p, t)
     elif tile == EXPLODED_T:
         _revealed(p, t, bg=t.exploded_bg)
         _mine(p, t if t.is_light else _with_mine(t, (0.08, 0.08, 0.1, 1.0)))
     elif tile == WRONG_FLAG_T:
-        _revealed(p, t)
+        revealed()
         _mine(p, t, alpha=0.35)
         _cross(p, t.flag)
     elif tile == PRESSED_T:
@@ -257,8 +282,10 @@ def _prob_color(t: Theme, level: int):
 def draw_atlas(theme: Theme, text_mask: TextMask = kivy_text_mask) -> np.ndarray:
     """The whole atlas as an (ATLAS, ATLAS, 4) uint8 image, top row first."""
     atlas = np.zeros((ATLAS, ATLAS, 4), np.uint8)
+    memo: dict = {}
     for tile in range(N_TILES):
-        img = np.pad(draw_tile(tile, theme, text_mask), ((PAD, PAD), (PAD, PAD), (0, 0)), mode="edge")
+        img = np.pad(draw_tile(tile, theme, text_mask, memo=memo), ((PAD, PAD), (PAD, PAD), (0, 0)),
+                     mode="edge")
         r, c = divmod(tile, GRID)
         atlas[r * SLOT:(r + 1) * SLOT, c * SLOT:(c + 1) * SLOT] = img
     return atlas
