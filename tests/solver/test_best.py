@@ -5,10 +5,10 @@ from __future__ import annotations
 import brute_force
 import numpy as np
 import pytest
-from conftest import needs_exact, small_games
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from solver_fixtures import needs_exact, small_games
 
 import fastmine
 from fastmine.solver import analyze, endgame
@@ -431,7 +431,7 @@ def test_the_endgame_search_decides_small_endgames():
 
 
 def test_unavoidable_pairs():
-    from conftest import game_at
+    from solver_fixtures import game_at
 
     from fastmine.solver.best import unavoidable_pair
 

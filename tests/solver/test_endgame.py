@@ -7,8 +7,8 @@ from functools import cache
 import brute_force
 import numpy as np
 import pytest
-from conftest import small_games
 from hypothesis import given, settings
+from solver_fixtures import small_games
 
 import fastmine
 from fastmine.solver import endgame

@@ -5,10 +5,10 @@ from __future__ import annotations
 import brute_force
 import numpy as np
 import pytest
-from conftest import needs_exact, small_games
 from fifty_reference import ReferenceRisk
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from solver_fixtures import needs_exact, small_games
 
 import fastmine
 from fastmine.solver import _workspace, analyze, paired, safe_cells

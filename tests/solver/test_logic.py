@@ -5,9 +5,9 @@ from __future__ import annotations
 import brute_force
 import numpy as np
 import pytest
-from conftest import HAS_EXACT, small_games
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from solver_fixtures import HAS_EXACT, small_games
 
 import fastmine
 from fastmine.solver.logic import local_deductions, solves

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import HAS_EXACT, needs_exact
+from solver_fixtures import HAS_EXACT, needs_exact
 
 import fastmine
 from fastmine.solver import no_guess

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import game_at, needs_exact
+from solver_fixtures import game_at, needs_exact
 
 import fastmine
 from fastmine import FLAG, HIDDEN, QUESTION, GameState
