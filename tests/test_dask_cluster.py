@@ -11,9 +11,11 @@ cluster (said in the output).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -36,6 +38,7 @@ DASK = shutil.which("dask", path=str(Path(sys.executable).parent)) or shutil.whi
 # Workers import fastmine from where the tests do, and dask_tasks from tests/.
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), str(Path(__file__).parent)]),
        "PYTHONWARNINGS": "ignore"}
+PARENT_DEATH = Path(__file__).with_name("parent_death.py")
 BEGINNER = Config("beginner", 9, 9, 10, "cell", (0, 0), "deterministic")
 
 if DASK is None:
@@ -62,6 +65,9 @@ class Cluster:
 
     def _start(self, argv: list[str], name: str, env: dict | None = None) -> subprocess.Popen:
         log = open(self.tmp / f"{name}-{len(self.procs)}.log", "wb")    # noqa: SIM115
+        # Through the wrapper: the kernel kills them if these tests are killed
+        # (even by kill -9), before close() could.
+        argv = [sys.executable, str(PARENT_DEATH), str(os.getpid()), *argv]
         proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT,
                                 env={**ENV, **(env or {})}, start_new_session=True)
         self.procs.append(proc)
@@ -98,6 +104,54 @@ def cluster(tmp_path):
         yield c
     finally:
         c.close()
+
+
+def _running(pid: int) -> bool:
+    """The process is there and not a zombie (one waiting to be reaped is gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+_KILLED_RUN = """
+import json, sys, time
+from pathlib import Path
+sys.path.insert(0, sys.argv[2])
+from test_dask_cluster import Cluster
+cluster = Cluster(Path(sys.argv[1]))
+cluster.add_workers(1)
+print(json.dumps([p.pid for p in cluster.procs]), flush=True)
+time.sleep(600)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
+def test_the_cluster_dies_with_the_tests_even_by_kill_9(tmp_path):
+    """The fixture's scheduler and worker die within seconds of the process that
+    started them being killed with SIGKILL (no close(), no finalizer runs)."""
+    run = subprocess.Popen([sys.executable, "-c", _KILLED_RUN, str(tmp_path),
+                            str(Path(__file__).parent)], stdout=subprocess.PIPE, text=True,
+                           env=ENV)
+    pids: list[int] = []
+    try:
+        assert run.stdout is not None
+        pids = json.loads(run.stdout.readline())
+        assert len(pids) == 2 and all(_running(pid) for pid in pids)
+        run.kill()
+        run.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        while any(_running(pid) for pid in pids) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert [pid for pid in pids if _running(pid)] == [], "left running after kill -9"
+    finally:
+        run.kill()
+        run.wait(timeout=30)
+        for pid in pids:        # only ours: still a dask process
+            with contextlib.suppress(OSError):
+                if _running(pid) and b"dask" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    os.kill(pid, signal.SIGKILL)
 
 
 def outcomes(run) -> list:

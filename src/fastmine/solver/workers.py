@@ -24,7 +24,8 @@ import threading
 import time
 from dataclasses import dataclass
 
-__all__ = ["MAX_JOBS", "Plan", "check_jobs", "plan", "start_worker", "usable_cores"]
+__all__ = ["MAX_JOBS", "Plan", "check_jobs", "die_with_parent", "plan", "start_worker",
+           "usable_cores"]
 
 MAX_JOBS = 4096
 """Most worker processes a run may be asked for; more is refused (ValueError).
@@ -138,16 +139,34 @@ def start_worker(parent: int) -> None:
     # Pool workers leave Ctrl-C to the parent, which stops them itself: a
     # KeyboardInterrupt in each worker would only print tracebacks.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError, TypeError):
-            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    die_with_parent()
     # The run may have died before the line above (the kernel then never tells).
     if not _alive(parent):
         os._exit(1)
     started_under = os.getppid()        # the run, or the start method's server process
     threading.Thread(target=_watch, args=(parent, started_under), daemon=True,
                      name="fastmine-parent-watch").start()
+
+
+def die_with_parent() -> bool:
+    """Have the kernel kill this process (SIGKILL) when the thread that started
+    it dies, even by ``kill -9``: Linux's ``prctl(PR_SET_PDEATHSIG)``.
+
+    It outlives ``exec``, so a process that calls this and then execs another
+    program ties that program to its parent too.  The parent may have died
+    before the call (the kernel then never tells): check ``os.getppid()`` after.
+
+    Returns
+    -------
+    bool
+        True when the kernel took it (Linux), False elsewhere or if it failed.
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    with contextlib.suppress(OSError, AttributeError, TypeError):
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        return bool(libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0)
+    return False
 
 
 def _alive(pid: int) -> bool:
