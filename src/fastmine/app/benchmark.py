@@ -10,7 +10,13 @@ touch-screen way, so 50x50 opens zoomed at 56 dp cells);
   on screen (the window, the atlas, the screens and a board built);
   ``process_startup_s`` counts from the process start instead (Linux);
   ``process_cpu_to_first_frame_s`` is the CPU time the whole process used
-  up to that frame (interpreter start and imports included).
+  up to that frame (interpreter start and imports included);
+  ``main_thread_cpu_to_first_frame_s`` the same for the thread that runs the
+  app only, without the threads of libraries (a software OpenGL's render
+  threads, a BLAS library's thread pool, which spins while idle) that a phone
+  does not have or runs elsewhere.  ``first_start`` says whether this was the
+  first start with this data folder (the tiles drawn, not read from the cache):
+  run twice with one ``--data-dir`` to measure a later start.
 - ``reveal_app_ms_*``: on a 50x50 board with 500 mines, the app's own work
   for one reveal of a single cell (no opening): the move in the engine, the
   tile lookup, the vertex update and the animation check -- the call to the
@@ -130,18 +136,22 @@ def run_bench(t0: float, data_dir: str | None = None, reveals: int = 30) -> int:
 
     from fastmine import Difficulty, GameState
 
+    from . import appfiles
     from .application import FastmineApp
 
     cpu_first: list[float] = []
+    thread_cpu_first: list[float] = []
     rss_first: list[float | None] = []
 
     def first_flip(*_a) -> None:
         Window.unbind(on_flip=first_flip)
         cpu_first.append(time.process_time())
+        thread_cpu_first.append(time.thread_time())
         rss_first.append(_peak_rss_mb())
 
     Window.bind(on_flip=first_flip)
     data_dir = data_dir or tempfile.mkdtemp(prefix="fastmine-bench-")
+    first_start = not any(appfiles.cache_folder(data_dir).glob("atlas-*.npy"))
     app = FastmineApp(data_dir=data_dir)
     app._run_prepare()
     runTouchApp(embedded=True)
@@ -233,6 +243,8 @@ def run_bench(t0: float, data_dir: str | None = None, reveals: int = 30) -> int:
         "startup_s": round(startup, 4),
         "process_startup_s": None if process_startup is None else round(process_startup, 4),
         "process_cpu_to_first_frame_s": round(cpu_first[0], 4) if cpu_first else None,
+        "main_thread_cpu_to_first_frame_s": round(thread_cpu_first[0], 4) if thread_cpu_first else None,
+        "first_start": first_start,
         "board": "50x50/500",
         "window": list(Window.size),
         "cell_dp": round(scale_dp, 2),
