@@ -220,7 +220,7 @@ def _export(args: argparse.Namespace, board: BoardKey | None) -> int:
     path = default_path(args.data_dir)
     records: list[GameRecord] = []
     abandoned: list[AbandonedGame] = []
-    if path.exists():
+    if path.exists() or path.is_symlink():      # a dangling link is said, not "no games"
         try:
             with RecordsStore(path, create=False) as store:
                 _note_read_only(store)
@@ -286,7 +286,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.json is not None or args.plot is not None:
         return _export(args, board)
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():   # a dangling link is said below
         print(f"No games recorded yet ({path}).")
         return 0
     try:

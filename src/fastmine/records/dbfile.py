@@ -71,9 +71,13 @@ def explain(exc: sqlite3.Error, path: Path) -> str | None:
     """The cause of an SQLite error on the database ``path``, in words, or None if unknown.
 
     ``"corrupt"`` (the caller has its own words for it), or a sentence about a
-    full disk, a read-only disk or a file that cannot be opened.
+    folder (or other non-file) where SQLite keeps the database's log, a full
+    disk, a read-only disk or a file that cannot be opened.
     """
     name = getattr(exc, "sqlite_errorname", "") or ""
+    companion = odd_companion(path)
+    if companion is not None:
+        return companion
     if name.startswith("SQLITE_FULL") or (name.startswith("SQLITE_IOERR")
                                           and disk_full(path.parent)):
         return (f"the disk holding {path} is full; free some space and try again "
@@ -86,6 +90,58 @@ def explain(exc: sqlite3.Error, path: Path) -> str | None:
     if name.startswith("SQLITE_CANTOPEN"):
         return (f"cannot open {path} ({exc}); check that its folder exists and fastmine "
                 "may write there")
+    return None
+
+
+# The files SQLite keeps beside the database, under the database's name.
+_COMPANIONS = (("-wal", "write-ahead log"), ("-shm", "shared-memory file"),
+               ("-journal", "journal"))
+
+
+def _link_target(link: Path) -> Path:
+    """Where the symbolic link ``link`` points, as a path from here."""
+    target = Path(os.readlink(link))
+    return target if target.is_absolute() else link.parent / target
+
+
+def dangling_link(path: Path) -> str | None:
+    """Words for a records database ``path`` that is a link to a missing file, or None.
+
+    Checked before SQLite sees the path: SQLite would make a new, empty database
+    at the link's target, and a command that only reads would say "no games
+    recorded yet".
+    """
+    if not (path.is_symlink() and not path.exists()):
+        return None
+    target = _link_target(path)
+    return (f"the records file {path} is a link to {target}, which does not exist "
+            f"(a moved file, or a disk that is not there?); bring that file back, or "
+            f"remove the link to start new records. Nothing was made at {target}")
+
+
+def odd_companion(path: Path) -> str | None:
+    """Words for something other than a file where SQLite keeps the log, shared
+    memory or journal of the database ``path`` (a folder named
+    ``records.sqlite3-wal``), or None.
+
+    SQLite only says "unable to open database file" (a folder for the log),
+    "disk I/O error" (for the journal) or "attempt to write a readonly
+    database" (for the shared memory: it still reads).
+    """
+    for suffix, what in _COMPANIONS:
+        companion = path.with_name(path.name + suffix)
+        if not os.path.lexists(companion):
+            continue
+        try:
+            mode = os.stat(companion).st_mode
+        except OSError:
+            return (f"{companion} is a link to a missing file, where SQLite keeps the {what} "
+                    f"of the records database {path}; remove that link and try again "
+                    "(the records were not touched)")
+        if not stat.S_ISREG(mode):
+            return (f"{companion} is {describe_kind(mode)}, but SQLite needs that name for the "
+                    f"{what} of the records database {path}; move it out of the way and "
+                    "try again (the records were not touched)")
     return None
 
 

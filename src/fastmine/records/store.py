@@ -59,7 +59,7 @@ from typing import TYPE_CHECKING
 from ..difficulty import difficulty_name
 from ..files.storage import data_dir as _data_dir
 from . import queries
-from .dbfile import explain, open_read_only, read_header, read_only, rollback
+from .dbfile import dangling_link, explain, open_read_only, read_header, read_only, rollback
 from .gamerecord import (
     AbandonedGame,
     GameRecord,
@@ -161,8 +161,9 @@ class RecordsStore(Lookups):
     Raises
     ------
     RecordsError
-        A corrupt or foreign file, no file with ``create=False``, or a file
-        that cannot be opened (it is not touched).
+        A corrupt or foreign file, no file with ``create=False``, a link to a
+        missing file, something other than a file where SQLite keeps the
+        database's log, or a file that cannot be opened (it is not touched).
     FutureSchemaError
         A database of a newer schema (it is not touched).
     """
@@ -175,6 +176,9 @@ class RecordsStore(Lookups):
         self._lock_fd: int | None = None     # holds the file's shared lock (read-only)
         self.read_only = False
         """True when the database can be read here but not written (see :attr:`read_only_note`)."""
+        link = dangling_link(self.path)
+        if link is not None:
+            raise RecordsError(link)
         if not self.path.exists():
             if not create:
                 raise RecordsError(f"no records database at {self.path}")
