@@ -35,17 +35,25 @@ if [ "$fast" = 1 ]; then
   exit 0
 fi
 
+# each step says how long it took (bash's SECONDS: whole seconds since the start)
+took() { echo "==> $1 took $(( SECONDS - step )) s"; step=$SECONDS; }
+step=$SECONDS
 bash scripts/bootstrap.sh test,lint,docs,android,app,bench,dist,plot,env
+took "setting up"
 .venv/bin/python -m ruff check .
 .venv/bin/python -m mypy            # settings in pyproject.toml: strict, the whole package
+took "ruff and mypy"
 docs_out=$(mktemp -d)
 echo "==> building the API reference (docs/, warnings are errors)"
 .venv/bin/python -m sphinx -W --keep-going -q -b html docs "$docs_out/html" \
     || { rm -rf "$docs_out"; exit 1; }
 rm -rf "$docs_out"
-.venv/bin/python -m pytest -n auto --timeout 600 "$@"
+took "the API reference"
+.venv/bin/python -m pytest -n auto --timeout 600 --durations=20 "$@"
+took "the test suite"
 bench_out=$(mktemp -d)
 .venv/bin/python -m bench --quick --out "$bench_out" >"$bench_out/log" 2>&1 \
     || { cat "$bench_out/log"; exit 1; }
 tail -n 1 "$bench_out/log"
 rm -rf "$bench_out"
+took "the benchmark's quick run"

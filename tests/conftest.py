@@ -36,6 +36,13 @@ def disk(tmp_path) -> Iterator[Path]:
         yield mnt
 
 
+def pytest_collection_modifyitems(config, items):
+    """The long tests (marked ``slow``) first.  pytest-xdist hands the tests to its
+    workers in this order, so a long test collected late (the sdist's, minutes)
+    started when the other worker had little left, and the run waited for it alone."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable
+
+
 def pytest_configure(config):
     # Also registered in pyproject.toml; repeated here for runs outside the
     # source tree (cibuildwheel's test-sources copies only tests/).

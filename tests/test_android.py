@@ -226,6 +226,7 @@ KERNELS_TO_PLAY = ["fastmine._kernels", "fastmine._metrics", "fastmine.solver._l
 load on first use)."""
 
 
+@pytest.mark.slow  # compiles kernels with -O3: started first under pytest-xdist
 def test_recipe_steps_build_a_kernel_that_plays(tmp_path):
     """The recipe's own steps (copy the sources, setup.py build_ext, stage the
     package) run for the host on the kernels ``import fastmine`` needs (the engine's,

@@ -42,3 +42,19 @@ def test_every_helper_module_has_a_name_of_its_own():
             by_name[p.stem].append(str(p.relative_to(TESTS)))
     clashes = {name: paths for name, paths in by_name.items() if len(paths) > 1}
     assert clashes == {}, f"modules shadowing each other on sys.path: {clashes}"
+
+
+def test_the_long_tests_are_handed_out_first(tmp_path):
+    """tests/conftest.py puts the tests marked ``slow`` before the others, in any
+    run: pytest-xdist hands them out in that order (a long test collected last kept
+    one worker busy alone at the end of the run)."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                          "-p", "no:randomly", str(TESTS / "test_files_killed.py")],
+                         capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
+    ids = [line for line in out.stdout.splitlines() if "::" in line]
+    slow = [i for i, line in enumerate(ids) if line.endswith("[25]")]
+    assert slow == [0], ids
