@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 pytest.importorskip("kivy")
 
-MODULES = ["raster", "theme", "tiles", "sounds", "store", "dialogs", "screens", "settings", "viewport",
+MODULES = ["raster", "theme", "tiles", "sounds", "store", "dialogs", "screens", "newgamescreen",
+           "recordsscreen", "aboutscreen", "settings", "viewport",
            "chart", "statsscreen", "livecoach",
            "assist", "controls", "haptics"]
 

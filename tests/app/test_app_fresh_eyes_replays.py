@@ -138,13 +138,13 @@ def test_read_only_records_loss_still_undoes(make_app, disk):
 
 def test_first_click_rules_are_described_in_one_wording():
     # the new-game screen and the settings screen said the same thing in two ways
-    from fastmine.app import screens, settings
+    from fastmine.app import newgamescreen, settings
 
     desc = next(item["desc"] for item in settings.PANEL if item.get("key") == "first_click")
     for rule in settings.FIRST_CLICK_RULES:
         help_line = settings.RULE_HELP[rule]
         assert f"{settings.RULE_LABELS[rule]}: {help_line[:1].lower()}{help_line[1:]}" in desc
-    assert screens.RULE_HELP is settings.RULE_HELP
+    assert newgamescreen.RULE_HELP is settings.RULE_HELP
 
 
 # ------------------------------------------------------------------ the replay player

@@ -14,7 +14,7 @@ pytest.importorskip("kivy")
 
 from kivy.lang import Builder  # noqa: E402
 
-from fastmine.app import application  # noqa: E402
+from fastmine.app import application, screenloader  # noqa: E402
 from fastmine.app.dialogs import EndDialog, ResumeDialog  # noqa: E402
 
 
@@ -51,6 +51,21 @@ def test_every_kv_file_is_loaded_once_and_in_order(drv):
     wanted = [os.path.join(here, name) for name in application.KV_FILES]
     assert all(loaded.count(p) == 1 for p in wanted), loaded
     assert [p for p in loaded if p in wanted] == wanted
-    # every kv file beside the app is one of them, or one its module loads itself
+    # every kv file beside the app is one of them, or one a screen loads on first
+    # use, or the tutorial's card
     assert {f for f in os.listdir(here) if f.endswith(".kv")} == {
-        *application.KV_FILES, "replay.kv", "stats.kv", "tutorial.kv"}
+        *application.KV_FILES, *(kv for _m, _c, files in screenloader.SCREENS.values() for kv in files),
+        "tutorial.kv"}
+
+
+def test_a_screen_opened_in_a_second_app_is_built_once(make_app, tmp_path):
+    # a screen's kv loads on its first use, once per process: the second app's
+    # screens have the first one's widgets, not twice as many
+    shapes = []
+    for name in ("first", "second"):
+        drv = make_app(tmp_path / name)
+        for screen in sorted(drv.app.SCREENS - {"replay"}):
+            drv.app.show_screen(screen)
+            drv.frames(1)
+        shapes.append(screens_shape(drv.app))
+    assert shapes[0] == shapes[1]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -38,23 +39,26 @@ from .dialogs import (
 from .i18n import _, board_name, ngettext
 from .languages import LanguageMixin
 from .leaving import LeavingMixin
-from .replaylist import ReplayMixin, ReplaysScreen
-from .replayscreen import ReplayScreen
-from .screens import AboutScreen, GameScreen, NewGameScreen, RecordsScreen
-from .settingsscreen import SettingsScreen
+from .screenloader import SCREENS as SCREEN_MODULES
+from .screenloader import load_kv, screen_class
+from .screens import GameScreen
 from .sharing import SharingMixin
 from .sounds import SoundBoard
-from .statsscreen import ProgressScreen
 from .store import Store, StoreError
 from .theme import LIGHT, get_theme
 from .tiles import Atlas
-from .tutorial import HowToPlayScreen, TutorialMixin
+from .tutorial import TutorialMixin
+from .watching import ReplayMixin
+
+if TYPE_CHECKING:
+    from .settingsscreen import SettingsScreen
 
 END_DIALOG_DELAY = 0.6  # seconds to see the board before the dialog covers it
-KV_FILES = ("widgets.kv", "game.kv", "newgame.kv", "records.kv", "dialogs.kv", "settings.kv")
-"""The app's layouts (beside this module), in the order they load: a rule loaded
-later refines an earlier one for the same class.  ``stats.kv`` loads before them
-(on import of :mod:`.statsscreen`), ``replay.kv`` after them (on first use)."""
+KV_FILES = ("widgets.kv", "game.kv", "dialogs.kv")
+"""The layouts loaded at start (beside this module), in this order: a rule
+loaded later refines an earlier one for the same class.  The game screen's,
+the menus' and the dialogs' only: each other screen's load with it, on first use
+(:mod:`.screenloader`)."""
 
 
 class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, ReplayMixin, App):
@@ -72,7 +76,10 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
     # rebind: kv rules read app.theme.<colour>; without it they never see a new theme
     theme = ObjectProperty(LIGHT, rebind=True)
     atlas = ObjectProperty(None, allownone=True)
-    solver_ok = BooleanProperty(False)
+    solver_ok = BooleanProperty(True)
+    """The solver can be used (the Odds and Solver buttons): checked after the first
+    frame, which never waits for the solver to import; True until then, as almost
+    always after."""
     use_kivy_settings = False
 
     def __init__(self, data_dir: str | None = None, clock: Callable[[], float] = time.monotonic,
@@ -134,12 +141,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         # Kivy looks for.  A second app in the same process (tests, the
         # benchmark) must not load them twice: every widget would get its
         # children twice.
-        from kivy.lang import Builder
-        loaded = {os.path.abspath(f) for f in Builder.files}
-        for name in KV_FILES:
-            path = os.path.join(os.path.dirname(__file__), name)
-            if os.path.abspath(path) not in loaded:
-                Builder.load_file(path)
+        load_kv(*KV_FILES)
         return True
 
     def load_config(self):
@@ -210,13 +212,17 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         self._offer_resume()
         if self.offer_tutorial and self.resume_dialog is None and not self.tutorial_done():
             self.start_tutorial()  # the first start: the tutorial, skippable
-        self._events.append(Clock.schedule_once(self._after_first_frame, 0))
 
     def _on_first_flip(self, *_args) -> None:
         Window.unbind(on_flip=self._on_first_flip)
         self.first_frame_at = time.perf_counter()
+        # in the next frame, not this one: a callback scheduled before the first
+        # frame runs in the same tick, before it is drawn
+        self._events.append(Clock.schedule_once(self._after_first_frame, 0))
 
     def _after_first_frame(self, _dt) -> None:
+        """What the first frame need not wait for: the solver check (its import),
+        the sounds."""
         self.solver_ok = assist.available()
         if self.sounds.enabled:
             self._events.append(Clock.schedule_once(lambda _dt: self.sounds.load(), 0.5))
@@ -275,17 +281,16 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
 
     # ------------------------------------------------------------ navigation
 
-    SCREENS = {"new_game": NewGameScreen, "records": RecordsScreen, "about": AboutScreen,
-               "replay": ReplayScreen, "replays": ReplaysScreen,
-               "settings": SettingsScreen, "progress": ProgressScreen,
-               "how_to_play": HowToPlayScreen}
+    SCREENS = frozenset(SCREEN_MODULES)
+    """The screens besides the game's, by name (each loaded on first use)."""
 
     def show_screen(self, name: str) -> None:
-        """Go to a screen (built on first use: a faster start); leaving the game pauses it."""
+        """Go to a screen (its module, kv and widgets loaded and built on first
+        use: a faster start); leaving the game pauses it."""
         if name != "game" and self.ctrl.state == "playing":
             self.ctrl.pause()
         if not self.root.has_screen(name):
-            self.root.add_widget(self.SCREENS[name](name=name))
+            self.root.add_widget(screen_class(name)(name=name))
         self.root.current = name
 
     def open_menu(self, button) -> None:
@@ -310,8 +315,9 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
     def settings_screen(self) -> SettingsScreen:
         """The settings screen (built on first use)."""
         if not self.root.has_screen("settings"):
-            self.root.add_widget(SettingsScreen(name="settings"))
-        return self.root.get_screen("settings")
+            self.root.add_widget(screen_class("settings")(name="settings"))
+        screen: SettingsScreen = self.root.get_screen("settings")
+        return screen
 
     def open_solver_menu(self, button) -> SolverMenu:
         """The Solver control: the five strategies in plain words, one move each."""

@@ -18,7 +18,6 @@ from here.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -26,18 +25,16 @@ import numpy as np
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.graphics import Color, InstructionGroup, Rectangle
-from kivy.lang import Builder
 from kivy.logger import Logger
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 from kivy.uix.slider import Slider
 
+from . import screenloader
 from . import tiles as T
 from .i18n import N_, _, board_name, coach_words, ngettext
 from .replayboard import ReplayBoard
-
-KV_FILE = os.path.join(os.path.dirname(__file__), "replay.kv")
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
 """The speed button's steps (1 is the pace the game was played at)."""
@@ -65,8 +62,7 @@ def load_kv() -> None:
 
     Called when a replay screen is first built, after the app loaded
     the files of ``application.KV_FILES``: rules loaded later win, and these refine its widgets."""
-    if os.path.abspath(KV_FILE) not in map(os.path.abspath, Builder.files):
-        Builder.load_file(KV_FILE)
+    screenloader.load_kv("replay.kv")
 
 
 def playback_delays(times_ms, speed: float, max_pause: float = MAX_PAUSE) -> np.ndarray:

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from kivy.logger import Logger
 
-from fastmine import gamecode
-
 from .i18n import _
 
 
@@ -23,6 +21,8 @@ class SharingMixin:
         A bad code (a typo, a code from a newer fastmine) leaves the current game
         as it is: the message says what is wrong.
         """
+        from fastmine import gamecode  # on first use, not at start
+
         try:
             spec = gamecode.decode(text)
             game = spec.new_game(question_marks=self.ctrl.question_marks,
@@ -45,6 +45,8 @@ class SharingMixin:
         A game laid from fresh randomness has no code before its first reveal
         (its mines do not exist yet): the message says so.
         """
+        from fastmine import gamecode  # on first use, not at start
+
         game = self.ctrl.game
         code = gamecode.code_of(game) if game is not None else None
         if code is None:

@@ -5,16 +5,13 @@ Records screen's) and over the last 25, 50 or 100 games or all of them: the
 time and the 3BV/s of each won game with their running median
 (:mod:`fastmine.records.progress`, the series ``fastmine records --plot`` draws
 too), and a line of played, won, win %, best and median.  Unassisted games
-only, as on the Records screen.  Its layout is in ``stats.kv``, loaded once
-with this module.
+only, as on the Records screen.  Its layout is in ``stats.kv``; both load on
+the screen's first use (:mod:`.screenloader`).
 """
 
 from __future__ import annotations
 
-import os
-
 from kivy.app import App
-from kivy.lang import Builder
 from kivy.metrics import sp
 from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
@@ -24,10 +21,9 @@ from fastmine.records.progress import MEDIAN_WINDOW, Progress, progress
 
 from .chart import Chart
 from .i18n import N_, _, board_name, fmt_number, fmt_percent, fmt_seconds, ngettext
-from .screens import short_date, shown_label
+from .recordsscreen import short_date, shown_label
+from .screenloader import load_kv
 from .widgets import FlatToggle
-
-KV_FILE = os.path.join(os.path.dirname(__file__), "stats.kv")
 
 LAST_CHOICES = ("25", "50", "100", "all")
 """How many of the last games the screen offers to look at ("all": every one)."""
@@ -125,6 +121,10 @@ class ProgressScreen(Screen):
     """The :class:`fastmine.records.progress.Progress` drawn."""
     landscape = BooleanProperty(False)
     legend = StringProperty("")
+
+    def __init__(self, **kwargs) -> None:
+        load_kv("stats.kv")  # its rules before the screen is built
+        super().__init__(**kwargs)
 
     def on_kv_post(self, _base) -> None:
         for value in LAST_CHOICES:
@@ -243,12 +243,3 @@ class ProgressScreen(Screen):
 
 def _hex(rgba) -> str:
     return "".join(f"{round(c * 255):02x}" for c in rgba[:3])
-
-
-def load_kv() -> None:
-    """Load ``stats.kv`` once: loaded twice, every widget of its rules would be built twice."""
-    if os.path.abspath(KV_FILE) not in map(os.path.abspath, Builder.files):
-        Builder.load_file(KV_FILE)
-
-
-load_kv()

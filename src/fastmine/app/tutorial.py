@@ -1,4 +1,4 @@
-"""The first-run tutorial and the "How to play" screen.
+"""The first-run tutorial.
 
 The tutorial is played on the game screen itself, with the real board, the real
 gestures and the real controller: a small fixed board is attached, a card over
@@ -7,30 +7,26 @@ player's own move (:data:`STEPS`): open a cell, flag a mine (a hold, or a tap
 in flag mode), chord a number, fit the zoomed board with the corner button, ask
 for a Hint.  It comes once, at the first start; Skip ends it at any step, and
 either way it does not come back (the setting ``tutorial = done``); the menu's
-*How to play* (the rules, in one screen) starts it again.  The game that was
+*How to play* (the rules, in one screen: :mod:`.howtoplay`) starts it again.  The game that was
 on screen before it comes back afterwards; the tutorial's own game is never
 recorded nor saved.  A mixin of :class:`.application.FastmineApp`.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from kivy.clock import Clock
-from kivy.lang import Builder
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.screenmanager import Screen
 
 from fastmine import FLAG, Board, Game
 
+from . import screenloader
 from . import settings as S
 from .i18n import N_, _, translate
-
-KV_FILE = os.path.join(os.path.dirname(__file__), "tutorial.kv")
 
 MINES = ((0, 2), (3, 3), (4, 3), (4, 4), (4, 5))
 """The tutorial's 6 x 6 board: five mines, laid so each step has its move."""
@@ -78,9 +74,8 @@ def board() -> Board:
 
 
 def load_kv() -> None:
-    """Load ``tutorial.kv`` once per process."""
-    if os.path.abspath(KV_FILE) not in map(os.path.abspath, Builder.files):
-        Builder.load_file(KV_FILE)
+    """Load ``tutorial.kv`` (the card) once per process: when a tutorial first starts."""
+    screenloader.load_kv("tutorial.kv")
 
 
 class TutorialCard(BoxLayout):  # type: ignore[misc]  # Kivy has no type information
@@ -96,36 +91,6 @@ class TutorialCard(BoxLayout):  # type: ignore[misc]  # Kivy has no type informa
 
     def on_play(self) -> None:
         """The player finished the tutorial."""
-
-
-class HowToPlayScreen(Screen):  # type: ignore[misc]
-    """The rules on one screen, and the way back into the tutorial."""
-
-    RULES: tuple[str, ...] = (
-        N_("The board hides mines. Open every cell that is not a mine to win; open a mine and "
-           "you lose."),
-        N_("A number tells how many mines touch its cell, diagonals included. A blank cell has "
-           "none, and the cells around it open by themselves."),
-        N_("Flag a cell you know is a mine: a flag keeps it from being opened by mistake. The "
-           "counter at the top left shows the mines not flagged yet."),
-        N_("When a number has as many flags around it as its count, tap it to open all its "
-           "other neighbours at once: a chord."),
-        N_("The first cell you open is always safe, and the clock starts with it."),
-        N_("Tap opens, hold flags (Settings, Controls, has other ways). Pinch or the corner "
-           "button zooms; drag to move the board."),
-        N_("Stuck? Hint shows a cell that is certainly safe. Games played with help count apart "
-           "from your best times."),
-    )
-    """The rules, one paragraph each."""
-
-    text = StringProperty("")
-
-    def __init__(self, **kwargs: Any) -> None:
-        load_kv()
-        super().__init__(**kwargs)
-
-    def on_pre_enter(self, *_args: Any) -> None:
-        self.text = "\n\n".join("•  " + translate(rule) for rule in self.RULES)
 
 
 class TutorialMixin:

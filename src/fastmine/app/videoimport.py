@@ -18,17 +18,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.logger import Logger
-from kivy.metrics import dp
-from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.button import Button
-from kivy.uix.filechooser import FileChooserListView
-from kivy.uix.popup import Popup
+
+if TYPE_CHECKING:
+    from kivy.uix.popup import Popup
 
 try:
     from .i18n import _
@@ -138,6 +136,14 @@ def choose_file(app: Any, chooser: Callable[..., Any] | None = None) -> Popup | 
 
 def kivy_chooser(app: Any, start: str | None = None) -> Popup:
     """A popup with Kivy's file list (the fallback chooser); Open imports the selection."""
+    # imported here: the app installs the drop handler at every start, and the
+    # file list is only for Replays -> Import where no native chooser works
+    from kivy.metrics import dp
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.button import Button
+    from kivy.uix.filechooser import FileChooserListView
+    from kivy.uix.popup import Popup
+
     box = BoxLayout(orientation="vertical", spacing=dp(6))
     files = FileChooserListView(path=start or os.path.expanduser("~"), filters=VIDEO_PATTERNS)
     row = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(8))
