@@ -21,6 +21,10 @@ software OpenGL, no screen needed):
   and the second run's start-up figures (a later start: the tiles read from
   the cache, as at every start but the first) are added as
   ``later_start_<name>``.  An app without that option gets a note instead.
+* **The machine's floor**: a bare Kivy app (one Button, numpy imported, nothing
+  of fastmine) at the same phone profile, timed the same way to its first
+  frame: the CPU any Kivy app with numpy spends here before it draws, which
+  the app's own start-up figures are read against.
 """
 
 from __future__ import annotations
@@ -62,6 +66,61 @@ App.run = run
 sys.argv = [sys.argv[1]]
 runpy.run_path(sys.argv[0], run_name="__main__")
 """
+
+_FLOOR = r"""
+import json, os, sys, time
+import numpy  # noqa: F401  (the engine needs it: part of any start of the app)
+from kivy.config import Config
+Config.set("graphics", "width", "1080")
+Config.set("graphics", "height", "2340")
+Config.set("graphics", "multisamples", "0")  # as the app sets it
+Config.set("graphics", "maxfps", "0")
+from kivy.metrics import Metrics
+Metrics.density = 2.75
+from kivy.app import App
+from kivy.base import EventLoop, runTouchApp
+from kivy.core.window import Window
+from kivy.uix.button import Button
+seen = []
+def flip(*_a):
+    Window.unbind(on_flip=flip)
+    seen.append((time.process_time(), time.thread_time()))
+Window.bind(on_flip=flip)
+class Bare(App):
+    def load_kv(self, filename=None):  # no kv file of its own (and no source file to look beside)
+        return True
+    def build(self):
+        return Button(text="fastmine")
+app = Bare()
+app._run_prepare()
+runTouchApp(embedded=True)
+for _ in range(50):
+    EventLoop.idle()
+    if seen:
+        break
+print("BENCH_FIRST_FRAME " + json.dumps({"cpu": seen[0][0], "thread_cpu": seen[0][1]}), flush=True)
+os._exit(0)
+"""
+
+
+def floor(timeout: float) -> dict:
+    """CPU to the first frame of a bare Kivy app with numpy at the phone profile."""
+    with tempfile.TemporaryDirectory(prefix="fastmine-bench-kivy-") as tmp:
+        env = _env(tmp)
+        env["KIVY_IMAGE"] = "tex,dds,sdl2"  # the loaders the app names (fastmine.app.launch)
+        env.setdefault("SDL_AUDIODRIVER", "dummy")
+        try:
+            proc = subprocess.run([sys.executable, "-c", _FLOOR], env=env, capture_output=True,
+                                  text=True, timeout=timeout, cwd=tmp)
+        except subprocess.TimeoutExpired:
+            return {"status": "timeout", "error": f"no first frame within {timeout:g} s"}
+    got = _tagged(proc.stdout, "BENCH_FIRST_FRAME")
+    if got is None:
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
+        return {"status": "error", "error": f"exit code {proc.returncode}: " + " | ".join(tail)}
+    return {"status": "ok", "process_cpu_to_first_frame_s": got["cpu"],
+            "main_thread_cpu_to_first_frame_s": got["thread_cpu"]}
+
 
 def _env(tmp: str) -> dict[str, str]:
     env = dict(os.environ)
@@ -153,7 +212,7 @@ def run(cfg, progress, root: Path = ROOT) -> dict:
         return {"skipped": "Kivy is not installed"}
     timeout = 60.0 if cfg.quick else 120.0
     runs = 1 if cfg.quick else 3
-    progress.total += runs + 1
+    progress.total += 2 * runs + 1
     out: dict = {"startup": []}
     for _ in range(runs):
         progress.set_postfix_str("app startup", refresh=False)
@@ -162,4 +221,9 @@ def run(cfg, progress, root: Path = ROOT) -> dict:
     progress.set_postfix_str("app --bench", refresh=False)
     out["app_bench"] = app_bench(main, timeout)
     progress.update()
+    out["floor"] = []
+    for _ in range(runs):
+        progress.set_postfix_str("bare Kivy app", refresh=False)
+        out["floor"].append(floor(timeout))
+        progress.update()
     return out

@@ -125,4 +125,14 @@ def app_section(doc: dict) -> list[str]:
                 for k, v in own.items() if k != "status"]
     elif own:
         out.append(f"`python app/main.py --bench`: {own.get('status')} — {own.get('error', '')}.")
+    floor = [r for r in a.get("floor", []) if r["status"] == "ok"]
+    if floor:
+        cpu = statistics.median(r["process_cpu_to_first_frame_s"] for r in floor)
+        main = statistics.median(r["main_thread_cpu_to_first_frame_s"] for r in floor)
+        out += ["", f"The machine's floor: a bare Kivy app (one Button, numpy imported) at the same "
+                f"phone profile takes {cpu:.3f} s of CPU to its first frame ({main:.3f} s in its "
+                f"main thread; median of {len(floor)})."]
+    for r in a.get("floor", []):
+        if r["status"] != "ok":
+            out.append(f"Bare Kivy app run: {r['status']} — {r.get('error', '')}")
     return out + [""]

@@ -82,3 +82,22 @@ def test_the_bench_suites_app_section_never_writes_in_the_players_folders(kivy_w
     for key in app_bench.LATER_START_KEYS:
         assert own[f"later_start_{key}"] is not None, key
     assert _files_under(fake_home) == []
+
+
+@pytest.mark.skipif(not (ROOT / "bench" / "app_bench.py").is_file(),
+                    reason="bench/ is not here (tests run against an installed wheel)")
+def test_the_bench_measures_a_bare_kivy_app_as_the_floor_and_reports_it(kivy_window, fake_home):
+    """The floor the app's start-up is read against: a bare Kivy app with numpy at the
+    same phone profile, timed to its first frame, and shown in the report."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from bench import app_bench, report_sections
+
+    got = app_bench.floor(timeout=180)
+    assert got["status"] == "ok", got
+    assert 0 < got["main_thread_cpu_to_first_frame_s"] <= got["process_cpu_to_first_frame_s"]
+    lines = report_sections.app_section({"app": {"floor": [got, {"status": "timeout", "error": "x"}]}})
+    text = "\n".join(lines)
+    assert f"{got['process_cpu_to_first_frame_s']:.3f} s of CPU" in text
+    assert "median of 1" in text and "Bare Kivy app run: timeout" in text
+    assert _files_under(fake_home) == []
