@@ -26,7 +26,6 @@ import time
 import numpy as np
 
 from fastmine import DIFFICULTIES
-from fastmine._validate import whole_number
 from fastmine.env import MinesweeperVectorEnv
 
 PATCH = 7
@@ -121,7 +120,13 @@ def evaluate(net: Net, level: str, games: int, seed: int) -> float:
     return float(won.mean())
 
 
-positive = whole_number(1)      # an argparse type: the counts below start at 1
+def positive(text: str) -> int:
+    """An argparse type: the counts below are whole numbers from 1 (an example uses
+    fastmine's public API only; the commands share fastmine's own check)."""
+    if not (text.isascii() and text.isdigit()) or len(text) > 18 or int(text) < 1:
+        shown = repr(text) if len(text) <= 40 else f"{text[:20]!r}... ({len(text):,} characters)"
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {shown}")
+    return int(text)
 
 
 def main(argv: list[str] | None = None) -> dict:

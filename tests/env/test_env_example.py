@@ -29,6 +29,8 @@ def test_training_example_runs_and_plots(tmp_path):
     (["--eval-every", "0"], "--eval-every: expected a whole number of at least 1, got '0'"),
     (["--envs", "-3"], "--envs: expected a whole number of at least 1, got '-3'"),
     (["--iterations", "lots"], "--iterations: expected a whole number of at least 1, got 'lots'"),
+    (["--envs", "9" * 5000],
+     "--envs: expected a whole number of at least 1, got '99999999999999999999'... (5,000 characters)"),
 ])
 def test_training_example_refuses_bad_numbers_before_training(argv, words, capsys):
     main = runpy.run_path(str(EXAMPLE))["main"]
