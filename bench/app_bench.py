@@ -109,15 +109,9 @@ def floor(timeout: float) -> dict:
         env = _env(tmp)
         env["KIVY_IMAGE"] = "tex,dds,sdl2"  # the loaders the app names (fastmine.app.launch)
         env.setdefault("SDL_AUDIODRIVER", "dummy")
-        try:
-            proc = subprocess.run([sys.executable, "-c", _FLOOR], env=env, capture_output=True,
-                                  text=True, timeout=timeout, cwd=tmp)
-        except subprocess.TimeoutExpired:
-            return {"status": "timeout", "error": f"no first frame within {timeout:g} s"}
-    got = _tagged(proc.stdout, "BENCH_FIRST_FRAME")
+        got, failed = _to_first_frame(["-c", _FLOOR], env, tmp, timeout)
     if got is None:
-        tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
-        return {"status": "error", "error": f"exit code {proc.returncode}: " + " | ".join(tail)}
+        return failed
     return {"status": "ok", "process_cpu_to_first_frame_s": got["cpu"],
             "main_thread_cpu_to_first_frame_s": got["thread_cpu"]}
 
@@ -146,19 +140,31 @@ def _tagged(stdout: str, tag: str) -> dict | None:
     return None
 
 
+def _failure(proc: subprocess.CompletedProcess) -> dict:
+    tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
+    return {"status": "error", "error": f"exit code {proc.returncode}: " + " | ".join(tail)}
+
+
+def _to_first_frame(args: list[str], env: dict[str, str], cwd: str | Path,
+                    timeout: float) -> tuple[dict | None, dict]:
+    """Run ``python <args>``, which prints ``BENCH_FIRST_FRAME {json}`` at its first
+    frame: (those figures, {}) or (None, what went wrong)."""
+    try:
+        proc = subprocess.run([sys.executable, *args], env=env, capture_output=True, text=True,
+                              timeout=timeout, cwd=cwd)
+    except subprocess.TimeoutExpired:
+        return None, {"status": "timeout", "error": f"no first frame within {timeout:g} s"}
+    got = _tagged(proc.stdout, "BENCH_FIRST_FRAME")
+    return (got, {}) if got is not None else (None, _failure(proc))
+
+
 def startup(main: Path, timeout: float) -> dict:
     """Launch ``main`` headless and time it to its first frame."""
     with tempfile.TemporaryDirectory(prefix="fastmine-bench-kivy-") as tmp:
         t_launch = time.time()
-        try:
-            proc = subprocess.run([sys.executable, "-c", _DRIVER, str(main)], env=_env(tmp),
-                                  capture_output=True, text=True, timeout=timeout, cwd=ROOT)
-        except subprocess.TimeoutExpired:
-            return {"status": "timeout", "error": f"no first frame within {timeout:g} s"}
-    got = _tagged(proc.stdout, "BENCH_FIRST_FRAME")
+        got, failed = _to_first_frame(["-c", _DRIVER, str(main)], _env(tmp), ROOT, timeout)
     if got is None:
-        tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
-        return {"status": "error", "error": f"exit code {proc.returncode}: " + " | ".join(tail)}
+        return failed
     return {"status": "ok",
             "launch_to_first_frame_ms": 1e3 * (got["t_frame"] - t_launch),
             "imports_to_first_frame_ms": 1e3 * (got["t_frame"] - got["t_driver"]),
@@ -184,8 +190,7 @@ def _bench_once(main: Path, tmp: str, timeout: float) -> dict:
                 return {"status": "ok", **json.loads(line)}
             except ValueError:
                 break
-    tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
-    return {"status": "error", "error": f"exit code {proc.returncode}: " + " | ".join(tail)}
+    return _failure(proc)
 
 
 def app_bench(main: Path, timeout: float) -> dict:
