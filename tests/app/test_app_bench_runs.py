@@ -36,6 +36,8 @@ def test_the_bench_tells_a_first_start_from_a_later_one(kivy_window, tmp_path):
     from the cache, and says so.  The app's own thread is reported apart: never more
     than the whole process."""
     first = _bench(tmp_path / "data", tmp_path)
+    # the tutorial of the first start was skipped, as a player would: not shown again
+    assert "tutorial = done" in (tmp_path / "data" / "fastmine.ini").read_text(encoding="utf-8")
     later = _bench(tmp_path / "data", tmp_path)
     assert first["first_start"] is True
     assert later["first_start"] is False

@@ -15,8 +15,9 @@ touch-screen way, so 50x50 opens zoomed at 56 dp cells);
   app only, without the threads of libraries (a software OpenGL's render
   threads, a BLAS library's thread pool, which spins while idle) that a phone
   does not have or runs elsewhere.  ``first_start`` says whether this was the
-  first start with this data folder (the tiles drawn, not read from the cache):
-  run twice with one ``--data-dir`` to measure a later start.
+  first start with this data folder (the tiles drawn, not read from the cache,
+  and the tutorial shown; the bench then skips it as a player would): run twice
+  with one ``--data-dir`` to measure a later start.
 - ``reveal_app_ms_*``: on a 50x50 board with 500 mines, the app's own work
   for one reveal of a single cell (no opening): the move in the engine, the
   tile lookup, the vertex update and the animation check -- the call to the
@@ -164,6 +165,10 @@ def run_bench(t0: float, data_dir: str | None = None, reveals: int = 30) -> int:
     process_startup = None if age is None else age - (time.perf_counter() - (app.first_frame_at or 0))
 
     app.sounds.enabled = False
+    # A player finishes or skips the tutorial of a first start, so it is not shown
+    # again: the next run with this data folder is then a later start like theirs.
+    if app.tutorial_on:
+        app.end_tutorial()
     ctrl = app.ctrl
     board = app.game_screen.board
 
