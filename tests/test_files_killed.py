@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import fastmine
-from fastmine.files import savedgame, storage
+from fastmine.files import savedgame, writing
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs kill -9")
 
@@ -103,18 +103,18 @@ def test_two_writers_at_work_never_take_each_others_temporary_files(tmp_path):
 
 
 def test_a_locked_temporary_file_is_kept_an_unlocked_one_goes(tmp_path):
-    if storage._flock(os.open(tmp_path, os.O_RDONLY), wait=False) is None:
+    if writing._flock(os.open(tmp_path, os.O_RDONLY), wait=False) is None:
         pytest.skip("no file locks here")
     target = tmp_path / "saved-game.json"
-    fd, busy = storage._locked_temp(target)         # a writer at work: holds the lock
+    fd, busy = writing._locked_temp(target)         # a writer at work: holds the lock
     try:
         dead = tmp_path / ".saved-game.json.k1ll3d00.tmp"
         dead.write_text("half")                     # a killed writer's: nobody locks it
-        assert storage.remove_stale_temp_files(target) == [dead]
+        assert writing.remove_stale_temp_files(target) == [dead]
         assert Path(busy).exists()
     finally:
         os.close(fd)
-    assert storage.remove_stale_temp_files(target) == [Path(busy)]
+    assert writing.remove_stale_temp_files(target) == [Path(busy)]
 
 
 def test_only_our_temporary_files_go(tmp_path):

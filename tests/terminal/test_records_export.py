@@ -12,7 +12,7 @@ import pytest
 from fastmine import records
 from fastmine.cli import main as cli_main
 from fastmine.cli.records import plot_series
-from fastmine.files import storage
+from fastmine.files import writing
 from fastmine.records import GameRecord, RecordsStore
 
 
@@ -113,7 +113,7 @@ def test_plot_format_and_write_errors_are_messages_not_tracebacks(tmp_path, caps
     def full_disk(path, data):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(storage, "atomic_write_bytes", full_disk)
+    monkeypatch.setattr(writing, "atomic_write_bytes", full_disk)
     for option, name in (("--json", "all.json"), ("--plot", "p.png")):
         assert records_main(["--data-dir", str(tmp_path), option, str(tmp_path / name)]) == 1
         err = capsys.readouterr().err

@@ -23,7 +23,7 @@ from ..coach import Category, analyze, summary
 from ..difficulty import difficulty_name
 from ..errors import VideoFormatError
 from ..files.outputs import check_output, write_output
-from ..files.storage import read_regular_file
+from ..files.reading import read_regular_file
 from ..game import Game
 from ..metrics import GameStats, hzini, islands, level_of, openings, zini
 from ..replay import Replay

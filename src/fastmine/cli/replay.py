@@ -63,7 +63,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``fastmine replay``; returns the exit status (0, or 2 for a usage or file error)."""
-    from ..files.storage import existing_data_dir
+    from ..files.folders import existing_data_dir
     from ..records import RECORDS_FILE, RecordsError, RecordsStore
 
     if args.speed is not None and not (args.speed >= 0):
@@ -143,7 +143,7 @@ def _import(args: argparse.Namespace) -> int:
     The file is read and checked whole before the records are opened, so a
     bad file leaves them untouched.
     """
-    from ..files.storage import read_regular_file
+    from ..files.reading import read_regular_file
     from ..records import RecordsStore, default_path
     from ..replay import Replay
     from ..replay.fromvideo import import_video, is_replay_file

@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 
 from .. import FutureVersionError, SaveFormatError
 from .._validate import is_integer
-from ..files.storage import atomic_write_bytes
+from ..files.writing import atomic_write_bytes
 from . import _batch
 from .labels import labels
 from .seeds import check_seed

@@ -4,13 +4,13 @@ Every output option of every command goes through the one pair here:
 :func:`check_output` before any work, so a bad path or a missing matplotlib is
 refused at once instead of after the work, and :func:`write_output` at the
 end, which checks again and writes atomically like every file the user owns
-(:mod:`fastmine.files.storage`).  Neither ever lets an output replace one of
+(:mod:`fastmine.files.writing`).  Neither ever lets an output replace one of
 fastmine's own files -- the records database (and its -wal, -shm and
 -journal), the saved game, the app's settings and the rest of
-:func:`fastmine.files.storage.owned_paths` -- whether named directly, through
+:func:`fastmine.files.owned.owned_paths` -- whether named directly, through
 a symbolic link, a hard link or a relative path
-(:func:`fastmine.files.storage.owner_of`).  Kept apart from :mod:`fastmine.files.storage`
-because only the command line draws plots: the app, which imports storage,
+(:func:`fastmine.files.owned.owner_of`).  Kept apart from :mod:`fastmine.files.writing`
+because only the command line draws plots: the app, which imports it,
 must not reach matplotlib.
 """
 
@@ -22,7 +22,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from . import storage
+from . import owned, writing
 
 __all__ = ["atomic_write_figure", "check_figure_path", "check_output", "figure_bytes",
            "write_output"]
@@ -105,7 +105,7 @@ def write_output(path: PathLike, data: bytes | str, what: str, keep: Keep = (), 
     """
     check_output(path, what, keep, data_dir=data_dir)
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    return storage.atomic_write_bytes(path, raw)
+    return writing.atomic_write_bytes(path, raw)
 
 
 def check_output(path: PathLike, what: str, keep: Keep = (), *,
@@ -127,12 +127,12 @@ def check_output(path: PathLike, what: str, keep: Keep = (), *,
     Raises
     ------
     ValueError
-        ``path`` is one of fastmine's own files (:func:`fastmine.files.storage.owner_of`)
+        ``path`` is one of fastmine's own files (:func:`fastmine.files.owned.owner_of`)
         or one of ``keep``, a folder or not a regular file, or its folder is
         missing or not writable.
     """
     p = Path(path)
-    storage.refuse_owned(p, what, data_dir)
+    owned.refuse_owned(p, what, data_dir)
     for other, words in keep:
         with contextlib.suppress(OSError):     # absent: nothing to lose
             if os.path.samefile(p, other):

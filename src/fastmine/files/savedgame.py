@@ -35,9 +35,10 @@ from typing import Any
 from ..errors import FutureVersionError, SaveFormatError
 from ..game import Game
 from ..limits import MAX_CELLS
-from .storage import atomic_write_text, read_regular_file, remove_stale_temp_files
-from .storage import data_dir as _data_dir
-from .storage import move_aside as _move_aside
+from .folders import data_dir as _data_dir
+from .reading import read_regular_file
+from .writing import atomic_write_text, remove_stale_temp_files
+from .writing import move_aside as _move_aside
 
 __all__ = ["MAX_SAVE_BYTES", "SAVE_FILE", "default_path", "delete_save", "describe", "load_game",
            "move_aside", "read_save", "save_game"]

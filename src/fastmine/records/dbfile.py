@@ -16,7 +16,7 @@ import stat
 import time
 from pathlib import Path
 
-from ..files.storage import describe_kind
+from ..files.reading import describe_kind
 
 
 def read_header(path: Path, size: int) -> bytes:

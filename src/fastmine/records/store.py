@@ -57,7 +57,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..difficulty import difficulty_name
-from ..files.storage import data_dir as _data_dir
+from ..files.folders import data_dir as _data_dir
 from . import queries
 from .dbfile import dangling_link, explain, open_read_only, read_header, read_only, rollback
 from .gamerecord import (

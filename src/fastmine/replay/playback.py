@@ -36,7 +36,9 @@ from .. import movelog
 from .._validate import check_file_version, check_mines, check_size, file_field, is_integer
 from ..board import Board, Rule, _check_rule
 from ..errors import FutureVersionError, GameOverError, SaveFormatError
-from ..files.storage import atomic_write_bytes, read_regular_file, refuse_owned
+from ..files.owned import refuse_owned
+from ..files.reading import read_regular_file
+from ..files.writing import atomic_write_bytes
 from ..game import Game
 from ..gameformat import MAX_SAVED_SECONDS
 from ..limits import MAX_LOG_MOVES, max_moves

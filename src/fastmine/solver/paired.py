@@ -34,7 +34,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import FutureVersionError, SaveFormatError
-from ..files.storage import atomic_write_bytes, read_regular_file, refuse_owned
+from ..files.owned import refuse_owned
+from ..files.reading import read_regular_file
+from ..files.writing import atomic_write_bytes
 
 if TYPE_CHECKING:
     from .runs import Run

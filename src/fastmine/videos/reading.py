@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ..errors import VideoFormatError
-from ..files.storage import describe_kind
+from ..files.reading import describe_kind
 from .avf import read_avf
 from .evf import read_evf
 from .model import MAX_FILE_BYTES, Video
