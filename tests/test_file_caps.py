@@ -26,7 +26,7 @@ import fastmine
 from fastmine import gamecode, movelog
 from fastmine.errors import SaveFormatError
 from fastmine.limits import MAX_LOG_MOVES, MOVES_ANY_BOARD, MOVES_PER_CELL, max_moves
-from fastmine.replay import Replay, playback
+from fastmine.replay import Replay, fileformat, playback
 
 BYTES_PER_MOVE_OR_CELL = 256
 """Peak memory a replay may take to load, per move and per cell (measured: 76-121)."""
@@ -144,8 +144,8 @@ def test_any_replay_over_the_cap_is_refused_before_work(rows, cols, extra):
     n = max_moves(rows, cols) + extra
     data = _forged(rows, cols, min(n, 2_000), move_count=n)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(playback, "zlib", _Untouchable("zlib"))
-        mp.setattr(playback, "_unb64", _Untouchable("base64 decoding"))
+        mp.setattr(fileformat, "zlib", _Untouchable("zlib"))
+        mp.setattr(fileformat, "_unb64", _Untouchable("base64 decoding"))
         mp.setattr(Replay, "frames", _Untouchable("Replay.frames"))
         err, peak = _peak(lambda: Replay.from_bytes(data))
     assert isinstance(err, SaveFormatError), err
@@ -167,7 +167,7 @@ def test_four_million_marks_packed_small_are_refused_at_once():
 def test_a_moves_field_longer_than_its_count_allows_is_refused_unread(monkeypatch):
     data = json.loads(_forged(9, 9, 10))
     data["moves"] = "A" * 100_000          # 10 moves pack to well under 300 characters
-    monkeypatch.setattr(playback, "zlib", _Untouchable("zlib"))
+    monkeypatch.setattr(fileformat, "zlib", _Untouchable("zlib"))
     with pytest.raises(SaveFormatError, match="longer"):
         Replay.from_bytes(json.dumps(data).encode())
     data = json.loads(_forged(9, 9, 10))
@@ -177,7 +177,7 @@ def test_a_moves_field_longer_than_its_count_allows_is_refused_unread(monkeypatc
 
 
 def test_a_replay_that_is_not_one_flat_object_is_refused_before_parsing(monkeypatch):
-    monkeypatch.setattr(playback, "json", _Untouchable("json"))
+    monkeypatch.setattr(fileformat, "json", _Untouchable("json"))
     for data in (b"[" + b"1," * 10_000 + b"1]", b'{"a": [' + b"[" * 300 + b"]" * 301 + b"}",
                  b"{" * 300):
         with pytest.raises(SaveFormatError, match="not one flat object"):

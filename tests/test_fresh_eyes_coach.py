@@ -446,7 +446,7 @@ def test_analyze_any_moves_gives_verdicts_or_a_clear_error(mask, rule, moves, qu
 def test_a_game_with_more_moves_than_a_replay_file_holds_has_no_replay(monkeypatch, tmp_path):
     # (a solver on a huge board: its file would be refused when read, so the
     # records would hold a replay they call unreadable)
-    import fastmine.replay.playback as replay_module
+    import fastmine.replay.fileformat as replay_module
     from fastmine.records import RecordsStore
 
     g = _lost_game()

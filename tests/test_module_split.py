@@ -2,6 +2,8 @@
 
 ``fastmine.files.storage`` gathers the public names of ``folders``, ``owned``,
 ``writing`` and ``reading``: the app and user code import them from there.
+The replay file's names moved from ``fastmine.replay.playback`` to
+``fastmine.replay.fileformat`` and are still importable from the first.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import importlib
 import pytest
 
 from fastmine.files import folders, owned, reading, storage, writing
+from fastmine.replay import fileformat, playback
 
 
 def test_storage_gathers_the_files_modules_names_as_the_same_objects():
@@ -42,3 +45,11 @@ def test_a_write_through_storage_fails_as_the_disk_does(tmp_path, monkeypatch):
 def test_each_files_module_has_a_docstring_and_all(name):
     module = importlib.import_module(f"fastmine.files.{name}")
     assert module.__doc__ and module.__all__
+
+
+def test_playback_still_gives_the_replay_files_names():
+    for name in fileformat.__all__:
+        assert getattr(playback, name) is getattr(fileformat, name), name
+    import fastmine.replay
+
+    assert fastmine.replay.MAX_REPLAY_BYTES is fileformat.MAX_REPLAY_BYTES

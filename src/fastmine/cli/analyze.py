@@ -27,7 +27,7 @@ from ..files.reading import read_regular_file
 from ..game import Game
 from ..metrics import GameStats, hzini, islands, level_of, openings, zini
 from ..replay import Replay
-from ..replay.playback import MAX_REPLAY_BYTES
+from ..replay.fileformat import MAX_REPLAY_BYTES
 from ..videos import play_video, read_video
 from ..videos.model import MAX_FILE_BYTES
 from ..videos.rebuild import rebuild, video_stats

@@ -146,8 +146,8 @@ def _import(args: argparse.Namespace) -> int:
     from ..files.reading import read_regular_file
     from ..records import RecordsStore, default_path
     from ..replay import Replay
+    from ..replay.fileformat import MAX_REPLAY_BYTES
     from ..replay.fromvideo import import_video, is_replay_file
-    from ..replay.playback import MAX_REPLAY_BYTES
     from ..videos.model import MAX_FILE_BYTES
 
     name = args.import_file

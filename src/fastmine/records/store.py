@@ -441,7 +441,7 @@ class RecordsStore(Lookups):
         """
         from ..errors import SaveFormatError
         from ..replay import Replay
-        from ..replay.playback import MAX_REPLAY_BYTES
+        from ..replay.fileformat import MAX_REPLAY_BYTES
 
         key = stored_id(record_id)
         if key is None:
