@@ -93,7 +93,11 @@ PUBLIC_MODULES = [
     "fastmine.replay",
     "fastmine.records",
     "fastmine.gamecode",
-    "fastmine.files.storage",
+    # (fastmine.files.storage gathers these four modules' names, the same objects)
+    "fastmine.files.folders",
+    "fastmine.files.owned",
+    "fastmine.files.writing",
+    "fastmine.files.reading",
     "fastmine.files.savedgame",
     "fastmine.files.outputs",
     "fastmine.env",

@@ -29,6 +29,7 @@ PACKAGE = Path(fastmine.__file__).resolve().parent
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("core", ("fastmine._kernels", "fastmine._validate", "fastmine.errors", "fastmine.limits", "fastmine.viewcodes",
               "fastmine.difficulty", "fastmine.movelog", "fastmine.board", "fastmine.game",
+              "fastmine.gameplay",
               "fastmine.gameformat", "fastmine.takeback", "fastmine.timedmoves",
               "fastmine.metrics", "fastmine._metrics",
               "fastmine.gamecode", "fastmine.files.storage", "fastmine.files.folders",

@@ -3,7 +3,8 @@
 :meth:`fastmine.Game.to_dict` writes the dict; :meth:`fastmine.Game.from_dict`
 reads it through :func:`_load`, which checks everything and raises
 :class:`fastmine.SaveFormatError` for anything corrupt.  Kept apart from
-:mod:`fastmine.game` so the rules of play stay one short module.
+:mod:`fastmine.game` so the game and its rules of play
+(:mod:`fastmine.gameplay`) stay short modules.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 The position before the losing move is rebuilt from what the game already
 keeps: its board and its move log without the last move.  Nothing is saved on
 the way, so a normal move pays nothing for this.  Kept apart from
-:mod:`fastmine.game` so the rules of play stay one short module.
+:mod:`fastmine.game` so the game and its rules of play
+(:mod:`fastmine.gameplay`) stay short modules.
 """
 
 from __future__ import annotations
