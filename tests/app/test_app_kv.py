@@ -52,10 +52,10 @@ def test_every_kv_file_is_loaded_once_and_in_order(drv):
     assert all(loaded.count(p) == 1 for p in wanted), loaded
     assert [p for p in loaded if p in wanted] == wanted
     # every kv file beside the app is one of them, or one a screen loads on first
-    # use, or the tutorial's card
+    # use, or the tutorial's card's, or the dialogs' (with the first dialog)
     assert {f for f in os.listdir(here) if f.endswith(".kv")} == {
         *application.KV_FILES, *(kv for _m, _c, files in screenloader.SCREENS.values() for kv in files),
-        "tutorial.kv"}
+        "tutorial.kv", "dialogs.kv"}
 
 
 def test_a_screen_opened_in_a_second_app_is_built_once(make_app, tmp_path):

@@ -1,9 +1,10 @@
 """The first frame loads only what it draws: the other screens come on first use.
 
-A start imports and parses the game screen, its menus and the dialogs; the
-Settings, New game, Records, Progress, About, How to play, Replays and replay
-player screens (their modules and kv files) load when first opened, and the
-solver is imported after the first frame, never before it.  Checked in a child
+A start imports and parses the game screen and its menus; the dialogs' rules
+come with the first dialog, the Settings, New game, Records, Progress, About,
+How to play, Replays and replay player screens (their modules and kv files)
+when first opened, and the solver is imported after the first frame, never
+before it.  Checked in a child
 process at its first frame: the other tests' imports would hide a module the
 app imports.  Structure only, no timing.
 """
@@ -74,16 +75,21 @@ for name in sorted(app.SCREENS):
 app.show_screen("game")
 EventLoop.idle()
 seen["opened"] = opened
+seen["before_dialog"] = loaded()
+dialog = app.show_message("Title", "Text")
+EventLoop.idle()
+seen["dialog_widgets"] = len(list(dialog.walk()))
+dialog.dismiss(animation=False)
 seen["end"] = loaded()
 app.stop()
 print(json.dumps(seen), file=sys.__stdout__)
 """
 
 LAZY_MODULES = {f"fastmine.app.{module}" for module, _cls, _kv in screenloader.SCREENS.values()} | {
-    "fastmine.app.chart", "fastmine.app.replayboard", "fastmine.records.progress",
-    "fastmine.solver.strategies"}
+    "fastmine.app.chart", "fastmine.app.replayboard", "fastmine.records", "fastmine.solver.strategies"}
 """What no first frame imports: every screen but the game's, the charts, the
-replay board, and the solver's moves (the solver check, after the first frame)."""
+replay board, the records (SQLite: first used at the end of a game), and the
+solver's moves (the solver check, after the first frame)."""
 LAZY_KV = {kv for _m, _c, kv_files in screenloader.SCREENS.values() for kv in kv_files}
 
 
@@ -108,9 +114,12 @@ def test_the_first_frame_loads_only_the_game_screen_and_each_screen_opens(kivy_w
     assert {name: info["class"] for name, info in seen["opened"].items()} == {
         name: cls for name, (_m, cls, _kv) in screenloader.SCREENS.items()}
     assert all(info["widgets"] > 3 for info in seen["opened"].values()), seen["opened"]
+    assert sorted(seen["before_dialog"]["kv"]) == sorted({*application.KV_FILES, *LAZY_KV})  # each once
+    # the dialogs' rules come with the first dialog
     end = seen["end"]
     assert set(end["modules"]) >= LAZY_MODULES
-    assert sorted(end["kv"]) == sorted({*application.KV_FILES, *LAZY_KV})  # each once
+    assert end["kv"] == [*seen["before_dialog"]["kv"], "dialogs.kv"]
+    assert seen["dialog_widgets"] > 3
 
 
 def test_a_first_start_loads_the_tutorials_card_but_not_the_rules_screen(kivy_window, tmp_path):

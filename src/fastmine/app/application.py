@@ -54,11 +54,11 @@ if TYPE_CHECKING:
     from .settingsscreen import SettingsScreen
 
 END_DIALOG_DELAY = 0.6  # seconds to see the board before the dialog covers it
-KV_FILES = ("widgets.kv", "game.kv", "dialogs.kv")
+KV_FILES = ("widgets.kv", "game.kv")
 """The layouts loaded at start (beside this module), in this order: a rule
-loaded later refines an earlier one for the same class.  The game screen's,
-the menus' and the dialogs' only: each other screen's load with it, on first use
-(:mod:`.screenloader`)."""
+loaded later refines an earlier one for the same class.  The game screen's and
+its menus' only: each other screen's load with it, on first use
+(:mod:`.screenloader`), and the dialogs' with the first dialog."""
 
 
 class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, ReplayMixin, App):

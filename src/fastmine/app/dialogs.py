@@ -1,9 +1,10 @@
 """Modal dialogs: end of game (with the best-time name prompt and undo), resume,
 message, confirmation; and the Solver menu.
 
-Each is a ModalView whose layout is in ``dialogs.kv`` (the Solver menu's in
-``game.kv``, with the game's other menu); the app listens to their events and
-does the work (records, new games), so the dialogs only show and ask.
+Each is a ModalView whose layout is in ``dialogs.kv``, loaded when the first
+one is made (most starts show none), or, the Solver menu's, in ``game.kv`` with
+the game's other menu; the app listens to their events and does the work
+(records, new games), so the dialogs only show and ask.
 """
 
 from __future__ import annotations
@@ -12,7 +13,16 @@ from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.modalview import ModalView
 
 from .i18n import _, fmt_number, fmt_percent, fmt_seconds
+from .screenloader import load_kv
 from .widgets import LetsGoWhenClosing
+
+
+class RulesOnFirstUse:
+    """Loads ``dialogs.kv`` before the first dialog is built (once per process)."""
+
+    def __init__(self, **kwargs) -> None:
+        load_kv("dialogs.kv")
+        super().__init__(**kwargs)
 
 
 def fmt_time(t: float | None) -> str:
@@ -45,7 +55,7 @@ def end_lines(stats, won: bool = True, cleared: tuple[int, int] | None = None) -
     return lines
 
 
-class EndDialog(LetsGoWhenClosing, ModalView):
+class EndDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):
     """Win or loss: the game's numbers, and a name prompt for a best time."""
 
     title = StringProperty("")
@@ -237,7 +247,7 @@ class EndDialog(LetsGoWhenClosing, ModalView):
         """The player typed a name for a best time."""
 
 
-class ResumeDialog(LetsGoWhenClosing, ModalView):
+class ResumeDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):
     """Offered at start when an unfinished game was saved."""
 
     text = StringProperty("")
@@ -255,14 +265,14 @@ class ResumeDialog(LetsGoWhenClosing, ModalView):
         """Start a new game instead."""
 
 
-class MessageDialog(LetsGoWhenClosing, ModalView):
+class MessageDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):
     """A title, a message and an OK button."""
 
     title = StringProperty("")
     text = StringProperty("")
 
 
-class ConfirmDialog(LetsGoWhenClosing, ModalView):
+class ConfirmDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):
     """A question with two answers: ``on_yes`` or ``on_no`` (escape says no)."""
 
     title = StringProperty("")

@@ -17,10 +17,10 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from fastmine import DIFFICULTIES, Game, SaveFormatError
-from fastmine import records as R
 from fastmine.difficulty import NAMED_BOARDS
 from fastmine.files import savedgame as S
 from fastmine.files import storage
@@ -36,7 +36,18 @@ reported once, not at every start."""
 MAX_ABANDONED_BYTES = 1 << 20
 """Far more than any count of abandoned games needs; a bigger file is not one."""
 
+if TYPE_CHECKING:
+    from fastmine import records as R
+
 log = logging.getLogger(__name__)
+
+
+def _records() -> ModuleType:
+    """:mod:`fastmine.records`, imported on first use: a start that shows no
+    record (the game screen, a saved game offered) loads neither it nor SQLite."""
+    from fastmine import records
+
+    return records
 
 BoardKey = str | tuple[int, int, int]
 
@@ -84,8 +95,11 @@ def _wrap(fn):
     def call(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
-        except (R.RecordsError, SaveFormatError, OSError) as exc:
-            raise StoreError(str(exc)) from None
+        except Exception as exc:
+            # a RecordsError comes from fastmine.records, loaded by then
+            if isinstance(exc, (_records().RecordsError, SaveFormatError, OSError)):
+                raise StoreError(str(exc)) from None
+            raise
     call.__doc__ = fn.__doc__
     call.__name__ = fn.__name__
     return call
@@ -124,7 +138,7 @@ class Store:
         self._import_checked = False  # abandoned.json looked for (once per start)
 
     def _db(self) -> R.RecordsStore:
-        db = R.RecordsStore(data_dir=self.data_dir)
+        db = _records().RecordsStore(data_dir=self.data_dir)
         if not self._import_checked:
             self._import_checked = True
             try:
@@ -253,6 +267,7 @@ class Store:
                 counts[size] = counts.get(size, 0) + n
         except (AttributeError, TypeError, ValueError, KeyError):
             raise _NotCounts(f"{path} is not a table of counts per board") from None
+        R = _records()
         try:
             return R.check_abandoned_counts(counts)   # sizes and the total: before any write
         except R.RecordsError as exc:
@@ -283,7 +298,7 @@ class Store:
             return
         try:
             db.import_abandoned(counts)  # adds nothing if the records hold an import already
-        except R.RecordsError as exc:
+        except _records().RecordsError as exc:
             log.warning("fastmine: abandoned games of %s not imported, the file is left for "
                         "the next start: %s", ABANDONED_FILE, exc)
             return
@@ -311,7 +326,8 @@ class Store:
         with self._db() as db:
             sizes = db.boards()
         presets = {tuple(d) for d in DIFFICULTIES.values()}
-        return [*DIFFICULTIES, *(R.board_label(*s) for s in sizes if tuple(s) not in presets)]
+        label = _records().board_label
+        return [*DIFFICULTIES, *(label(*s) for s in sizes if tuple(s) not in presets)]
 
     # ------------------------------------------------------------ saved game
 
