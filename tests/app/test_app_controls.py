@@ -250,7 +250,7 @@ def test_a_win_buzzes_and_off_is_off(make_app, data_dir, buzz):
 def test_the_old_on_off_vibration_setting_migrates(make_app, data_dir, old, new):
     drv = phone(make_app, data_dir, "phone_393", haptics=old)
     assert drv.app.config.get("game", "vibration") == new
-    drv.app.start_game(drv.app.current_difficulty()[1])  # writes the settings
+    drv.app.start_game(drv.app.current_difficulty()[1])  # writes the migrated settings
     with open(drv.app.get_application_config()) as f:
         assert f"vibration = {new}" in f.read()
 

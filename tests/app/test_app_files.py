@@ -325,6 +325,25 @@ def test_failed_settings_write_is_told_once_and_keeps_the_file(drv, data_dir, mo
     assert path.read_text() == before
 
 
+def test_a_later_start_leaves_the_settings_file_alone(make_app, data_dir):
+    # every start wrote the file again (an atomic replace) though no setting changed
+    make_app(data_dir).stop()  # which keeps the window's size in the file
+    path = data_dir / "fastmine.ini"
+    first = path.stat()
+    drv = make_app(data_dir)
+    drv.app.new_game()  # the face button: a game like the last one
+    again = path.stat()
+    assert (again.st_ino, again.st_mtime_ns) == (first.st_ino, first.st_mtime_ns)
+    # a board chosen on the New game screen is remembered
+    drv.app.show_screen("new_game")
+    drv.frames(1)
+    screen = drv.app.root.get_screen("new_game")
+    screen.choice = "expert"
+    assert screen.start()
+    drv.frames(1)
+    assert "difficulty = expert" in path.read_text()
+
+
 # ------------------------------------------------------------------ unreadable
 
 

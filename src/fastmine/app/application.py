@@ -88,6 +88,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         self._folders: tuple[str, str, str] | None = None  # data, config, cache (see _resolve)
         self.settings_note: str | None = None  # why the settings file was not used, for the player
         self._told_settings_unsaved = False
+        self._settings_changed = False  # a setting changed in memory (migrated), not yet written
         self.clock = clock
         self.store: Store | None = None
         self.sounds: SoundBoard | None = None
@@ -163,7 +164,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         self.build_config(config)
         self.settings_note = appfiles.read_settings(config, self.get_application_config())
         self.set_language(config.get(S.SECTION, "language"))  # before any widget is built
-        S.migrate(config)  # written with the next change of a setting
+        self._settings_changed = S.migrate(config)  # written when the first game starts
         return config
 
     def build_config(self, config) -> None:
@@ -392,7 +393,11 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
             self.config.set(S.SECTION, "difficulty", name)
         if rule is not None:
             self.ctrl.rule = rule
-        self._write_config()
+        if name is not None or self._settings_changed or not os.path.exists(
+                self.get_application_config()):
+            # a chosen board is remembered; a game like the last one (every start)
+            # changes no setting, and the file is not written again for it
+            self._write_config()
         try:
             self.ctrl.new_game(d.rows, d.cols, d.mines)
         except (ValueError, TypeError) as exc:
@@ -414,6 +419,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         # SettingsConfig.write replaces the file atomically and reports a
         # failure through _settings_not_saved (Kivy's settings panel writes too).
         self.config.write()
+        self._settings_changed = False
 
     def _settings_not_saved(self, exc: OSError) -> None:
         """Tell the player once per run that settings could not be saved (the old file stays)."""

@@ -42,7 +42,29 @@ def short_date(iso: str) -> str:
         return iso[:10]
 
 
-class RecordsScreen(Screen):
+class BoardPicker:
+    """The board picker of the Records and Progress screens: ``names`` (the
+    boards' labels) and ``difficulty`` (the one shown) are the screen's."""
+
+    @staticmethod
+    def board_name(label: str) -> str:
+        """A board's label as the picker shows it, in the player's language."""
+        return board_name(label)
+
+    def pick(self, shown: str) -> None:
+        """The picker chose ``shown`` (a board's name in the player's language)."""
+        self.difficulty = next((n for n in self.names if board_name(n) == shown), shown)
+
+
+def current_board(app) -> str:
+    """The label of the board new games use ("Expert", "Custom 20x30/100")."""
+    from fastmine.records import board_label
+
+    name, d = app.current_difficulty()
+    return shown_label(name if name != "custom" else board_label(*d))
+
+
+class RecordsScreen(BoardPicker, Screen):
     """Best times and statistics per difficulty, from the records store."""
 
     difficulty = StringProperty("Beginner")
@@ -55,15 +77,6 @@ class RecordsScreen(Screen):
     rows = ListProperty([])
     """Best-times table: (rank, name, time, 3BV/s, date) strings."""
 
-    @staticmethod
-    def board_name(label: str) -> str:
-        """A board's label as the picker shows it, in the player's language."""
-        return board_name(label)
-
-    def pick(self, shown: str) -> None:
-        """The picker chose ``shown`` (a board's name in the player's language)."""
-        self.difficulty = next((n for n in self.names if board_name(n) == shown), shown)
-
     def on_pre_enter(self, *_args) -> None:
         came_from = getattr(self.manager.transition, "screen_out", None) if self.manager else None
         if came_from is not None and came_from.name == "progress":
@@ -71,10 +84,7 @@ class RecordsScreen(Screen):
             # at there, not the current game's (a custom board chosen here was lost)
             self.difficulty = came_from.difficulty
         else:
-            app = App.get_running_app()
-            name, d = app.current_difficulty()
-            from fastmine.records import board_label
-            self.difficulty = shown_label(name if name != "custom" else board_label(*d))
+            self.difficulty = current_board(App.get_running_app())
         self.refresh()
 
     def on_rows(self, _inst, rows) -> None:

@@ -21,7 +21,7 @@ from fastmine.records.progress import MEDIAN_WINDOW, Progress, progress
 
 from .chart import Chart
 from .i18n import N_, _, board_name, fmt_number, fmt_percent, fmt_seconds, ngettext
-from .recordsscreen import short_date, shown_label
+from .recordsscreen import BoardPicker, current_board, short_date, shown_label
 from .screenloader import load_kv
 from .widgets import FlatToggle
 
@@ -102,7 +102,7 @@ def empty_text(board: str, played: int, assisted: int) -> str:
              "game.").format(board=board)
 
 
-class ProgressScreen(Screen):
+class ProgressScreen(BoardPicker, Screen):
     """Charts of time and 3BV/s per won game over a board's last games."""
 
     difficulty = StringProperty("Beginner")
@@ -152,15 +152,6 @@ class ProgressScreen(Screen):
         if self.progress is not None and self.progress.played:
             self.summary = summary_text(self.progress, self.landscape)
 
-    @staticmethod
-    def board_name(label: str) -> str:
-        """A board's label as the picker shows it, in the player's language."""
-        return board_name(label)
-
-    def pick(self, shown: str) -> None:
-        """The picker chose ``shown`` (a board's name in the player's language)."""
-        self.difficulty = next((n for n in self.names if board_name(n) == shown), shown)
-
     def on_pre_enter(self, *_args) -> None:
         app = App.get_running_app()
         th = app.theme
@@ -171,10 +162,7 @@ class ProgressScreen(Screen):
         if app.root is not None and app.root.has_screen("records"):
             self.difficulty = app.root.get_screen("records").difficulty
         else:
-            from fastmine.records import board_label
-
-            name, d = app.current_difficulty()
-            self.difficulty = shown_label(name if name != "custom" else board_label(*d))
+            self.difficulty = current_board(app)
         self.refresh()
 
     def on_difficulty(self, *_args) -> None:
