@@ -28,7 +28,7 @@ from kivy.base import EventLoop, runTouchApp
 from kivy.core.window import Window
 from kivy.lang import Builder
 
-from fastmine.app import application
+from fastmine.app import application, appfiles
 from fastmine.app.application import FastmineApp
 
 seen = {}
@@ -39,7 +39,8 @@ def loaded():
     # the app's kv files (Kivy's own style.kv is there too), in the order they loaded
     return {"modules": sorted(m for m in sys.modules if m.startswith("fastmine")),
             "kv": [os.path.basename(f) for f in Builder.files
-                   if os.path.dirname(os.path.abspath(f)) == here]}
+                   if os.path.dirname(os.path.abspath(f)) == here],
+            "tiles_kept": len(list(appfiles.cache_folder(sys.argv[1]).glob("atlas-*.npy")))}
 
 
 def first_flip(*_a):
@@ -107,7 +108,9 @@ def test_the_first_frame_loads_only_the_game_screen_and_each_screen_opens(kivy_w
     first = seen["first_frame"]
     assert LAZY_MODULES.isdisjoint(first["modules"]), sorted(LAZY_MODULES & set(first["modules"]))
     assert first["kv"] == list(application.KV_FILES)
-    # the solver check comes a frame later; the Odds and Solver buttons never changed
+    # the solver check and writing the tiles drawn at this first start come a frame
+    # later; the Odds and Solver buttons never changed
+    assert (first["tiles_kept"], seen["after"]["tiles_kept"]) == (0, 1)
     assert "fastmine.solver.strategies" in seen["after"]["modules"]
     assert seen["solver_ok"] is True
     # every screen opens, built from its own rules (a screen without its kv has no children)

@@ -223,7 +223,8 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
 
     def _after_first_frame(self, _dt) -> None:
         """What the first frame need not wait for: the solver check (its import),
-        the sounds."""
+        writing the tiles drawn at a first start, the sounds."""
+        Atlas.save_drawn()
         self.solver_ok = assist.available()
         if self.sounds.enabled:
             self._events.append(Clock.schedule_once(lambda _dt: self.sounds.load(), 0.5))
@@ -246,7 +247,9 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         palette of the settings (new atlas, widgets rebind)."""
         theme = get_theme(name, S.number_palette(self.config))
         self.theme = theme
-        self.atlas = Atlas.for_theme(theme, cache_dir=self.cache_dir)
+        # the first frame does not wait for a drawn atlas to be written
+        self.atlas = Atlas.for_theme(theme, cache_dir=self.cache_dir,
+                                     save_later=self.first_frame_at is None)
         Window.clearcolor = theme.bg
         if self.game_screen is not None:
             board = self.game_screen.board
@@ -628,6 +631,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
     def on_stop(self) -> None:
         for ev in self._events:
             ev.cancel()
+        Atlas.save_drawn()  # stopped before its first frame was done with
         self.end_dialog = None
         self.save_now()
         self._remember_window_size()

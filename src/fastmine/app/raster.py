@@ -222,11 +222,13 @@ class Painter:
     def to_rgba8(self) -> np.ndarray:
         """Straight-alpha uint8 RGBA, top row first."""
         a = self.img[..., 3:4]
-        # in place in one array: the same operations as un-premultiplying,
-        # clipping and scaling each step into a new array, without the copies
-        out = np.zeros_like(self.img)
-        np.divide(self.img[..., :3], a, out=out[..., :3], where=a > 1e-6)
+        # the colour over alpha where there is any, else 0: divided by 1 there and
+        # multiplied by 0 (a masked divide did the same division, three times slower)
+        seen = a > 1e-6
+        out = self.img / np.where(seen, a, np.float32(1))
+        out *= seen
         out[..., 3:4] = a
+        # then clipped and scaled in place, the same operations step by step
         np.clip(out, 0, 1, out=out)
         out *= 255
         out += 0.5

@@ -399,6 +399,7 @@ class Atlas:
     """
 
     _cache: dict[Theme, Atlas] = {}
+    _unsaved: dict[str, np.ndarray] = {}  # drawn, to be kept on disk by save_drawn()
 
     def __init__(self, theme: Theme, text_mask: TextMask = kivy_text_mask,
                  image: np.ndarray | None = None, cache_path: str | None = None) -> None:
@@ -424,11 +425,13 @@ class Atlas:
         return draw_atlas(self.theme, self._text_mask)
 
     @classmethod
-    def for_theme(cls, theme: Theme, cache_dir: str | None = None) -> Atlas:
+    def for_theme(cls, theme: Theme, cache_dir: str | None = None, save_later: bool = False) -> Atlas:
         """The atlas of ``theme``, drawn on first use.
 
         With ``cache_dir`` the drawn image is also kept on disk (a ``.npy``
-        named after everything that shapes it), so later starts skip drawing.
+        named after everything that shapes it), so later starts skip drawing;
+        with ``save_later`` not now but at the next :meth:`save_drawn` (the
+        app's first start writes it after its first frame).
         """
         if theme not in cls._cache:
             image = None
@@ -440,8 +443,17 @@ class Atlas:
                 image = draw_atlas(theme)
             cls._cache[theme] = cls(theme, image=image, cache_path=path)
             if path and drawn:
-                _save_cache(path, image)
+                cls._unsaved[path] = image
+                if not save_later:
+                    cls.save_drawn()
         return cls._cache[theme]
+
+    @classmethod
+    def save_drawn(cls) -> None:
+        """Keep on disk the atlases drawn with ``save_later`` (and forget their pixels)."""
+        while cls._unsaved:
+            path, image = cls._unsaved.popitem()
+            _save_cache(path, image)
 
     def region(self, tile: int):
         """A Kivy TextureRegion showing one tile (for Image widgets)."""
