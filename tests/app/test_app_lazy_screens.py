@@ -37,7 +37,7 @@ here = os.path.dirname(os.path.abspath(application.__file__))
 
 def loaded():
     # the app's kv files (Kivy's own style.kv is there too), in the order they loaded
-    return {"modules": sorted(m for m in sys.modules if m.startswith("fastmine")),
+    return {"modules": sorted(m for m in sys.modules if m.startswith(("fastmine", "kivy.uix"))),
             "kv": [os.path.basename(f) for f in Builder.files
                    if os.path.dirname(os.path.abspath(f)) == here],
             "tiles_kept": len(list(appfiles.cache_folder(sys.argv[1]).glob("atlas-*.npy")))}
@@ -87,10 +87,12 @@ print(json.dumps(seen), file=sys.__stdout__)
 """
 
 LAZY_MODULES = {f"fastmine.app.{module}" for module, _cls, _kv in screenloader.SCREENS.values()} | {
-    "fastmine.app.chart", "fastmine.app.replayboard", "fastmine.records", "fastmine.solver.strategies"}
+    "fastmine.app.chart", "fastmine.app.replayboard", "fastmine.app.textfield", "kivy.uix.textinput",
+    "fastmine.records", "fastmine.solver.strategies"}
 """What no first frame imports: every screen but the game's, the charts, the
-replay board, the records (SQLite: first used at the end of a game), and the
-solver's moves (the solver check, after the first frame)."""
+replay board, the text field (Kivy's TextInput), the records (SQLite: first used
+at the end of a game), and the solver's moves (the solver check, after the first
+frame)."""
 LAZY_KV = {kv for _m, _c, kv_files in screenloader.SCREENS.values() for kv in kv_files}
 
 

@@ -18,7 +18,8 @@ from kivy.uix.stacklayout import StackLayout
 
 from . import settings as S
 from .i18n import CONTEXT_KEYS, fmt_seconds, pgettext, translate
-from .widgets import FlatInput, TLabel, WordToggle
+from .textfield import FlatInput
+from .widgets import TLabel, WordToggle
 
 
 class SettingRow(BoxLayout):

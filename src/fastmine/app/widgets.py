@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from kivy.factory import Factory
 from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior, ToggleButtonBehavior
 from kivy.uix.button import Button
 from kivy.uix.dropdown import DropDown
 from kivy.uix.label import Label
-from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 
@@ -104,10 +104,6 @@ class IconButton(ButtonBehavior, Widget):
     """Draw the icon in its own colours (the faces)."""
 
 
-class FlatInput(TextInput):
-    """A one-line text field coloured by the theme."""
-
-
 class TLabel(Label):
     """A label in the theme's text colour."""
 
@@ -141,3 +137,9 @@ class MenuEntry(FlatButton):
 
     title = StringProperty("")
     line = StringProperty("")
+
+
+# The text field (a Kivy TextInput: 10 ms of imports) is made by the screens and
+# the dialog that ask for words, none of them on at start: the kv rules find it
+# by name, and its module loads when the first one is built.
+Factory.register("FlatInput", module=f"{__package__}.textfield")
