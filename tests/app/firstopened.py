@@ -67,10 +67,10 @@ def _press_entry(drv, words: str) -> None:
 def open_target(drv, target: str) -> None:
     """Open ``target`` as a player would (touches where there is a button)."""
     import numpy as np
+    from fixedgame import MASK
 
     from fastmine import HIDDEN
     from fastmine.replay import Replay
-    from fixedgame import MASK
 
     app = drv.app
     if target in SCREEN_ENTRIES:
@@ -141,9 +141,10 @@ def check_shown(drv, target: str) -> None:
 
 def write_saved_game(data_dir: str) -> None:
     """A game in progress left by an earlier run, so the start offers to resume it."""
+    from fixedgame import MASK
+
     from fastmine import Board, Game
     from fastmine.app.store import Store
-    from fixedgame import MASK
 
     game = Game.from_board(Board.from_mines(MASK), clock=lambda: 0.0)
     game.reveal(1, 2)
