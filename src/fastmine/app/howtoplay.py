@@ -42,4 +42,6 @@ class HowToPlayScreen(Screen):  # type: ignore[misc]
         super().__init__(**kwargs)
 
     def on_pre_enter(self, *_args: Any) -> None:
-        self.text = "\n\n".join("•  " + translate(rule) for rule in self.RULES)
+        # no-break spaces: a rule too long for the rest of the bullet's line
+        # (a Chinese one, which has no space to break at) stays beside it
+        self.text = "\n\n".join("•\u00a0\u00a0" + translate(rule) for rule in self.RULES)

@@ -31,6 +31,7 @@ from __future__ import annotations
 import gettext
 import locale
 import os
+import re
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -169,6 +170,25 @@ def system_language(environ: dict[str, str] | None = None) -> str:
     return SOURCE
 
 
+class KeptTogether(gettext.GNUTranslations):
+    """A catalog whose messages come with the spaces next to a Chinese or
+    Japanese character made no-break (:func:`keep_cjk_together`), so the
+    app's words and the coach's (which it reads through this catalog) wrap as
+    those languages do."""
+
+    def gettext(self, message: str) -> str:
+        return keep_cjk_together(super().gettext(message))
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return keep_cjk_together(super().ngettext(msgid1, msgid2, n))
+
+    def pgettext(self, context: str, message: str) -> str:
+        return keep_cjk_together(super().pgettext(context, message))
+
+    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
+        return keep_cjk_together(super().npgettext(context, msgid1, msgid2, n))
+
+
 def set_language(setting: str) -> str:
     """Speak the language of the Language setting (a code, or ``"system"``);
     returns the code in use.  An unknown code or a missing catalog is English."""
@@ -179,7 +199,7 @@ def set_language(setting: str) -> str:
         t: gettext.NullTranslations = gettext.NullTranslations()
     else:
         with open(LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.mo", "rb") as f:
-            t = gettext.GNUTranslations(f)
+            t = KeptTogether(f)
     _state.update(code=code, t=t, babel=None)
     return code
 
@@ -265,3 +285,29 @@ def font_for(code: str | None = None) -> str | None:
 
 
 Translate = Callable[[str], str]
+
+
+_CJK = "\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
+_SPACES_BY_CJK = re.compile(f"(?<=[{_CJK}]) +| +(?=[{_CJK}])")
+
+
+def keep_cjk_together(text: str) -> str:
+    """``text`` with every space next to a Chinese or Japanese character made a
+    no-break space.
+
+    Kivy breaks a line at a space only, and cuts a word too long for a line
+    anywhere.  Chinese and Japanese write a sentence without spaces, so the
+    only spaces are those around a number, a Latin word or after a bullet:
+    Kivy broke there, leaving "1" or "•" alone on a line and the sentence
+    after it on the next.  Without those spaces a sentence fills its lines to
+    the edge, as these languages wrap.
+
+    >>> keep_cjk_together("你挺过了 1 次") == "你挺过了\u00a01\u00a0次"
+    True
+    >>> keep_cjk_together("Time 0.75 s")
+    'Time 0.75 s'
+    """
+    if text.isascii():
+        return text
+    return _SPACES_BY_CJK.sub(lambda m: "\u00a0" * len(m.group()), text)
+
