@@ -72,6 +72,23 @@ class MainMenu(LetsGoWhenClosing, DropDown):
             self._placing = False
 
 
+def fitted_font_size(text: str, width: float, size: float, font_name: str) -> float:
+    """The font size, at most ``size``, at which the longest word of ``text``
+    fits ``width`` pixels (a word is never cut: "Подсказка" in a toolbar button
+    with large text was drawn "Подска" / "зка"); never under half of ``size``.
+    """
+    from kivy.core.text import Label as CoreLabel
+
+    words = text.split()
+    if not words or width <= 0:
+        return size
+    core = CoreLabel(font_size=size, font_name=font_name)
+    widest = max(core.get_extents(word)[0] for word in words)
+    if widest <= width:
+        return size
+    return max(size / 2, size * width / widest)
+
+
 class FlatButton(Button):
     """A flat button coloured by the theme."""
 
