@@ -177,10 +177,11 @@ LATER_START_KEYS = ("startup_s", "process_cpu_to_first_frame_s", "main_thread_cp
 """The figures of a later start (the tiles read from the cache) the report keeps."""
 
 
-def _bench_once(main: Path, tmp: str, timeout: float) -> dict:
+def _bench_once(main: Path, tmp: str, timeout: float, reveals: int | None) -> dict:
     data = os.path.join(tmp, "data")
     try:
-        proc = subprocess.run([sys.executable, str(main), "--bench", "--data-dir", data], env=_env(tmp),
+        more = [] if reveals is None else ["--bench-reveals", str(reveals)]
+        proc = subprocess.run([sys.executable, str(main), "--bench", "--data-dir", data, *more], env=_env(tmp),
                               capture_output=True, text=True, timeout=timeout, cwd=ROOT)
     except subprocess.TimeoutExpired:
         return {"status": "timeout", "error": f"no result within {timeout:g} s"}
@@ -193,15 +194,16 @@ def _bench_once(main: Path, tmp: str, timeout: float) -> dict:
     return _failure(proc)
 
 
-def app_bench(main: Path, timeout: float) -> dict:
+def app_bench(main: Path, timeout: float, reveals: int | None = None) -> dict:
     """Run ``python app/main.py --bench`` twice on one data folder: a first start
     (tiles drawn) and a later one (tiles from the cache); returns the first run's
-    JSON object with the later start's figures as ``later_start_<name>``."""
+    JSON object with the later start's figures as ``later_start_<name>``;
+    ``reveals`` is the app's ``--bench-reveals`` (its own default when None)."""
     with tempfile.TemporaryDirectory(prefix="fastmine-bench-kivy-") as tmp:
-        first = _bench_once(main, tmp, timeout)
+        first = _bench_once(main, tmp, timeout, reveals)
         if first.get("status") != "ok":
             return first
-        later = _bench_once(main, tmp, timeout)
+        later = _bench_once(main, tmp, timeout, reveals)
     if later.get("status") != "ok":
         return {**first, "later_start": f"{later['status']}: {later.get('error', '')}"}
     return {**first, **{f"later_start_{k}": later.get(k) for k in LATER_START_KEYS}}

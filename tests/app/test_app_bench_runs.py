@@ -50,6 +50,10 @@ def fake_home(tmp_path, monkeypatch):
     """HOME and the XDG folders in tmp_path: where a player's settings would go."""
     home = tmp_path / "home"
     home.mkdir()
+    # the OpenGL driver's shader cache stays where it was: a cold one only costs CPU
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    monkeypatch.setenv("MESA_SHADER_CACHE_DIR",
+                       os.environ.get("MESA_SHADER_CACHE_DIR") or os.path.join(cache, "mesa_shader_cache"))
     monkeypatch.setenv("HOME", str(home))
     for name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
         monkeypatch.setenv(name, str(home / name.lower()))
@@ -78,7 +82,7 @@ def test_the_bench_suites_app_section_never_writes_in_the_players_folders(kivy_w
     started = app_bench.startup(main, timeout=180)
     assert started["status"] == "ok", started
     assert _files_under(fake_home) == []
-    own = app_bench.app_bench(main, timeout=300)
+    own = app_bench.app_bench(main, timeout=300, reveals=1)
     assert own["status"] == "ok", own
     assert own["first_start"] is True
     for key in app_bench.LATER_START_KEYS:
