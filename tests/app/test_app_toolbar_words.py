@@ -33,6 +33,9 @@ def test_no_tool_bar_button_cuts_a_word_with_large_text(make_app, data_dir, lang
         button = drv.ids(name)
         words = button.text.split()
         assert drawn_words(button) == words, (name, button.text, drawn_words(button))
+    # one size for the bar: the largest at which every word fits
+    sizes = {drv.ids(name).font_size for name in BUTTONS}
+    assert len(sizes) == 1, sizes
 
 
 def test_english_keeps_its_size(make_app, data_dir):
