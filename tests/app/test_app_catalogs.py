@@ -160,3 +160,19 @@ def test_the_cjk_fonts_are_subsets_that_keep_the_app_small(code):
     assert path.stat().st_size < 400_000  # the whole Noto Sans CJK face is 16 MB
     assert (path.parent / "OFL.txt").is_file()  # its licence ships with it
     assert {*"0123456789", *"3BV/s%"} <= cmap(path)  # the numbers the screens show
+
+
+def test_the_words_of_the_settings_tables_are_in_the_template():
+    """The settings module's tables of words (labels of the choices, the line under
+    each first-click rule on the New game screen) are shown through ``translate``:
+    each must be a message of the template, or it stays English in every language
+    (the rules' lines did, until they were marked)."""
+    from fastmine.app import settings as S
+
+    known = {i for message in template() if message.id for i in ids(message)}
+    tables = {name: table for name, table in vars(S).items()
+              if name.endswith(("_LABELS", "_HELP")) and isinstance(table, dict)}
+    assert "RULE_HELP" in tables and "THEME_LABELS" in tables
+    missing = [(name, word) for name, table in tables.items() for word in table.values()
+               if word not in known]
+    assert missing == []

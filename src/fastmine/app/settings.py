@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from .i18n import LANGUAGES
+from .i18n import LANGUAGES, N_
 
 SECTION = "game"
 
@@ -44,10 +44,10 @@ CELL_SIZES = ["40", "48", "56", "64", "72"]
 LONG_PRESS_DELAYS = ["0.25", "0.3", "0.4", "0.5", "0.6", "0.8", "1.0"]
 FIRST_CLICK_RULES = ["cell", "opening", "no_guess"]
 RULE_LABELS = {"cell": "Safe cell", "opening": "Opening", "no_guess": "No guess"}
-RULE_HELP = {
-    "cell": "The first cell you open is never a mine.",
-    "opening": "The first cell you open opens an area with no mine around it.",
-    "no_guess": "The whole board can be solved without guessing.",
+RULE_HELP = {  # marked for the catalogs: the new-game screen shows each translated
+    "cell": N_("The first cell you open is never a mine."),
+    "opening": N_("The first cell you open opens an area with no mine around it."),
+    "no_guess": N_("The whole board can be solved without guessing."),
 }
 """What each first-click rule does, in a line (the new-game screen shows the chosen
 rule's; the settings screen's "First click" lists them all)."""
