@@ -60,6 +60,7 @@ def test_the_targets_are_every_screen_and_every_dialog():
     assert set(firstopened.all_kv_files()) == kv_here
 
 
+@pytest.mark.slow  # a child process each, about 2.5 minutes in all: handed out first
 @pytest.mark.parametrize("target", firstopened.targets())
 def test_opened_first_it_looks_as_opened_after_every_rule_was_loaded(warm, tmp_path, target):
     run_child(tmp_path, "fresh", target)
