@@ -226,7 +226,7 @@ def run(cfg, progress, root: Path = ROOT) -> dict:
         out["startup"].append(startup(main, timeout))
         progress.update()
     progress.set_postfix_str("app --bench", refresh=False)
-    out["app_bench"] = app_bench(main, timeout)
+    out["app_bench"] = app_bench(main, timeout, reveals=3 if cfg.quick else None)
     progress.update()
     out["floor"] = []
     for _ in range(runs):
