@@ -1,7 +1,8 @@
 """The app's translations: extract, update, compile, and the CJK font's subset.
 
     python scripts/i18n.py extract   # the template (locale/fastmine.pot) from the sources
-    python scripts/i18n.py update    # every catalog (.po) from the template
+    python scripts/i18n.py update    # every catalog (.po) from the template, and the
+                                     # plural rules of the Babel in use
     python scripts/i18n.py compile   # every .po to the .mo the package ships
     python scripts/i18n.py font      # the CJK font's subset, to the characters the catalogs use
     python scripts/i18n.py all       # the four, in that order (after any change of words)
@@ -23,6 +24,7 @@ import io
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = ROOT / "src" / "fastmine" / "app"
@@ -90,8 +92,59 @@ def catalogs() -> list[Path]:
     return sorted(LOCALE.glob("*/LC_MESSAGES/fastmine.po"))
 
 
+PLURAL_SAMPLES = (*range(0, 1001), 1_000_000, 1_000_001, 2_000_000, 10_000_000,
+                  1_000_000_000, 1_000_000_001)
+"""Counts on which two plural rules are compared: every count a rule of CLDR's
+tells apart from another shows within them (the ends of 10s, 100s, 1000s and the
+exact millions of the "many" forms of Spanish, French and Portuguese)."""
+
+
+def plural_partition(expr: str) -> dict[int, int]:
+    """Count -> form index under a gettext plural expression, over :data:`PLURAL_SAMPLES`."""
+    import gettext
+
+    rule = gettext.c2py(expr)
+    return {n: rule(n) for n in PLURAL_SAMPLES}
+
+
+def follow_babels_plurals(cat: Any, code: str) -> int:
+    """Give ``cat`` the plural rule of the Babel in use when that rule tells apart
+    counts the catalog's rule does not (CLDR 46 gave Spanish, French and Portuguese a
+    third form for exact millions: "1 000 000 de minas").  Each message's forms move
+    to the new rule's places; a new form gets the old form it replaces and is marked
+    fuzzy, so ``compile`` refuses the catalog until a translator has looked at it.
+    A Babel older than the catalog (a coarser rule) changes nothing.  Returns the
+    number of messages marked."""
+    from babel.messages.plurals import get_plural
+
+    babel_rule = get_plural(code)
+    new, old = plural_partition(babel_rule.plural_expr), plural_partition(cat.plural_expr)
+    # Babel's rule is finer when two counts of one old form get two new forms.
+    if len({(old[n], new[n]) for n in PLURAL_SAMPLES}) == len(set(old.values())):
+        return 0
+    # The first count of each new form, and the old form it took.
+    first = {}
+    for n in PLURAL_SAMPLES:
+        first.setdefault(new[n], n)
+    source = [old[first[k]] for k in range(babel_rule.num_plurals)]
+    shared = {i for i in source if source.count(i) > 1}
+    marked = 0
+    for m in cat:
+        if not m.id or not isinstance(m.id, tuple):
+            continue
+        forms = list(m.string) if isinstance(m.string, tuple) else [m.string]
+        forms += [""] * (len(set(old.values())) - len(forms))
+        m.string = tuple(forms[i] if i < len(forms) else "" for i in source)
+        if any(i in shared for i in source):
+            m.flags.add("fuzzy")
+            marked += 1
+    cat._num_plurals, cat._plural_expr = babel_rule.num_plurals, babel_rule.plural_expr
+    return marked
+
+
 def update() -> None:
-    """Bring every catalog up to date with the template (new messages empty, old ones kept)."""
+    """Bring every catalog up to date with the template (new messages empty, old ones
+    kept) and with the plural rules of the Babel in use (:func:`follow_babels_plurals`)."""
     from babel.messages.pofile import read_po, write_po
 
     with POT.open("rb") as f:
@@ -99,6 +152,10 @@ def update() -> None:
     for po in catalogs():
         with po.open("rb") as f:
             cat = read_po(f, locale=po.parts[-3])
+        marked = follow_babels_plurals(cat, po.parts[-3])
+        if marked:
+            print(f"{po.relative_to(ROOT)}: Babel's plural rule has a new form; "
+                  f"{marked} messages to look at (marked fuzzy)")
         cat.update(pot, no_fuzzy_matching=True)
         buf = io.BytesIO()
         write_po(buf, cat, sort_output=True, no_location=True, width=100, ignore_obsolete=True)

@@ -15,7 +15,6 @@ import pytest
 
 babel = pytest.importorskip("babel")
 from babel.messages.mofile import write_mo  # noqa: E402
-from babel.messages.plurals import get_plural  # noqa: E402
 from babel.messages.pofile import read_po  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,8 +57,7 @@ def test_the_catalog_is_complete_with_matching_placeholders_and_plurals(code):
     have = {(m.id if isinstance(m.id, str) else m.id[0], m.context) for m in cat if m.id}
     assert want - have == set(), f"{code}: messages missing from the catalog"
     assert have - want == set(), f"{code}: messages the app no longer has"
-    nplurals = get_plural(code).num_plurals
-    assert cat.num_plurals == nplurals  # Russian 3, Japanese and Chinese 1
+    nplurals = cat.num_plurals  # the catalog's own rule (test_the_plural_rule_...)
     for m in cat:
         if not m.id:
             continue
@@ -88,7 +86,72 @@ def test_the_compiled_catalog_is_the_catalog(code):
     fresh = gettext.GNUTranslations(buf)
     with (LOCALE / code / "LC_MESSAGES" / "fastmine.mo").open("rb") as f:
         shipped = gettext.GNUTranslations(f)
-    assert shipped._catalog == fresh._catalog, f"run: python scripts/i18n.py compile ({code})"
+    # The messages and the plural rule, not the header's other lines: those name the
+    # Babel that compiled the file ("Generated-By"), which a newer release changes.
+    assert messages(shipped) == messages(fresh), f"run: python scripts/i18n.py compile ({code})"
+    for n in PLURAL_COUNTS:
+        assert shipped.plural(n) == fresh.plural(n), f"{code}: plural rule for {n}"
+
+
+def messages(t: gettext.GNUTranslations) -> dict:
+    return {k: v for k, v in t._catalog.items() if k != ""}  # "" is the header
+
+
+PLURAL_COUNTS = (*range(0, 1001), 10_000, 100_000, 1_000_000, 1_000_001, 2_000_000,
+                 10_000_000, 1_000_000_000)
+"""Counts that tell apart every plural form CLDR gives the shipped languages (the
+ends of 10s and 100s of Russian, the exact millions of Spanish, French and
+Portuguese)."""
+
+@pytest.mark.parametrize("code", SHIPPED)
+def test_the_plural_rule_tells_apart_every_form_of_the_babel_in_use(code):
+    """The catalog's plural rule (its Plural-Forms header, which gettext uses at run
+    time) must tell apart every two counts that the CLDR rules of the installed Babel
+    put in different categories: Babel 2.19 gave Spanish, French and Portuguese a
+    third form for exact millions, and a two-form catalog then wrote "1 000 000
+    minas" for "1 000 000 de minas".  A catalog finer than an older Babel's rules is
+    fine (it follows the newer CLDR).  On failure: python scripts/i18n.py update,
+    translate the messages it marks, compile."""
+    from babel import Locale
+
+    cat = catalog(code)
+    rule = gettext.c2py(cat.plural_expr)
+    cldr = Locale.parse(code).plural_form
+    forms: dict[str, set[int]] = {}
+    for n in PLURAL_COUNTS:
+        forms.setdefault(cldr(n), set()).add(rule(n))
+    together = [(a, b) for a in forms for b in forms if a < b and forms[a] & forms[b]]
+    assert together == [], f"{code}: the catalog gives one form to CLDR's {together}"
+    # and every form of the catalog is reached by some count
+    assert {rule(n) for n in PLURAL_COUNTS} == set(range(cat.num_plurals))
+
+
+@pytest.mark.parametrize("code", SHIPPED)
+def test_each_plural_form_is_chosen_by_real_counts(code):
+    """Through the compiled catalog, as the app reads it: the forms gettext picks for
+    1, 2 and 1,000,000 mines (and Russian's 5) are the catalog's forms for those
+    counts, and counts of different CLDR categories get different words."""
+    from babel import Locale
+
+    from fastmine.app.i18n import KeptTogether, keep_cjk_together
+
+    with (LOCALE / code / "LC_MESSAGES" / "fastmine.mo").open("rb") as f:
+        t = KeptTogether(f)
+    cat = catalog(code)
+    rule = gettext.c2py(cat.plural_expr)
+    cldr = Locale.parse(code).plural_form
+    m = cat.get("{n} mine")
+    assert m is not None and isinstance(m.string, tuple)
+    counts = sorted({1, 2, 5, 21, 1_000_000, 2_000_000})
+    words = {n: t.ngettext("{n} mine", "{n} mines", n).format(n=n) for n in counts}
+    for n in counts:
+        assert words[n] == keep_cjk_together(m.string[rule(n)]).format(n=n)
+    for a in counts:
+        for b in counts:
+            if cldr(a) != cldr(b):
+                assert words[a].replace(str(a), "#") != words[b].replace(str(b), "#"), (
+                    f"{code}: {a} and {b} are different plural categories but read the same")
+
 
 
 def test_the_template_holds_the_messages_of_the_sources_and_no_other(tmp_path):
@@ -176,3 +239,33 @@ def test_the_words_of_the_settings_tables_are_in_the_template():
     missing = [(name, word) for name, table in tables.items() for word in table.values()
                if word not in known]
     assert missing == []
+
+
+def test_update_gives_a_catalog_the_new_forms_of_babels_plural_rule():
+    """``scripts/i18n.py update`` on a catalog whose rule is coarser than Babel's (a
+    Spanish catalog of two forms under CLDR 46's three) moves each message's forms
+    to the new rule's places and marks the new form fuzzy, so that ``compile``
+    refuses it until translated; a catalog as fine as Babel's is left alone."""
+    import runpy
+
+    from babel.messages.catalog import Catalog
+    from babel.messages.plurals import get_plural
+
+    i18n = runpy.run_path(str(ROOT / "scripts" / "i18n.py"), run_name="i18n_check")
+    follow = i18n["follow_babels_plurals"]
+    cat = Catalog(locale="es")
+    cat._num_plurals, cat._plural_expr = 2, "(n != 1)"   # the pre-CLDR-46 rule
+    cat.add(("{n} mine", "{n} mines"), ("{n} mina", "{n} minas"))
+    cat.add("Mines", "Minas")
+    babel_rule = get_plural("es")
+    marked = follow(cat, "es")
+    if babel_rule.num_plurals == 2:                       # an older Babel: nothing to do
+        assert marked == 0 and cat.num_plurals == 2
+        return
+    assert marked == 1 and cat.num_plurals == babel_rule.num_plurals
+    m = cat.get("{n} mine")
+    rule = gettext.c2py(cat.plural_expr)
+    assert m.string[rule(1)] == "{n} mina" and m.string[rule(2)] == "{n} minas"
+    assert m.fuzzy and cat.get("Mines").string == "Minas"
+    m.string = tuple(s or "{n} de minas" for s in m.string)
+    assert follow(cat, "es") == 0                          # now as fine as Babel's
