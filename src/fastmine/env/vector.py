@@ -6,7 +6,8 @@ as B :class:`~fastmine.env.MinesweeperEnv` would with the same seeds (game i of
 ``reset(seed=s)`` is the single environment reset with ``seed=s + i``); a game
 whose episode ends starts a new one at its next step (Gymnasium's next-step
 auto-reset: that step ignores its action and returns the new episode's first
-observation, reward 0).
+observation, reward 0), or at once (``autoreset_mode=AutoresetMode.SAME_STEP``),
+or only when reset (``DISABLED``): see :mod:`fastmine.env.autoreset`.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from numpy.typing import NDArray
 from .. import Board, GameOverError
 from .._validate import is_integer
 from . import _batch, render
+from .autoreset import autoreset_mode as _autoreset_mode
+from .autoreset import final_entries, with_masks
 from .labels import labels
 from .options import Options, one_hot_planes
 from .seeds import vector_seeds
@@ -68,6 +71,9 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
         own, read-only, overwritten by the next step (faster; copy what you keep).
     render_mode : str, optional
         ``"ansi"`` or ``"rgb_array"``, as :class:`~fastmine.env.MinesweeperEnv`.
+    autoreset_mode : gymnasium.vector.AutoresetMode or str
+        ``NEXT_STEP`` (default), ``SAME_STEP`` or ``DISABLED``, as Gymnasium 1.x
+        defines them (:mod:`fastmine.env.autoreset`); also in ``metadata``.
     rows, cols, mines, rule, flags, chord, one_hot, invalid, rewards, max_steps, labels
         As :class:`~fastmine.env.MinesweeperEnv`.
 
@@ -82,13 +88,16 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
     the view written by the kernel into one preallocated array.  Info:
     ``action_mask`` (B, actions), ``board_seed`` (B,), ``won`` (B,), and with
     ``labels`` ``probabilities`` (B, rows, cols) (a solver call per game and
-    step: slow).  Rewards, terminations and truncations: (B,) arrays.
+    step: slow); each entry ``key`` with its ``_key`` mask (bool (B,): the
+    games that have it), as Gymnasium's sync and async vector environments
+    give them.  Rewards, terminations and truncations: (B,) arrays.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4,
                                 "autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(self, num_envs: int = 1, *, copy: bool = True, render_mode: str | None = None,
+                 autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
                  rows: int = 16, cols: int = 16, mines: int = 40, rule: str = "opening",
                  flags: bool = False, chord: bool = False, one_hot: bool = False,
                  invalid: str = "end", rewards: object = None, max_steps: int | None = None,
@@ -104,14 +113,24 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
                                     max_steps=max_steps, labels=labels)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r:.40}")
+        self.autoreset_mode = _autoreset_mode(autoreset_mode)
+        # The instance's own metadata: Gymnasium's make_vec reads the mode from it.
+        self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
         self.num_envs = int(num_envs)
         self.render_mode = render_mode
         self.copy = bool(copy)
+        # The memory budget is checked (in Options.batch) before anything of the
+        # batch's size is allocated, the batched spaces' bounds included.
+        self._batch = self.options.batch(self.num_envs)
         self.single_observation_space = self.options.observation_space()
         self.single_action_space = self.options.action_space()
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self._batch = self.options.batch(self.num_envs)
+        # SAME_STEP: the step's rewards and ends, kept apart from the kernel's
+        # (which the same-step reset clears); copy=False hands these out.
+        self._held = (np.zeros(self.num_envs, np.float64), np.zeros(self.num_envs, np.bool_),
+                      np.zeros(self.num_envs, np.bool_))
+        self._have_all = _read_only(np.ones(self.num_envs, np.bool_))
         self._need = np.zeros(self.num_envs, np.uint8)
         self._all = np.ones(self.num_envs, np.uint8)
         self._seeded = np.zeros(self.num_envs, bool)
@@ -179,7 +198,13 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
             self._seeded |= given
         self._batch.reset(which)
         self._started = True
-        return self._observations(), self._info()
+        if which is self._all:
+            return self._observations(), self._info()
+        # Only the games reset have an info, as in Gymnasium's vector environments.
+        have = which.astype(bool)
+        info = {k: np.where(have.reshape(-1, *([1] * (v.ndim - 1))), v, np.zeros_like(v))
+                for k, v in self._info(masks=False).items()}
+        return self._observations(), with_masks(info, have)
 
     def step(self, actions: object) -> tuple[dict[str, NDArray[Any]], NDArray[np.float64],
                                              NDArray[np.bool_], NDArray[np.bool_], dict[str, Any]]:
@@ -215,15 +240,43 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
         if not self._started:
             raise GameOverError("call reset() before the first step")
         b = self._batch
+        if self.autoreset_mode is AutoresetMode.DISABLED and b.done.any():
+            i = int(np.argmax(b.done))
+            raise GameOverError(f"the episode of environment {i} has ended and autoreset_mode "
+                                "is DISABLED: reset the ended games first, with "
+                                "reset(options={'reset_mask': terminations | truncations})")
         if self.options.rule == "no_guess" and b.needs_board(a, self._need):
             self._lay_no_guess(a)
         b.step(a)
+        if self.autoreset_mode is AutoresetMode.SAME_STEP:
+            return self._same_step()
         out = self._out
         if self.copy:
             return (self._observations(), b.reward.copy(), b.terminated.copy(),
                     b.truncated.copy(), self._info())
         return (self._observations(), out["reward"], out["terminated"], out["truncated"],
                 self._info())
+
+    def _same_step(self) -> tuple[dict[str, NDArray[Any]], NDArray[np.float64],
+                                  NDArray[np.bool_], NDArray[np.bool_], dict[str, Any]]:
+        """The rest of a SAME_STEP step: the ended games' final observation and
+        info kept, the games reset at once (as Gymnasium's SyncVectorEnv does)."""
+        b = self._batch
+        held = self._held
+        for dst, src in zip(held, (b.reward, b.terminated, b.truncated), strict=True):
+            np.copyto(dst, src)
+        ended = b.done.copy()
+        extra: dict[str, Any] = {}
+        if ended.any():
+            last = self._observations(fresh=True)
+            extra = final_entries(ended, last, self._info(masks=False, fresh=True))
+            b.reset(ended.view(np.uint8))
+        obs, info = self._observations(), self._info()
+        info.update(extra)
+        if self.copy:
+            return obs, held[0].copy(), held[1].copy(), held[2].copy(), info
+        ro = tuple(_read_only(h) for h in held)
+        return obs, ro[0], ro[1], ro[2], info
 
     def action_masks(self) -> NDArray[np.bool_]:
         """The valid actions of every game now, (B, actions) (a copy).
@@ -326,19 +379,23 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
         for i, mines in boards:
             b.set_board(i, mines)
 
-    def _observations(self) -> dict[str, NDArray[Any]]:
+    def _observations(self, fresh: bool = False) -> dict[str, NDArray[Any]]:
+        """The observations; new arrays with copy=True or ``fresh``, else the env's own."""
         b, out = self._batch, self._out
+        copy = self.copy or fresh
         if self._planes is not None:
-            view = (one_hot_planes(b.obs) if self.copy
+            view = (one_hot_planes(b.obs) if copy
                     else _read_only(one_hot_planes(b.obs, self._planes)))
         else:
-            view = b.obs.copy() if self.copy else out["obs"]
-        left = b.mines_left.reshape(self.num_envs, 1).copy() if self.copy else out["mines_left"]
+            view = b.obs.copy() if copy else out["obs"]
+        left = b.mines_left.reshape(self.num_envs, 1).copy() if copy else out["mines_left"]
         return {"view": view, "mines_left": left}
 
-    def _info(self) -> dict[str, Any]:
+    def _info(self, masks: bool = True, fresh: bool = False) -> dict[str, Any]:
+        """Every game's info, with its ``_key`` masks (every game has every entry)."""
         b = self._batch
-        if self.copy:
+        copy = self.copy or fresh
+        if copy:
             info: dict[str, Any] = {"action_mask": b.mask.copy(),
                                     "board_seed": b.board_seed.copy(), "won": b.won.copy()}
         else:
@@ -346,7 +403,13 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
                                                   ("board_seed", "board_seed"), ("won", "won"))}
         if self.options.labels:
             info["probabilities"] = np.stack([self._labels(i) for i in range(self.num_envs)])
-        return info
+        if not masks:
+            return info
+        if copy:
+            for key in list(info):
+                info[f"_{key}"] = np.ones(self.num_envs, np.bool_)
+            return info
+        return with_masks(info, self._have_all)
 
     def _labels(self, i: int) -> NDArray[np.float64]:
         b = self._batch
