@@ -427,3 +427,30 @@ def test_settings_that_are_no_file_are_kept_aside_with_why(tmp_path, kind):
     assert note is not None and {"fifo": "FIFO"}.get(kind, kind) in note, note
     assert len(list(tmp_path.glob("fastmine.ini.corrupt-*"))) == 1
     assert path.is_file() and "theme = light" in path.read_text()
+
+
+@pytest.mark.parametrize("name", ["fastmine.ini", "board_views.json"])
+@pytest.mark.parametrize("link", ["file", "folder", "hard"])
+def test_a_move_through_a_link_never_removes_the_only_copy(tmp_path, name, link):
+    """The new place is the old file by another name (a link to the file, a link
+    to its folder, a hard link): its "same bytes" are the old file's own, so the
+    old file stays (removing it left a dangling link and the defaults)."""
+    af = _appfiles()
+    data, config = tmp_path / "data", tmp_path / "config"
+    data.mkdir()
+    content = b"[game]\ntheme = dark\n" if name.endswith(".ini") else b'{"9x9": [1.5, 0, 0]}'
+    (data / name).write_bytes(content)
+    if link == "folder":
+        real = tmp_path / "elsewhere"
+        real.mkdir()
+        (real / name).symlink_to(data / name)
+        config.symlink_to(real, target_is_directory=True)
+    else:
+        config.mkdir()
+        if link == "file":
+            (config / name).symlink_to(data / name)
+        else:
+            os.link(data / name, config / name)
+    assert af.move_old_files(data, config, tmp_path / "cache") == []
+    assert (data / name).read_bytes() == content
+    assert (config / name).read_bytes() == content

@@ -141,6 +141,11 @@ def move_file(old: Path, new: Path) -> bool:
     ``new`` with other bytes wins and ``old`` is left where it is, untouched.
     Moving again does nothing: the move is idempotent.
 
+    Links are resolved first: when ``new`` is ``old`` by another name (a
+    symbolic link to it, or to its folder, or a hard link), its bytes are
+    ``old``'s own, not a copy, so nothing moves and ``old`` is never removed
+    (removing it would take the only copy, leaving ``new`` a dangling link).
+
     Parameters
     ----------
     old, new : pathlib.Path
@@ -157,6 +162,8 @@ def move_file(old: Path, new: Path) -> bool:
             return False
         data = storage.read_regular_file(old, MAX_MOVED_BYTES)
         if os.path.lexists(new):
+            if _same_file(old, new):
+                return False                        # one file, two names: nothing to move
             if not new.is_file() or storage.read_regular_file(new, MAX_MOVED_BYTES) != data:
                 return False                        # the new place has its own: keep both
         else:
@@ -204,6 +211,14 @@ def move_old_files(data: Path, config: Path, cache: Path,
     with contextlib.suppress(OSError):
         old_cache.rmdir()                           # only if it is empty now
     return moved
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """True when ``a`` and ``b`` are one file (links followed), False when not or unknown."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def _same(a: Path, b: Path) -> bool:
