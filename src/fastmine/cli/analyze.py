@@ -2,10 +2,16 @@
 
 Each file is a video of the competitive clients (``.avf``, ``.rmv``, ``.mvf``,
 ``.evf``, read by :mod:`fastmine.videos`) or a fastmine replay (``.fmreplay``).
-For each, one line: the game, its metrics (:mod:`fastmine.metrics`) and the
-coach's summary (:mod:`fastmine.coach`); ``--json`` writes them all as one
-document.  A file that cannot be read is one line on standard error, the
-others are still analysed, and the exit status is then 1.
+A folder is walked for them, sub-folders included, and a glob pattern is
+expanded (:mod:`fastmine.cli.collection`).  For each file, one line: the
+game, its metrics (:mod:`fastmine.metrics`) and the coach's summary
+(:mod:`fastmine.coach`; ``--no-coach`` leaves it out); ``--json`` writes
+them all as one document.  ``--summary`` sums the collection up per player
+and level instead (:mod:`fastmine.cli.summary`: a table, ``--csv``,
+``--plot``).  A file that cannot be read is one line on standard error, the
+others are still analysed, and the exit status is then 1.  Every line
+printed from a file has its control characters escaped
+(:func:`fastmine.cli.stdio.printable`).
 """
 
 from __future__ import annotations
@@ -31,6 +37,8 @@ from ..replay.fileformat import MAX_REPLAY_BYTES
 from ..videos import play_video, read_video
 from ..videos.model import MAX_FILE_BYTES
 from ..videos.rebuild import rebuild, video_stats
+from .collection import expand
+from .stdio import json_printable, printable
 
 __all__ = ["JSON_FORMAT", "JSON_VERSION", "Analysis", "analyze_file", "configure", "run"]
 
@@ -48,10 +56,23 @@ _COUNTED = (Category.FORCED_GUESS, Category.AVOIDABLE_RISK, Category.WORSE_GUESS
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the ``fastmine analyze`` options to an argparse parser."""
     parser.add_argument("files", nargs="+", metavar="FILE",
-                        help="videos (.avf, .rmv, .mvf, .evf) or fastmine replays (.fmreplay)")
+                        help="videos (.avf, .rmv, .mvf, .evf) or fastmine replays (.fmreplay); "
+                             "a folder is searched for them, sub-folders included")
     parser.add_argument("--json", metavar="PATH",
                         help="also write every game's metrics and the coach's counts as JSON "
                              "to PATH ('-': standard output, instead of the lines)")
+    parser.add_argument("--summary", action="store_true",
+                        help="sum the games up per player and level (games, wins, best time, "
+                             "best and median 3BV/s, median IOE, RQP, STNB, the coach's "
+                             "counts): a table instead of a line a game")
+    parser.add_argument("--csv", metavar="PATH",
+                        help="with --summary: also write it as CSV to PATH ('-': standard "
+                             "output, instead of the table)")
+    parser.add_argument("--plot", metavar="PATH",
+                        help="with --summary: draw the won games' 3BV/s over their dates "
+                             "(png/svg/pdf; needs matplotlib)")
+    parser.add_argument("--no-coach", dest="coach", action="store_false",
+                        help="leave the coach out: the metrics only, faster")
 
 
 @dataclass(frozen=True)
@@ -70,10 +91,14 @@ class Analysis:
         The game rebuilt in fastmine's engine.
     stats : GameStats
         Its metrics (for a video, with the recording client's click counts).
-    coach : Counter
-        How many moves the coach put in each :class:`fastmine.coach.Category`.
+    coach : Counter or None
+        How many moves the coach put in each :class:`fastmine.coach.Category`
+        (None: ``--no-coach``).
     coach_summary : str
         The coach's sentences on the game ("" when it has nothing to say).
+    notes : tuple of str
+        What the reader says about the file once (a name that is not valid
+        UTF-8, shown with replacement characters).
     """
 
     file: str
@@ -84,8 +109,9 @@ class Analysis:
     date: str | None
     game: Game
     stats: GameStats
-    coach: Counter[Category]
+    coach: Counter[Category] | None
     coach_summary: str
+    notes: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The game's entry in the ``--json`` document (see docs/metrics.md).
@@ -109,8 +135,8 @@ class Analysis:
             "ioe": s.ioe, "corr": s.correctness, "thrp": s.throughput, "rqp": s.rqp,
             "stnb": s.stnb, "openings": openings(board), "islands": islands(board),
             "zini": zini(board), "hzini": hzini(board), "path": s.path,
-            **{c.value: self.coach[c] for c in _COUNTED},
-            "coach": self.coach_summary,
+            **{c.value: None if self.coach is None else self.coach[c] for c in _COUNTED},
+            "coach": None if self.coach is None else self.coach_summary,
         }
 
     def line(self) -> str:
@@ -130,8 +156,10 @@ class Analysis:
                  _num("RQP", s.rqp, 2), _num("STNB", s.stnb, 1)]
         head = (f"{self.file}: {who}; {_board_name(g)} {g.rows}x{g.cols}/{g.mine_count}, "
                 f"{_outcome(g)} in {s.time:.3f} s")
-        coach = self.coach_summary or "nothing to remark"
-        return f"{head}; {', '.join(p for p in parts if p)}; coach: {coach}"
+        line = f"{head}; {', '.join(p for p in parts if p)}"
+        if self.coach is not None:
+            line += f"; coach: {self.coach_summary or 'nothing to remark'}"
+        return printable(line)
 
 
 def _num(name: str, value: float | None, places: int) -> str:
@@ -151,13 +179,15 @@ def _is_replay(name: str, data: bytes) -> bool:
     return Path(name).suffix.lower() == ".fmreplay" or data.lstrip()[:1] == b"{"
 
 
-def analyze_file(name: str) -> Analysis:
+def analyze_file(name: str, coach: bool = True) -> Analysis:
     """Read one video or replay and analyse its game.
 
     Parameters
     ----------
     name : str
         The file's path.
+    coach : bool
+        Whether the coach judges the moves (False: metrics only).
 
     Returns
     -------
@@ -176,6 +206,9 @@ def analyze_file(name: str) -> Analysis:
     if _is_replay(name, data):
         replay = Replay.from_bytes(data)
         game = replay.play()
+        if not coach:
+            return Analysis(name, "fmreplay", "fastmine", None, None, None, game, game.stats(),
+                            None, "")
         verdicts = analyze(replay.board, replay.moves, rule=replay.rule,
                            question_marks=replay.question_marks, budget=COACH_BUDGET)
         return Analysis(name, "fmreplay", "fastmine", None, None, None, game, game.stats(),
@@ -186,13 +219,16 @@ def analyze_file(name: str) -> Analysis:
     board = game.board
     if board is None:       # pragma: no cover - rebuild always has the video's board
         raise ValueError("the video has no board")
-    verdicts = analyze(board, game.moves, rule=game.rule, question_marks=game.question_marks,
-                       budget=COACH_BUDGET)
+    counts: Counter[Category] | None = None
+    words = ""
+    if coach:
+        verdicts = analyze(board, game.moves, rule=game.rule,
+                           question_marks=game.question_marks, budget=COACH_BUDGET)
+        counts, words = Counter(v.category for v in verdicts), summary(verdicts)
     version = f"{video.software_version}" if video.software_version else None
     return Analysis(name, video.format, video.software, version, video.player or None,
                     video.date.isoformat() if video.date is not None else None, game,
-                    video_stats(video, play), Counter(v.category for v in verdicts),
-                    summary(verdicts))
+                    video_stats(video, play), counts, words)
 
 
 def _error(name: str, exc: BaseException) -> str:
@@ -206,52 +242,113 @@ def _error(name: str, exc: BaseException) -> str:
     return f"{name}: {exc}"
 
 
+def _check_outputs(args: argparse.Namespace, files: list[str]) -> None:
+    """Refuse (ValueError) bad output options before any work."""
+    from ..files.outputs import check_figure_path
+
+    if (args.csv is not None or args.plot is not None) and not args.summary:
+        raise ValueError("--csv and --plot write the summary: add --summary")
+    if args.json == "-" and args.csv == "-":
+        raise ValueError("--json - and --csv - would both write to standard output; "
+                         "give one of them a file")
+    for option, out in (("--json", args.json), ("--csv", args.csv), ("--plot", args.plot)):
+        if out is None or out == "-" and option != "--plot":
+            continue
+        check_output(out, option)
+        if option == "--plot":
+            check_figure_path(out)
+        if os.path.exists(out):
+            for f in files:
+                if os.path.exists(f) and os.path.samefile(f, out):
+                    raise ValueError(f"{option} {out} is one of the files to analyse; "
+                                     "writing there would replace it")
+
+
+def _write(option: str, path: str, text: str) -> int:
+    """Write one output file; the exit status it adds (0 written, 1 or 2 not)."""
+    try:
+        write_output(path, text, option)
+    except ValueError as exc:
+        print(f"fastmine analyze: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"fastmine analyze: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """``fastmine analyze``; returns the exit status (1 if a file could not be read)."""
     from tqdm import tqdm
 
-    to_stdout = args.json == "-"
-    if args.json is not None and not to_stdout:
-        try:
-            check_output(args.json, "--json")
-            for f in args.files:
-                if os.path.exists(f) and os.path.exists(args.json) \
-                        and os.path.samefile(f, args.json):
-                    raise ValueError(f"--json {args.json} is one of the files to analyse; "
-                                     "writing there would replace it")
-        except ValueError as exc:
-            print(f"fastmine analyze: {exc}", file=sys.stderr)
-            return 2
+    from . import summary as summaries
+
+    coach = args.coach
+    found = expand(args.files)
+    files = found.files
+    try:
+        _check_outputs(args, files)
+    except ValueError as exc:
+        print(f"fastmine analyze: {printable(str(exc))}", file=sys.stderr)
+        return 2
+    to_stdout = args.json == "-" or args.csv == "-"
+    lines = not to_stdout and not args.summary
     games: list[dict[str, Any]] = []
     errors: list[dict[str, str]] = []
-    bar = tqdm(args.files, unit="file", disable=None if len(args.files) > 1 else True,
+    # A bar only on a terminal (disable=None), and only for more than one file.
+    bar = tqdm(files, unit="file", disable=None if len(files) > 1 else True,
                leave=False, dynamic_ncols=True, file=sys.stderr)
     for name in bar:
         try:
-            result = analyze_file(name)
+            if name in found.empty:
+                raise ValueError(found.empty[name])
+            result = analyze_file(name, coach=coach)
         except (OSError, ValueError) as exc:
             message = _error(name, exc)
             errors.append({"file": name, "error": message})
-            bar.write(f"fastmine analyze: {message}", file=sys.stderr)
+            bar.write(printable(f"fastmine analyze: {message}"), file=sys.stderr)
             continue
+        for note in result.notes:
+            bar.write(printable(f"fastmine analyze: note: {name}: {note}"), file=sys.stderr)
         games.append(result.to_json())
-        if not to_stdout:
+        if lines:
             bar.write(result.line(), file=sys.stdout)
     bar.close()
+    keys = [c.value for c in _COUNTED] if coach else []
+    rows = summaries.summarize(games, keys) if args.summary else []
+    if args.summary and not to_stdout:
+        sys.stdout.write(summaries.table(rows, keys))
+    status = 1 if errors else 0
     if args.json is not None:
-        text = json.dumps({"format": JSON_FORMAT, "version": JSON_VERSION, "games": games,
-                           "errors": errors}, ensure_ascii=False, indent=1) + "\n"
-        if to_stdout:
+        doc: dict[str, Any] = {"format": JSON_FORMAT, "version": JSON_VERSION,
+                               "games": games, "errors": errors}
+        if args.summary:
+            doc["summary"] = rows
+        text = json_printable(json.dumps(doc, ensure_ascii=False, indent=1)) + "\n"
+        if args.json == "-":
             sys.stdout.write(text)
         else:
-            try:
-                write_output(args.json, text, "--json")
-            except ValueError as exc:
-                print(f"fastmine analyze: {exc}", file=sys.stderr)
-                return 2
-            except OSError as exc:
-                print(f"fastmine analyze: cannot write {args.json}: {exc.strerror or exc}",
-                      file=sys.stderr)
-                return 1
+            failed = _write("--json", args.json, text)
+            if failed:
+                return failed
             print(f"{len(games)} games written to {args.json}", file=sys.stderr)
-    return 1 if errors else 0
+    if args.csv is not None:
+        text = summaries.to_csv(rows, keys)
+        if args.csv == "-":
+            sys.stdout.write(text)
+        else:
+            failed = _write("--csv", args.csv, text)
+            if failed:
+                return failed
+            print(f"summary of {len(games)} games written to {args.csv}", file=sys.stderr)
+    if args.plot is not None:
+        try:
+            shown = summaries.plot(games, args.plot)
+        except (ValueError, OSError) as exc:
+            print(f"fastmine analyze: --plot {args.plot} not written: "
+                  f"{getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
+            return 1
+        print(f"plot of {shown} won games written to {args.plot}" if shown else
+              f"fastmine analyze: --plot {args.plot} not written: no won game with a date",
+              file=sys.stderr)
+    return status

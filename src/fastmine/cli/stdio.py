@@ -20,6 +20,15 @@ output: No space left on device"); the entry point reports it in one line on
 standard error and exits non-zero, then points descriptor 1 at the null
 device so the flush at exit stays quiet.  A reader that went away
 (BrokenPipeError, ``fastmine solve | head``) is left to the entry point as before.
+
+A third thing is not a failure at all: a character the output's encoding
+cannot hold (a player's Chinese name on a cp1252 console, ``> out.txt`` on
+Windows) is written as the encoding's replacement character (``?``), and the
+command goes on.
+
+Text read from a file (a video's player and software names, a file name
+found in a folder) is data, not terminal control: :func:`printable` escapes
+whatever a terminal would act on before such a line is printed.
 """
 
 from __future__ import annotations
@@ -28,11 +37,71 @@ import contextlib
 import errno
 import io
 import os
+import re
 import sys
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-__all__ = ["OutputError", "guarded_stdout", "open_standard_descriptors", "silence_stdout"]
+__all__ = ["OutputError", "guarded_stdout", "json_printable", "open_standard_descriptors",
+           "printable", "silence_stdout"]
+
+# What a terminal acts on instead of showing: C0 controls (ESC starts every
+# escape sequence; CR and BS overwrite a line; LF forges a new one), DEL, C1
+# controls (0x9b is a one-byte CSI on some terminals), and the marks that
+# reorder or hide text: bidi embeddings, overrides and isolates, the
+# direction marks, the line and paragraph separators.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029"
+                      r"\u202a-\u202e\u2066-\u2069]")
+# The same but JSON's whitespace between values (json.dumps escapes those in strings).
+_JSON_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f"
+                           r"\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    r"""``text`` with every character a terminal would act on escaped.
+
+    Every line printed from a file goes through this: a name in a video cannot
+    set the terminal's title, clear the screen, move the cursor or start a
+    line of its own.
+
+    Parameters
+    ----------
+    text : str
+        Text read from a file (or a line holding some).
+
+    Returns
+    -------
+    str
+        The same text, with C0 and C1 controls and DEL written ``\xNN`` and the
+        bidirectional and line-separating marks ``\uNNNN``.
+
+    Examples
+    --------
+    >>> printable("Tommy\x1b]0;pwned\x07")
+    'Tommy\\x1b]0;pwned\\x07'
+    >>> printable("abc\u202edef")
+    'abc\\u202edef'
+    """
+    return _CONTROL.sub(_escape, text)
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def json_printable(text: str) -> str:
+    """A JSON document's text with the same characters as :func:`printable`
+    written as JSON escapes (``\\u009b``): the same document, safe on a terminal.
+
+    Valid only on JSON text (``json.dumps`` output): there such characters can
+    only be inside strings, where the escape stands for the same character.
+    """
+    return _JSON_CONTROL.sub(_json_escape, text)
 
 
 class OutputError(OSError):
@@ -82,7 +151,13 @@ class _Guarded(io.TextIOBase):
         if self._stream is None:
             raise self._fail(None)
         try:
-            return self._stream.write(text)
+            try:
+                return self._stream.write(text)
+            except UnicodeEncodeError:
+                # A character the output's encoding lacks: its replacement
+                # character instead, never the end of the command.
+                enc = self.encoding
+                return self._stream.write(text.encode(enc, "replace").decode(enc))
         except BrokenPipeError:
             raise
         except (OSError, ValueError) as exc:
