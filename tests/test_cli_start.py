@@ -1,0 +1,60 @@
+"""What a ``fastmine`` command loads at start: the command it runs, not the others.
+
+Each check runs in a fresh interpreter, where nothing else was imported before.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+VIDEO = Path(__file__).resolve().parent / "data" / "videos" / "meta_v3_beg.evf"
+
+PROBE = """
+import contextlib, io, json, sys
+from fastmine import cli
+with contextlib.redirect_stdout(io.StringIO()) as out:
+    status = cli.main(sys.argv[1:])
+print(json.dumps({"status": status, "out": out.getvalue(),
+                  "loaded": sorted(m for m in sys.modules if m in NAMES)}))
+"""
+
+OTHERS = ("asyncio", "sqlite3", "fastmine.records", "fastmine.solver.runs", "fastmine.cli.play",
+          "fastmine.cli.solve", "fastmine.cli.records")
+
+
+def _run(*argv: str) -> dict:
+    code = PROBE.replace("NAMES", repr(set(OTHERS)))
+    out = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True,
+                         timeout=120, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_analyze_loads_no_other_command() -> None:
+    """``fastmine analyze`` configures only itself: the other commands' modules
+    (asyncio for ``solve``, SQLite for ``records``) cost every start ~0.1 s."""
+    got = _run("analyze", str(VIDEO))
+    assert got["status"] == 0 and "meta_v3_beg.evf" in got["out"]
+    assert got["loaded"] == []
+
+
+def test_version_is_still_given() -> None:
+    proc = subprocess.run([sys.executable, "-m", "fastmine", "--version"], capture_output=True,
+                          text=True, timeout=120)
+    import fastmine
+
+    assert proc.returncode == 0
+    assert proc.stdout == f"fastmine {fastmine.__version__}\n"
+
+
+def test_every_command_is_still_listed_and_configured() -> None:
+    """The full parser (no command chosen) still configures every command."""
+    from fastmine import cli
+
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    assert set(sub.choices) == set(cli.COMMANDS)  # type: ignore[arg-type]
+    for name, p in sub.choices.items():  # type: ignore[union-attr]
+        assert p.get_default("_run") is not None or p.get_default("_missing"), name
