@@ -234,7 +234,9 @@ def bbbv_solved(board: Board, view: ArrayLike) -> int:
     open_ = (v >= 0) & (v <= 8) & ~mines
     zero = (b.counts == 0) & ~mines
     labels, n = _labels(zero)
-    unfinished = np.unique(labels[zero & ~open_]).size
+    # distinct labels by a count per label: np.unique would import numpy.ma
+    # (~6 ms of every `fastmine analyze` start) for this one line
+    unfinished = np.count_nonzero(np.bincount(labels[zero & ~open_]))
     return int(n - unfinished + np.count_nonzero(_isolated(b) & open_))
 
 
