@@ -111,8 +111,9 @@ def test_bad_files_are_one_line_and_leave_the_records_untouched(tmp_path, capsys
     missing = tmp_path / "nope.avf"
     code, _, err = _import(data, capsys, missing)
     assert code == 2 and "no such file" in err and err.count("\n") == 1
-    code, _, err = _import(data, capsys, tmp_path)      # a folder
-    assert code == 2 and err.count("\n") == 1
+    code, _, err = _import(data, capsys, tmp_path)      # a folder: its videos, each bad
+    assert code == 2 and err.splitlines()[-1] == "0 of 8 files recorded"
+    assert err.count("fastmine replay: ") == 8 and "Traceback" not in err
     with RecordsStore(db, create=False) as store:
         assert len(store.games()) == 1
 

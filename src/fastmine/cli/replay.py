@@ -9,7 +9,11 @@ with its time, for pipes, and ``--timeline`` only one line a move.
 ``--import FILE`` plays one (it is not added to the records) or a video of
 another client (``.avf``, ``.rmv``, ``.mvf``, ``.evf``): it says what it read,
 records the game with the player's name, the software and the date, and plays
-it back (:mod:`fastmine.replay.fromvideo`).
+it back (:mod:`fastmine.replay.fromvideo`).  ``--import A B C`` (or a
+folder) records many videos in one run and plays none of them (``--plain``
+and ``--timeline`` print each); without a terminal a video is recorded and
+not played, and the exit status is 0.  Text from a file is printed with its
+control characters escaped (:func:`fastmine.cli.stdio.printable`).
 
 The coach (:mod:`fastmine.coach`) marks every move (safe, a guess and its
 odds, a risk while a safe cell existed, ...) and sums the game up in one
@@ -25,6 +29,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ..errors import SaveFormatError
+from .stdio import printable
 
 if TYPE_CHECKING:
     from ..replay import Replay
@@ -42,10 +47,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     src.add_argument("--export", nargs=2, metavar=("ID", "FILE"),
                      help="write the replay of game ID to FILE (use 'last' for the last game); "
                           "a FILE ending in .evf is written as a Metasweeper video")
-    src.add_argument("--import", dest="import_file", metavar="FILE",
+    src.add_argument("--import", dest="import_file", metavar="FILE", nargs="+",
                      help="play a replay file (not added to your records) or a video of "
                           "another client (.avf, .rmv, .mvf, .evf: recorded with its "
-                          "player, software and date, then played)")
+                          "player, software and date, then played); several files or a "
+                          "folder: every video is recorded, none played")
     parser.add_argument("--plain", action="store_true",
                         help="no curses: print the board after every move, with its time")
     parser.add_argument("--timeline", action="store_true",
@@ -74,6 +80,10 @@ def run(args: argparse.Namespace) -> int:
         if args.list or args.export:
             print("fastmine replay: --verdicts goes with a game ID or --import FILE, "
                   "not --list or --export", file=sys.stderr)
+            return 2
+        if args.import_file and len(args.import_file) > 1:
+            print("fastmine replay: --verdicts writes one game's verdicts: --import "
+                  "one file with it", file=sys.stderr)
             return 2
         if not getattr(args, "coach", True):
             print("fastmine replay: --verdicts writes the coach's verdicts: it cannot go "
@@ -130,19 +140,60 @@ def run(args: argparse.Namespace) -> int:
     except BrokenPipeError:
         raise                   # the command line handles a reader that went away
     except FileNotFoundError as exc:
-        print(f"fastmine replay: no such file: {exc.filename}", file=sys.stderr)
+        print(printable(f"fastmine replay: no such file: {exc.filename}"), file=sys.stderr)
         return 2
     except (SaveFormatError, RecordsError, OSError, ValueError) as exc:
-        print(f"fastmine replay: {exc}", file=sys.stderr)
+        print(printable(f"fastmine replay: {exc}"), file=sys.stderr)
         return 2
 
 
 def _import(args: argparse.Namespace) -> int:
-    """``--import FILE``: a replay is played; a video is read, recorded, then played.
+    """``--import FILE...``: a replay is played; a video is read, recorded, then played.
 
-    The file is read and checked whole before the records are opened, so a
-    bad file leaves them untouched.
+    Each file is read and checked whole before the records are opened, so a
+    bad file leaves them untouched.  Several files (or a folder): every video
+    is recorded in one run, a bad file is one line and the others go on;
+    none is played but with ``--plain``/``--timeline``, which print each.
     """
+    from .collection import expand
+
+    found = expand(args.import_file)
+    names = found.files
+    if len(names) == 1 and not found.empty:
+        return _import_one(args, names[0])
+    text_mode = args.plain or args.timeline
+    status = 0
+    recorded = 0
+    for name in names:
+        if name in found.empty:
+            print(printable(f"fastmine replay: {name}: {found.empty[name]}"), file=sys.stderr)
+            status = 2
+            continue
+        try:
+            done = _read_and_record(args, name, play_replay=text_mode)
+        except FileNotFoundError as exc:
+            print(printable(f"fastmine replay: no such file: {exc.filename}"), file=sys.stderr)
+            status = 2
+            continue
+        except (SaveFormatError, OSError, ValueError) as exc:
+            said = str(exc) if name in str(exc) else f"{name}: {exc}"
+            print(printable(f"fastmine replay: {said}"), file=sys.stderr)
+            status = 2
+            continue
+        if done is None:
+            continue
+        kind, replay = done
+        recorded += kind == "recorded"
+        if text_mode:
+            _play(replay, args)
+    print(f"{recorded} of {len(names)} files recorded", file=sys.stderr)
+    return status
+
+
+def _read_and_record(args: argparse.Namespace, name: str,
+                     play_replay: bool) -> tuple[str, Replay] | None:
+    """Read one file; record a video's finished game.  ``("recorded" | "read",
+    replay)``, or None for a fastmine replay not to be played (``play_replay``)."""
     from ..files.reading import read_regular_file
     from ..records import RecordsStore, default_path
     from ..replay import Replay
@@ -150,21 +201,45 @@ def _import(args: argparse.Namespace) -> int:
     from ..replay.fromvideo import import_video, is_replay_file
     from ..videos.model import MAX_FILE_BYTES
 
-    name = args.import_file
     data = read_regular_file(name, max(MAX_FILE_BYTES, MAX_REPLAY_BYTES))
     if is_replay_file(name, data):
-        return _play(Replay.load(name), args)
+        replay = Replay.from_bytes(data)        # checked whole, even when not played
+        if not play_replay:
+            print(printable(f"{name}: a fastmine replay, not added to your records (fastmine "
+                            f"replay --import {name} plays it)"), file=sys.stderr)
+            return None
+        return "read", replay
     imported = import_video(data, name)
-    print(imported.describe(), file=sys.stderr)
+    print(printable(imported.describe()), file=sys.stderr)
+    for note in getattr(imported, "notes", ()):
+        print(printable(f"note: {name}: {note}"), file=sys.stderr)
     record = imported.record()
     if record is None:
         print("not added to your records: the video's game is unfinished", file=sys.stderr)
-    else:
-        with RecordsStore(default_path(args.data_dir)) as store:
-            stored = store.add(record, imported.replay)
-        print(f"recorded as game {stored.id} (fastmine replay {stored.id} plays it again)",
-              file=sys.stderr)
-    return _play(imported.replay, args)
+        return "read", imported.replay
+    with RecordsStore(default_path(args.data_dir)) as store:
+        stored = store.add(record, imported.replay)
+    print(f"recorded as game {stored.id} (fastmine replay {stored.id} plays it again)",
+          file=sys.stderr)
+    return "recorded", imported.replay
+
+
+def _import_one(args: argparse.Namespace, name: str) -> int:
+    """``--import FILE``: one file, played after it is read (and recorded).
+
+    Without a terminal (and without ``--plain``, ``--timeline``, ``--verdicts``)
+    a video is recorded and not played: that is all it was asked to do there.
+    """
+    text_mode = args.plain or args.timeline or getattr(args, "verdicts", None) is not None
+    trouble = None if text_mode else _no_full_screen()
+    done = _read_and_record(args, name, play_replay=True)
+    assert done is not None
+    kind, replay = done
+    if trouble and kind == "recorded":
+        print("not played: the full-screen player needs a terminal (--plain or --timeline "
+              "print it)", file=sys.stderr)
+        return 0
+    return _play(replay, args)
 
 
 def _evf(store: Any, replay: Replay, ident: str | None) -> bytes:
@@ -203,7 +278,7 @@ def _keep(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
     """The file an output of this command must not replace besides fastmine's own
     (:func:`fastmine.files.outputs.check_output` knows those): the replay read."""
     if args.import_file:
-        return ((args.import_file, "the replay being read"),)
+        return tuple((name, "the replay being read") for name in args.import_file)
     return ()
 
 
