@@ -13,13 +13,22 @@ settings screen's words live in a table (``fastmine.app.settings.PANEL``),
 which this script adds to the template.  ``compile`` refuses a catalog with an
 untranslated or fuzzy message.  The fonts are made from Noto Sans CJK (Debian's
 ``fonts-noto-cjk``, SIL Open Font License) with fontTools: its Simplified Chinese
-face for Chinese and its Japanese face for Japanese, each keeping the characters
-of its catalog, ASCII and the app's symbols.
+face for Chinese and its Japanese face for Japanese.  They are the fallback for a
+device without a CJK font of its own, so each keeps the language's common
+characters besides its catalog's: all of GB2312 (its symbols, its 3,755
+level-1 and 3,008 level-2 hanzi) for Chinese; JIS X 0208's symbols, kana and
+2,965 level-1 kanji, the 2,136 Jōyō kanji and the 758 Jinmeiyō (name) kanji
+for Japanese, the last two from KANJIDIC's grades (Debian's ``kanjidic``, the
+EDRDG's licence); and for both what Babel writes in the language (months,
+weekdays), every language's own name, Latin-1 and Latin Extended-A, the app's
+symbols.  Vertical metrics and OpenType layout tables are dropped (Kivy uses
+neither: half the file): 1.5 MB for Chinese, 0.75 MB for Japanese.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import subprocess
 import sys
@@ -38,6 +47,11 @@ FACES = {"zh_CN": ("NotoSansSC-subset.otf", 2), "ja": ("NotoSansJP-subset.otf", 
 language gets its own glyph forms (a Japanese 直 is not a Chinese one)."""
 SYMBOLS = "•—–…·×→←↑↓✓%°‘’“”«»„‚\u00a0\u202f"
 """Characters the app draws besides its catalogs' (the chart legend, quotes, spaces)."""
+KANJIDIC = Path("/usr/share/edict/kanjidic")
+"""Debian's kanjidic (EUC-JP): each kanji's line has its grade, ``G1``-``G6`` and ``G8``
+for the Jōyō kanji, ``G9``/``G10`` for the Jinmeiyō (name) kanji."""
+JOYO_OUTSIDE_JIS = "\U00020b9f\u5861\u525d\u9830"
+"""The four Jōyō kanji of 2010 that JIS X 0208 (and so KANJIDIC) lacks: 𠮟 塡 剝 頰."""
 
 try:  # the installed fastmine (its compiled kernels are not in a plain checkout's src/)
     import fastmine  # noqa: F401
@@ -186,22 +200,96 @@ def compile_all() -> None:
         raise SystemExit("\n".join(bad))
 
 
+def _double_byte(codec: str, rows: range) -> set[str]:
+    """The characters of the rows ``rows`` (lead bytes) of a 94x94 double-byte
+    ``codec`` (GB2312 or EUC-JP)."""
+    out = set()
+    for lead in rows:
+        for cell in range(0xA1, 0xFF):
+            with contextlib.suppress(UnicodeDecodeError):  # an empty cell
+                out.add(bytes([lead, cell]).decode(codec))
+    return out
+
+
+def gb2312_hanzi() -> set[str]:
+    """GB2312's 6,763 hanzi: level 1 (3,755, rows 16-55, bytes 0xB0A1-0xD7F9) and
+    level 2 (3,008, rows 56-87)."""
+    return {c for c in _double_byte("gb2312", range(0xB0, 0xF8)) if "\u4e00" <= c <= "\u9fff"}
+
+
+def kanjidic_grades(path: Path = KANJIDIC) -> dict[str, int]:
+    """Kanji -> its KANJIDIC grade (1-6 and 8: Jōyō; 9 and 10: Jinmeiyō)."""
+    import re
+
+    if not path.is_file():
+        raise SystemExit(f"{path} is missing: apt-get install kanjidic")
+    grades = {}
+    for line in path.read_bytes().decode("euc_jp").splitlines():
+        found = re.search(r" G(\d+) ", line)
+        if found and not line.startswith("#"):
+            grades[line[0]] = int(found.group(1))
+    return grades
+
+
+def common_characters(code: str) -> set[str]:
+    """The common characters of a CJK language, drawn by the fallback font even
+    where no message uses them (dates, a player's name)."""
+    if code == "zh_CN":
+        return _double_byte("gb2312", range(0xA1, 0xAA)) | gb2312_hanzi()
+    if code == "ja":
+        grades = kanjidic_grades()
+        joyo = {k for k, g in grades.items() if g <= 8}
+        if len(joyo) + len(JOYO_OUTSIDE_JIS) != 2136:
+            raise SystemExit(f"KANJIDIC has {len(joyo)} Jōyō kanji, not 2,132")
+        names = {k for k, g in grades.items() if g >= 9}
+        level1 = _double_byte("euc_jp", range(0xB0, 0xD0))  # JIS X 0208 level 1: 2,965 kanji
+        return (_double_byte("euc_jp", range(0xA1, 0xA9)) | joyo | set(JOYO_OUTSIDE_JIS)
+                | names | level1)
+    return set()
+
+
+def babel_characters(code: str) -> set[str]:
+    """Every character Babel writes in a date, a time or a number of language ``code``."""
+    from collections.abc import Mapping
+
+    from babel import Locale
+
+    loc = Locale.parse(code)
+    chars: set[str] = set()
+    tables: list[object] = [loc.months, loc.days, loc.quarters, loc.day_periods, loc.eras,
+                            loc.date_formats, loc.time_formats, loc.datetime_formats,
+                            loc.number_symbols["latn"], loc.percent_formats,
+                            loc.decimal_formats]
+    while tables:  # a tree of mappings with str leaves (a pattern is str()-able)
+        item = tables.pop()
+        if isinstance(item, Mapping):
+            tables.extend(item.values())
+        elif item is not None:
+            chars.update(item if isinstance(item, str) else str(item))
+    return chars
+
+
 def font_characters(code: str) -> str:
     """Every character the font of language ``code`` must draw: its catalog's
-    translations, ASCII and :data:`SYMBOLS`."""
+    translations, its common characters, what Babel writes for it, every
+    language's name, ASCII, Latin-1, Latin Extended-A and :data:`SYMBOLS`."""
     from babel.messages.pofile import read_po
 
-    chars = {chr(c) for c in range(0x20, 0x7F)} | set(SYMBOLS)
+    from fastmine.app.i18n import LANGUAGES
+
+    chars = {chr(c) for c in range(0x20, 0x7F)} | {chr(c) for c in range(0xA0, 0x180)}
+    chars |= set(SYMBOLS) | set("".join(LANGUAGES.values()))
+    chars |= common_characters(code) | babel_characters(code)
     with (LOCALE / code / "LC_MESSAGES" / "fastmine.po").open("rb") as f:
         for m in read_po(f):
             strings = m.string if isinstance(m.string, tuple) else (m.string,)
             chars.update("".join(strings))
-    chars.discard("\n")
+    chars -= {"\n", "\t", "\r"}
     return "".join(sorted(chars))
 
 
 def font() -> None:
-    """Subset Noto Sans CJK to each CJK catalog's characters (OpenType CFF fonts)."""
+    """Cut Noto Sans CJK to each CJK language's characters (OpenType CFF fonts)."""
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
@@ -210,17 +298,22 @@ def font() -> None:
     FONT_DIR.mkdir(exist_ok=True)
     for code, (name, number) in FACES.items():
         options = subset.Options()
-        options.name_IDs = ["*"]  # keep the licence and the names: layout features stay default
+        options.name_IDs = ["*"]  # keep the licence and the names
         options.notdef_outline = True
         options.hinting = False
+        # Kivy draws a line left to right with the cmap's glyphs and the horizontal
+        # metrics: the layout features and the vertical metrics would be half the file
+        options.layout_features = []
+        options.drop_tables += ["vhea", "vmtx", "VORG", "BASE", "GSUB", "GPOS"]
         face = TTFont(str(FONT_SOURCE), fontNumber=number, lazy=False)
         sub = subset.Subsetter(options)
-        sub.populate(text=font_characters(code))
+        text = font_characters(code)
+        sub.populate(text=text)
         sub.subset(face)
         out = FONT_DIR / name
         face.save(str(out))
         print(f"{out.relative_to(ROOT)}: {out.stat().st_size / 1024:.0f} KiB, "
-              f"{len(font_characters(code))} characters")
+              f"{len(text)} characters")
 
 
 def main(argv: list[str] | None = None) -> int:

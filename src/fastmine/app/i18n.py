@@ -55,8 +55,10 @@ LANGUAGES: dict[str, str] = {
 }
 """Every language the app speaks: code -> its name in itself (as the Language setting shows it)."""
 FONTS = {"zh_CN": "NotoSansSC-subset.otf", "ja": "NotoSansJP-subset.otf"}
-"""Languages drawn with a font of their own (``fonts/``: Noto Sans CJK cut to the
-characters of their catalog; Kivy's Roboto has none of their glyphs)."""
+"""Languages drawn with a font of their own, and the one the app ships for each
+(``fonts/``: Noto Sans CJK cut to the language's common characters, its
+catalog's and what Babel writes for it; Kivy's Roboto has none of their
+glyphs).  The device's own font comes first where it has one (:func:`font_for`)."""
 
 _state: dict[str, Any] = {"code": SOURCE, "t": gettext.NullTranslations()}
 
@@ -276,12 +278,33 @@ def coach_words() -> Any:
     return Words(_state["t"] if _state["code"] != SOURCE else None, decimal=decimal_sign())
 
 
-def font_for(code: str | None = None) -> str | None:
-    """The font file the app draws ``code`` (the current language) with, or None
-    for Kivy's own (Roboto covers the Latin and Cyrillic alphabets)."""
-    code = _state["code"] if code is None else code
+def shipped_font(code: str) -> str | None:
+    """The font file the app ships for language ``code`` (``fonts/``), or None
+    where Kivy's own draws it."""
     name = FONTS.get(code)
     return None if name is None else str(Path(__file__).resolve().parent / "fonts" / name)
+
+
+_FOUND: dict[str, str | None] = {}
+"""Language -> the device's font for it, looked up once (see :mod:`.systemfonts`)."""
+
+
+def font_for(code: str | None = None) -> str | None:
+    """The font file the app draws ``code`` (the current language) with, or None
+    for Kivy's own (Roboto covers the Latin and Cyrillic alphabets).
+
+    Chinese and Japanese: the device's own font for the language where it has
+    one (every character, a rare one in a name too), else the app's
+    (:func:`shipped_font`, the common characters).
+    """
+    code = _state["code"] if code is None else code
+    if code not in FONTS:
+        return None
+    if code not in _FOUND:
+        from .systemfonts import system_font
+
+        _FOUND[code] = system_font(code)
+    return _FOUND[code] or shipped_font(code)
 
 
 Translate = Callable[[str], str]

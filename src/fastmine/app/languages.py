@@ -4,8 +4,10 @@ A mixin of :class:`.application.FastmineApp`.  The words of the kv files are
 read when a widget is built, so a new language builds the screens again
 (:meth:`LanguageMixin.apply_language`): the game in progress goes on in the new
 screens, paused as it was, and the player stays on the Settings screen.  Chinese
-and Japanese are drawn with the app's CJK font (a subset of Noto Sans CJK, see
-``fonts/``), which then stands in for Kivy's default font everywhere.
+and Japanese are drawn with a CJK font (the device's own where it has one, else
+the app's: Noto Sans CJK cut to the common characters, see ``fonts/``), which
+then stands in for Kivy's default font everywhere; the Language picker draws
+each language's name in its own script's font (:func:`name_font`).
 """
 
 from __future__ import annotations
@@ -33,6 +35,23 @@ def use_font(code: str | None = None) -> str | None:
     else:
         LabelBase.register(DEFAULT_FONT, font, font, font, font)
     return font
+
+
+def kivy_font() -> str:
+    """The file of Kivy's own regular font (Roboto: Latin, Greek and Cyrillic)."""
+    fonts = LabelBase._fonts  # noqa: SLF001 - Kivy keeps its registered fonts here
+    return _KIVY_FONT[0] if _KIVY_FONT else str(fonts[DEFAULT_FONT][0])
+
+
+def name_font(code: str) -> str | None:
+    """The font the name of language ``code`` is drawn with in the Language
+    picker, whatever the language in use: its own script's (日本語 in the
+    Japanese font in an English app, "Русский" in Roboto in a Chinese one), so
+    a player finds the way back to their language.  None for a choice that is
+    no language's name ("System", in the words of the language in use)."""
+    if code not in i18n.LANGUAGES:
+        return None
+    return i18n.font_for(code) or kivy_font()
 
 
 class LanguageMixin:

@@ -18,6 +18,7 @@ from kivy.uix.stacklayout import StackLayout
 
 from . import settings as S
 from .i18n import CONTEXT_KEYS, fmt_seconds, pgettext, translate
+from .languages import name_font
 from .textfield import FlatInput
 from .widgets import TLabel, WordToggle
 
@@ -49,6 +50,9 @@ class SettingRow(BoxLayout):
             btn = WordToggle(text=words, group=f"setting-{self.key}", allow_no_selection=False,
                             size_hint_y=None)
             btn.value = v
+            font = name_font(v) if self.key == "language" else None
+            if font:  # each language's name in its own script
+                btn.font_name = font
             btn.state = "down" if v == self.value else "normal"
             btn.bind(texture_size=lambda b, ts: setattr(b, "height", max(dp(48), ts[1] + dp(14))),
                      on_release=lambda b: setattr(self, "value", b.value))
