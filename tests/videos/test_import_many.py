@@ -101,3 +101,27 @@ def test_what_the_import_prints_from_a_file_is_escaped(
         assert code == 0, err
         assert "\x1b" not in out + err and "\x07" not in out + err
         assert "player \\x1b[2JT" in err
+
+
+def test_verdicts_have_a_time_budget(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--verdicts`` spends at most FILE_BUDGET seconds, as analyze does: with none
+    left, the moves past it are marked not analysed (old code: no budget at all)."""
+    import json
+
+    from fastmine.replay import verdicts
+
+    monkeypatch.setattr(verdicts, "FILE_BUDGET", 0.0)
+    video = str(DATA / "arbiter_exp_lost.avf")
+    for args in (["--import", video], ["1"]):
+        code = cli.main(["replay", *args, "--data-dir", str(tmp_path), "--verdicts", "-"])
+        out, err = capsys.readouterr()
+        assert code == 0, err
+        moves = json.loads(out)["moves"]
+        skipped = sum(m["category"] == "not_analysed" for m in moves)
+        assert skipped > 0
+        assert f"{skipped} of {len(moves)} moves are marked not analysed" in err
+    monkeypatch.undo()
+    from fastmine.cli.analyze import COACH_BUDGET
+
+    assert verdicts.FILE_BUDGET == COACH_BUDGET        # the same budget as analyze's

@@ -322,10 +322,18 @@ def _play(replay: Replay, args: argparse.Namespace) -> int:
     from ..replay.verdicts import to_json, verdicts_of
 
     if getattr(args, "verdicts", None) is not None:
-        verdicts, note = verdicts_of(replay, budget=None)
+        from ..coach import Category
+        from ..replay import verdicts as coach_marks
+
+        verdicts, note = verdicts_of(replay, budget=coach_marks.FILE_BUDGET)
         if verdicts is None:
             print(f"fastmine replay: --verdicts: {note}", file=sys.stderr)
             return 2
+        skipped = sum(v.category is Category.NOT_ANALYSED for v in verdicts)
+        if skipped:
+            print(f"fastmine replay: --verdicts: the coach's {coach_marks.FILE_BUDGET:g} s "
+                  f"were spent: {skipped} of {len(verdicts)} moves are marked not analysed",
+                  file=sys.stderr)
         if args.verdicts == "-":
             sys.stdout.write(to_json(replay, verdicts))
         else:

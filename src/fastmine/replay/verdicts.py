@@ -1,8 +1,9 @@
 """The coach's marks on a replay: what ``fastmine replay`` shows next to each move.
 
 :func:`verdicts_of` runs :func:`fastmine.coach.analyze` over a replay (with a
-time budget for the players, none for ``--verdicts``); :func:`to_json` is the
-``--verdicts FILE`` document, described in ``docs/replays.md``.
+time budget: :data:`BUDGET` for the players, :data:`FILE_BUDGET` for
+``--verdicts``); :func:`to_json` is the ``--verdicts FILE`` document,
+described in ``docs/replays.md``.
 """
 
 from __future__ import annotations
@@ -17,6 +18,12 @@ if TYPE_CHECKING:
 BUDGET = 2.0
 """Seconds of solver time the players wait for the marks before a replay starts
 (an Expert game needs about 5 ms; moves past the budget are "not analysed")."""
+
+FILE_BUDGET = 30.0
+"""Seconds of solver time ``fastmine replay --verdicts`` may spend on a game, as
+``fastmine analyze`` may: a game too large for the exact count (a long video
+of a big board took minutes, growing with the square of its moves) gets its
+later moves marked "not analysed" instead of running on."""
 
 VERDICTS_FORMAT = "fastmine-verdicts"
 VERDICTS_VERSION = 1
