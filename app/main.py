@@ -30,7 +30,13 @@ def _paths() -> None:
 def main(argv: list[str] | None = None) -> int:
     """Run the app's launcher (:func:`fastmine.app.main`); returns the exit status."""
     _paths()
-    from fastmine.app.launch import main as launch
+    try:
+        from fastmine.app.launch import main as launch
+    except ImportError as e:
+        if e.name != "fastmine._kernels":
+            raise
+        print(f"python app/main.py: {e}", file=sys.stderr)  # what to run, not a traceback
+        return 1
 
     return launch(argv, t0=T0, prog="python app/main.py")
 

@@ -9,6 +9,12 @@
 
 from typing import TYPE_CHECKING
 
+try:
+    from . import _kernels  # noqa: F401 - the compiled engine, built by the install
+except ImportError as e:  # a source tree nobody built: say so, as NumPy does
+    from ._unbuilt import unbuilt_error
+
+    raise unbuilt_error(e) from None  # the message names the cause
 from .board import RULES, Board, Rule
 from .difficulty import DIFFICULTIES, Difficulty, difficulty_name
 from .errors import (

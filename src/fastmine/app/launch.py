@@ -18,6 +18,7 @@ import logging
 import os
 import sys
 import time
+from collections.abc import Mapping
 
 # Kivy reads its providers from the environment when it is first imported, and by
 # default tries every image library it knows: PIL's import alone costs a start
@@ -112,6 +113,41 @@ def parse_args(argv: list[str] | None = None, prog: str | None = None) -> argpar
     return p.parse_args(argv)
 
 
+def no_display(environ: Mapping[str, str] | None = None, system: str | None = None) -> str | None:
+    """Why the app cannot show its window here, or None when it can.
+
+    On Linux without ``DISPLAY`` or ``WAYLAND_DISPLAY`` (a server over ssh, a
+    container) SDL falls back to an off-screen window: the app would start, draw
+    where nobody sees it and wait until killed.  ``SDL_VIDEODRIVER`` set by hand
+    (``offscreen`` for screenshots, ``kmsdrm`` on a console) is taken as meant.
+    Android has no ``DISPLAY`` either and always has a screen.
+
+    Parameters
+    ----------
+    environ : mapping, optional
+        The environment (``os.environ`` when None).
+    system : str, optional
+        ``sys.platform`` (when None), with ``"android"`` for Android.
+
+    Returns
+    -------
+    str or None
+        A message that says what to do instead.
+    """
+    env = os.environ if environ is None else environ
+    if system is None:
+        system = "android" if "ANDROID_ARGUMENT" in env or "ANDROID_ROOT" in env else sys.platform
+    if not system.startswith("linux") or system == "android":
+        return None
+    if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY") or env.get("SDL_VIDEODRIVER"):
+        return None
+    return ("fastmine-app: there is no display here (neither DISPLAY nor WAYLAND_DISPLAY is "
+            "set), so the window could not be seen.\n"
+            "Play in this terminal instead: fastmine play   (from a checkout set up by "
+            "scripts/play.sh: .venv/bin/fastmine play)\n"
+            "To start the app anyway (screenshots, tests): SDL_VIDEODRIVER=offscreen fastmine-app")
+
+
 def main(argv: list[str] | None = None, *, t0: float | None = None, prog: str | None = None) -> int:
     """Start the app; returns the exit status.
 
@@ -143,6 +179,9 @@ def main(argv: list[str] | None = None, *, t0: float | None = None, prog: str | 
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     _quiet_audio()
     _quiet_kivy_log()
+    if not args.bench and (reason := no_display()):
+        print(reason, file=sys.stderr)
+        return 1
     if not _have_kivy():
         return 1
     if args.bench:
