@@ -30,10 +30,12 @@ from .._validate import is_integer
 from ..files.writing import atomic_write_bytes
 from . import _batch
 from .labels import labels
+from .options import Options
 from .seeds import check_seed
 from .vector import MinesweeperVectorEnv
 
-__all__ = ["DATASET_FORMAT", "DATASET_VERSION", "POLICIES", "dataset", "load_dataset"]
+__all__ = ["DATASET_FORMAT", "DATASET_VERSION", "MAX_DATASET_BYTES", "POLICIES", "dataset",
+           "load_dataset"]
 
 DATASET_FORMAT = "fastmine-env-dataset"
 DATASET_VERSION = 1
@@ -43,6 +45,11 @@ is won, so the positions span whole games), ``"random"`` a random hidden cell
 (games end early: mostly opening positions)."""
 
 _ARRAYS = ("views", "probabilities", "mines")
+
+MAX_DATASET_BYTES = 2 * 2**30
+"""Most bytes of the arrays of one :func:`dataset` file (2 GiB: 10 bytes a cell of
+each position, held in memory and compressed there before the write); checked
+before anything is played or allocated."""
 
 
 def dataset(path: str | os.PathLike[str], positions: int, *, rows: int = 16, cols: int = 16,
@@ -83,7 +90,7 @@ def dataset(path: str | os.PathLike[str], positions: int, *, rows: int = 16, col
     IsADirectoryError
         ``path`` is a folder.
     TypeError, ValueError
-        A bad argument.
+        A bad argument, or more positions than :data:`MAX_DATASET_BYTES` holds.
     """
     from tqdm.auto import tqdm
 
@@ -91,6 +98,13 @@ def dataset(path: str | os.PathLike[str], positions: int, *, rows: int = 16, col
         raise TypeError(f"positions must be an integer, got {type(positions).__name__}")
     if positions < 1:
         raise ValueError(f"positions must be at least 1, got {positions}")
+    board = Options.make(rows, cols, mines, rule)
+    need = int(positions) * board.cells * 10        # views 1, probabilities 8, mines 1
+    if need > MAX_DATASET_BYTES:
+        raise ValueError(f"{positions} positions of {board.rows}x{board.cols} need "
+                         f"{need / 2**30:,.1f} GiB, over the {MAX_DATASET_BYTES // 2**30} GiB "
+                         f"of one dataset: at most "
+                         f"{MAX_DATASET_BYTES // (board.cells * 10):,} (write several files)")
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {POLICIES}, got {policy!r:.40}")
     seed = check_seed(seed)

@@ -18,7 +18,8 @@ from gymnasium import spaces
 from .. import EXPLODED, FLAG, HIDDEN, MINE, RULES, WRONG_FLAG, Rule
 from . import _batch
 
-__all__ = ["INVALID_MODES", "MAX_SIDE", "PLANE_CODES", "Options", "Rewards", "one_hot_planes"]
+__all__ = ["INVALID_MODES", "MAX_BATCH_BYTES", "MAX_REWARD", "MAX_SIDE", "MAX_STEPS",
+           "PLANE_CODES", "Options", "Rewards", "one_hot_planes"]
 
 Invalid = Literal["end", "ignore"]
 INVALID_MODES: tuple[Invalid, ...] = ("end", "ignore")
@@ -31,8 +32,16 @@ PLANE_CODES: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6, 7, 8, HIDDEN, FLAG, MINE, E
 MAX_SIDE = 1024
 """Most rows or columns of an environment's board."""
 
-MAX_BATCH_CELLS = 2**30
-"""Most padded cells of all the games of one batched environment together."""
+MAX_BATCH_BYTES = 4 * 2**30
+"""Most bytes one environment may hold (4 GiB), its games' state, observations,
+masks, one-hot planes, labels and batched spaces together, as
+:meth:`Options.batch_bytes` counts them; checked before anything is allocated."""
+
+MAX_STEPS = 2**63 - 1
+"""Largest ``max_steps`` (the kernel counts steps in a signed 64-bit integer)."""
+
+MAX_REWARD = 1e100
+"""Largest size of a reward setting: sums of rewards stay finite."""
 
 
 def _as_int(name: str, value: object) -> int:
@@ -54,9 +63,14 @@ def _as_float(name: str, value: object) -> float:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
                                                                      np.floating)):
         raise TypeError(f"{name} must be a number, got {value!r:.40}")
-    x = float(value)
-    if not math.isfinite(x):
-        raise ValueError(f"{name} must be finite, got {x}")
+    try:
+        x = float(value)
+    except OverflowError:       # an int too large for a float (10**400)
+        raise ValueError(f"{name} must be a finite number of size at most {MAX_REWARD:g}, "
+                         "got an integer too large for a float") from None
+    if not math.isfinite(x) or abs(x) > MAX_REWARD:
+        raise ValueError(f"{name} must be a finite number of size at most {MAX_REWARD:g}, "
+                         f"got {x}")
     return x
 
 
@@ -84,7 +98,8 @@ class Rewards:
     Raises
     ------
     TypeError, ValueError
-        A value that is not a finite number.
+        A value that is not a number, or not finite, or larger in size than
+        :data:`MAX_REWARD`.
     """
 
     progress: float = 1.0
@@ -159,7 +174,7 @@ class Options:
         ValueError
             A value out of range: a side outside 1..:data:`MAX_SIDE`, a mine count
             outside 1..cells-1, an unknown rule or invalid mode, chord actions
-            without flag actions, a ``max_steps`` below 1, a no-guess game no
+            without flag actions, a ``max_steps`` outside 1..:data:`MAX_STEPS`, a no-guess game no
             first click can make solvable.
         """
         r, c, m = _as_int("rows", rows), _as_int("cols", cols), _as_int("mines", mines)
@@ -183,8 +198,9 @@ class Options:
         steps = None
         if max_steps is not None:
             steps = _as_int("max_steps", max_steps)
-            if steps < 1:
-                raise ValueError(f"max_steps must be at least 1 (or None for no limit), got {steps}")
+            if not 1 <= steps <= MAX_STEPS:
+                raise ValueError(f"max_steps must be at least 1 and at most {MAX_STEPS} "
+                                 f"(2**63 - 1), or None for no limit, got {steps}")
         if rule == "no_guess":
             from .. import Game
 
@@ -286,6 +302,35 @@ class Options:
         """
         return spaces.Discrete(self.n_actions)
 
+    def batch_bytes_per_game(self) -> int:
+        """Bytes each game of an environment holds (an upper estimate; see :meth:`batch_bytes`)."""
+        cells, padded = self.cells, (self.rows + 2) * (self.cols + 2)
+        view = cells * (len(PLANE_CODES) if self.one_hot else 1)
+        state = 3 * padded + cells + self.n_actions + 80         # the kernel's arrays
+        spaces_ = 2 * view + 64                  # the batched spaces' low and high bounds
+        step = view + self.n_actions + 64        # what a copy=True step hands out
+        # one_hot: the planes kept, and the bool planes and their copy a step makes
+        planes = 3 * view if self.one_hot else 0
+        labels = 3 * 8 * cells if self.labels else 0     # probabilities: each game's, stacked
+        return state + spaces_ + step + planes + labels
+
+    def batch_bytes(self, n: int) -> int:
+        """Bytes an environment of ``n`` games holds and hands out in one step, an
+        upper estimate (checked against :data:`MAX_BATCH_BYTES`).
+
+        Parameters
+        ----------
+        n : int
+            How many games.
+
+        Returns
+        -------
+        int
+            The estimate: ``n`` times :meth:`batch_bytes_per_game` and the scratch
+            arrays the games share.
+        """
+        return n * self.batch_bytes_per_game() + 28 * self.cells + 64
+
     def batch(self, n: int) -> _batch.Batch:
         """A new kernel of ``n`` games with these settings (not yet seeded).
 
@@ -302,11 +347,15 @@ class Options:
         Raises
         ------
         ValueError
-            Too many cells for one batch.
+            More bytes than :data:`MAX_BATCH_BYTES` (checked before allocating).
         """
-        if n * (self.rows + 2) * (self.cols + 2) > MAX_BATCH_CELLS:
-            raise ValueError(f"{n} games of {self.rows}x{self.cols} are too many for one batch "
-                             f"(at most {MAX_BATCH_CELLS} padded cells in all)")
+        need = self.batch_bytes(n)
+        if need > MAX_BATCH_BYTES:
+            most = max(0, (MAX_BATCH_BYTES - self.batch_bytes(0)) // self.batch_bytes_per_game())
+            raise ValueError(f"{n} games of {self.rows}x{self.cols} with these settings need "
+                             f"about {need / 2**30:,.1f} GiB, over the {MAX_BATCH_BYTES // 2**30} "
+                             f"GiB an environment may hold: at most {most:,} games (fewer with "
+                             "one_hot, flags, chord or labels)")
         rw = self.rewards
         return _batch.Batch(n, self.rows, self.cols, self.mines, _batch.RULE_CODES[self.rule],
                             self.flags, self.chord, self.invalid == "end", rw.progress, rw.win,

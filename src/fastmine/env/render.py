@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 
 from .. import EXPLODED, FLAG, HIDDEN, MINE, QUESTION, WRONG_FLAG
 
-__all__ = ["CELL", "GLYPHS", "ansi", "rgb_array"]
+__all__ = ["CELL", "GLYPHS", "MAX_RENDER_BYTES", "ansi", "cell_size", "rgb_array"]
 
 GLYPHS: dict[int, str] = {
     HIDDEN: "#", FLAG: "F", QUESTION: "?", MINE: "*", EXPLODED: "X", WRONG_FLAG: "!",
@@ -24,7 +24,11 @@ GLYPHS: dict[int, str] = {
 """View code -> character (the terminal game's glyphs)."""
 
 CELL = 16
-"""Pixels per cell side in :func:`rgb_array`."""
+"""Pixels per cell side in :func:`rgb_array` (fewer on large boards: :func:`cell_size`)."""
+
+MAX_RENDER_BYTES = 64 * 2**20
+"""Most bytes of the images one ``render()`` call makes (64 MiB): a board too large
+for 16 pixels a cell is drawn with 8, 4, 2 or 1 (:func:`cell_size`)."""
 
 _TEXT = np.array([GLYPHS[v] for v in range(-6, 9)])       # index: code + 6
 
@@ -74,14 +78,43 @@ def _tile(code: int) -> NDArray[np.uint8]:
 _TILES = np.stack([_tile(v) for v in range(-6, 9)])          # index: code + 6
 
 
+def cell_size(rows: int, cols: int, images: int = 1) -> int:
+    """Pixels per cell side for ``images`` images of a ``rows`` x ``cols`` board:
+    the largest of 16, 8, 4, 2, 1 that keeps them within :data:`MAX_RENDER_BYTES`.
+
+    Raises
+    ------
+    ValueError
+        Not even one pixel a cell fits (too many games to render at once).
+
+    >>> cell_size(16, 30), cell_size(1024, 1024)
+    (16, 4)
+    """
+    for c in (16, 8, 4, 2, 1):
+        if images * rows * cols * c * c * 3 <= MAX_RENDER_BYTES:
+            return c
+    raise ValueError(f"{images} images of a {rows}x{cols} board need more than "
+                     f"{MAX_RENDER_BYTES // 2**20} MiB even at one pixel a cell; render "
+                     "fewer games at once")
+
+
 def ansi(view: NDArray[np.int8]) -> str:
     """The view as text: one line per row, one character per cell (:data:`GLYPHS`)."""
     return "\n".join("".join(row) for row in _TEXT[np.asarray(view, np.int64) + 6])
 
 
-def rgb_array(view: NDArray[np.int8]) -> NDArray[np.uint8]:
-    """The view as an image: uint8 ``(rows * CELL, cols * CELL, 3)``."""
-    v = np.asarray(view, np.int64)
+def rgb_array(view: NDArray[np.int8], cell: int | None = None) -> NDArray[np.uint8]:
+    """The view as an image: uint8 ``(rows * cell, cols * cell, 3)``.
+
+    ``cell`` (pixels a cell side, a power of two up to 16): default
+    :func:`cell_size` of the board, 16 up to 80,000 cells or so.
+    """
+    v = np.asarray(view, np.int64) + 6
     rows, cols = v.shape
-    tiles = _TILES[v + 6]                       # rows, cols, CELL, CELL, 3
-    return np.ascontiguousarray(tiles.transpose(0, 2, 1, 3, 4)).reshape(rows * CELL, cols * CELL, 3)
+    c = cell_size(rows, cols) if cell is None else cell
+    step = CELL // c
+    tiles = _TILES[:, ::step, ::step]           # each tile shrunk to c x c pixels
+    out = np.empty((rows, c, cols, c, 3), np.uint8)
+    for r in range(rows):       # a row of tiles at a time: no board-sized temporary
+        out[r] = tiles[v[r]].transpose(1, 0, 2, 3)
+    return out.reshape(rows * c, cols * c, 3)

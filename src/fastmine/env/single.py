@@ -262,8 +262,9 @@ class MinesweeperEnv(gym.Env[dict[str, NDArray[Any]], np.int64]):
         Returns
         -------
         str or numpy.ndarray or None
-            The text, or a uint8 (rows * 16, cols * 16, 3) image; None without a
-            ``render_mode``.
+            The text, or a uint8 (rows * 16, cols * 16, 3) image (fewer pixels a
+            cell on a board too large for :data:`fastmine.env.render.MAX_RENDER_BYTES`:
+            :func:`fastmine.env.render.cell_size`); None without a ``render_mode``.
         """
         if self.render_mode is None:
             gym.logger.warn("render() was called without a render_mode; set render_mode="

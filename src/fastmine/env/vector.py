@@ -309,13 +309,23 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
         Returns
         -------
         tuple or None
-            One text or image per game; None without a ``render_mode``.
+            One text or image per game; None without a ``render_mode``.  The
+            images together stay within :data:`fastmine.env.render.MAX_RENDER_BYTES`
+            (fewer pixels a cell when needed).
+
+        Raises
+        ------
+        ValueError
+            Too many games to draw within that budget even at one pixel a cell.
         """
         if self.render_mode is None:
             gym.logger.warn("render() was called without a render_mode")
             return None
-        draw = render.ansi if self.render_mode == "ansi" else render.rgb_array
-        return tuple(draw(v) for v in self._batch.obs)
+        if self.render_mode == "ansi":
+            return tuple(render.ansi(v) for v in self._batch.obs)
+        # One pixel size for the whole batch, within render.MAX_RENDER_BYTES.
+        cell = render.cell_size(self.options.rows, self.options.cols, self.num_envs)
+        return tuple(render.rgb_array(v, cell) for v in self._batch.obs)
 
     @property
     def board_seeds(self) -> NDArray[np.uint64]:
