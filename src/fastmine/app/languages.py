@@ -17,7 +17,7 @@ from typing import Any
 from kivy.core.text import DEFAULT_FONT, LabelBase
 from kivy.core.window import Window
 
-from . import i18n
+from . import cjkbreak, i18n
 
 _KIVY_FONT: list[str] = []
 """Kivy's own default font files (regular, italic, bold, bold italic), kept to come back to."""
@@ -29,6 +29,7 @@ def use_font(code: str | None = None) -> str | None:
     fonts = LabelBase._fonts  # noqa: SLF001 - Kivy keeps its registered fonts here
     if not _KIVY_FONT:
         _KIVY_FONT.extend(fonts[DEFAULT_FONT])
+        cjkbreak.install()  # CJK text (a name, the Language picker) in any language
     font = i18n.font_for(code)
     if font is None:
         LabelBase.register(DEFAULT_FONT, *_KIVY_FONT)

@@ -1,0 +1,138 @@
+"""Chinese and Japanese lines broken as those languages break them.
+
+Kivy breaks a line at a space only and cuts a word too long for its line at
+the last character that fits.  A Chinese or Japanese sentence has no spaces,
+so Kivy cut it anywhere: inside a number ("（1" / "2%）"), inside a Latin word
+("Kiv" / "y"), and before closing punctuation, a line starting with "。" or
+"）".  :func:`break_lines` chooses the breaks by the usual rules (the line
+breaking rules of JIS X 4051 and GB/T 15834, as Unicode's UAX #14 has them):
+
+- a line may break between two CJK characters, or between a CJK character
+  and any other, at a space, and nowhere else (a number, a Latin word and
+  "3BV/s" stay whole; a no-break space glues, see
+  :func:`.i18n.keep_cjk_together`);
+- never before closing punctuation, an iteration mark, a prolonged sound mark
+  or a small kana (。，、；：！？）」』】… ー 々 っ), never after opening
+  punctuation (（「『【).
+
+:func:`install` puts it in front of Kivy's layout of a label's text: a text
+with a CJK character and a width to wrap to gets its line breaks from
+:func:`break_lines`, and Kivy lays out the lines as given.  Other text, and
+text with markup, is Kivy's as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+CLOSING = set("、。，．,.：；:;！？!?)）]］}｝〕〉》」』】〙〗〟’”｠»‐゠–〜～…‥%％‰"
+              "ヽヾゝゞ々〻ーぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ・")
+"""Characters no line may start with."""
+OPENING = set("(（[［{｛〔〈《「『【〘〖〝‘“｟«")
+"""Characters no line may end with."""
+_RANGES = ((0x2E80, 0x2FDF), (0x3000, 0x303F), (0x3040, 0x30FF), (0x3100, 0x31FF),
+           (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0xFE30, 0xFE4F),
+           (0xFF00, 0xFFEF), (0x20000, 0x3FFFF))
+
+
+def is_cjk(ch: str) -> bool:
+    """A Chinese or Japanese character (ideograph, kana, CJK or full-width punctuation)."""
+    o = ord(ch)
+    return any(lo <= o <= hi for lo, hi in _RANGES)
+
+
+def has_cjk(text: str) -> bool:
+    """True when ``text`` holds a CJK character (the only text :func:`install` changes)."""
+    return not text.isascii() and any(is_cjk(c) for c in text)
+
+
+def may_break(before: str, after: str) -> bool:
+    """True when a line may break between the characters ``before`` and ``after``
+    (a space is handled by :func:`pieces`).
+
+    >>> may_break("了", "次"), may_break("1", "2"), may_break("测", "。"), may_break("（", "1")
+    (True, False, False, False)
+    """
+    if "\u00a0" in (before, after) or "\u202f" in (before, after):
+        return False  # a no-break space glues its neighbours
+    if after in CLOSING or before in OPENING:
+        return False
+    return is_cjk(before) or is_cjk(after)
+
+
+def pieces(paragraph: str) -> list[tuple[str, str]]:
+    """``paragraph`` cut at every break opportunity: (piece, the spaces after it).
+
+    >>> pieces("你好，世界 ok 1.5")
+    [('你', ''), ('好，', ''), ('世', ''), ('界', ' '), ('ok', ' '), ('1.5', '')]
+    """
+    out: list[tuple[str, str]] = []
+    word = ""
+    i = 0
+    while i < len(paragraph):
+        ch = paragraph[i]
+        if ch == " ":
+            j = i
+            while j < len(paragraph) and paragraph[j] == " ":
+                j += 1
+            out.append((word, paragraph[i:j]))
+            word, i = "", j
+            continue
+        word += ch
+        nxt = paragraph[i + 1] if i + 1 < len(paragraph) else ""
+        if nxt and nxt != " " and may_break(ch, nxt):
+            out.append((word, ""))
+            word = ""
+        i += 1
+    if word:
+        out.append((word, ""))
+    return out
+
+
+def break_lines(text: str, width: float, measure: Callable[[str], float]) -> list[str]:
+    """``text`` in lines at most ``width`` wide (``measure`` gives a string's
+    width), broken only where :func:`may_break` or a space allows: as many
+    pieces on each line as fit.  A piece wider than a line has a line of its own.
+
+    >>> break_lines("你挺过了 1 次（12%）。", 5, len)
+    ['你挺过了', '1 次', '（12%）。']
+    """
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line, gap = "", ""
+        for word, spaces in pieces(paragraph):
+            candidate = line + gap + word
+            if line and measure(candidate) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = candidate
+            gap = spaces
+        lines.append(line + gap)  # the paragraph's trailing spaces, as they were
+    return lines
+
+
+_ORIGINAL: list[Callable[..., Any]] = []
+
+
+def _layout_text(text: Any, lines: list[Any], size: Any, text_size: Any, options: dict[str, Any],
+                 get_extents: Callable[[str], tuple[float, float]], append_down: bool,
+                 complete: bool) -> Any:
+    """Kivy's ``layout_text`` with CJK lines broken first (see :func:`install`)."""
+    width = text_size[0]
+    if width and isinstance(text, str) and has_cjk(text):
+        padding = options.get("padding") or (0, 0, 0, 0)
+        pad = (padding[0] + padding[2]) if len(padding) == 4 else 2 * padding[0]
+        text = "\n".join(break_lines(text, width - pad, lambda s: get_extents(s)[0]))
+    return _ORIGINAL[0](text, lines, size, text_size, options, get_extents, append_down, complete)
+
+
+def install() -> None:
+    """Break CJK text of every Kivy label by :func:`break_lines` (once per process)."""
+    import kivy.core.text as core_text
+
+    if _ORIGINAL:
+        return
+    _ORIGINAL.append(core_text.layout_text)
+    core_text.layout_text = _layout_text
