@@ -30,6 +30,7 @@ from fastmine.coach import (
 
 sys.path.insert(0, str(Path(__file__).parent / "solver"))
 import brute_force  # noqa: E402  (the solver tests' slow reference)
+from safe_play_reference import judge_guess  # noqa: E402  (safe play, written out)
 
 # A 4x4 board: mines in three corners, the first click at (1, 2) shows 1.
 #   *1..
@@ -84,8 +85,8 @@ def reference(board: Board, moves: list[tuple[str, int, int]], rule: str) -> lis
             best = float(np.nanmin(prob))
             if all(safe[p] for p in cells):
                 cat, risk, best = "safe", 0.0, 0.0
-            elif n_safe:
-                cat, best = "avoidable_risk", 0.0
+            elif n_safe:        # judged by what safe play would have done
+                cat, best = judge_guess(view, board, cells)[0], 0.0
             elif risk > best + MARGIN:
                 cat = "worse_guess"
             else:
@@ -502,7 +503,7 @@ def test_budget_leaves_the_rest_not_analysed() -> None:
     for a, b in zip(full, none, strict=True):
         # Moves the solver weighs become "not analysed"; the rest keep their verdict.
         if a.category in (Category.SAFE, Category.FORCED_GUESS, Category.AVOIDABLE_RISK,
-                          Category.WORSE_GUESS):
+                          Category.EARLY_GUESS, Category.FORCED_EARLY, Category.WORSE_GUESS):
             assert b.category is Category.NOT_ANALYSED
         else:
             assert b.category is a.category

@@ -198,9 +198,9 @@ def test_curses_game_shows_the_coach_after_a_loss_and_w_toggles_the_live_coach(t
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pty")
 def test_curses_coach_lines_longer_than_the_terminal_are_folded_not_cut(tmp_path):
-    # 5x5, 5 mines, seed 1: a forced guess (19%) and two avoidable risks, the
-    # last one lost: a summary of 114 characters and a 95-character loss line,
-    # on an 80-column terminal.
+    # 5x5, 5 mines, seed 1: a forced guess (19%) and two guesses taken early,
+    # the last one lost: a summary of 153 characters and a 116-character loss
+    # line, on an 80-column terminal.
     t = PtyScreen(["play", "--seed", "1", "--rows", "5", "--cols", "5", "--mines", "5",
                    "--rule", "cell", "--no-records"], env={"FASTMINE_DATA_DIR": str(tmp_path)})
     try:
@@ -214,11 +214,11 @@ def test_curses_coach_lines_longer_than_the_terminal_are_folded_not_cut(tmp_path
         t.wait_for("Coach:")
         t.settle()
         words = t.words
-        assert ("Coach: You survived 1 guess you had to make (19%). 1 guess you did not "
-                "need (14%): a safe cell was there. You lost on a guess you did not need (12%): "
-                "a safe cell was there.") in words
-        assert ("Move 4, open at row 5, column 5: a 12% risk you did not need: 1 safe cell "
-                "was there. It hit a mine.") in words
+        assert ("Coach: You survived 1 guess you had to make (19%). 1 guess taken early "
+                "(14%): after the safe cells, the safest cell would have had 7.7%. You lost on "
+                "a guess taken early at 12%: after the 1 safe cell it would have been 17%.") in words
+        assert ("Move 4, open at row 5, column 5: guessed early at 12%; after the 1 safe cell "
+                "it would have been 17%. It hit a mine.") in words
         assert all(len(line.rstrip()) <= 80 for line in t.lines)
         t.send("q")
         assert t.wait_exit() == 0

@@ -3,9 +3,12 @@
 :func:`analyze` replays a game's moves on its board and asks the exact solver
 (:mod:`fastmine.solver`), before every click, what the player could know: the
 chance that the clicked cell holds a mine, whether a certainly safe cell
-existed anywhere, and the lowest risk on offer.  Each move gets a
-:class:`Verdict`; :func:`fatal` finds the move that lost.  The words said
-about them are :mod:`fastmine.coach.words`.
+existed anywhere, and the lowest risk on offer.  A guess taken while a safe
+cell existed is judged by what safe play would have done to it
+(:mod:`.safeplay`): needless when safe play settles the cell, early when it
+changes its odds or offers a safer cell, early but fair (a forced guess taken
+early) otherwise.  Each move gets a :class:`Verdict`; :func:`fatal` finds the
+move that lost.  The words said about them are :mod:`fastmine.coach.words`.
 """
 
 from __future__ import annotations
@@ -27,14 +30,16 @@ from ..game import MOVE_ASSIST, MOVE_MARK, Game
 from ..movelog import KIND_BITS, KIND_NAMES
 from ..solver import probability as _probability
 from ..viewcodes import FLAG, HIDDEN, QUESTION, GameState
+from .safeplay import SafePlayer
 
 __all__ = ["Category", "KINDS", "MARGIN", "Verdict", "analyze", "fatal", "is_risky", "judge",
            "live"]
 
 MARGIN = 1e-9
 """How much riskier than the best cell a guess must be to count as a worse
-guess: the counts are exact, but the probabilities are floats, and two cells
-with the same odds may differ in the last bits."""
+guess, and how far apart two risks must be to count as different (a guess's
+risk before and after safe play): the counts are exact, but the probabilities
+are floats, and two cells with the same odds may differ in the last bits."""
 
 KINDS = ("reveal", "mark", "chord")
 """Move kinds :func:`analyze` accepts (a mark is one right click: flag, ?, clear)."""
@@ -50,7 +55,17 @@ class Category(str, enum.Enum):
     FORCED_GUESS = "forced_guess"
     """No safe cell existed anywhere, and no cell was safer than this one."""
     AVOIDABLE_RISK = "avoidable_risk"
-    """A risk taken while a proven-safe cell existed elsewhere."""
+    """A needless guess: taken while a proven-safe cell existed, on a cell
+    that safe play (opening every provably safe cell, again and again) would
+    have opened or proven a mine."""
+    EARLY_GUESS = "early_guess"
+    """A guess taken early: a proven-safe cell existed, safe play would have
+    left the cell uncertain, but with another risk, or with a safer cell on
+    offer (``safe_play_risk``, ``safe_play_best``)."""
+    FORCED_EARLY = "forced_early"
+    """Early but fair: a forced guess taken before the safe cells.  Safe play
+    would have left the cell uncertain with the same risk, and no cell safer:
+    no fault (counted with the forced guesses)."""
     WORSE_GUESS = "worse_guess"
     """No safe cell existed, but another cell was strictly safer."""
     FLAG = "flag"
@@ -67,7 +82,8 @@ class Category(str, enum.Enum):
     count, or the time budget of :func:`analyze` spent."""
 
 
-_RISKY = (Category.FORCED_GUESS, Category.AVOIDABLE_RISK, Category.WORSE_GUESS)
+_RISKY = (Category.FORCED_GUESS, Category.FORCED_EARLY, Category.AVOIDABLE_RISK,
+          Category.EARLY_GUESS, Category.WORSE_GUESS)
 
 
 @dataclass(frozen=True)
@@ -95,6 +111,16 @@ class Verdict:
         Proven-safe cells at that moment (None when not analysed).
     survived : bool
         False only for the move that lost the game.
+    safe_play_cells : int or None
+        For a guess taken early (fair or not): the cells safe play opens,
+        cascades included, until no proven-safe cell is left; None otherwise.
+    safe_play_risk : float or None
+        The move's risk after that safe play: 0.0 when it opened the cells,
+        1.0 when it proved one a mine (needless), else the risk the guess
+        would have had; None when no safe cell existed.
+    safe_play_best : float or None
+        The lowest risk on offer once no proven-safe cell is left; None when
+        safe play settled the move, or no safe cell existed.
     """
 
     index: int
@@ -105,6 +131,9 @@ class Verdict:
     best_risk: float | None
     safe_cells_available: int | None
     survived: bool = True
+    safe_play_cells: int | None = None
+    safe_play_risk: float | None = None
+    safe_play_best: float | None = None
 
 
 def _move(m: Any, index: int) -> tuple[str, int, int, bool | None]:
@@ -311,6 +340,14 @@ class _Cache:
         self.deadline = deadline
         self.revealed = -1
         self.analysis: _probability.Analysis | None = None
+        self._safe_player: SafePlayer | None = None
+
+    def safe_player(self) -> SafePlayer:
+        """Safe play on the game's board, kept from one guess to the next."""
+        if self._safe_player is None:
+            assert self.game.board is not None
+            self._safe_player = SafePlayer(self.game.board)
+        return self._safe_player
 
     def get(self) -> _probability.Analysis | None:
         game = self.game
@@ -340,6 +377,7 @@ def _verdict(game: Game, board: Board, rule: Rule, cache: _Cache, i: int, kind: 
     mines = board.mines
     risk = best = None
     n_safe: int | None = None
+    category: Category | None = None          # None: a reveal or chord the solver weighs
     if kind == "mark":
         before = int(view[r, c])
         if before == HIDDEN:
@@ -360,28 +398,42 @@ def _verdict(game: Game, board: Board, rule: Rule, cache: _Cache, i: int, kind: 
                 f"the first click at ({r}, {c}) is a mine on this board: "
                 f"the board was not made under the {rule!r} rule")
         category, risk, best = Category.FIRST_CLICK, 0.0, 0.0
-    else:
-        category, risk, best, n_safe = _judge(cache.get(), cells)
     survived = not any(mines[p] for p in cells)
+    if category is None:
+        return _judge(cache, i, kind, (r, c), cells, survived)
     return Verdict(i, kind, (r, c), category, risk, best, n_safe, survived)
 
 
-def _judge(a: _probability.Analysis | None, cells: list[tuple[int, int]]
-           ) -> tuple[Category, float | None, float | None, int | None]:
-    """Category, risk, best risk and safe-cell count of opening ``cells``."""
+def _judge(cache: _Cache, i: int, kind: str, cell: tuple[int, int],
+           cells: list[tuple[int, int]], survived: bool) -> Verdict:
+    """The verdict on opening ``cells`` (move ``i``, a reveal or chord at ``cell``)."""
+    a = cache.get()
     if a is None:
-        return Category.NOT_ANALYSED, None, None, None
+        return Verdict(i, kind, cell, Category.NOT_ANALYSED, None, None, None, survived)
     idx = tuple(np.array(cells).T)
     n_safe = int(np.count_nonzero(a.safe))
     if a.safe[idx].all():
-        return Category.SAFE, 0.0, 0.0, n_safe
+        return Verdict(i, kind, cell, Category.SAFE, 0.0, 0.0, n_safe, survived)
     risk = float(a.probabilities[idx].max())
     if n_safe:
-        return Category.AVOIDABLE_RISK, risk, 0.0, n_safe
+        # A guess while a safe cell existed: judged by what safe play does to it.
+        sp = cache.safe_player().play(cache.game.view, a, cells, cache.deadline)
+        if sp is None:
+            return Verdict(i, kind, cell, Category.NOT_ANALYSED, None, None, n_safe, survived)
+        if sp.settled:
+            category = Category.AVOIDABLE_RISK
+        elif (abs(sp.risk - risk) <= MARGIN and sp.best_risk is not None
+              and sp.risk <= sp.best_risk + MARGIN):
+            category = Category.FORCED_EARLY
+        else:
+            category = Category.EARLY_GUESS
+        return Verdict(i, kind, cell, category, risk, 0.0, n_safe, survived, sp.opened,
+                       sp.risk, sp.best_risk)
     if not a.exact:                 # certain cells stay certain, odds do not
-        return Category.NOT_ANALYSED, None, None, n_safe
+        return Verdict(i, kind, cell, Category.NOT_ANALYSED, None, None, n_safe, survived)
     best = float(np.nanmin(a.probabilities))
-    return (Category.WORSE_GUESS if risk > best + MARGIN else Category.FORCED_GUESS), risk, best, 0
+    category = Category.WORSE_GUESS if risk > best + MARGIN else Category.FORCED_GUESS
+    return Verdict(i, kind, cell, category, risk, best, 0, survived)
 
 
 def is_risky(v: Verdict) -> bool:
@@ -395,7 +447,8 @@ def is_risky(v: Verdict) -> bool:
     Returns
     -------
     bool
-        True for a guess of any kind, an avoidable risk, or the move that lost.
+        True for a guess of any kind (forced, early, needless, worse), or the
+        move that lost.
     """
     return v.category in _RISKY or not v.survived
 

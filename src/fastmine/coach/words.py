@@ -49,6 +49,17 @@ def _certain(risk: float | None) -> bool:
     return risk is not None and risk >= 1.0 - MARGIN
 
 
+_EARLY = (Category.EARLY_GUESS, Category.FORCED_EARLY)
+
+
+def _best(v: Verdict) -> float:
+    """The best risk a guess is set against: for one taken early, the best once
+    the safe cells are open; else the best at the time."""
+    if v.category in _EARLY and v.safe_play_best is not None:
+        return v.safe_play_best
+    return v.best_risk or 0.0
+
+
 class Words:
     """How the coach's sentences are worded: English by default, or a translation.
 
@@ -161,10 +172,14 @@ def summary_lines(verdicts: Iterable[Verdict], words: Words = ENGLISH) -> list[s
     """
     vs = list(verdicts)
     w, lines = words, []
-    for cat in (Category.FORCED_GUESS, Category.AVOIDABLE_RISK, Category.WORSE_GUESS):
-        # The guesses survived (the one that lost is named apart, below).
-        pairs = [(v.risk, v.best_risk or 0.0) for v in vs
-                 if v.category is cat and v.survived and v.risk is not None]
+    for cat in (Category.FORCED_GUESS, Category.FORCED_EARLY, Category.AVOIDABLE_RISK,
+                Category.EARLY_GUESS, Category.WORSE_GUESS):
+        # The guesses survived (the one that lost is named apart, below); a
+        # forced guess taken early counts with the forced guesses, and is
+        # then said apart as no fault.
+        kinds = (cat, Category.FORCED_EARLY) if cat is Category.FORCED_GUESS else (cat,)
+        pairs = [(v.risk, _best(v)) for v in vs
+                 if v.category in kinds and v.survived and v.risk is not None]
         if not pairs:
             continue
         n, took = len(pairs), [p for p, _ in pairs]
@@ -173,6 +188,16 @@ def summary_lines(verdicts: Iterable[Verdict], words: Words = ENGLISH) -> list[s
         if cat is Category.FORCED_GUESS:
             text = w.ngettext("You survived {n} guess you had to make ({risks}%).",
                               "You survived {n} guesses you had to make ({risks}%).", n)
+        elif cat is Category.FORCED_EARLY:
+            text = w.ngettext("You took {n} forced guess early, as fast players do.",
+                              "You took {n} forced guesses early, as fast players do.", n)
+        elif cat is Category.EARLY_GUESS:
+            risks = w.num(_risks([_pct(p, b) for p, b in pairs], took))
+            best = w.num(_risks([_pct(b, p) for p, b in pairs], [b for _, b in pairs]))
+            text = w.ngettext("{n} guess taken early ({risks}%): after the safe cells, the "
+                              "safest cell would have had {best}%.",
+                              "{n} guesses taken early ({risks}%): after the safe cells, the "
+                              "safest cells would have had {best}%.", n)
         elif cat is Category.AVOIDABLE_RISK:
             text = w.ngettext("{n} guess you did not need ({risks}%): a safe cell was there.",
                               "{n} guesses you did not need ({risks}%): a safe cell was there "
@@ -276,6 +301,17 @@ def remark(v: Verdict, words: Words = ENGLISH) -> str | None:
                 risk=w.pct(risk))
         return w.gettext("You had to guess ({risk}%): no cell was safer. Bad luck.").format(
             risk=w.pct(risk))
+    if cat is Category.EARLY_GUESS:
+        return w.gettext("Guessed early at {risk}%: {safe_play}.").format(
+            risk=_early_risk(v, w), safe_play=_safe_play(v, w))
+    if cat is Category.FORCED_EARLY:
+        if v.survived:
+            return w.gettext("A forced guess, taken early ({risk}%): after the safe cells the "
+                             "odds would have been the same, and no cell safer.").format(
+                risk=w.pct(risk))
+        return w.gettext("A forced guess, taken early ({risk}%): after the safe cells the odds "
+                         "would have been the same, and no cell safer. Bad luck.").format(
+            risk=w.pct(risk))
     if cat is Category.WORSE_GUESS:
         best = v.best_risk or 0.0
         if _certain(risk):
@@ -292,10 +328,41 @@ def remark(v: Verdict, words: Words = ENGLISH) -> str | None:
     return None
 
 
+def _early_risk(v: Verdict, words: Words) -> str:
+    """The risk of a guess taken early, with the digits that tell it from its risk
+    after safe play when the two differ."""
+    risk, after = v.risk or 0.0, v.safe_play_risk
+    return words.pct(risk, after if after is not None and abs(after - risk) > MARGIN else None)
+
+
+def _safe_play(v: Verdict, words: Words) -> str:
+    """What safe play would have done to a guess taken early, as a clause: "after
+    the 12 safe cells it would have been 20%", "... a 9% cell would have been there"."""
+    w, risk = words, v.risk or 0.0
+    after = v.safe_play_risk if v.safe_play_risk is not None else risk
+    best = v.safe_play_best if v.safe_play_best is not None else after
+    n = v.safe_play_cells or 0
+    changed = abs(after - risk) > MARGIN
+    safer = best < after - MARGIN
+    if changed and safer:
+        text = w.ngettext("after the {n} safe cell it would have been {after}%, and a {best}% "
+                          "cell would have been there",
+                          "after the {n} safe cells it would have been {after}%, and a {best}% "
+                          "cell would have been there", n)
+    elif safer:
+        text = w.ngettext("after the {n} safe cell a {best}% cell would have been there",
+                          "after the {n} safe cells a {best}% cell would have been there", n)
+    else:
+        text = w.ngettext("after the {n} safe cell it would have been {after}%",
+                          "after the {n} safe cells it would have been {after}%", n)
+    return text.format(n=n, after=w.pct(after, risk if changed else None),
+                       best=w.pct(best, after if safer else None))
+
+
 def tag(v: Verdict) -> str:
     """A short mark of a move, for a replay's move list: ``safe``, ``guess 33%``,
-    ``RISK 20% (3 safe)``, ``worse 40%>12%``, ``wrong flag``, ...; the move that
-    lost ends in ``LOST``.
+    ``RISK 20% (3 safe)``, ``early 33%->9% (3 safe)``, ``forced early 50% (3 safe)``,
+    ``worse 40%>12%``, ``wrong flag``, ...; the move that lost ends in ``LOST``.
 
     Parameters
     ----------
@@ -313,6 +380,8 @@ def tag(v: Verdict) -> str:
     'worse 40%>12% LOST'
     >>> tag(Verdict(2, "chord", (1, 1), Category.AVOIDABLE_RISK, 0.2, 0.0, 3))
     'RISK 20% (3 safe)'
+    >>> tag(Verdict(4, "reveal", (0, 7), Category.EARLY_GUESS, 1 / 3, 0.0, 3, True, 12, 1 / 3, 0.09))
+    'early 33%->9% (3 safe)'
     """
     risk = _pct(v.risk) if v.risk is not None else "?"
     text = {
@@ -320,6 +389,9 @@ def tag(v: Verdict) -> str:
         Category.SAFE: "safe",
         Category.FORCED_GUESS: f"guess {risk}%",
         Category.AVOIDABLE_RISK: f"RISK {risk}% ({v.safe_cells_available} safe)",
+        Category.EARLY_GUESS: f"early {_pct(v.risk or 0.0, _best(v))}%->{_pct(_best(v), v.risk)}% "
+                              f"({v.safe_cells_available} safe)",
+        Category.FORCED_EARLY: f"forced early {risk}% ({v.safe_cells_available} safe)",
         Category.WORSE_GUESS: f"worse {_pct(v.risk or 0.0, v.best_risk or 0.0)}%>{_pct(v.best_risk or 0.0, v.risk)}%",
         Category.FLAG: "flag",
         Category.WRONG_FLAG: "wrong flag",
@@ -344,6 +416,13 @@ def _loss(v: Verdict, words: Words = ENGLISH) -> str:
     if v.category is Category.FORCED_GUESS and risk is not None:
         return w.gettext("You lost on a guess you had to make ({risk}%): no cell was "
                          "safer.").format(risk=w.pct(risk))
+    if v.category is Category.FORCED_EARLY and risk is not None:
+        return w.gettext("You lost on a forced guess taken early ({risk}%): after the safe "
+                         "cells the odds would have been the same, and no cell "
+                         "safer.").format(risk=w.pct(risk))
+    if v.category is Category.EARLY_GUESS and risk is not None:
+        return w.gettext("You lost on a guess taken early at {risk}%: {safe_play}.").format(
+            risk=_early_risk(v, w), safe_play=_safe_play(v, w))
     if v.category is Category.AVOIDABLE_RISK and risk is not None:
         return w.gettext("You lost on a guess you did not need ({risk}%): a safe cell was "
                          "there.").format(risk=w.pct(risk))
@@ -400,6 +479,13 @@ def describe(v: Verdict, words: Words = ENGLISH, at: tuple[int, int] | None = No
             risk=w.pct(risk or 0.0, best), best=w.pct(best, risk))
     elif cat is Category.FORCED_GUESS:
         text = w.gettext("a guess you had to make ({risk}%): no cell was safer").format(
+            risk=w.pct(risk or 0.0))
+    elif cat is Category.EARLY_GUESS:
+        text = w.gettext("guessed early at {risk}%; {safe_play}").format(
+            risk=_early_risk(v, w), safe_play=_safe_play(v, w))
+    elif cat is Category.FORCED_EARLY:
+        text = w.gettext("a forced guess taken early ({risk}%): after the safe cells the odds "
+                         "would have been the same, and no cell safer").format(
             risk=w.pct(risk or 0.0))
     else:
         text = {
