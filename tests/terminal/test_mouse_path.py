@@ -32,15 +32,19 @@ def test_the_replay_keeps_the_videos_mouse_path(name):
     ev, mouse = iv.video.events, iv.replay.mouse
     assert mouse is not None and len(mouse) == len(ev)
     assert np.array_equal(mouse[:, 0], ev.time_ms - iv.play.start_ms)
-    assert np.array_equal(mouse[:, 1], ev.x.astype(np.int64) * 16 // iv.video.cell_size)
+    # the video's own pixels, its cell size the path's unit
+    unit = iv.replay.mouse_unit
+    assert unit == iv.video.cell_size
+    assert np.array_equal(mouse[:, 1], ev.x) and np.array_equal(mouse[:, 2], ev.y)
     assert np.array_equal(mouse[:, 3], ev.kind)
     # the pointer at each click's event is over the clicked cell
     for m in iv.play.moves:
         if m.row >= 0:
             x, y = int(mouse[m.event, 1]), int(mouse[m.event, 2])
-            assert (y // 16, x // 16) == (m.row, m.col)
+            assert (y // unit, x // unit) == (m.row, m.col)
     data = iv.replay.to_bytes()
-    assert json.loads(data)["version"] == REPLAY_VERSION == 3
+    # version 3 (older fastmines read it) where the unit is its sixteenths of a cell
+    assert json.loads(data)["version"] == (3 if unit == 16 else 4) and REPLAY_VERSION == 4
     assert Replay.from_bytes(data) == iv.replay
 
 

@@ -12,13 +12,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from make_videos import click, evf0, evf4
-from video_files import BAD, EXPECTED, path
+from video_files import BAD, EXPECTED, NOT_UTF8, path
 
 from fastmine.videos import VideoFormatError, play_video, read_video
 from fastmine.videos.clientrules import ClientBoard
 from fastmine.videos.model import MAX_EVENT_RATE
 
-_DATA = {name: path(name).read_bytes() for name in [*EXPECTED, *BAD]}
+_DATA = {name: path(name).read_bytes() for name in [*EXPECTED, *BAD, *NOT_UTF8]}
 
 
 def _refused(data: bytes, name: str, words: str, **kw: str) -> VideoFormatError:

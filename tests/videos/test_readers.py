@@ -7,7 +7,7 @@ import pickle
 
 import numpy as np
 import pytest
-from video_files import BAD, EXPECTED, path
+from video_files import BAD, EXPECTED, NOT_UTF8, path
 
 import fastmine
 from fastmine.videos import EventKind, Video, VideoFormatError, read_video
@@ -113,6 +113,21 @@ def test_wrong_encoding_is_refused_with_the_file_named() -> None:
         assert words in str(err.value)
         assert str(path(name)) in str(err.value)
         assert err.value.source == str(path(name)) and err.value.offset is not None
+
+
+def test_a_name_that_is_not_utf8_keeps_its_game() -> None:
+    """The name is read with replacement characters and said once (the old
+    reader refused the whole file); the game is the same as the good name's."""
+    for name, player in NOT_UTF8.items():
+        v = read_video(path(name))
+        assert v.player == player
+        assert v.details["not_utf8"] == "the player's name"
+        assert v.notes == ("the player's name: not valid UTF-8, shown with replacement "
+                           "characters (\ufffd)",)
+        same = read_video(path("vienna2_utf8_nonascii.rmv"))
+        assert same.notes == () and "not_utf8" not in same.details
+        assert np.array_equal(v.mine_layout, same.mine_layout)
+        assert np.array_equal(v.events.time_ms, same.events.time_ms)
 
 
 def test_sources_path_bytes_and_file_objects() -> None:

@@ -78,8 +78,14 @@ EXPECTED = {
                               504985, 10, "won", 515),
 }
 
-BAD = {"vienna2_utf8_invalid.rmv": "the player's name is not valid UTF-8"}
-"""Real files that must be refused, and what the message says."""
+BAD: dict[str, str] = {}
+"""Real files that must be refused, and what the message says (none: a name
+that is not valid UTF-8 no longer loses its game, see NOT_UTF8)."""
+
+NOT_UTF8 = {"vienna2_utf8_invalid.rmv": "\ufffdhomas Kolar"}
+"""Real files whose player's name is not valid UTF-8, and the name as read
+(each bad byte a replacement character); the game is the one of
+vienna2_utf8_nonascii.rmv."""
 
 # name: (outcome, time_ms, left, right, double, bbbv_solved) by the recording
 # client's rules (ms-toollib's; Clone counts a chord's right press).

@@ -84,7 +84,8 @@ class ReplayBoard(BoardView):
         i = cursor_index(mouse, ms)
         if i < 0:
             return
-        fr, fc = float(mouse[i, 2]) / UNIT, float(mouse[i, 1]) / UNIT
+        unit = getattr(replay, "mouse_unit", UNIT)     # the path's units a cell
+        fr, fc = float(mouse[i, 2]) / unit, float(mouse[i, 1]) / unit
         if not (0 <= fr < self.rows and 0 <= fc < self.cols):
             return
         held = int(self._held[i])

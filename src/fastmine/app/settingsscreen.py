@@ -60,6 +60,8 @@ class SettingRow(BoxLayout):
                 b, "state", "down" if value == b.value else "normal"))
             choices.add_widget(btn)
             self.ids[f"choice_{v}"] = btn
+        choices.bind(width=lambda c, w: [fit_width(b, w) for b in c.children])
+
 
     def on_value(self, _inst, value: str) -> None:
         app = App.get_running_app()
@@ -93,6 +95,16 @@ class SettingsScreen(Screen):
         cfg = App.get_running_app().config
         for key, row in self.rows.items():
             row.value = str(cfg.get(S.SECTION, key))
+
+
+def fit_width(button: WordToggle, width: float) -> None:
+    """A choice as wide as its words, or, when they are wider than its row
+    (a Russian control scheme at large text), as wide as the row with its words
+    wrapped onto more lines: the whole text on screen."""
+    button.text_size = (None, None)
+    button.texture_update()
+    if button.texture_size[0] + dp(28) > width:
+        button.text_size = (max(dp(36), width - dp(28)), None)
 
 
 def shown(label: str, key: str = "") -> str:

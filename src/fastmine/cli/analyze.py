@@ -228,7 +228,7 @@ def analyze_file(name: str, coach: bool = True) -> Analysis:
     version = f"{video.software_version}" if video.software_version else None
     return Analysis(name, video.format, video.software, version, video.player or None,
                     video.date.isoformat() if video.date is not None else None, game,
-                    video_stats(video, play), counts, words)
+                    video_stats(video, play), counts, words, video.notes)
 
 
 def _error(name: str, exc: BaseException) -> str:

@@ -211,7 +211,7 @@ def _read_and_record(args: argparse.Namespace, name: str,
         return "read", replay
     imported = import_video(data, name)
     print(printable(imported.describe()), file=sys.stderr)
-    for note in getattr(imported, "notes", ()):
+    for note in imported.video.notes:
         print(printable(f"note: {name}: {note}"), file=sys.stderr)
     record = imported.record()
     if record is None:
@@ -244,21 +244,15 @@ def _import_one(args: argparse.Namespace, name: str) -> int:
 
 def _evf(store: Any, replay: Replay, ident: str | None) -> bytes:
     """The replay of game ``ident`` (found already) as a Metasweeper video, with
-    the stored game's player and date."""
-    from datetime import datetime
-
+    the stored game's player, date (in the zone its source gave) and the
+    program that recorded an imported game (whose click counts it keeps)."""
     from ..replay.toevf import to_evf
 
     key = store.replay_ids()[-1] if ident in (None, "last") else int(str(ident))
     record = next((g for g in store.games() if g.id == key), None)
-    player, date_us = "", 0
-    if record is not None:
-        player = record.name or ""
-        try:
-            date_us = int(datetime.fromisoformat(record.date).timestamp() * 1e6)
-        except (ValueError, OverflowError, OSError):
-            date_us = 0
-    return to_evf(replay, player=player, date_us=date_us)
+    if record is None:
+        return to_evf(replay)
+    return to_evf(replay, player=record.name or "", date=record.date, software=record.software)
 
 
 def _no_full_screen() -> str | None:

@@ -60,7 +60,8 @@ class Cursor(Seeker):
         mouse = self.replay.mouse
         if mouse is None or self.held is None:
             return None
-        return pointer(mouse, self.held, self.ms, self.replay.rows, self.replay.cols)
+        return pointer(mouse, self.held, self.ms, self.replay.rows, self.replay.cols,
+                       self.replay.mouse_unit)
 
     def risky(self, step: int) -> int | None:
         """The position (moves shown) just after the next risky move (``step`` 1)

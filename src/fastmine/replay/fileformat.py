@@ -42,12 +42,14 @@ __all__ = ["MAX_REPLAY_BYTES", "MAX_REPLAY_FIELDS", "MAX_REPLAY_MOVES", "REPLAY_
            "REPLAY_VERSION", "moves_cap"]
 
 REPLAY_FORMAT = "fastmine-replay"
-REPLAY_VERSION = 3
+REPLAY_VERSION = 4
 """The newest replay file version this fastmine writes and reads.
 Version 2 logs each mark's cycle (kind 3: without "?"); in a version 1 file
 every mark cycled as its ``question_marks`` says (read as such).  Version 3
-adds the mouse path (:mod:`fastmine.replay.mousepath`); a replay without one
-is still written as version 2, which older fastmines read."""
+adds the mouse path (:mod:`fastmine.replay.mousepath`), in sixteenths of a
+cell; version 4 adds ``mouse_unit``, the path's units a cell (a video's own
+pixels).  Each replay is written in the oldest version that holds it (2
+without a path, 3 with a path in sixteenths), which older fastmines read."""
 
 MAX_REPLAY_MOVES = MAX_LOG_MOVES
 """Most moves a replay file may hold on any board (4,194,304; 64 MB unpacked); on a
@@ -83,7 +85,8 @@ def to_dict(rep: Replay) -> dict[str, Any]:
     pairs = movelog.encode(rep.moves, rep.cols, padded=False)
     out = {
         "format": REPLAY_FORMAT,
-        "version": 2 if rep.mouse is None else REPLAY_VERSION,
+        "version": (2 if rep.mouse is None else 3 if rep.mouse_unit == mousepath.UNIT
+                    else REPLAY_VERSION),
         "rows": rep.rows,
         "cols": rep.cols,
         "mines": rep.mine_count,
@@ -99,6 +102,8 @@ def to_dict(rep: Replay) -> dict[str, Any]:
     if rep.mouse is not None:
         out["mouse_count"] = int(rep.mouse.shape[0])
         out["mouse"] = mousepath.encode(rep.mouse)
+        if rep.mouse_unit != mousepath.UNIT:
+            out["mouse_unit"] = rep.mouse_unit
     return out
 
 
@@ -240,10 +245,16 @@ def from_dict(cls: type[Replay], d: object) -> Replay:
     # A version 1 file's marks cycled as its question_marks says.
     moves = movelog.upgrade(moves, log_version, qm)
     mouse = None
+    unit = mousepath.UNIT
     if version >= 3 and ("mouse" in d or "mouse_count" in d):
         mouse = mousepath.decode(d.get("mouse"), d.get("mouse_count"))
+        if version >= 4 and "mouse_unit" in d:
+            try:
+                unit = mousepath.check_unit(d["mouse_unit"])
+            except ValueError as exc:
+                raise SaveFormatError(f"replay field 'mouse_unit': {exc}") from None
     rep = cls(mask[:rows * cols].astype(bool).reshape(rows, cols), rule, moves, state,
-              float(t), qm, assisted, mouse)
+              float(t), qm, assisted, mouse, unit)
     try:
         end = rep.play()
     except GameOverError:

@@ -131,7 +131,8 @@ def import_video(data: bytes, name: str) -> ImportedVideo:
         raise ValueError(f"{name}: the video has no move on the board")
     try:
         replay = replace(Replay.from_game(game),
-                         mouse=mouse_of_video(video, play.start_ms or 0) if len(video.events) else None)
+                         mouse=mouse_of_video(video, play.start_ms or 0) if len(video.events) else None,
+                         mouse_unit=video.cell_size)
     except ValueError as exc:
         raise ValueError(f"{name}: no replay can be made of this video's game: {exc}") from None
     return ImportedVideo(video, play, game, replay)

@@ -9,18 +9,21 @@ array of ``(ms, x, y, kind)`` rows:
     Game time in milliseconds (0 at the first reveal, as the moves' times;
     negative before it: flags laid and the pointer moved before the game).
 ``x``, ``y``
-    The pointer's place in sixteenths of a cell (:data:`UNIT`) from the
-    board's top-left corner; outside ``0 .. cols * UNIT`` (or rows) it is off
-    the board.
+    The pointer's place from the board's top-left corner, in the replay's
+    ``mouse_unit`` a cell: the recording's own pixels (a video's
+    ``cell_size``, 16 for Arbiter and Clone, 16-54 for Vienna and
+    Metasweeper), so the path is kept exactly as recorded; outside
+    ``0 .. cols * mouse_unit`` (or rows) it is off the board.
 ``kind``
     A :class:`fastmine.videos.EventKind` value (0 a move, 1/2 left press and
     release, 3/4 right, 5/6 middle, 7 a flag laid before the game, 8 both
     buttons down, 9/10/11 a left/right/middle press or release, the button's
     state before it deciding).
 
-In the replay file (version 3, ``docs/replays.md``) it is packed as
-little-endian int32, zlib-compressed and base64-encoded, with its count;
-every size is checked against :data:`MAX_MOUSE_EVENTS` before it is unpacked.
+In the replay file (version 3, ``docs/replays.md``; version 4 when a cell is
+not :data:`UNIT` units) it is packed as little-endian int32, zlib-compressed
+and base64-encoded, with its count and unit; every size is checked against
+:data:`MAX_MOUSE_EVENTS` before it is unpacked.
 """
 
 from __future__ import annotations
@@ -35,11 +38,16 @@ from numpy.typing import NDArray
 
 from ..errors import SaveFormatError
 
-__all__ = ["KIND_NAMES", "LEFT", "MAX_MOUSE_EVENTS", "MIDDLE", "RIGHT", "UNIT", "check_mouse", "cursor_index",
-           "buttons_held", "decode", "encode", "mouse_of_video", "pointer"]
+__all__ = ["KIND_NAMES", "LEFT", "MAX_MOUSE_EVENTS", "MAX_UNIT", "MIDDLE", "RIGHT", "UNIT",
+           "buttons_held", "check_mouse", "check_unit", "cursor_index", "decode", "encode",
+           "mouse_of_video", "pointer"]
 
 UNIT = 16
-"""Units of the pointer's place per cell."""
+"""Units of the pointer's place per cell in a replay file of version 3 (and the
+default ``mouse_unit``): sixteenths of a cell, 16-pixel cells' pixels."""
+
+MAX_UNIT = 255
+"""The largest ``mouse_unit``: a video's cell size is one byte (RMV 2, EVF)."""
 
 MAX_MOUSE_EVENTS = 2**22
 """Most mouse events a replay keeps (4,194,304: 64 MB unpacked, hours of play)."""
@@ -95,6 +103,20 @@ def check_mouse(mouse: object) -> NDArray[np.int32]:
     return out
 
 
+def check_unit(unit: object) -> int:
+    """``unit`` (a mouse path's units a cell), checked: a whole number 1 to :data:`MAX_UNIT`.
+
+    Raises
+    ------
+    ValueError
+        Anything else.
+    """
+    if not isinstance(unit, (int, np.integer)) or isinstance(unit, bool) or not (
+            1 <= int(unit) <= MAX_UNIT):
+        raise ValueError(f"a mouse path's unit is 1 to {MAX_UNIT} a cell, got {unit!r:.40}")
+    return int(unit)
+
+
 def encode(mouse: NDArray[np.int32]) -> str:
     """The path packed for the replay file (little-endian int32, zlib, base64)."""
     raw = np.ascontiguousarray(mouse, dtype="<i4").tobytes()
@@ -144,7 +166,8 @@ def decode(text: object, count: object) -> NDArray[np.int32]:
 
 def mouse_of_video(video: Any, start_ms: int) -> NDArray[np.int32]:
     """A video's mouse events as a replay's path (times from ``start_ms``, the
-    first reveal; places in :data:`UNIT` a cell).
+    first reveal; places in the video's pixels, ``video.cell_size`` a cell: the
+    replay's ``mouse_unit``).
 
     Parameters
     ----------
@@ -158,11 +181,16 @@ def mouse_of_video(video: Any, start_ms: int) -> NDArray[np.int32]:
     """
     ev = video.events
     n = min(len(ev), MAX_MOUSE_EVENTS)
-    cell = max(int(video.cell_size), 1)
     out = np.empty((n, 4), np.int64)
     out[:, 0] = np.asarray(ev.time_ms[:n], np.int64) - int(start_ms)
-    out[:, 1] = np.asarray(ev.x[:n], np.int64) * UNIT // cell
-    out[:, 2] = np.asarray(ev.y[:n], np.int64) * UNIT // cell
+    # A client's clock can step back (a real Arbiter Expert game starts 10 ms,
+    # then 0 ms): the client accepted the game, so an event later than one
+    # after it takes that one's time (the later times, the game's own, stay).
+    out[:, 0] = np.minimum.accumulate(out[::-1, 0])[::-1]
+    # The recorded pixels as they are: scaled to sixteenths of a cell they lost
+    # up to a pixel a point, and the path measured on them grew (1.6-4.1%).
+    out[:, 1] = np.asarray(ev.x[:n], np.int64)
+    out[:, 2] = np.asarray(ev.y[:n], np.int64)
     out[:, 3] = np.asarray(ev.kind[:n], np.int64)
     np.clip(out[:, 1:3], -MAX_COORD, MAX_COORD, out=out[:, 1:3])
     np.clip(out[:, 0], -MAX_MS, MAX_MS, out=out[:, 0])
@@ -200,16 +228,17 @@ def buttons_held(mouse: NDArray[np.int32]) -> NDArray[np.uint8]:
 
 
 def pointer(mouse: NDArray[np.int32], held: NDArray[np.uint8], ms: float, rows: int,
-            cols: int) -> tuple[int, int, int] | None:
+            cols: int, unit: int = UNIT) -> tuple[int, int, int] | None:
     """Where the pointer is at game time ``ms``: ``(row, col, buttons)``, the
     cell under it (-1, -1 off the board) and the buttons held (:func:`buttons_held`);
-    None before the first event.
+    None before the first event.  ``unit``: the path's units a cell (the
+    replay's ``mouse_unit``).
     """
     i = cursor_index(mouse, ms)
     if i < 0:
         return None
     x, y = int(mouse[i, 1]), int(mouse[i, 2])
-    r, c = y // UNIT, x // UNIT
+    r, c = y // unit, x // unit
     if x < 0 or y < 0 or r >= rows or c >= cols:
         r = c = -1
     return r, c, int(held[i])

@@ -77,6 +77,9 @@ class Replay:
     mouse : numpy.ndarray or None
         int32 (n, 4) ``(ms, x, y, kind)``: the mouse path of a game imported
         from a video (:mod:`fastmine.replay.mousepath`), None without one.
+    mouse_unit : int
+        The path's ``x`` and ``y`` units a cell: the video's pixels a cell
+        (``Video.cell_size``), so the path stays as recorded; 16 by default.
     """
 
     mines: NDArray[np.bool_]
@@ -87,10 +90,12 @@ class Replay:
     question_marks: bool = True
     assisted: bool = False
     mouse: NDArray[np.int32] | None = None
+    mouse_unit: int = mousepath.UNIT
 
     def __post_init__(self) -> None:
         if self.mouse is not None:
             object.__setattr__(self, "mouse", mousepath.check_mouse(self.mouse))
+        object.__setattr__(self, "mouse_unit", mousepath.check_unit(self.mouse_unit))
         for arr in (self.mines, self.moves):
             arr.flags.writeable = False
         cap = moves_cap(*self.mines.shape) if self.mines.ndim == 2 else 0
@@ -210,7 +215,8 @@ class Replay:
                 and self.time == other.time and self.question_marks == other.question_marks
                 and self.assisted == other.assisted
                 and (self.mouse is None if other.mouse is None
-                     else self.mouse is not None and np.array_equal(self.mouse, other.mouse)))
+                     else self.mouse is not None and np.array_equal(self.mouse, other.mouse)
+                     and self.mouse_unit == other.mouse_unit))
 
     __hash__ = None  # type: ignore[assignment]  # holds arrays: not hashable
 

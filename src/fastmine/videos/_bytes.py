@@ -10,7 +10,12 @@ from __future__ import annotations
 
 from ..errors import VideoFormatError
 
-__all__ = ["Cursor", "decode_code_page", "decode_legacy", "decode_utf8"]
+__all__ = ["NOT_UTF8", "Cursor", "decode_code_page", "decode_legacy", "decode_utf8",
+           "decode_utf8_kept"]
+
+NOT_UTF8 = "not_utf8"
+"""The key of :attr:`fastmine.videos.Video.details` naming the text fields
+that were not valid UTF-8 and were read with replacement characters."""
 
 MAX_TEXT = 4096
 """Longest text field (a name, a version string) a reader accepts, in bytes.
@@ -129,6 +134,22 @@ def decode_utf8(raw: bytes, what: str, cur: Cursor, offset: int | None = None) -
     except UnicodeDecodeError as exc:
         raise cur.fail(f"{what} is not valid UTF-8, as its format requires",
                        None if offset is None else offset + exc.start) from None
+
+
+def decode_utf8_kept(raw: bytes, what: str, bad: list[str]) -> str:
+    """``raw`` as UTF-8, each byte that is not UTF-8 read as U+FFFD; ``what``
+    is then appended to ``bad``.
+
+    For the player's name and the like: a name the client wrote wrong must not
+    lose the game it names (the reader says so once, through
+    ``details["not_utf8"]``).  Fields that shape the file stay strict
+    (:func:`decode_utf8`).
+    """
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        bad.append(what)
+        return raw.decode("utf-8", "replace")
 
 
 def _gbk_pairs(raw: bytes) -> bool:

@@ -40,7 +40,7 @@ from datetime import datetime, timezone
 import numpy as np
 from numpy.typing import NDArray
 
-from ._bytes import Cursor, decode_legacy, decode_utf8
+from ._bytes import NOT_UTF8, Cursor, decode_legacy, decode_utf8, decode_utf8_kept
 from .avf import _date as _arbiter_date
 from .model import Events, Video, check_board, level_of
 
@@ -113,6 +113,7 @@ def read_evf(data: bytes, source: str = "<bytes>") -> Video:
     bbbv = cur.u16("the 3BV")
     time_ms = cur.u32("the time") if version == 4 else cur.u24("the time")
     details: dict[str, str] = {}
+    not_utf8: list[str] = []
     converted = version == 4 and bool(flags & 0b0000_1000)
     if version == 4:
         details["country"] = decode_utf8(cur.take(2, "the country"), "the country", cur,
@@ -123,7 +124,9 @@ def read_evf(data: bytes, source: str = "<bytes>") -> Video:
         if converted:
             details["converted_by"] = _text4(cur, "the converter")
             details["original_encoding"] = _text4(cur, "the original encoding")
-        player = _text4(cur, "the player's name")
+        # a name written wrong keeps its game: read with U+FFFD, said once
+        player = decode_utf8_kept(cur.cstring("the player's name"), "the player's name",
+                                  not_utf8)
         details["race_id"] = _text4(cur, "the race id")
         details["unique_id"] = _text4(cur, "the unique id")
         cur.skip(cur.u16("the device id's length"), "the device id")
@@ -156,6 +159,8 @@ def read_evf(data: bytes, source: str = "<bytes>") -> Video:
         events = Events.build(*_events_v0(cur), cell_size, rows, cols, cur)
     stated = "won" if flags & 0b1000_0000 else outcome
     details["no_flags"] = "yes" if flags & 0b0001_0000 else "no"
+    if not_utf8:
+        details[NOT_UTF8] = ", ".join(not_utf8)
     return Video(
         source=source, format="evf", format_version=str(version), software=software,
         software_version=software_version, player=player, date=date,

@@ -280,6 +280,21 @@ class Video:
         self.mine_layout.flags.writeable = False
         object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
 
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """What the reader must tell the player once about this file: text
+        fields that were not valid UTF-8 and were read with replacement
+        characters (``details["not_utf8"]``); empty for most files.
+
+        Returns
+        -------
+        tuple of str
+        """
+        bad = self.details.get("not_utf8")
+        if not bad:
+            return ()
+        return (f"{bad}: not valid UTF-8, shown with replacement characters (\ufffd)",)
+
     def __repr__(self) -> str:
         return (f"<Video {self.format} {self.software} {self.software_version} "
                 f"{self.player!r} {self.level} {self.rows}x{self.cols}/{self.mines} "

@@ -41,6 +41,12 @@ def timed_moves(play: VideoPlay) -> list[tuple[str, int, int, int]]:
     :meth:`fastmine.Game.from_moves` (clicks off the board change nothing and
     have no cell: left out; they still count in :func:`video_stats`).
 
+    A time later than one after it (a client's clock that stepped back, as in
+    a real Arbiter game whose first events are at 10 ms, then 0 ms) is taken
+    as that later move's time: the client accepted the game, and its result
+    and time (from the first reveal to :attr:`VideoPlay.end_ms`) are kept as
+    recorded.
+
     Parameters
     ----------
     play : VideoPlay
@@ -49,7 +55,14 @@ def timed_moves(play: VideoPlay) -> list[tuple[str, int, int, int]]:
     -------
     list of tuple
     """
-    return [(KINDS[m.button], m.row, m.col, m.time_ms) for m in play.moves if m.row >= 0]
+    out: list[tuple[str, int, int, int]] = []
+    earliest = max((m.time_ms for m in play.moves), default=0)
+    for m in reversed(play.moves):
+        if m.row >= 0:
+            earliest = min(earliest, m.time_ms)
+            out.append((KINDS[m.button], m.row, m.col, earliest))
+    out.reverse()
+    return out
 
 
 def first_click_rule(play: VideoPlay, mines: np.ndarray) -> Rule:

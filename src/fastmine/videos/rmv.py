@@ -34,7 +34,7 @@ from datetime import datetime, timezone
 import numpy as np
 from numpy.typing import NDArray
 
-from ._bytes import Cursor, decode_code_page, decode_utf8
+from ._bytes import NOT_UTF8, Cursor, decode_code_page, decode_utf8, decode_utf8_kept
 from .model import EventKind, Events, Video, check_board, layout_from_cells
 
 __all__ = ["BOARD_EVENT_NAMES", "BoardEvents", "read_rmv"]
@@ -85,9 +85,9 @@ class BoardEvents:
         return int(self.code.shape[0])
 
 
-def _text(field: tuple[bytes, int], utf8: bool, what: str, cur: Cursor) -> str:
-    raw, offset = field
-    return decode_utf8(raw, what, cur, offset) if utf8 else decode_code_page(raw)
+def _text(field: tuple[bytes, int], utf8: bool, what: str, bad: list[str]) -> str:
+    raw, _ = field
+    return decode_utf8_kept(raw, what, bad) if utf8 else decode_code_page(raw)
 
 
 def read_rmv(data: bytes, source: str = "<bytes>") -> Video:
@@ -201,8 +201,11 @@ def _read(data: bytes, source: str) -> tuple[Video, BoardEvents]:
                 clone_name = decode_utf8(value, "the clone name", cur, value_at)
             elif i < 64:
                 details[f"property_{key}"] = value.decode("latin-1")
-    texts = {name: _text(field, utf8, f"the player's {name}", cur)
+    not_utf8: list[str] = []
+    texts = {name: _text(field, utf8, f"the player's {name}", not_utf8)
              for name, field in zip(_PLAYER_FIELDS, fields[:4], strict=False)}
+    if not_utf8:
+        details[NOT_UTF8] = ", ".join(not_utf8)
     for name in ("nickname", "country"):
         if texts.get(name):
             details[name] = texts[name]
