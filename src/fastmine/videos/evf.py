@@ -35,7 +35,8 @@ videos byte for byte); version 4 is UTF-8.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+import re
+from datetime import datetime, timedelta, timezone
 
 import numpy as np
 from numpy.typing import NDArray
@@ -44,7 +45,14 @@ from ._bytes import NOT_UTF8, Cursor, decode_legacy, decode_utf8, decode_utf8_ke
 from .avf import _date as _arbiter_date
 from .model import Events, Video, check_board, level_of
 
-__all__ = ["read_evf"]
+__all__ = ["LOCAL_TIME_SOFTWARE", "keeps_local_time", "read_evf", "source_of"]
+
+LOCAL_TIME_SOFTWARE = ("Minesweeper Arbiter", "Minesweeper Clone")
+"""The programs whose videos keep the player's local wall-clock time, not UTC.
+
+An EVF 4 converted from their videos keeps that wall clock in its start-time
+field as if it were UTC (as Metasweeper and ms-toollib convert them); read
+back, its date is naive local time, as the original's."""
 
 _MODES = {0: "classic", 1: "upk", 2: "cheat", 3: "density", 4: "win7",
           5: "competitive_solvable", 6: "strong_solvable", 7: "weak_solvable",
@@ -58,6 +66,11 @@ _ENDS = (0, 255)        # the byte after the last event: a checksum follows, or 
 _GAME_STATES = {81: "replay", 82: "win", 83: "fail", 99: "error"}
 
 
+# Clone's releases as its videos name them: "0.97 beta", "2007 release 2",
+# "0.96 beta (or earlier)", "0.75 beta (or earlier)".
+_CLONE_RELEASE = re.compile(r"0\.\d+ beta\b|20\d\d(?: |$)")
+
+
 def _software(name: str) -> tuple[str, str]:
     """(program, version) from EVF's source string ("元3.1.9", "Arbiter", "0.97 beta")."""
     for prefix in ("元扫雷", "元", "Metasweeper", "Meta"):
@@ -65,9 +78,54 @@ def _software(name: str) -> tuple[str, str]:
             return "Metasweeper", name[len(prefix):].strip()
     if name == "Arbiter":
         return "Minesweeper Arbiter", ""
-    if name.startswith("0.97") or name.startswith("200"):
+    if _CLONE_RELEASE.match(name):
         return "Minesweeper Clone", name
     return name, ""
+
+
+def source_of(software: str) -> str:
+    """EVF's source string for a program as fastmine names it (the inverse of
+    what :func:`read_evf` makes of the string, as Metasweeper writes them).
+
+    Parameters
+    ----------
+    software : str
+        The program and its version, ``"Minesweeper Arbiter 0.52.3"``,
+        ``"Minesweeper Clone 0.97 beta"``, ``"Viennasweeper 3.0C"``,
+        ``"Metasweeper 3.1.9"`` (:attr:`Video.software` and
+        :attr:`Video.software_version` joined by a space).
+
+    Returns
+    -------
+    str
+        ``"Arbiter"``, Clone's release (``"0.97 beta"``), ``"Viennasweeper"``,
+        ``"元3.1.9"``; any other program's name as it is.
+    """
+    name = software.strip()
+    for program, source in (("Minesweeper Arbiter", "Arbiter"),
+                            ("Viennasweeper", "Viennasweeper")):
+        if name == program or name.startswith(program + " "):
+            return source
+    if name.startswith("Minesweeper Clone "):
+        release = name[len("Minesweeper Clone "):].strip()
+        if _CLONE_RELEASE.match(release):
+            return release
+    if name.startswith("Metasweeper"):
+        return "元" + name[len("Metasweeper"):].strip()
+    return name
+
+
+def keeps_local_time(source: str) -> bool:
+    """Whether a video converted from EVF source ``source`` keeps local wall-clock
+    time (:data:`LOCAL_TIME_SOFTWARE`)."""
+    return _software(source)[0] in LOCAL_TIME_SOFTWARE
+
+
+def _wall_clock(microseconds: int) -> datetime | None:
+    """A local wall-clock time kept as microseconds since 1970 (naive)."""
+    if not 0 < microseconds < 253402300799 * 10**6:
+        return None
+    return datetime(1970, 1, 1) + timedelta(microseconds=microseconds)
 
 
 def _utc(microseconds: int) -> datetime | None:
@@ -130,7 +188,10 @@ def read_evf(data: bytes, source: str = "<bytes>") -> Video:
         details["race_id"] = _text4(cur, "the race id")
         details["unique_id"] = _text4(cur, "the unique id")
         cur.skip(cur.u16("the device id's length"), "the device id")
-        date = _utc(start_us)
+        # A video converted from a program that keeps local time holds that wall
+        # clock as if it were UTC: it stays local (naive), as in the original.
+        local = converted and keeps_local_time(source_name)
+        date = _wall_clock(start_us) if local else _utc(start_us)
     else:
         source_name = decode_legacy(cur.cstring("the software"))
         player = decode_legacy(cur.cstring("the player's name"))
