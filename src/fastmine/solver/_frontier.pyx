@@ -19,6 +19,8 @@ from ._workspace cimport Workspace
 
 cdef enum:
     OUTSIDE = 9     # the padding ring: not hidden, not a number
+    KNOWN_MINE = 10 # a hidden cell an earlier position proved a mine (see scan's known)
+    KNOWN_SAFE = 11 # a hidden cell an earlier position proved safe
 
 
 cdef inline void _offsets(int W, int* off) noexcept:
@@ -28,17 +30,29 @@ cdef inline void _offsets(int W, int* off) noexcept:
 
 
 cdef int scan(Workspace ws, const int8_t[:, :] view, double[::1] prob,
-              uint8_t[::1] interior) except -2:
+              uint8_t[::1] interior, uint8_t[::1] known=None) except -2:
     """Pad the view; find the constraints, the frontier and the interior.
 
     0 on success; -1 on a contradiction (message in ws.err); -3 on a value
     outside -3..8 (kept in ws.bad).  Flags and question marks become hidden.
+
+    ``known`` (one code a cell, row-major): what an earlier position of the
+    same game proved (K_MINE, K_SAFE) and which cells it showed open
+    (K_OPEN).  A proven cell stays proven as cells open, so it is taken out
+    of the count: a known mine lowers its numbers' targets (and ws.kmines
+    counts it off the mine total), a known safe cell only leaves the unknown
+    cells.  The layouts counted are the same, so are the probabilities.  Its
+    probability is written here (1 or 0), its interior flag too; the caller
+    sets its safe/mine flags.  -4 when the view does not follow that position
+    (an open cell hidden again, a known mine open, a number its known mines
+    overfill): the caller starts afresh.  Every open cell is marked K_OPEN.
     """
     cdef int rows = view.shape[0], cols = view.shape[1]
     cdef int W = cols + 2
     cdef Py_ssize_t N = <Py_ssize_t>(rows + 2) * W
     cdef int off[8]
-    cdef int r, c, k, n, v, nc = 0, nf = 0, ni = 0
+    cdef int r, c, k, n, v, t, nc = 0, nf = 0, ni = 0, kmines = 0, kfront = 0
+    cdef bint has_known = known is not None
     cdef Py_ssize_t p, q, cell
     cdef int8_t[::1] pv = ws.pv
     cdef int32_t[::1] cid = ws.cid, fid = ws.fid, icell = ws.icell
@@ -54,15 +68,44 @@ cdef int scan(Workspace ws, const int8_t[:, :] view, double[::1] prob,
         p = r * W
         pv[p] = OUTSIDE; cid[p] = -1; fid[p] = -1
         pv[p + W - 1] = OUTSIDE; cid[p + W - 1] = -1; fid[p + W - 1] = -1
-    for r in range(rows):
-        p = (r + 1) * W + 1
-        for c in range(cols):
-            v = view[r, c]
-            if v < -3 or v > 8:
-                ws.bad = v
-                return -3
-            pv[p + c] = v if v >= 0 else -1
-            fid[p + c] = -1
+    if not has_known:
+        for r in range(rows):
+            p = (r + 1) * W + 1
+            for c in range(cols):
+                v = view[r, c]
+                if v < -3 or v > 8:
+                    ws.bad = v
+                    return -3
+                pv[p + c] = v if v >= 0 else -1
+                fid[p + c] = -1
+    else:
+        for r in range(rows):
+            p = (r + 1) * W + 1
+            cell = <Py_ssize_t>r * cols
+            for c in range(cols):
+                v = view[r, c]
+                if v < -3 or v > 8:
+                    ws.bad = v
+                    return -3
+                fid[p + c] = -1
+                k = known[cell + c]
+                if v >= 0:
+                    if k == K_MINE:
+                        return -4
+                    known[cell + c] = K_OPEN
+                    pv[p + c] = v
+                elif k == K_NONE:
+                    pv[p + c] = -1
+                elif k == K_MINE:
+                    pv[p + c] = KNOWN_MINE
+                    prob[cell + c] = 1.0
+                    kmines += 1
+                elif k == K_SAFE:
+                    pv[p + c] = KNOWN_SAFE
+                    prob[cell + c] = 0.0
+                else:           # open before, hidden now
+                    return -4
+    ws.kmines = kmines
     # Constraints, numbered in row-major order; their cells are kept in icell
     # for now (it is free until the interior is listed below).
     for r in range(1, rows + 1):
@@ -73,13 +116,28 @@ cdef int scan(Workspace ws, const int8_t[:, :] view, double[::1] prob,
             if v < 0:
                 continue
             cell = (r - 1) * cols + c - 1
+            if v > 8:                   # a known cell (has_known only)
+                interior[cell] = 1
+                for k in range(8):
+                    t = pv[p + off[k]]
+                    if 0 <= t <= 8:
+                        interior[cell] = 0
+                        kfront += 1
+                        break
+                continue
             prob[cell] = NAN
             interior[cell] = 0
             n = 0
             for k in range(8):
-                if pv[p + off[k]] < 0:
+                t = pv[p + off[k]]
+                if t < 0:
                     n += 1
                     fid[p + off[k]] = -2    # next to a number: on the frontier
+                elif t == KNOWN_MINE:
+                    v -= 1
+            if v < 0 or (v > n and has_known):
+                return -4               # not what the known cells' position allows
+            pv[p] = v                   # its target (lowered by its known mines)
             if v > n:
                 ws.err = (f"cell ({r - 1}, {c - 1}) shows {v} but has only {n} "
                           f"unrevealed neighbour{'s' if n != 1 else ''}")
@@ -119,6 +177,7 @@ cdef int scan(Workspace ws, const int8_t[:, :] view, double[::1] prob,
     ws.nc = nc
     ws.nf = nf
     ws.ni = ni
+    ws.kfront = kfront
     return 0
 
 

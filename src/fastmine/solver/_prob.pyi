@@ -16,3 +16,15 @@ def analyze(
     interior: NDArray[np.uint8],
     max_entries: int,
 ) -> tuple[bool, float, int, int, int, int, float] | str | int: ...
+
+def analyze_known(
+    ws: Workspace,
+    view: NDArray[np.int8],
+    known: NDArray[np.uint8],
+    mines: int,
+    prob: NDArray[np.float64],
+    safe: NDArray[np.uint8],
+    mine: NDArray[np.uint8],
+    interior: NDArray[np.uint8],
+    max_entries: int,
+) -> tuple[bool, float, int, int, int, int, float] | int | None: ...

@@ -26,7 +26,7 @@ from libc.math cimport INFINITY, NAN, exp, lgamma, log
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t
 
 from ._count cimport backward, count_all
-from ._frontier cimport components, group, reduce_fixed, scan, tidy
+from ._frontier cimport K_MINE, K_NONE, K_SAFE, components, group, reduce_fixed, scan, tidy
 from ._workspace cimport Workspace
 
 from ..errors import PositionTooLargeError
@@ -400,3 +400,63 @@ def analyze(Workspace ws, const int8_t[:, :] view, int64_t mines, double[::1] pr
     _scatter(ws, view.shape[1], prob, safe, mine, p_int, int_safe, int_mine)
     return (status == 0, log_z, ws.nf, ws.nv, ws.ncomp, ws.nblocks, p_int)
 
+
+
+def analyze_known(Workspace ws, const int8_t[:, :] view, uint8_t[::1] known, int64_t mines,
+                  double[::1] prob, uint8_t[::1] safe, uint8_t[::1] mine,
+                  uint8_t[::1] interior, int64_t max_entries):
+    """``analyze`` of a position that follows the one ``known`` describes.
+
+    ``known`` (rows*cols, row-major, kept by the caller between calls, all
+    zero at first) holds what the last position analysed with it proved: its
+    certain cells are taken out of the count (see _frontier.scan), so a
+    game's later positions recount only what is still uncertain.  On success
+    it holds this position's certain cells.  ``safe`` and ``mine`` must come
+    zeroed.  Returns as ``analyze`` (``frontier_cells`` counts the known cells
+    next to a number too; ``variables``, ``components`` and ``blocks`` are
+    those recounted), or None when the view does not follow that position or
+    is inconsistent: the caller clears ``known`` and calls again (a
+    contradiction then gets the from-scratch message).
+    """
+    if not (0 < view.shape[0] <= MAX_ROWS and 0 < view.shape[1] <= MAX_COLS
+            and view.shape[0] * view.shape[1] <= MAX_CELLS):
+        raise ValueError(f"a {view.shape[0]}x{view.shape[1]} view is outside fastmine.limits")
+    cdef int rows = view.shape[0], cols = view.shape[1], k
+    cdef Py_ssize_t n = <Py_ssize_t>rows * cols, cell
+    if known.shape[0] != n or prob.shape[0] != n or safe.shape[0] != n \
+            or mine.shape[0] != n or interior.shape[0] != n:
+        raise ValueError("known and the outputs must have one entry per cell")
+    ws._board(<Py_ssize_t>(rows + 2) * (cols + 2))
+    ws.prepared += 1
+    ws.cols = cols
+    ws.err = None
+    cdef int status = scan(ws, view, prob, interior, known)
+    if status == -4:
+        return None
+    if status == -3:
+        return ws.bad
+    if status < 0:
+        return None
+    group(ws, cols + 2)
+    res = _finish(ws, mines - ws.kmines, max_entries)
+    if type(res) is not tuple:
+        return None
+    status, log_z, p_int, int_safe, int_mine = res
+    _scatter(ws, cols, prob, safe, mine, p_int, int_safe, int_mine)
+    cdef bint no_interior = ws.ni == 0
+    for cell in range(n):
+        k = known[cell]
+        if k == K_NONE:
+            if mine[cell]:
+                known[cell] = K_MINE
+            elif safe[cell]:
+                known[cell] = K_SAFE
+        elif k == K_MINE:
+            mine[cell] = 1
+            if no_interior and interior[cell]:
+                p_int = 1.0     # every interior cell was known: all share its odds
+        elif k == K_SAFE:
+            safe[cell] = 1
+            if no_interior and interior[cell]:
+                p_int = 0.0
+    return (status == 0, log_z, ws.nf + ws.kfront, ws.nv, ws.ncomp, ws.nblocks, p_int)

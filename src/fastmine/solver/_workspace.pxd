@@ -33,6 +33,9 @@ cdef class Workspace:
     cdef int nblocks
     # counters of the current call
     cdef int nl, nc, nf, nv, ni, ncomp, cols, pstamp
+    # known cells of the last scan with ``known`` (see _frontier.scan): the
+    # known mines, and the known cells next to a number
+    cdef int kmines, kfront
     # terminal weights of each block's backward pass (from _combine)
     cdef double[::1] TW
     cdef uint8_t[::1] TWnz
