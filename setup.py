@@ -42,6 +42,22 @@ class BuildExt(build_ext):
             self.parallel = JOBS
 
     def run(self):
+        # Cythonized here, when the extensions are built, not when setup.py is read
+        # (nor in finalize_options, which an sdist calls too): a packager's sdist
+        # generates no C. The C goes to build/, never beside the sources.
+        generated = cythonize(
+            self.extensions,
+            compiler_directives=directives,
+            # A debug build must never reuse C files generated without checks.
+            force=DEBUG,
+            nthreads=JOBS if JOBS > 1 else 0,
+            build_dir="build/cython-debug" if DEBUG else "build/cython",
+        )
+        # Keep the Extension objects setuptools finalized (they carry its own
+        # attributes); only their sources change, from .pyx to the generated .c.
+        c_sources = {ext.name: ext.sources for ext in generated}
+        for ext in self.extensions:
+            ext.sources = c_sources[ext.name]
         super().run()
         MODE_FILE.parent.mkdir(exist_ok=True)
         MODE_FILE.write_text(MODE)
@@ -78,12 +94,5 @@ extensions = [
 
 setup(
     cmdclass={"build_ext": BuildExt},
-    ext_modules=cythonize(
-        extensions,
-        compiler_directives=directives,
-        # A debug build must never reuse C files generated without checks.
-        force=DEBUG,
-        nthreads=JOBS if JOBS > 1 else 0,
-        build_dir="build/cython-debug" if DEBUG else None,
-    ),
+    ext_modules=extensions,   # cythonized by BuildExt
 )

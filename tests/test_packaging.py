@@ -190,3 +190,20 @@ def test_pip_show_prints_the_licence():
     out = subprocess.run([sys.executable, "-m", "pip", "show", "fastmine"], capture_output=True,
                          text=True, check=True, timeout=120).stdout
     assert "License-Expression: MIT" in out.splitlines()
+
+
+def test_the_installed_package_holds_no_source_nothing_imports():
+    """The wheel ships what runs: no Cython sources (.pyx/.pxd/.pxi), no generated C,
+    no translators' catalogs (.po/.pot: the app reads the compiled .mo). They are in
+    the sdist (tests/test_sdist.py checks every tracked file is)."""
+    from importlib.metadata import PackageNotFoundError, files
+
+    try:
+        shipped = files("fastmine")
+    except PackageNotFoundError:
+        pytest.skip("fastmine is not installed (a source tree on the path)")
+    assert shipped, "the installed fastmine lists no files"
+    names = [str(p) for p in shipped if str(p).startswith("fastmine/")]
+    sources = sorted(n for n in names if n.endswith((".pyx", ".pxd", ".pxi", ".c", ".po", ".pot")))
+    assert sources == []
+    assert any(n.endswith(".mo") for n in names) and any(n.endswith(".pyi") for n in names)

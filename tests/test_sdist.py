@@ -113,3 +113,24 @@ def test_the_sdist_installs_and_its_tests_pass(sdist: Path, tmp_path: Path) -> N
                          cwd=src, env=env, capture_output=True, text=True, timeout=900)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
     assert " passed" in run.stdout.splitlines()[-1]
+
+
+@pytest.mark.slow
+def test_building_the_sdist_generates_no_c(tmp_path: Path) -> None:
+    """A packager's ``python -m build --sdist`` on a clean checkout leaves it clean:
+    setup.py once cythonized all twelve modules when it was read, for an sdist too,
+    and left their C beside the sources."""
+    pytest.importorskip("Cython", reason="reading setup.py needs Cython")
+    import shutil
+
+    tree = tmp_path / "checkout"
+    for rel in _tracked("src") | {"setup.py", "pyproject.toml", "MANIFEST.in", "README.md",
+                                   "LICENSE", "CHANGELOG.md"}:
+        (tree / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / rel, tree / rel)
+    subprocess.run([sys.executable, "-c", "import sys; from setuptools import build_meta as b; "
+                    "b.build_sdist(sys.argv[1])", str(tmp_path / "out")],
+                   cwd=tree, capture_output=True, text=True, check=True, timeout=600)
+    made = sorted(str(p.relative_to(tree)) for p in tree.rglob("*.c"))
+    assert made == []
+    assert not (tree / "build").exists() or not any((tree / "build").rglob("*.c"))
