@@ -5,6 +5,7 @@ games and on real Expert games; and the words said about it."""
 
 from __future__ import annotations
 
+import gettext
 import sys
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from fastmine import FLAG, HIDDEN, QUESTION, Board, Game
 from fastmine.coach import (
     Category,
     Verdict,
+    Words,
     analyze,
     describe,
     fatal,
@@ -297,6 +299,32 @@ def test_the_live_coach_judges_a_guess_as_analyze_does_and_leaves_the_game() -> 
         {"reveal": game.reveal, "mark": game.toggle_mark, "chord": game.chord}[name](r, c)
 
 
+def test_analyze_and_verdicts_json_carry_the_new_judgement(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from fastmine.cli import main
+
+    video = str(path("clone_2007_cp1252_name.mvf"))
+    assert main(["analyze", video, "--json", "-"]) == 0
+    (g,) = json.loads(capsys.readouterr().out)["games"]
+    assert (g["avoidable_risk"], g["early_guess"], g["forced_early"]) == (1, 4, 0)
+    assert "4 guesses taken early (20/20/22/29%)" in g["coach"]
+    assert main(["analyze", video]) == 0
+    assert "; coach: 1 guess you did not need (22%)" in capsys.readouterr().out
+    out = tmp_path / "v.json"
+    assert main(["replay", "--import", video, "--verdicts", str(out),
+                 "--data-dir", str(tmp_path / "data")]) == 0
+    moves = json.loads(out.read_text(encoding="utf-8"))["moves"]
+    m = moves[132]
+    assert (m["category"], m["safe_play_cells"], m["tag"]) == ("early_guess", 19,
+                                                              "early 29%->20% (13 safe)")
+    assert m["safe_play_risk"] == pytest.approx(0.2) and m["safe_play_best"] == pytest.approx(0.2)
+    assert m["text"].endswith("guessed early at 29%; after the 19 safe cells it would have been 20%.")
+    assert (moves[85]["category"], moves[85]["safe_play_risk"], moves[85]["safe_play_cells"]) == (
+        "avoidable_risk", 0.0, None)
+
+
 # ------------------------------------------------------------------ words
 
 EARLY = Verdict(132, "reveal", (4, 0), Category.EARLY_GUESS, 2 / 7, 0.0, 13, True, 19, 0.2, 0.2)
@@ -337,6 +365,30 @@ def test_the_words_for_a_forced_guess_taken_early() -> None:
     assert describe(FAIR) == ("Move 162, open at row 1, column 28: a forced guess taken early "
                               "(50%): after the safe cells the odds would have been the same, and "
                               "no cell safer.")
+
+
+def _catalog(code: str) -> Words:
+    """The coach's words from the app's compiled catalog for ``code`` (read as the
+    app reads it, without loading the app)."""
+    locale = Path(fastmine.__file__).parent / "app" / "locale"
+    return Words(gettext.translation("fastmine", locale, languages=[code]), decimal=",")
+
+
+@pytest.mark.parametrize(("code", "words"), [
+    ("de", ["Früh geraten bei 29\u00a0% – nach den 19 sicheren Feldern wären es 20\u00a0% "
+            "gewesen.",
+            "Du hast 2 unvermeidbare Rateversuche früh genommen, wie schnelle Spieler es tun."]),
+    ("fr", ["Pari pris tôt à 29\u00a0%\u00a0: après les 19 cases sûres, le risque aurait été de "
+            "20\u00a0%.",
+            "Vous avez pris tôt 2 paris inévitables, comme le font les joueurs rapides."]),
+])
+def test_the_new_words_are_translated(code: str, words: list[str]) -> None:
+    w = _catalog(code)
+    assert remark(EARLY, w) == words[0]
+    assert summary_lines([FAIR, FAIR], w)[-1] == words[1]
+    for v in (EARLY, SAFER, BOTH, FAIR):
+        for text in (remark(v, w), describe(v, w), summary([v], w)):
+            assert text and "safe" not in text and "guess" not in text, text
 
 
 def test_a_game_with_no_guess_is_unchanged() -> None:

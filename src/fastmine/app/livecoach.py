@@ -11,6 +11,8 @@ right or wrong.
 >>> from fastmine.coach import Category, Verdict
 >>> message(Verdict(3, "reveal", (2, 4), Category.AVOIDABLE_RISK, 0.2, 0.0, 3))
 'That was a 20% risk you did not need: 3 safe cells were there.'
+>>> message(Verdict(4, "reveal", (3, 1), Category.EARLY_GUESS, 0.3, 0.0, 2, True, 9, 0.3, 0.1))
+'Guessed early at 30%: after the 9 safe cells a 10% cell would have been there.'
 >>> message(Verdict(5, "reveal", (0, 0), Category.SAFE, 0.0, 0.0, 7))
 ''
 >>> message(Verdict(6, "mark", (1, 1), Category.WRONG_FLAG, 0.4, None, 0))

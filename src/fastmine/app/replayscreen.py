@@ -50,7 +50,10 @@ KEY_ESCAPE, KEY_BACK = 27, 1001
 FATAL = (N_("The losing move"), (0.86, 0.16, 0.14, 1.0))
 MARKS: dict[str, tuple[str, tuple[float, float, float, float]]] = {
     "forced_guess": (N_("A guess you had to make"), (0.95, 0.66, 0.05, 1.0)),
+    # early but fair: counted with the forced guesses, in a lighter shade of theirs
+    "forced_early": (N_("A forced guess taken early"), (0.98, 0.80, 0.35, 1.0)),
     "worse_guess": (N_("A riskier guess than needed"), (0.96, 0.42, 0.05, 1.0)),
+    "early_guess": (N_("A guess taken early"), (0.93, 0.36, 0.40, 1.0)),
     "avoidable_risk": (N_("A risk you did not need"), (0.85, 0.20, 0.60, 1.0)),
     "wrong_flag": (N_("Wrong flag"), (0.52, 0.32, 0.88, 1.0)),
 }

@@ -49,8 +49,9 @@ COACH_BUDGET = 30.0
 """Seconds the coach may spend on one game: a game on a board too large for its
 exact count gets its later moves marked not analysed instead of stalling the run."""
 
-_COUNTED = (Category.FORCED_GUESS, Category.AVOIDABLE_RISK, Category.WORSE_GUESS,
-            Category.WRONG_FLAG, Category.NOT_ANALYSED)
+_COUNTED = (Category.FORCED_GUESS, Category.FORCED_EARLY, Category.AVOIDABLE_RISK,
+            Category.EARLY_GUESS, Category.WORSE_GUESS, Category.WRONG_FLAG,
+            Category.NOT_ANALYSED)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
