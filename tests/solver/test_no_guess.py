@@ -287,3 +287,87 @@ def test_many_layouts_are_left_to_the_time_limit():
     # be impossible up front (the generator's time limit says so).
     assert no_guess.impossible(7, 7, 46) is None
     assert no_guess.impossible(30, 30, 800) is None
+
+
+def _reference_first_clicks(rows, cols):
+    """One first click per class of mirror images (turns too on a square board):
+    the first of each class in row-major order, plain Python."""
+    seen, out = set(), []
+    for r in range(rows):
+        for c in range(cols):
+            images = {(r, c), (rows - 1 - r, c), (r, cols - 1 - c), (rows - 1 - r, cols - 1 - c)}
+            if rows == cols:
+                images |= {(b, a) for a, b in images}
+            if not images & seen:
+                out.append((r, c))
+            seen |= images
+    return out
+
+
+@pytest.mark.parametrize("rows, cols", [(1, 1), (1, 6), (2, 7), (3, 3), (4, 4), (5, 8), (9, 9),
+                                        (8, 5), (16, 30), (7, 7)])
+def test_first_clicks_and_layout_counts_match_the_plain_reference(rows, cols):
+    from math import comb
+
+    assert list(no_guess._first_clicks(rows, cols)) == _reference_first_clicks(rows, cols)
+    for mines in {0, 1, 2, rows * cols // 2, rows * cols - 9, rows * cols - 1} - {-1}:
+        if not 0 <= mines < rows * cols:
+            continue
+        for r, c in _reference_first_clicks(rows, cols):
+            n = sum(1 for _ in _reference_layouts_of(rows, cols, mines, (r, c)))
+            exact = comb(n, mines)
+            got = no_guess._layout_count(rows, cols, mines, r, c)
+            assert got == (exact if exact <= no_guess.EXHAUSTIVE_LAYOUTS
+                           else no_guess.EXHAUSTIVE_LAYOUTS + 1), (rows, cols, mines, r, c)
+
+
+def _reference_layouts_of(rows, cols, mines, first):
+    """The cells the generator may mine (see _reference_layouts)."""
+    fr, fc = first
+    block = [(r, c) for r in range(rows) for c in range(cols)
+             if abs(r - fr) <= 1 and abs(c - fc) <= 1]
+    radius = 1 if mines <= rows * cols - len(block) else 0
+    return [(r, c) for r in range(rows) for c in range(cols)
+            if abs(r - fr) > radius or abs(c - fc) > radius]
+
+
+@pytest.mark.parametrize("rows, cols, mines", [(150, 150, 2000), (300, 300, 300 * 300 - 1),
+                                               (1024, 1024, 5000), (400, 400, 400 * 400 - 9)])
+def test_the_is_this_size_possible_check_is_bounded(rows, cols, mines, monkeypatch):
+    """The check up front looks at no more first clicks than EXHAUSTIVE_LAYOUTS,
+    whatever the size (it looked at a quarter of the cells, listing every cell
+    for each: 150x150 took 16 s, 300x300 over a minute)."""
+    calls = []
+    real = no_guess.opening_fits
+
+    def counted(*args):
+        calls.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(no_guess, "opening_fits", counted)
+    assert no_guess.impossible(rows, cols, mines) is None
+    assert len(calls) <= no_guess.EXHAUSTIVE_LAYOUTS + 1
+
+
+def test_the_possible_check_has_a_time_limit(monkeypatch):
+    """Trying the few layouts of a game stops at the time limit with a clear
+    NoGuessTimeoutError (a clock that jumps 1 s a look stands in for a slow machine)."""
+    from fastmine.solver import logic
+
+    class Clock:
+        now = 0.0
+
+        def __call__(self):
+            self.now += 1.0
+            return self.now
+
+    monkeypatch.setattr(no_guess, "_clock", Clock())
+    monkeypatch.setattr(no_guess, "_solves_known", {})
+    monkeypatch.setattr(logic, "solves", lambda board, first: False)
+    with pytest.raises(fastmine.NoGuessTimeoutError, match="did not finish within its time"):
+        no_guess.impossible(5, 5, 20, (0, 0), time_limit=3.0)
+    with pytest.raises(fastmine.NoGuessTimeoutError):
+        no_guess.generate(5, 5, 20, (0, 0), seed=1, time_limit=3.0)
+    with pytest.raises(ValueError, match="positive"):
+        no_guess.check_possible(5, 5, 20, time_limit=0)
+    assert no_guess._solves_known == {}     # an answer cut short is not kept

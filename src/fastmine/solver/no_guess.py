@@ -56,13 +56,12 @@ with a ValueError at once); beyond what it can try, the time limit says it.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 import random
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 import numpy as np
@@ -165,90 +164,169 @@ def _twins_at(rows: int, cols: int, mines: int, fr: int, fc: int) -> str | None:
             f"all safe, and {_mines(mines)} cannot be laid that way")
 
 
-def _layouts(rows: int, cols: int, mines: int, fr: int, fc: int) -> tuple[list[int], int]:
-    """The cells the generator may mine for this first click, and how many ways
-    there are to lay the mines in them (the first click's 3x3 block stays clear
-    when it fits, as :meth:`fastmine.Board.generate` lays them)."""
-    radius = 1 if opening_fits(rows, cols, mines, fr, fc) else 0
-    free = [r * cols + c for r in range(rows) for c in range(cols)
+def _radius(rows: int, cols: int, mines: int, fr: int, fc: int) -> int:
+    """1 when the first click's 3x3 block stays clear (the mines fit outside it), else 0."""
+    return 1 if opening_fits(rows, cols, mines, fr, fc) else 0
+
+
+def _free_cells(rows: int, cols: int, mines: int, fr: int, fc: int) -> int:
+    """How many cells the generator may mine for this first click (no list made)."""
+    radius = _radius(rows, cols, mines, fr, fc)
+    block = ((min(fr + radius, rows - 1) - max(fr - radius, 0) + 1)
+             * (min(fc + radius, cols - 1) - max(fc - radius, 0) + 1))
+    return rows * cols - block
+
+
+def _comb_over(n: int, k: int, cap: int) -> int:
+    """``math.comb(n, k)``, or ``cap + 1`` as soon as it is known to pass ``cap``.
+
+    A few multiplications at most: the exact count of a large board is a number
+    of thousands of digits that nobody needs.
+    """
+    k = min(k, n - k)
+    if k < 0:
+        return 0
+    out = 1
+    for i in range(k):
+        out = out * (n - i) // (i + 1)      # exact: a product of i+1 consecutive numbers
+        if out > cap:
+            return cap + 1
+    return out
+
+
+def _layout_count(rows: int, cols: int, mines: int, fr: int, fc: int,
+                  cap: int = EXHAUSTIVE_LAYOUTS) -> int:
+    """How many ways to lay the mines for this first click, up to ``cap + 1``."""
+    return _comb_over(_free_cells(rows, cols, mines, fr, fc), mines, cap)
+
+
+def _layouts(rows: int, cols: int, mines: int, fr: int, fc: int) -> list[int]:
+    """The cells the generator may mine for this first click (the first click's
+    3x3 block stays clear when it fits, as :meth:`fastmine.Board.generate` lays
+    them).  Listed only when :func:`_layout_count` found few layouts."""
+    radius = _radius(rows, cols, mines, fr, fc)
+    return [r * cols + c for r in range(rows) for c in range(cols)
             if abs(r - fr) > radius or abs(c - fc) > radius]
-    return free, math.comb(len(free), mines)
 
 
-@functools.lru_cache(maxsize=256)
-def _some_layout_solves(rows: int, cols: int, mines: int, fr: int, fc: int) -> bool:
+_SOLVES_KEPT = 256
+_solves_known: dict[tuple[int, int, int, int, int], bool] = {}
+"""Answers of :func:`_some_layout_solves` (only finished ones), the oldest dropped first."""
+
+
+def _some_layout_solves(rows: int, cols: int, mines: int, fr: int, fc: int,
+                        deadline: float | None = None) -> bool:
     """True when logic clears at least one of the layouts of :func:`_layouts`
-    (every one is tried: call only when there are few)."""
+    (every one is tried: call only when there are few).
+
+    Raises :class:`fastmine.NoGuessTimeoutError` past ``deadline`` (of
+    ``_clock``); an answer cut short is not kept.
+    """
+    key = (rows, cols, mines, fr, fc)
+    known = _solves_known.get(key)
+    if known is not None:
+        return known
     from .logic import solves
 
-    free, _ = _layouts(rows, cols, mines, fr, fc)
-    for mined in itertools.combinations(free, mines):
+    found = False
+    for mined in itertools.combinations(_layouts(rows, cols, mines, fr, fc), mines):
+        if deadline is not None and _clock() > deadline:
+            raise NoGuessTimeoutError(
+                f"the check whether a {rows}x{cols} board with {_mines(mines)} can be solved "
+                "without guessing did not finish within its time limit; try fewer mines, a "
+                "smaller board or a longer time_limit")
         mask = np.zeros(rows * cols, bool)
         mask[list(mined)] = True
         if solves(Board.from_mines(mask.reshape(rows, cols)), (fr, fc)):
-            return True
-    return False
+            found = True
+            break
+    if len(_solves_known) >= _SOLVES_KEPT:
+        del _solves_known[next(iter(_solves_known))]
+    _solves_known[key] = found
+    return found
 
 
-def _impossible_at(rows: int, cols: int, mines: int, fr: int, fc: int) -> str | None:
+def _impossible_at(rows: int, cols: int, mines: int, fr: int, fc: int,
+                   deadline: float | None = None) -> str | None:
     reason = _twins_at(rows, cols, mines, fr, fc)
     if reason is not None:
         return reason
-    _, n = _layouts(rows, cols, mines, fr, fc)
-    if n > EXHAUSTIVE_LAYOUTS or _some_layout_solves(rows, cols, mines, fr, fc):
+    n = _layout_count(rows, cols, mines, fr, fc)
+    if n > EXHAUSTIVE_LAYOUTS or _some_layout_solves(rows, cols, mines, fr, fc, deadline):
         return None
     return (f"no {rows}x{cols} board with {_mines(mines)} can be solved without guessing from "
             f"({fr}, {fc}): none of the {n} ways to lay the mines around that first click "
             "can be cleared by logic alone")
 
 
-def _first_clicks(rows: int, cols: int) -> list[tuple[int, int]]:
-    """One first click of each kind: the others are mirror images (or turned, on a
-    square board) of these, and have the same layouts mirrored."""
-    seen: set[tuple[int, int]] = set()
-    out = []
-    for r in range(rows):
-        for c in range(cols):
-            images = {(r, c), (rows - 1 - r, c), (r, cols - 1 - c), (rows - 1 - r, cols - 1 - c)}
-            if rows == cols:
-                images |= {(b, a) for a, b in images}
-            if not images & seen:
-                out.append((r, c))
-            seen |= images
-    return out
+def _first_clicks(rows: int, cols: int) -> Iterator[tuple[int, int]]:
+    """One first click of each kind, row by row: the others are mirror images (or
+    turned, on a square board) of these, and have the same layouts mirrored.
+
+    The clicks of the top-left quarter (and on a square board, its part on and
+    above the diagonal): made one at a time, so a caller that stops early
+    never walks the whole board.
+    """
+    for r in range((rows + 1) // 2):
+        for c in range(r if rows == cols else 0, (cols + 1) // 2):
+            yield r, c
 
 
-def _impossible_everywhere(rows: int, cols: int, mines: int) -> str | None:
-    """Why no first click can work, by trying every layout, when there are few."""
-    clicks = _first_clicks(rows, cols)
-    total = sum(_layouts(rows, cols, mines, r, c)[1] for r, c in clicks)
-    if total > EXHAUSTIVE_LAYOUTS:
-        return None
-    if any(_some_layout_solves(rows, cols, mines, r, c) for r, c in clicks):
+def _impossible_everywhere(rows: int, cols: int, mines: int,
+                           deadline: float | None = None) -> str | None:
+    """Why no first click can work, by trying every layout, when there are few.
+
+    Stops counting as soon as the layouts pass :data:`EXHAUSTIVE_LAYOUTS`: at
+    most that many first clicks are looked at, whatever the board's size.
+    """
+    clicks = []
+    total = 0
+    for r, c in _first_clicks(rows, cols):
+        total += _layout_count(rows, cols, mines, r, c)
+        if total > EXHAUSTIVE_LAYOUTS:
+            return None
+        clicks.append((r, c))
+    if any(_some_layout_solves(rows, cols, mines, r, c, deadline) for r, c in clicks):
         return None
     return (f"no {rows}x{cols} board with {_mines(mines)} can be solved without guessing, "
             f"from any first click: none of its {total} ways to lay the mines (each first "
             "click, up to mirror images) can be cleared by logic alone")
 
 
+def _check_time_limit(time_limit: object) -> float:
+    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)):
+        raise TypeError(f"time_limit must be a number of seconds, got {time_limit!r}")
+    if not time_limit > 0 or math.isnan(time_limit):
+        raise ValueError(f"time_limit must be positive, got {time_limit!r}")
+    return float(time_limit)
+
+
 def impossible(rows: int, cols: int, mines: int,
-               first_click: tuple[int, int] | None = None) -> str | None:
+               first_click: tuple[int, int] | None = None, *,
+               time_limit: float = DEFAULT_TIME_LIMIT) -> str | None:
     """Why no board of this size is solvable without guessing, or None.
 
     With ``first_click`` None: None when at least one first click could work.
     None means only "not known to be impossible": a dense board may still
     have no no-guess board, which :func:`generate` reports by its time limit.
 
+    The check's work is bounded whatever the board's size: it counts the ways
+    to lay the mines (for at most :data:`EXHAUSTIVE_LAYOUTS` first clicks, a
+    few multiplications each) and tries them only when there are at most
+    that many.  Trying them stops at ``time_limit`` seconds with
+    :class:`fastmine.NoGuessTimeoutError`.
+
     >>> impossible(2, 10, 1) is not None, impossible(2, 10, 2), impossible(9, 9, 10)
     (True, None, None)
     """
     rows, cols = check_size(rows, cols)
     mines = check_mines(mines, rows, cols)
+    deadline = _clock() + _check_time_limit(time_limit)
     if first_click is not None:
         fr, fc = check_point(rows, cols, first_click)
-        return _impossible_at(rows, cols, mines, fr, fc)
+        return _impossible_at(rows, cols, mines, fr, fc, deadline)
     if not _has_twins(rows, cols):
-        return _impossible_everywhere(rows, cols, mines)
+        return _impossible_everywhere(rows, cols, mines, deadline)
     # Thin boards: a click's class structure depends only on its distance to
     # the ends (up to 3) and the row/column across, so a few clicks cover all.
     along = max(rows, cols)
@@ -260,20 +338,22 @@ def impossible(rows: int, cols: int, mines: int,
             r, c = (j, i) if rows <= cols else (i, j)
             reason = _twins_at(rows, cols, mines, r, c)
             if reason is None:
-                return _impossible_everywhere(rows, cols, mines)
+                return _impossible_everywhere(rows, cols, mines, deadline)
     assert reason is not None   # the loops tried at least one click (rows, cols >= 1)
     return (f"no {rows}x{cols} board with {_mines(mines)} can be solved without guessing, "
             f"from any first click: {reason.split(': ', 1)[1]}")
 
 
 def check_possible(rows: int, cols: int, mines: int,
-                   first_click: tuple[int, int] | None = None) -> None:
+                   first_click: tuple[int, int] | None = None, *,
+                   time_limit: float = DEFAULT_TIME_LIMIT) -> None:
     """Raise ValueError (with the reason) when :func:`impossible` finds a reason.
 
     What a UI calls before it starts a no-guess game (``first_click`` None:
-    is any first click possible?).
+    is any first click possible?).  :class:`fastmine.NoGuessTimeoutError`
+    when the check takes longer than ``time_limit`` seconds.
     """
-    reason = impossible(rows, cols, mines, first_click)
+    reason = impossible(rows, cols, mines, first_click, time_limit=time_limit)
     if reason is not None:
         raise ValueError(reason)
 
@@ -303,21 +383,19 @@ def generate(
     mines = check_mines(mines, rows, cols)
     fr, fc = check_point(rows, cols, first_click)
     seed = check_seed(seed)
-    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)):
-        raise TypeError(f"time_limit must be a number of seconds, got {time_limit!r}")
-    if not time_limit > 0 or math.isnan(time_limit):
-        raise ValueError(f"time_limit must be positive, got {time_limit!r}")
+    time_limit = _check_time_limit(time_limit)
     if method not in METHODS:
         if not isinstance(method, str):
             raise TypeError(f"method must be a string, one of {METHODS}")
         raise ValueError(f"unknown no-guess method {method!r}; choose one of {METHODS}")
 
-    reason = _impossible_at(rows, cols, mines, fr, fc)
+    # The check up front is part of the search's time: one limit for the whole call.
+    deadline = _clock() + time_limit
+    reason = _impossible_at(rows, cols, mines, fr, fc, deadline)
     if reason is not None:
         raise ValueError(reason)
-    radius = 1 if opening_fits(rows, cols, mines, fr, fc) else 0
+    radius = _radius(rows, cols, mines, fr, fc)
     rng = random.Random(seed)
-    deadline = _clock() + time_limit
     gen = _Generator(rows, cols, mines, fr, fc, radius, rng, deadline, time_limit)
     if method in ("auto", "rejection"):
         board = gen.rejection(auto=method == "auto")
