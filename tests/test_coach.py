@@ -27,6 +27,7 @@ from fastmine.coach import (
     summary,
     summary_lines,
 )
+from fastmine.solver.incremental import IncrementalAnalyzer
 
 sys.path.insert(0, str(Path(__file__).parent / "solver"))
 import brute_force  # noqa: E402  (the solver tests' slow reference)
@@ -259,6 +260,7 @@ def test_not_analysed_when_too_large(monkeypatch: pytest.MonkeyPatch) -> None:
         raise fastmine.solver.PositionTooLargeError("too large for the test")
 
     monkeypatch.setattr(probability, "analyze", too_large)
+    monkeypatch.setattr(IncrementalAnalyzer, "analyze", too_large)   # the coach's cache
     v = analyze(CORNERS, [("reveal", 1, 2), ("reveal", 3, 3)], rule="cell")
     assert v[1].category is Category.NOT_ANALYSED and v[1].risk is None
     assert summary(v) == "1 move the coach could not weigh (too much to count)."
@@ -462,13 +464,20 @@ def test_approximate_odds_are_not_analysed(monkeypatch: pytest.MonkeyPatch) -> N
     from fastmine.solver import probability
 
     real = probability.analyze
+    real_chain = IncrementalAnalyzer.analyze
 
     def approximate(*args: object, **kwargs: object) -> probability.Analysis:
         a = real(*args, **kwargs)  # type: ignore[arg-type]
         a.exact = False
         return a
 
+    def approximate_chain(*args: object, **kwargs: object) -> probability.Analysis:
+        a = real_chain(*args, **kwargs)  # type: ignore[arg-type]
+        a.exact = False
+        return a
+
     monkeypatch.setattr(probability, "analyze", approximate)
+    monkeypatch.setattr(IncrementalAnalyzer, "analyze", approximate_chain)  # the coach's cache
     v = analyze(CORNERS, [("reveal", 1, 2), ("reveal", 3, 3)], rule="cell")
     assert v[1].category is Category.NOT_ANALYSED and v[1].risk is None
     board = Board.from_mines([[0, 0, 0, 0], [0, 0, 0, 1], [1, 0, 0, 0]])
@@ -487,6 +496,7 @@ def test_a_loss_not_analysed_is_named_once(monkeypatch: pytest.MonkeyPatch) -> N
         raise fastmine.solver.PositionTooLargeError("too large for the test")
 
     monkeypatch.setattr(probability, "analyze", too_large)
+    monkeypatch.setattr(IncrementalAnalyzer, "analyze", too_large)   # the coach's cache
     v = analyze(CORNERS, [("reveal", 1, 2), ("reveal", 0, 0)], rule="cell")
     assert v[1].category is Category.NOT_ANALYSED and not v[1].survived
     assert summary(v) == "You lost on a move the coach could not weigh (too much to count)."

@@ -280,6 +280,15 @@ def test_the_real_expert_games_counts() -> None:
     assert counts == {"avoidable_risk": 17, "early_guess": 6, "forced_early": 1}
 
 
+def _same_but_rounding(a: Verdict, b: Verdict) -> bool:
+    """Equal verdicts, their odds within 1e-12."""
+    import dataclasses
+
+    x, y = dataclasses.asdict(a), dataclasses.asdict(b)
+    return all(x[k] == y[k] or (isinstance(x[k], float) and isinstance(y[k], float)
+                                and abs(x[k] - y[k]) <= 1e-12) for k in x)
+
+
 def test_the_live_coach_judges_a_guess_as_analyze_does_and_leaves_the_game() -> None:
     from fastmine.videos import play_video, read_video
     from fastmine.videos.rebuild import rebuild
@@ -293,7 +302,10 @@ def test_the_live_coach_judges_a_guess_as_analyze_does_and_leaves_the_game() -> 
         name = ("reveal", "mark", "chord", "mark")[kind & 3]
         if i:
             before = (np.array(game.view), game.revealed_count)
-            assert judge(game, name, r, c, rule=g.rule, index=i) == want[i]
+            # analyze's odds come from analyses kept between moves, judge's
+            # from scratch: the same up to the floats' rounding
+            got = judge(game, name, r, c, rule=g.rule, index=i)
+            assert got == want[i] or _same_but_rounding(got, want[i])
             assert np.array_equal(game.view, before[0]) and game.revealed_count == before[1]
         game.question_marks = kind & 3 == 1
         {"reveal": game.reveal, "mark": game.toggle_mark, "chord": game.chord}[name](r, c)

@@ -19,6 +19,7 @@ from fastmine.cli.tui.layout import fit
 from fastmine.cli.tui.plain import PlainGame
 from fastmine.cli.tui.session import GameOptions, Session
 from fastmine.solver import probability
+from fastmine.solver.incremental import IncrementalAnalyzer
 
 from .boards import a_mine, played, winning_moves
 from .ptyscreen import SRC, PtyScreen
@@ -149,6 +150,7 @@ def test_review_maps_a_refused_position_to_not_analysed(monkeypatch):
 
     mine = a_mine(9, 9, 10, SEED, FIRST)
     monkeypatch.setattr(probability, "analyze", too_large)
+    monkeypatch.setattr(IncrementalAnalyzer, "analyze", too_large)   # the coach's cache
     out, _ = plain(script_of([FIRST, mine]))
     assert "Coach: You lost on a move the coach could not weigh (too much to count).\n" in out
     assert "not weighed: the position or the game is too large to count exactly. It hit a mine." in out

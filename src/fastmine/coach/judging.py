@@ -29,6 +29,7 @@ from ..errors import PositionTooLargeError
 from ..game import MOVE_ASSIST, MOVE_MARK, Game
 from ..movelog import KIND_BITS, KIND_NAMES
 from ..solver import probability as _probability
+from ..solver.incremental import IncrementalAnalyzer
 from ..viewcodes import FLAG, HIDDEN, QUESTION, GameState
 from .safeplay import SafePlayer
 
@@ -340,6 +341,7 @@ class _Cache:
         self.deadline = deadline
         self.revealed = -1
         self.analysis: _probability.Analysis | None = None
+        self.analyzer: IncrementalAnalyzer | None = None
         self._safe_player: SafePlayer | None = None
 
     def safe_player(self) -> SafePlayer:
@@ -357,8 +359,12 @@ class _Cache:
                 self.analysis = None            # out of time: the rest is not analysed
                 self.revealed = game.revealed_count
                 return None
+            if self.analyzer is None:
+                self.analyzer = IncrementalAnalyzer(game.mine_count)
             try:
-                self.analysis = _probability.analyze(game.view, game.mine_count)
+                # the game's positions follow one another: each analysis
+                # starts from the cells the last one proved
+                self.analysis = self.analyzer.analyze(game.view)
             except PositionTooLargeError:
                 self.analysis = None
             self.revealed = game.revealed_count

@@ -1,0 +1,121 @@
+"""The coach's analyses, kept between moves, give the verdicts from-scratch ones give.
+
+Its cache asks ``fastmine.solver.incremental.IncrementalAnalyzer`` (each
+position reuses what the last one proved); here the same games are judged
+with a cache that analyses every position from scratch, and every verdict
+must be the same (the odds within rounding).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import fastmine
+from fastmine.coach import judging
+from fastmine.solver import probability
+
+VIDEOS = Path(__file__).resolve().parent / "data" / "videos"
+
+
+class _FromScratch:
+    def __init__(self, mines: int) -> None:
+        self.mines = mines
+        self.calls = 0
+
+    def analyze(self, view: np.ndarray) -> probability.Analysis:
+        self.calls += 1
+        return probability.analyze(view, self.mines)
+
+
+def assert_same_verdicts(a: list[judging.Verdict], b: list[judging.Verdict]) -> None:
+    assert len(a) == len(b)
+    for x, y in zip(a, b, strict=True):
+        fx, fy = dataclasses.asdict(x), dataclasses.asdict(y)
+        for key, vx in fx.items():
+            vy = fy[key]
+            if isinstance(vx, float) and isinstance(vy, float):
+                assert vy == pytest.approx(vx, abs=1e-12), (key, x, y)
+            else:
+                assert vx == vy, (key, x, y)
+
+
+def judge_both(monkeypatch, board, moves, **kw):
+    ours = judging.analyze(board, moves, **kw)
+    with monkeypatch.context() as m:
+        m.setattr(judging, "IncrementalAnalyzer", _FromScratch)
+        theirs = judging.analyze(board, moves, **kw)
+    return ours, theirs
+
+
+def _videos():
+    from fastmine.videos import play_video, read_video
+    from fastmine.videos.rebuild import rebuild
+
+    for path in sorted(VIDEOS.glob("*")):
+        if path.suffix in (".avf", ".rmv", ".mvf", ".evf") and "invalid" not in path.name:
+            video = read_video(path)
+            yield path.name, rebuild(video, play_video(video))
+
+
+@pytest.mark.parametrize("name,game", list(_videos()), ids=lambda x: x if isinstance(x, str) else "")
+def test_real_games(monkeypatch, name, game):
+    ours, theirs = judge_both(monkeypatch, game.board, game.moves, rule=game.rule,
+                              question_marks=game.question_marks)
+    assert_same_verdicts(theirs, ours)
+
+
+# monkeypatch is only used inside its own context, undone within each example
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.integers(0, 2**31 - 1), st.sampled_from(["beginner", "intermediate", "expert"]))
+def test_solver_played_games_with_guesses_and_marks(monkeypatch, seed, level):
+    """Games a player could play: safe opens, chords, flags (right and wrong),
+    question marks, and guesses taken while safe cells existed."""
+    rng = np.random.default_rng(seed)
+    rows, cols, mines = fastmine.DIFFICULTIES[level]
+    board = fastmine.Board.generate(rows, cols, mines, seed=seed, first_click=(0, 0),
+                                    rule="opening")
+    game = fastmine.Game.from_board(board)
+    moves = [("reveal", 0, 0)]
+    game.reveal(0, 0)
+    while game.state is fastmine.GameState.PLAYING and len(moves) < 150:
+        view = game.view
+        a = probability.analyze(view, mines)
+        x = rng.random()
+        if x < 0.15:
+            r, c = (int(v) for v in np.argwhere(view < 0)[rng.integers(int((view < 0).sum()))])
+            kind = "mark"
+        elif x < 0.3 and (view >= 1).any():
+            r, c = (int(v) for v in np.argwhere(view >= 1)[rng.integers(int((view >= 1).sum()))])
+            kind = "chord"
+        else:
+            cells = np.argwhere(a.safe) if a.safe.any() and x < 0.9 else np.argwhere(view < 0)
+            r, c = (int(v) for v in cells[rng.integers(len(cells))])
+            kind = "reveal"
+        moves.append((kind, r, c))
+        {"mark": game.toggle_mark, "chord": game.chord, "reveal": game.reveal}[kind](r, c)
+    ours, theirs = judge_both(monkeypatch, board, moves, rule="opening")
+    assert_same_verdicts(theirs, ours)
+
+
+def test_the_cache_reuses_its_analyzer(monkeypatch):
+    """One analyzer for the whole game (its known cells carry over)."""
+    made: list[_FromScratch] = []
+
+    def make(mines: int) -> _FromScratch:
+        made.append(_FromScratch(mines))
+        return made[-1]
+
+    monkeypatch.setattr(judging, "IncrementalAnalyzer", make)
+    board = fastmine.Board.generate(9, 9, 10, seed=4, first_click=(4, 4), rule="opening")
+    game = fastmine.Game.from_board(board)
+    game.reveal(4, 4)
+    safe = [tuple(int(v) for v in p) for p in np.argwhere(~board.mines & (game.view < 0))][:5]
+    judging.analyze(board, [("reveal", 4, 4)] + [("reveal", r, c) for r, c in safe])
+    assert len(made) == 1 and made[0].calls >= 1
