@@ -48,9 +48,9 @@ myst_enable_extensions = ["colon_fence"]
 # Blocks without a language (terminal sessions, file listings) are shown as they are.
 highlight_language = "none"
 
-# autodoc: members in source order, type hints in the description, no private names.
+# autodoc: members in source order, no private names.
 autodoc_member_order = "bysource"
-autodoc_typehints = "description"
+autodoc_typehints = "none"  # numpydoc's Parameters and Returns say the types, once
 autodoc_typehints_format = "short"
 autodoc_default_options = {"members": True, "undoc-members": False, "show-inheritance": False}
 autodoc_mock_imports: list[str] = []
@@ -80,7 +80,9 @@ numpydoc_validation_exclude = {r"\.__\w+__$"}
 nitpicky = False
 html_theme = "alabaster"
 html_title = f"fastmine {release}"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["fastmine.css"]
+html_theme_options = {"page_width": "1100px", "sidebar_width": "230px"}
 suppress_warnings = ["myst.header"]   # a page may start below heading level 1
 
 # ---------------------------------------------------------------- coverage
@@ -269,8 +271,39 @@ def _index_of_pages_here(app: Any, docname: str, source: list[str]) -> None:
     source[0] = "".join(kept)
 
 
+SUMMARY = re.compile(r"^\.\. summary-of:: (\S+)[ \t]*$", re.MULTILINE)
+
+
+def _summaries(app: Any, docname: str, source: list[str]) -> None:
+    """A table of a module's public names, one line each, where an API page says
+    ``.. summary-of:: MODULE`` (as numpy's and scikit-learn's reference pages open):
+    written from the module's ``__all__``, so a new name joins the table by itself.
+    A constant's line is its attribute docstring (not its type's: an int's would
+    say "int([x]) -> integer")."""
+    if not docname.startswith("api/"):
+        return
+
+    def first_line(modname: str, name: str) -> str:
+        value = getattr(importlib.import_module(modname), name)
+        if inspect.isclass(value) or inspect.isroutine(value):
+            doc = inspect.getdoc(value) or ""
+        else:
+            doc = "\n".join(_defining_module_doc(f"{modname}.{name}", value) or [])
+        paragraph = doc.strip().split("\n\n")[0]
+        return " ".join(paragraph.split()) or "\\"
+
+    def table(match: re.Match[str]) -> str:
+        modname = match.group(1)
+        rows = "".join(f"   * - :py:obj:`~{modname}.{name}`\n     - {first_line(modname, name)}\n"
+                       for name in _public_names(modname))
+        return (".. list-table::\n   :class: autosummary\n   :widths: 30 70\n\n" + rows)
+
+    source[0] = SUMMARY.sub(table, source[0])
+
+
 def setup(app: Any) -> None:
     app.connect("source-read", _index_of_pages_here)
+    app.connect("source-read", _summaries)
     from pygments.lexers.special import TextLexer
 
     # ```mermaid diagrams (GitHub draws them) are shown as text here.

@@ -86,12 +86,6 @@ def opening_fits(rows: int, cols: int, mines: int, r: int, c: int) -> bool:
 class Board:
     """Mine positions and neighbour counts of one board.
 
-    >>> b = Board.from_mines([[0, 1, 0], [0, 0, 0]])
-    >>> b.counts.tolist()   # at the mine itself: its own neighbour count
-    [[1, 0, 1], [1, 1, 1]]
-    >>> b.bbbv()
-    5
-
     A board is not made with ``Board(...)``: :meth:`generate` lays a random
     one and :meth:`from_mines` takes a mask.  It is immutable: its arrays are
     read-only, so one board can back any number of games.
@@ -105,6 +99,14 @@ class Board:
     ------
     TypeError
         Always, naming :meth:`generate` and :meth:`from_mines`.
+
+    Examples
+    --------
+    >>> b = Board.from_mines([[0, 1, 0], [0, 0, 0]])
+    >>> b.counts.tolist()   # at the mine itself: its own neighbour count
+    [[1, 0, 1], [1, 1, 1]]
+    >>> b.bbbv()
+    5
     """
 
     # The size is read-only (properties over private slots): the kernels index

@@ -322,6 +322,8 @@ class GamePlay:
         GameOverError, GamePausedError
             As :meth:`reveal`.
 
+        Examples
+        --------
         >>> import fastmine
         >>> g = fastmine.Game(2, 3, 1, seed=1)
         >>> g.reveal_cells([(0, 0), (1, 0)]).shape[1]
