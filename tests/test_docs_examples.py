@@ -146,3 +146,16 @@ def test_no_file_cites_a_document_outside_the_repository():
             if OUTSIDE_DOCUMENTS.search(line) and path != Path(__file__):
                 offenders.append(f"{name}:{n}: {line.strip()}")
     assert offenders == []
+
+
+def test_the_front_end_example_records_a_game_it_shows(tmp_path, monkeypatch, capsys):
+    """docs/terminal.md's records example shows a recorded game: it once recorded a game
+    the solver finished, which counts as assisted, and printed [] and played=0."""
+    text = (ROOT / "docs" / "terminal.md").read_text(encoding="utf-8")
+    start = text.index("## For other front ends")
+    code = BLOCK.search(text, start).group(2)
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, "docs/terminal.md", "exec"), {"__name__": "__docs__"})
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("[GameRecord(") and "won=True" in out[0]
+    assert "played=1, won=1" in out[1]
