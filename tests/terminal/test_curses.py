@@ -283,3 +283,15 @@ def test_hint_key(tmp_path):
         t.wait_for("solver not available" if solver is None else "Hint:")
         t.send("q")
         assert t.wait_exit() == 0
+
+
+@pytest.mark.parametrize("cols", [80, 100, 132])
+def test_the_keys_line_names_every_key_at_common_widths(tmp_path, cols):
+    """At 80 columns the keys line was cut before its assist keys (a d i o r b)."""
+    with start(tmp_path, "--seed", "1", cols=cols) as t:
+        t.wait_for("pause")
+        t.settle()
+        last = t.lines[-1]
+        for word in ("mark", "pause", "new", "quit", "hint", "code", "coach", "assist"):
+            assert word in last, (word, last)
+        assert "adiorb" in last.replace(" ", "") or "a d i o r b" in last

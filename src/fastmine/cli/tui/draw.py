@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...viewcodes import EXPLODED, FLAG, HIDDEN, MINE, QUESTION, WRONG_FLAG, GameState
-from .keys import HELP_LINE
+from .keys import help_line
 from .layout import BOARD_Y, Layout, too_small_text
 from .text import GLYPHS
 
@@ -123,7 +123,7 @@ def draw(win: curses.window, session: Session, layout: Layout, cursor: tuple[int
     for y, line in zip(slots, notes, strict=False):
         put(win, y, 1, line)
     if layout.keys_y not in slots:
-        put(win, layout.keys_y, 1, HELP_LINE)
+        put(win, layout.keys_y, 1, help_line(layout.width))
     win.refresh()
 
 

@@ -41,11 +41,37 @@ def _build() -> dict[int, str]:
 KEYMAP: dict[int, str] = _build()
 """Key code (from ``getch``) -> action name."""
 
-# Assists last: on an 80-column terminal the line is cut there, and every other
-# key still shows (78 characters fit: the arrows go without saying).
-HELP_LINE = ("hjkl move  space open  f mark  p pause  n new  q quit  "
-             "t hint  s code  w coach  assist: a d i o r b")
-"""The keys line at the bottom of the screen."""
+# Each form names every key; a narrower terminal gets a tighter one, so that an
+# 80-column terminal (78 columns inside the margins) still shows the assists.
+_HELP_FORMS = (
+    ("  ", "hjkl move", "space open", "assist: a d i o r b"),
+    ("  ", "hjkl move", "space open", "assist adiorb"),
+    (" ", "hjkl move", "space open", "assist adiorb"),
+    (" ", "hjkl", "spc open", "adiorb assist"),
+)
+_HELP_KEYS = ("f mark", "p pause", "n new", "q quit", "t hint", "s code", "w coach")
+
+
+def help_line(width: int) -> str:
+    """The keys line for a terminal ``width`` columns wide (1 column of margin each
+    side): the widest form that fits, else the tightest one cut at the edge.
+
+    >>> len(help_line(80)) <= 78 and "adiorb" in help_line(80)
+    True
+    >>> help_line(200) == HELP_LINE
+    True
+    """
+    room = max(width - 2, 0)
+    line = ""
+    for sep, move, reveal, assist in _HELP_FORMS:
+        line = sep.join((move, reveal, *_HELP_KEYS, assist))
+        if len(line) <= room:
+            return line
+    return line[:room]
+
+
+HELP_LINE = "  ".join((_HELP_FORMS[0][1], _HELP_FORMS[0][2], *_HELP_KEYS, _HELP_FORMS[0][3]))
+"""The keys line at the bottom of a wide screen (:func:`help_line` for any width)."""
 
 
 def action_for(key: int) -> str | None:
