@@ -27,6 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _kernels
+from ._frozen import frozen
 from ._validate import check_cell
 from .board import Board, Rule
 from .errors import GameOverError, GamePausedError
@@ -148,8 +149,9 @@ class GamePlay:
         """Read-only int8 array (rows, cols): 0..8 where revealed, else a view code."""
         view = self._view
         if view is None:
-            view = self._pv.reshape(self._rows + 2, self._cols + 2)[1:-1, 1:-1]
-            view.flags.writeable = False
+            # frozen, not just flagged read-only: a caller could flag a plain view
+            # writable again and write into the cells the kernel reads
+            view = frozen(self._pv).reshape(self._rows + 2, self._cols + 2)[1:-1, 1:-1]
             self._view = view
         return view
 

@@ -21,6 +21,7 @@ from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
 from .. import Board, GameOverError
+from .._frozen import frozen
 from .._validate import is_integer
 from . import _batch, render
 from .autoreset import autoreset_mode as _autoreset_mode
@@ -429,6 +430,6 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
 
 
 def _read_only(a: NDArray[Any]) -> NDArray[Any]:
-    v: NDArray[Any] = a.view()
-    v.flags.writeable = False
-    return v
+    # frozen: a plain read-only view can be flagged writable again by the caller,
+    # who would then write into the arrays the kernel reads (fastmine._frozen)
+    return frozen(a)

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from .._frozen import frozen
 from ..errors import SaveFormatError
 
 __all__ = ["KIND_NAMES", "LEFT", "MAX_MOUSE_EVENTS", "MAX_UNIT", "MIDDLE", "RIGHT", "UNIT",
@@ -99,8 +100,8 @@ def check_mouse(mouse: object) -> NDArray[np.int32]:
     out = np.ascontiguousarray(arr, dtype=np.int32)
     if out is arr:
         out = out.copy()
-    out.flags.writeable = False
-    return out
+    # frozen: a flag alone could be switched back, and the checked path changed after its check
+    return frozen(out)
 
 
 def check_unit(unit: object) -> int:

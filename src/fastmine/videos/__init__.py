@@ -38,7 +38,11 @@ no client writes, names not in their format's encoding.  Every count is
 checked against what a real game can hold before anything is allocated:
 files over :data:`~fastmine.videos.model.MAX_FILE_BYTES`, boards past
 fastmine's limits, more events than a mouse makes in the time they span
-(:data:`~fastmine.videos.model.MAX_EVENT_RATE`).
+(:data:`~fastmine.videos.model.MAX_EVENT_RATE`), and records that would cost
+more memory to decode than a reader allocates
+(:data:`~fastmine.videos.binread.MAX_READ_BYTES`, 256 MiB, checked before
+decoding).  The four readers share one reader of binary fields and records
+(:mod:`fastmine.videos.binread`), so a check or a cap is written once for all.
 
 A :class:`Video` holds the board (``mine_layout``, a read-only bool array),
 the level as the client names it (8x8 with 10 mines is Beginner), the

@@ -1,14 +1,12 @@
-"""Bounded reading of a video's bytes, and the text encodings the formats use.
+"""The text encodings the video formats use.
 
-Every read checks that the bytes are there first, so a truncated or lying file
-raises :class:`~fastmine.errors.VideoFormatError` (naming the file and
-the byte offset) instead of an ``IndexError`` deep in a reader.  Integers are
-big-endian in all four formats.
+The bounded reading of their bytes is :mod:`fastmine.videos.binread`'s
+(:class:`~fastmine.videos.binread.Cursor`, also importable from here).
 """
 
 from __future__ import annotations
 
-from ..errors import VideoFormatError
+from .binread import Cursor
 
 __all__ = ["NOT_UTF8", "Cursor", "decode_code_page", "decode_legacy", "decode_utf8",
            "decode_utf8_kept"]
@@ -16,111 +14,6 @@ __all__ = ["NOT_UTF8", "Cursor", "decode_code_page", "decode_legacy", "decode_ut
 NOT_UTF8 = "not_utf8"
 """The key of :attr:`fastmine.videos.Video.details` naming the text fields
 that were not valid UTF-8 and were read with replacement characters."""
-
-MAX_TEXT = 4096
-"""Longest text field (a name, a version string) a reader accepts, in bytes.
-
-The formats store names in at most 255 bytes (one-byte lengths) or as
-NUL-terminated strings; a "name" running on for kilobytes is a corrupt file.
-"""
-
-
-class Cursor:
-    """A read position in a video's bytes; every read is bounds-checked.
-
-    Parameters
-    ----------
-    data : bytes
-        The whole file.
-    source : str
-        The file's name, for error messages.
-    pos : int
-        Where reading starts.
-    """
-
-    __slots__ = ("data", "source", "pos")
-
-    def __init__(self, data: bytes, source: str, pos: int = 0) -> None:
-        self.data = data
-        self.source = source
-        self.pos = pos
-
-    def fail(self, problem: str, offset: int | None = None) -> VideoFormatError:
-        """The error to raise for ``problem`` at ``offset`` (the current position by default)."""
-        return VideoFormatError(self.source, problem, self.pos if offset is None else offset)
-
-    @property
-    def remaining(self) -> int:
-        """Bytes left after the read position."""
-        return len(self.data) - self.pos
-
-    def need(self, n: int, what: str) -> None:
-        """Raise unless ``n`` more bytes are there (``what`` names them in the message)."""
-        if n < 0 or self.pos + n > len(self.data):
-            raise self.fail(f"the file ends inside {what} ({n} bytes needed, "
-                            f"{max(self.remaining, 0)} left): it is truncated or corrupt")
-
-    def skip(self, n: int, what: str) -> None:
-        """Move on ``n`` bytes, which must be in the file."""
-        self.need(n, what)
-        self.pos += n
-
-    def take(self, n: int, what: str) -> bytes:
-        """The next ``n`` bytes."""
-        self.need(n, what)
-        p = self.pos
-        self.pos = p + n
-        return self.data[p:p + n]
-
-    def u8(self, what: str) -> int:
-        """An unsigned byte."""
-        self.need(1, what)
-        v = self.data[self.pos]
-        self.pos += 1
-        return v
-
-    def u16(self, what: str) -> int:
-        """A big-endian unsigned 16-bit integer."""
-        self.need(2, what)
-        p = self.pos
-        self.pos = p + 2
-        return int.from_bytes(self.data[p:p + 2], "big")
-
-    def u24(self, what: str) -> int:
-        """A big-endian unsigned 24-bit integer."""
-        self.need(3, what)
-        p = self.pos
-        self.pos = p + 3
-        return int.from_bytes(self.data[p:p + 3], "big")
-
-    def u32(self, what: str) -> int:
-        """A big-endian unsigned 32-bit integer."""
-        self.need(4, what)
-        p = self.pos
-        self.pos = p + 4
-        return int.from_bytes(self.data[p:p + 4], "big")
-
-    def u64(self, what: str) -> int:
-        """A big-endian unsigned 64-bit integer."""
-        self.need(8, what)
-        p = self.pos
-        self.pos = p + 8
-        return int.from_bytes(self.data[p:p + 8], "big")
-
-    def cstring(self, what: str, limit: int = MAX_TEXT) -> bytes:
-        """Bytes up to (not including) the next NUL, which is consumed.
-
-        At most ``limit`` bytes: a longer field means a corrupt file.
-        """
-        end = self.data.find(b"\0", self.pos, self.pos + limit + 1)
-        if end < 0:
-            if len(self.data) - self.pos <= limit:
-                raise self.fail(f"the file ends inside {what} (no terminating NUL): "
-                                "it is truncated or corrupt")
-            raise self.fail(f"{what} runs on for more than {limit} bytes")
-        raw = self.data[self.pos:end]
-        self.pos = end + 1
-        return raw
 
 
 def decode_utf8(raw: bytes, what: str, cur: Cursor, offset: int | None = None) -> str:

@@ -34,8 +34,9 @@ from datetime import datetime
 
 import numpy as np
 
-from ._bytes import Cursor, decode_legacy
-from .model import EventKind, Events, Video, check_board, layout_from_cells
+from ._bytes import decode_legacy
+from .binread import Cursor, be, kinds
+from .model import EventKind, Events, Video
 
 __all__ = ["read_avf"]
 
@@ -58,6 +59,7 @@ _STAMP = re.compile(rb"^(\d{1,2})\.(\d{1,2})\.(\d{4})\.(\d{1,2}):(\d{1,2}):(\d{1
 _FIRST_EVENT = re.compile(rb"[\x00\x01]\x01", re.DOTALL)
 _VERSION = re.compile(rb"Arbiter\s+([0-9][^ \r]*?)\.?(?:\s+Copyright|\s*$)")
 _SEARCH_LIMIT = 4096   # the header and footer sit within a few hundred bytes of their anchors
+_EVENT_COST = 96       # bytes an 8-byte record costs to decode (binread.MAX_READ_BYTES)
 
 
 def _date(stamp: bytes) -> datetime | None:
@@ -89,6 +91,9 @@ def read_avf(data: bytes, source: str = "<bytes>") -> Video:
     ------
     VideoFormatError
         If the bytes are not a readable Arbiter video.
+        Records that would cost more memory to decode than
+        :data:`~fastmine.videos.binread.MAX_READ_BYTES` are refused before
+        they are decoded.
     """
     cur = Cursor(data, source)
     version = cur.u8("the version byte")
@@ -104,11 +109,7 @@ def read_avf(data: bytes, source: str = "<bytes>") -> Video:
     else:
         raise cur.fail(f"level byte {level_byte} is not an Arbiter level (3-6): "
                        "this is not an Arbiter video", cur.pos - 1)
-    mines_at = cur.pos
-    check_board(rows, cols, mines, cur, mines_at)
-    raw = np.frombuffer(cur.take(2 * mines, f"the {mines} mines"), dtype=np.uint8)
-    cells = raw.reshape(-1, 2).astype(np.int64) - 1
-    layout = layout_from_cells(rows, cols, cells, cur, mines_at)
+    layout = cur.mines(rows, cols, mines, col_first=False, base=1)
 
     m = _HEADER.search(data, cur.pos, cur.pos + _SEARCH_LIMIT)
     if m is None:
@@ -137,22 +138,15 @@ def read_avf(data: bytes, source: str = "<bytes>") -> Video:
     if m is None:
         raise cur.fail("no mouse events after the game header", close_at)
     start = m.start() - 1
-    n_rec = (len(data) - start) // 8
-    rec = np.frombuffer(data, dtype=np.uint8, count=n_rec * 8, offset=start).reshape(n_rec, 8)
+    cur.pos = start
+    rec = cur.rest(8, "mouse events", _EVENT_COST)
     ends = np.flatnonzero((rec[:, 2] == 0) & (rec[:, 6] == 0))
     if ends.shape[0] == 0:
         raise cur.fail("the event list has no end: the file is truncated", len(data))
     rec = rec[:ends[0]]
-    kind = _KINDS[rec[:, 0]]
-    if (kind == 255).any():
-        i = int(np.argmax(kind == 255))
-        raise cur.fail(f"unknown event code {int(rec[i, 0])}", start + 8 * i)
-    u16 = np.uint16
-    x = (rec[:, 1].astype(u16) << 8) | rec[:, 3]
-    y = (rec[:, 5].astype(u16) << 8) | rec[:, 7]
-    secs = ((rec[:, 6].astype(np.int64) << 8) | rec[:, 2]) - 1
-    time_ms = secs * 1000 + rec[:, 4].astype(np.int64) * 10
-    events = Events.build(time_ms, kind, x, y, 16, rows, cols, cur)
+    kind = kinds(_KINDS, rec[:, 0], cur, start, 8)
+    time_ms = (be(rec, 6, 2) - 1) * 1000 + rec[:, 4].astype(np.int64) * 10
+    events = Events.build(time_ms, kind, be(rec, 1, 3), be(rec, 5, 7), 16, rows, cols, cur)
 
     after = start + 8 * int(ends[0]) + 8
     foot = data.find(b"cs=", after, after + _SEARCH_LIMIT)

@@ -41,9 +41,10 @@ from datetime import datetime, timedelta, timezone
 import numpy as np
 from numpy.typing import NDArray
 
-from ._bytes import NOT_UTF8, Cursor, decode_legacy, decode_utf8, decode_utf8_kept
+from ._bytes import NOT_UTF8, decode_legacy, decode_utf8, decode_utf8_kept
 from .avf import _date as _arbiter_date
-from .model import Events, Video, check_board, level_of
+from .binread import END, TEXT, Cursor, be, check_board, kinds
+from .model import Events, Video, level_of
 
 __all__ = ["LOCAL_TIME_SOFTWARE", "keeps_local_time", "read_evf", "source_of"]
 
@@ -64,6 +65,10 @@ _KINDS = np.full(256, 255, dtype=np.uint8)
 _KINDS[1:13] = np.arange(12)           # EVF's codes 1-12 are EventKind 0-11 in order
 _ENDS = (0, 255)        # the byte after the last event: a checksum follows, or none
 _GAME_STATES = {81: "replay", 82: "win", 83: "fail", 99: "error"}
+# Bytes an event costs to decode (binread.MAX_READ_BYTES): versions 0-3 per
+# 8-byte record, version 4 per record of any kind.
+_V0_COST = 96
+_V4_COST = 288
 
 
 # Clone's releases as its videos name them: "0.97 beta", "2007 release 2",
@@ -152,6 +157,9 @@ def read_evf(data: bytes, source: str = "<bytes>") -> Video:
     ------
     VideoFormatError
         If the bytes are not a readable EVF video.
+        Records that would cost more memory to decode than
+        :data:`~fastmine.videos.binread.MAX_READ_BYTES` are refused before
+        they are decoded.
     """
     cur = Cursor(data, source)
     version = cur.u8("the version byte")
@@ -252,22 +260,16 @@ def _events_v0(cur: Cursor) -> tuple[NDArray[np.int64], NDArray[np.uint8], NDArr
     """Versions 0-3: fixed 8-byte events up to a 0 or 255 byte."""
     data = cur.data
     p = cur.pos
-    n_full = (len(data) - p) // 8
-    rec = np.frombuffer(data, dtype=np.uint8, count=n_full * 8, offset=p).reshape(n_full, 8)
+    rec = cur.rest(8, "mouse events", _V0_COST)
+    n_full = rec.shape[0]
     ends = np.flatnonzero((rec[:, 0] == 0) | (rec[:, 0] == 255))
     n = int(ends[0]) if ends.shape[0] else n_full
     if p + 8 * n >= len(data) or data[p + 8 * n] not in _ENDS:
         cur.pos = len(data)
         raise cur.fail("the event list has no end: the file is truncated")
     rec = rec[:n]
-    kind = _KINDS[rec[:, 0]]
-    if (kind == 255).any():
-        i = int(np.argmax(kind == 255))
-        raise cur.fail(f"unknown event code {int(rec[i, 0])}", p + 8 * i)
-    i64 = np.int64
-    t = (rec[:, 1].astype(i64) << 16) | (rec[:, 2].astype(i64) << 8) | rec[:, 3]
-    x = (rec[:, 4].astype(i64) << 8) | rec[:, 5]
-    y = (rec[:, 6].astype(i64) << 8) | rec[:, 7]
+    kind = kinds(_KINDS, rec[:, 0], cur, p, 8)
+    t, x, y = be(rec, 1, 2, 3), be(rec, 4, 5), be(rec, 6, 7)
     cur.pos = p + 8 * n
     if cur.u8("the end of the events") == 0:
         cur.skip(32, "the checksum")
@@ -275,10 +277,10 @@ def _events_v0(cur: Cursor) -> tuple[NDArray[np.int64], NDArray[np.uint8], NDArr
 
 
 def _v4_sizes() -> list[int]:
-    """Bytes each version 4 event takes (0: unknown; -1: a metric's text, whose
-    size is found by its NUL; -2: the end)."""
+    """Bytes each version 4 event takes (0: unknown; binread.TEXT: a metric's
+    text, whose size is found by its NUL; binread.END: the end)."""
     size = [0] * 256
-    size[0] = -2
+    size[0] = END
     for c in range(1, 13):
         size[c] = 6                     # mouse: elapsed ms, x step, y step
     for c in _GAME_STATES:
@@ -286,7 +288,7 @@ def _v4_sizes() -> list[int]:
     for c in range(100, 200):
         size[c] = 4                     # board: elapsed ms, row, col
     size[200] = 12                      # number metric: elapsed ms, index, float64
-    size[201] = -1                      # text metric: elapsed ms, index, text
+    size[201] = TEXT                    # text metric: elapsed ms, index, text
     size[255] = 3                       # pause: ms added to the next event
     return size
 
@@ -298,36 +300,16 @@ def _events_v4(cur: Cursor) -> tuple[NDArray[np.int64], NDArray[np.uint8], NDArr
                                      NDArray[np.int64], str | None]:
     """Version 4: variable-length events with time and position steps.
 
-    A plain loop finds where each event starts; their fields are then read
-    for all events at once.
+    One scan finds where each event starts (:meth:`binread.Cursor.scan`);
+    their fields are then read for all events at once.
     """
     data = cur.data
     n = len(data)
-    size = _V4_SIZES
-    starts: list[int] = []
-    add = starts.append
-    p = cur.pos
-    while p < n:
-        step = size[data[p]]
-        if step > 0:
-            add(p)
-            p += step
-        elif step == -1:
-            add(p)
-            cur.pos = p + 4
-            cur.cstring("a metric's text")
-            p = cur.pos
-        elif step == -2:
-            break
-        else:
-            raise cur.fail(f"unknown event code {data[p]}", p)
-    if p >= n:
-        cur.pos = n
-        raise cur.fail("the file ends before the end of the events: it is truncated")
-    cur.pos = p + 1
+    at = cur.scan(_V4_SIZES, "the end of the events")
+    cur.pos += 1
     cur.skip(cur.u16("the checksum's length"), "the checksum")
+    cur.budget(at.shape[0], _V4_COST, "events")
     d = np.frombuffer(data, dtype=np.uint8)
-    at = np.asarray(starts, dtype=np.int64)
     code = d[at].astype(np.int64)
     pause = code == 255
     b1 = d[at + 1].astype(np.int64)

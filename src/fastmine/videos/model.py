@@ -17,8 +17,7 @@ from typing import TypeVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..limits import fits
-from ._bytes import Cursor
+from .binread import Cursor
 
 __all__ = [
     "EVENT_CODES",
@@ -299,34 +298,3 @@ class Video:
         return (f"<Video {self.format} {self.software} {self.software_version} "
                 f"{self.player!r} {self.level} {self.rows}x{self.cols}/{self.mines} "
                 f"{len(self.events)} events>")
-
-
-def layout_from_cells(rows: int, cols: int, cells: NDArray[np.integer],
-                      cur: Cursor, offset: int) -> NDArray[np.bool_]:
-    """The mine layout from ``(n, 2)`` zero-based ``(row, col)`` pairs, checked:
-    every mine on the board, none twice."""
-    r = cells[:, 0].astype(np.int64)
-    c = cells[:, 1].astype(np.int64)
-    out = (r < 0) | (r >= rows) | (c < 0) | (c >= cols)
-    if out.any():
-        i = int(np.argmax(out))
-        raise cur.fail(f"mine {i + 1} at (row {int(r[i])}, col {int(c[i])}) is outside the "
-                       f"{rows}x{cols} board", offset)
-    layout = np.zeros(rows * cols, dtype=bool)
-    flat = r * cols + c
-    layout[flat] = True
-    if int(layout.sum()) != flat.shape[0]:
-        raise cur.fail(f"the mine list names a cell twice ({flat.shape[0]} mines on "
-                       f"{int(layout.sum())} cells)", offset)
-    return layout.reshape(rows, cols)
-
-
-def check_board(rows: int, cols: int, mines: int, cur: Cursor, offset: int) -> None:
-    """Refuse a board no game is played on: no cells, or more mines than cells."""
-    if rows < 1 or cols < 1:
-        raise cur.fail(f"the board is {rows}x{cols}: a board needs at least one row and column",
-                       offset)
-    if not fits(rows, cols):
-        raise cur.fail(f"a {rows}x{cols} board is larger than fastmine handles", offset)
-    if mines > rows * cols:
-        raise cur.fail(f"{mines} mines do not fit on a {rows}x{cols} board", offset)

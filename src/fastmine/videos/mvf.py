@@ -36,13 +36,17 @@ from datetime import datetime
 import numpy as np
 from numpy.typing import NDArray
 
-from ._bytes import Cursor, decode_legacy
-from .model import EventKind, Events, Video, check_board, layout_from_cells, level_of
+from ._bytes import decode_legacy
+from .binread import Cursor
+from .model import EventKind, Events, Video, level_of
 
 __all__ = ["read_mvf"]
 
 _LEVELS = {1: "beginner", 2: "intermediate", 3: "expert", 4: "custom", 5: "custom"}
 _MODES = {1: "classic", 2: "density", 3: "upk", 4: "cheat"}
+# Bytes an event record costs to decode (binread.MAX_READ_BYTES): its bits
+# unpacked and permuted, the fields, the button edges, the Events.
+_EVENT_COST = {5: 400, 6: 480, 8: 160}
 
 
 def read_mvf(data: bytes, source: str = "<bytes>") -> Video:
@@ -63,6 +67,9 @@ def read_mvf(data: bytes, source: str = "<bytes>") -> Video:
     ------
     VideoFormatError
         If the bytes are not a readable Clone video.
+        Records that would cost more memory to decode than
+        :data:`~fastmine.videos.binread.MAX_READ_BYTES` are refused before
+        they are decoded.
     """
     cur = Cursor(data, source)
     if len(data) < 2:
@@ -101,11 +108,8 @@ def _board(cur: Cursor, base: int) -> tuple[int, int, int, NDArray[np.bool_]]:
     cols = cur.u8("the board width")
     rows = cur.u8("the board height")
     mines = cur.u16("the mine count")
-    at = cur.pos
-    check_board(rows, cols, mines, cur, at - 4)
-    raw = np.frombuffer(cur.take(2 * mines, f"the {mines} mines"), dtype=np.uint8)
-    cells = raw.reshape(-1, 2)[:, ::-1].astype(np.int64) - base
-    return rows, cols, mines, layout_from_cells(rows, cols, cells, cur, at)
+    layout = cur.mines(rows, cols, mines, col_first=True, base=base, board_at=cur.pos - 4)
+    return rows, cols, mines, layout
 
 
 def _permutation(seed: int, slots: int) -> NDArray[np.intp]:
@@ -125,11 +129,8 @@ def _descramble(cur: Cursor, size: int) -> NDArray[np.uint8]:
     """The ``n`` events of ``size`` bytes as rows of bits, in the permutation's order."""
     seed = cur.u16("the event seed")
     count = cur.u24("the event count")
-    if count * size > cur.remaining:
-        raise cur.fail(f"{count} events of {size} bytes do not fit in the "
-                       f"{cur.remaining} bytes left: the file is truncated or corrupt")
-    raw = np.frombuffer(cur.take(count * size, "the events"), dtype=np.uint8)
-    bits = np.unpackbits(raw.reshape(count, size), axis=1, bitorder="little")
+    raw = cur.records(count, size, "events", _EVENT_COST[size])
+    bits = np.unpackbits(raw, axis=1, bitorder="little")
     return bits[:, _permutation(seed, size)]
 
 
@@ -211,7 +212,7 @@ def _read_early(cur: Cursor) -> Video:
     n = max(0, (after - first) // 8 + 1)
     if first + 8 * n > size:
         n -= 1
-    rec = np.frombuffer(data, dtype=np.uint8, count=8 * n, offset=first).reshape(n, 8)
+    rec = Cursor(data, cur.source, first).records(n, 8, "events", _EVENT_COST[8])
     t = rec[:, 0].astype(np.int64) * 1000 + rec[:, 1].astype(np.int64) * 10
     # The events end where the time goes back or passes the game's time.
     bad = np.flatnonzero((t > time_ms) | np.r_[False, t[1:] < t[:-1]])

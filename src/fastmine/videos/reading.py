@@ -86,7 +86,9 @@ def read_video(source: str | os.PathLike[str] | bytes | bytearray | memoryview |
         The file is not a video of a known format, or is truncated, corrupt or
         hostile; the message names the file and what is wrong.  Larger than
         :data:`~fastmine.videos.model.MAX_FILE_BYTES` files are refused before
-        they are read.
+        they are read, and records that would take more memory to decode than
+        :data:`~fastmine.videos.binread.MAX_READ_BYTES` (256 MiB) before they
+        are decoded: no file makes a reader allocate more.
     OSError
         The file cannot be opened or read, or is not a regular file (a folder,
         a FIFO, a device: refused at once, never waited on or read without end).

@@ -34,8 +34,9 @@ from datetime import datetime, timezone
 import numpy as np
 from numpy.typing import NDArray
 
-from ._bytes import NOT_UTF8, Cursor, decode_code_page, decode_utf8, decode_utf8_kept
-from .model import EventKind, Events, Video, check_board, layout_from_cells
+from ._bytes import NOT_UTF8, decode_code_page, decode_utf8, decode_utf8_kept
+from .binread import END, Cursor
+from .model import EventKind, Events, Video
 
 __all__ = ["BOARD_EVENT_NAMES", "BoardEvents", "read_rmv"]
 
@@ -110,6 +111,9 @@ def read_rmv(data: bytes, source: str = "<bytes>") -> Video:
     ------
     VideoFormatError
         If the bytes are not a readable RMV video.
+        Records that would cost more memory to decode than
+        :data:`~fastmine.videos.binread.MAX_READ_BYTES` are refused before
+        they are decoded.
     """
     return _read(data, source)[0]
 
@@ -160,10 +164,7 @@ def _read(data: bytes, source: str) -> tuple[Video, BoardEvents]:
     cols = cur.u8("the column count")
     rows = cur.u8("the row count")
     mines = cur.u16("the mine count")
-    mines_at = cur.pos
-    check_board(rows, cols, mines, cur, mines_at)
-    raw = np.frombuffer(cur.take(2 * mines, f"the {mines} mines"), dtype=np.uint8)
-    layout = layout_from_cells(rows, cols, raw.reshape(-1, 2)[:, ::-1], cur, mines_at)
+    layout = cur.mines(rows, cols, mines, col_first=True, base=0)
     preflags: list[tuple[int, int]] = []
     if preflags_size:
         n = cur.u16("the preflag count")
@@ -252,7 +253,7 @@ def _sizes(version: int) -> list[int]:
     for c in (*range(9, 15), *range(18, 28)):
         size[c] = 3                      # board
     for c in (15, 16, 17):
-        size[c] = -1                     # the end (4 bytes with its time)
+        size[c] = END                    # the end (4 bytes with its time)
     if version == 1:
         size[0] = 5                      # a time stamp change
     else:
@@ -261,6 +262,7 @@ def _sizes(version: int) -> list[int]:
 
 
 _SIZES = {1: _sizes(1), 2: _sizes(2)}
+_EVENT_COST = 352       # bytes a record costs to decode (binread.MAX_READ_BYTES)
 
 
 def _events(cur: Cursor, version: int, rows: int, cols: int) -> tuple[
@@ -268,34 +270,21 @@ def _events(cur: Cursor, version: int, rows: int, cols: int) -> tuple[
         NDArray[np.int64], NDArray[np.uint8], NDArray[np.int64], NDArray[np.int64], int, int]:
     """The event section: mouse events, board events, and the end.
 
-    A plain loop finds where each event starts (its code says its size); the
-    fields are then read for all events at once.
+    One scan finds where each event starts (its code says its size:
+    :meth:`binread.Cursor.scan`); the fields are then read for all events at once.
     """
     data = cur.data
     n = len(data)
-    size = _SIZES[version]
-    starts: list[int] = []
-    add = starts.append
+    at = cur.scan(_SIZES[version], "the game's end event")
     p = cur.pos
-    while p < n:
-        step = size[data[p]]
-        if step <= 0:
-            break
-        add(p)
-        p += step
-    if p >= n:
-        cur.pos = n
-        raise cur.fail("the file ends before the game's end event: it is truncated")
     end = data[p]
-    if size[end] == 0:
-        raise cur.fail(f"unknown event code {end}", p)
     if p + 4 > n:
         cur.pos = p
         raise cur.fail("the file ends inside an event: it is truncated")
     end_ms = data[p + 1] << 16 | data[p + 2] << 8 | data[p + 3]
     cur.pos = p + 4
+    cur.budget(at.shape[0], _EVENT_COST, "events")
     d = np.frombuffer(data, dtype=np.uint8)
-    at = np.asarray(starts, dtype=np.int64)
     code = d[at]
     mouse = ((code >= 1) & (code <= 7)) | (code == 28)
     full = (code >= 1) & (code <= 7)

@@ -1,0 +1,323 @@
+"""One reader of a video's binary fields and records, shared by the four formats.
+
+Every reader (``.avf``, ``.rmv``, ``.mvf``, ``.evf``) reads through a
+:class:`Cursor`, so that a check, an error's words or a cap is written once
+for all of them:
+
+- a field is read only once its bytes are there: a truncated or lying file
+  raises :class:`~fastmine.errors.VideoFormatError` naming the file, what was
+  being read and the byte offset, never an ``IndexError`` deep in a reader;
+- a run of records is taken whole as a NumPy view of the file's bytes (no
+  copy): counted records (:meth:`Cursor.records`), every whole record to the
+  file's end (:meth:`Cursor.rest`), or records of varying size told by their
+  first byte (:meth:`Cursor.scan`);
+- the mines, as cell pairs, are checked on the board (:meth:`Cursor.mines`);
+- before a reader decodes records into arrays it states what they will cost
+  (:meth:`Cursor.budget`), and reading stops there if that is more than
+  :data:`MAX_READ_BYTES`: no file, however it lies, makes a reader allocate
+  more.
+
+Integers are big-endian in all four formats (:func:`be`).
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..errors import VideoFormatError
+from ..limits import fits
+
+__all__ = ["END", "MAX_READ_BYTES", "MAX_TEXT", "TEXT", "Cursor", "be", "check_board", "kinds",
+           "layout_from_cells"]
+
+MAX_READ_BYTES = 256 * 2**20
+"""The most memory a video reader allocates for one file (256 MiB), checked
+before it allocates.
+
+Each reader knows what a record costs it to decode (the arrays made from it,
+measured on real files with margin: 96 to 480 bytes a record), and refuses a
+file whose records would cost more, before decoding them.  Real videos cost
+well under 1 MiB (a 20-minute marathon about 20 MiB); 256 MiB is about a
+million mouse events, hours of play.  A 16 MiB Clone video claiming 3.3
+million events was decoded to ~710 MB before the event-rate check refused it;
+now it is refused with the first few kilobytes allocated.
+"""
+
+MAX_TEXT = 4096
+"""Longest text field (a name, a version string) a reader accepts, in bytes.
+
+The formats store names in at most 255 bytes (one-byte lengths) or as
+NUL-terminated strings; a "name" running on for kilobytes is a corrupt file.
+"""
+
+END = -1
+"""In a :meth:`Cursor.scan` size table: the code that ends the records."""
+
+TEXT = -2
+"""In a :meth:`Cursor.scan` size table: a record of 4 bytes, then NUL-terminated text."""
+
+_START_COST = 8         # bytes a record's start takes while scanning (an int64)
+
+
+class Cursor:
+    """A read position in a video's bytes; every read is bounds-checked.
+
+    Parameters
+    ----------
+    data : bytes
+        The whole file.
+    source : str
+        The file's name, for error messages.
+    pos : int
+        Where reading starts.
+    """
+
+    __slots__ = ("data", "pos", "source")
+
+    def __init__(self, data: bytes, source: str, pos: int = 0) -> None:
+        self.data = data
+        self.source = source
+        self.pos = pos
+
+    def fail(self, problem: str, offset: int | None = None) -> VideoFormatError:
+        """The error to raise for ``problem`` at ``offset`` (the current position by default)."""
+        return VideoFormatError(self.source, problem, self.pos if offset is None else offset)
+
+    @property
+    def remaining(self) -> int:
+        """Bytes left after the read position."""
+        return len(self.data) - self.pos
+
+    def need(self, n: int, what: str) -> None:
+        """Raise unless ``n`` more bytes are there (``what`` names them in the message)."""
+        if n < 0 or self.pos + n > len(self.data):
+            raise self.fail(f"the file ends inside {what} ({n} bytes needed, "
+                            f"{max(self.remaining, 0)} left): it is truncated or corrupt")
+
+    def budget(self, count: int, cost: int, what: str) -> None:
+        """Raise unless ``count`` records at ``cost`` bytes each fit in :data:`MAX_READ_BYTES`.
+
+        Called before the records are decoded, so a file claiming more than a
+        reader allocates is refused with nothing large allocated.
+        """
+        if count * cost > MAX_READ_BYTES:
+            raise self.fail(f"{count:,} {what} would take {count * cost:,} bytes of memory to "
+                            f"read, more than a video reader allocates ({MAX_READ_BYTES:,})")
+
+    def skip(self, n: int, what: str) -> None:
+        """Move on ``n`` bytes, which must be in the file."""
+        self.need(n, what)
+        self.pos += n
+
+    def take(self, n: int, what: str) -> bytes:
+        """The next ``n`` bytes."""
+        self.need(n, what)
+        p = self.pos
+        self.pos = p + n
+        return self.data[p:p + n]
+
+    def u8(self, what: str) -> int:
+        """An unsigned byte."""
+        self.need(1, what)
+        v = self.data[self.pos]
+        self.pos += 1
+        return v
+
+    def _int(self, n: int, what: str) -> int:
+        self.need(n, what)
+        p = self.pos
+        self.pos = p + n
+        return int.from_bytes(self.data[p:p + n], "big")
+
+    def u16(self, what: str) -> int:
+        """A big-endian unsigned 16-bit integer."""
+        return self._int(2, what)
+
+    def u24(self, what: str) -> int:
+        """A big-endian unsigned 24-bit integer."""
+        return self._int(3, what)
+
+    def u32(self, what: str) -> int:
+        """A big-endian unsigned 32-bit integer."""
+        return self._int(4, what)
+
+    def u64(self, what: str) -> int:
+        """A big-endian unsigned 64-bit integer."""
+        return self._int(8, what)
+
+    def cstring(self, what: str, limit: int = MAX_TEXT) -> bytes:
+        """Bytes up to (not including) the next NUL, which is consumed.
+
+        At most ``limit`` bytes: a longer field means a corrupt file.
+        """
+        end = self.data.find(b"\0", self.pos, self.pos + limit + 1)
+        if end < 0:
+            if len(self.data) - self.pos <= limit:
+                raise self.fail(f"the file ends inside {what} (no terminating NUL): "
+                                "it is truncated or corrupt")
+            raise self.fail(f"{what} runs on for more than {limit} bytes")
+        raw = self.data[self.pos:end]
+        self.pos = end + 1
+        return raw
+
+    # ------------------------------------------------------------ records
+
+    def records(self, count: int, size: int, what: str, cost: int = 0) -> NDArray[np.uint8]:
+        """The next ``count`` records of ``size`` bytes, as a ``(count, size)``
+        read-only view of the file (no copy).
+
+        ``cost``: the bytes each record will cost the reader to decode, checked
+        against :data:`MAX_READ_BYTES` (:meth:`budget`) once the records are
+        known to be there.
+        """
+        if count * size > self.remaining:
+            raise self.fail(f"{count} {what} of {size} bytes do not fit in the "
+                            f"{self.remaining} bytes left: the file is truncated or corrupt")
+        self.budget(count, cost, what)
+        rec = np.frombuffer(self.data, np.uint8, count * size, self.pos).reshape(count, size)
+        self.pos += count * size
+        return rec
+
+    def rest(self, size: int, what: str, cost: int = 0) -> NDArray[np.uint8]:
+        """Every whole ``size``-byte record from the read position to the file's
+        end, as a read-only view (the position does not move); ``cost`` as in
+        :meth:`records`."""
+        n = max(self.remaining, 0) // size
+        self.budget(n, cost, what)
+        return np.frombuffer(self.data, np.uint8, n * size, self.pos).reshape(n, size)
+
+    def scan(self, sizes: Sequence[int], end_of: str) -> NDArray[np.int64]:
+        """Where each record of varying size starts, from the read position to
+        the record that ends them; the position is left on that record.
+
+        Parameters
+        ----------
+        sizes : sequence of 256 ints
+            By a record's first byte: its size in bytes (> 0), :data:`END` for
+            the code that ends the records, :data:`TEXT` for a record of 4
+            bytes and NUL-terminated text, 0 for a code no record has.
+        end_of : str
+            What the ending record ends, for the message of a file that stops
+            before it ("the game's end event").
+
+        Returns
+        -------
+        ndarray of int64
+            The records' offsets in the file.
+
+        Raises
+        ------
+        VideoFormatError
+            The file ends first, or a code no record has comes first.
+        """
+        data = self.data
+        n = len(data)
+        shortest = min(s for s in sizes if s > 0)
+        self.budget(max(self.remaining, 0) // shortest, _START_COST, "records")
+        starts = array("q")
+        add = starts.append
+        p = self.pos
+        while p < n:
+            step = sizes[data[p]]
+            if step > 0:
+                add(p)
+                p += step
+            elif step == TEXT:
+                add(p)
+                self.pos = p + 4
+                self.cstring("a metric's text")
+                p = self.pos
+            else:
+                break
+        if p >= n:
+            self.pos = n
+            raise self.fail(f"the file ends before {end_of}: it is truncated")
+        if sizes[data[p]] == 0:
+            raise self.fail(f"unknown event code {data[p]}", p)
+        self.pos = p
+        return np.frombuffer(starts, dtype=np.int64) if len(starts) else np.zeros(0, np.int64)
+
+    def mines(self, rows: int, cols: int, mines: int, *, col_first: bool, base: int,
+              board_at: int | None = None) -> NDArray[np.bool_]:
+        """The mine layout from the next ``mines`` cell pairs, checked.
+
+        Parameters
+        ----------
+        rows, cols, mines : int
+            The board the header states (checked first: :func:`check_board`).
+        col_first : bool
+            Whether a pair is ``(col, row)`` (RMV, Clone) rather than ``(row, col)``.
+        base : int
+            The first row's and column's number (1 in Arbiter's and Clone 0.97's
+            pairs, 0 in the others').
+        board_at : int, optional
+            Where the board's header starts, for a message about the board
+            (by default where the pairs start).
+
+        Returns
+        -------
+        ndarray of bool, (rows, cols)
+        """
+        at = self.pos
+        check_board(rows, cols, mines, self, at if board_at is None else board_at)
+        raw = np.frombuffer(self.take(2 * mines, f"the {mines} mines"), dtype=np.uint8)
+        pairs = raw.reshape(-1, 2)
+        cells = (pairs[:, ::-1] if col_first else pairs).astype(np.int64) - base
+        return layout_from_cells(rows, cols, cells, self, at)
+
+
+def be(rec: NDArray[np.uint8], *columns: int) -> NDArray[np.int64]:
+    """Big-endian unsigned integers from byte columns of records:
+    ``be(rec, 1, 2, 3)`` is ``rec[:, 1] << 16 | rec[:, 2] << 8 | rec[:, 3]``."""
+    out = rec[:, columns[0]].astype(np.int64)
+    for c in columns[1:]:
+        out <<= 8
+        out |= rec[:, c]
+    return out
+
+
+def kinds(table: NDArray[np.uint8], codes: NDArray[np.uint8], cur: Cursor, first_at: int,
+          stride: int) -> NDArray[np.uint8]:
+    """The event kinds of ``codes`` by ``table`` (255: no such code), refusing
+    an unknown code with its offset (``first_at`` + ``stride`` a record)."""
+    out: NDArray[np.uint8] = table[codes]
+    bad = out == 255
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise cur.fail(f"unknown event code {int(codes[i])}", first_at + stride * i)
+    return out
+
+
+def layout_from_cells(rows: int, cols: int, cells: NDArray[np.integer],
+                      cur: Cursor, offset: int) -> NDArray[np.bool_]:
+    """The mine layout from ``(n, 2)`` zero-based ``(row, col)`` pairs, checked:
+    every mine on the board, none twice."""
+    r = cells[:, 0].astype(np.int64)
+    c = cells[:, 1].astype(np.int64)
+    out = (r < 0) | (r >= rows) | (c < 0) | (c >= cols)
+    if out.any():
+        i = int(np.argmax(out))
+        raise cur.fail(f"mine {i + 1} at (row {int(r[i])}, col {int(c[i])}) is outside the "
+                       f"{rows}x{cols} board", offset)
+    layout = np.zeros(rows * cols, dtype=bool)
+    flat = r * cols + c
+    layout[flat] = True
+    if int(layout.sum()) != flat.shape[0]:
+        raise cur.fail(f"the mine list names a cell twice ({flat.shape[0]} mines on "
+                       f"{int(layout.sum())} cells)", offset)
+    return layout.reshape(rows, cols)
+
+
+def check_board(rows: int, cols: int, mines: int, cur: Cursor, offset: int) -> None:
+    """Refuse a board no game is played on: no cells, or more mines than cells."""
+    if rows < 1 or cols < 1:
+        raise cur.fail(f"the board is {rows}x{cols}: a board needs at least one row and column",
+                       offset)
+    if not fits(rows, cols):
+        raise cur.fail(f"a {rows}x{cols} board is larger than fastmine handles", offset)
+    if mines > rows * cols:
+        raise cur.fail(f"{mines} mines do not fit on a {rows}x{cols} board", offset)
