@@ -142,6 +142,13 @@ def _move(m: Any, index: int) -> tuple[str, int, int, bool | None]:
     tuple or array row, or an object with ``kind``, ``row`` and ``col``; the
     last is whether a mark cycled through "?", None when the kind does not say
     (a name, not a move log's number)."""
+    # The common case first (a move log's rows as lists, by analyze): plain ints.
+    if (type(m) is list or type(m) is tuple) and len(m) in (3, 4):
+        kind, r, c = m[0], m[1], m[2]
+        if type(kind) is int and type(r) is int and type(c) is int \
+                and 0 <= kind < 2 * MOVE_ASSIST:
+            code = kind & KIND_BITS
+            return KIND_NAMES[code], r, c, code == MOVE_MARK
     if isinstance(m, (tuple, list, np.ndarray)) and len(m) in (3, 4):
         kind, r, c = m[0], m[1], m[2]
     elif all(hasattr(m, a) for a in ("kind", "row", "col")):
@@ -168,11 +175,6 @@ def _move(m: Any, index: int) -> tuple[str, int, int, bool | None]:
     return str(kind), r, c, cycle
 
 
-def _neighbours(rows: int, cols: int, r: int, c: int) -> list[tuple[int, int]]:
-    return [(rr, cc) for rr in range(max(r - 1, 0), min(r + 2, rows))
-            for cc in range(max(c - 1, 0), min(c + 2, cols)) if (rr, cc) != (r, c)]
-
-
 def _opened(view: NDArray[np.int8], kind: str, r: int, c: int) -> list[tuple[int, int]]:
     """The cells a reveal or chord at (r, c) opens directly in ``view`` (not the flood)."""
     v = int(view[r, c])
@@ -180,10 +182,14 @@ def _opened(view: NDArray[np.int8], kind: str, r: int, c: int) -> list[tuple[int
         return [(r, c)] if v in (HIDDEN, QUESTION) else []
     if v < 0:                                   # a chord on an unrevealed cell does nothing
         return []
-    nb = _neighbours(view.shape[0], view.shape[1], r, c)
-    if sum(1 for p in nb if view[p] == FLAG) != v:
+    # The 3x3 block as plain ints (one call instead of a NumPy lookup per
+    # neighbour); the centre is a number, so it is neither a flag nor unknown.
+    r0, c0 = max(r - 1, 0), max(c - 1, 0)
+    block = view[r0:r + 2, c0:c + 2].tolist()
+    if sum(row.count(FLAG) for row in block) != v:
         return []
-    return [p for p in nb if view[p] in (HIDDEN, QUESTION)]
+    return [(r0 + i, c0 + j) for i, row in enumerate(block) for j, x in enumerate(row)
+            if x in (HIDDEN, QUESTION)]
 
 
 def analyze(board: Board, moves: Iterable[Any], *, rule: Rule = "opening",
@@ -241,6 +247,8 @@ def analyze(board: Board, moves: Iterable[Any], *, rule: Rule = "opening",
     game = Game.from_board(board, question_marks=question_marks, clock=lambda: 0.0)
     cache = _Cache(game, deadline)
     verdicts: list[Verdict] = []
+    if isinstance(moves, np.ndarray) and moves.ndim == 2 and moves.dtype.kind in "iu":
+        moves = moves.tolist()      # a move log: rows of plain ints read fastest
     for i, m in enumerate(moves):
         kind, r, c, cycle = _move(m, i)
         v = _verdict(game, board, rule, cache, i, kind, r, c)
@@ -342,6 +350,8 @@ class _Cache:
         self.revealed = -1
         self.analysis: _probability.Analysis | None = None
         self.analyzer: IncrementalAnalyzer | None = None
+        self.board = game.board
+        self.mines = None if game.board is None else game.board.mines   # read once
         self._safe_player: SafePlayer | None = None
 
     def safe_player(self) -> SafePlayer:
@@ -380,7 +390,7 @@ def _verdict(game: Game, board: Board, rule: Rule, cache: _Cache, i: int, kind: 
     if not (0 <= r < rows and 0 <= c < cols):
         raise ValueError(f"move {i} is at ({r!r}, {c!r}), off the {rows}x{cols} board")
     view = game.view
-    mines = board.mines
+    mines = cache.mines if cache.board is board else board.mines
     risk = best = None
     n_safe: int | None = None
     category: Category | None = None          # None: a reveal or chord the solver weighs
@@ -416,11 +426,12 @@ def _judge(cache: _Cache, i: int, kind: str, cell: tuple[int, int],
     a = cache.get()
     if a is None:
         return Verdict(i, kind, cell, Category.NOT_ANALYSED, None, None, None, survived)
-    idx = tuple(np.array(cells).T)
-    n_safe = int(np.count_nonzero(a.safe))
-    if a.safe[idx].all():
+    safe = a.safe
+    n_safe = int(np.count_nonzero(safe))
+    if all(safe[p] for p in cells):
         return Verdict(i, kind, cell, Category.SAFE, 0.0, 0.0, n_safe, survived)
-    risk = float(a.probabilities[idx].max())
+    p = a.probabilities
+    risk = float(max(p[q] for q in cells))
     if n_safe:
         # A guess while a safe cell existed: judged by what safe play does to it.
         sp = cache.safe_player().play(cache.game.view, a, cells, cache.deadline)
