@@ -222,6 +222,41 @@ def test_a_chord_is_judged_by_every_cell_it_opens() -> None:
     assert "avoidable_risk" in seen and len(seen) >= 2, seen
 
 
+def test_safe_play_kept_between_guesses_starts_afresh_on_a_view_that_goes_back() -> None:
+    # A SafePlayer keeps its work while the views grow; given an earlier view
+    # (a take-back) it must not use what it found from the later one.
+    from fastmine.coach.safeplay import SafePlayer
+    from fastmine.solver import probability
+
+    rng = np.random.default_rng(7)
+    checked = 0
+    for _ in range(100):
+        board = Board.generate(5, 5, 5, first_click=(0, 0), rule="opening",
+                               seed=int(rng.integers(2**31)))
+        game = Game.from_board(board)
+        game.reveal(0, 0)
+        views = [np.array(game.view)]
+        safe_cells = np.argwhere(~board.mines & (game.view < 0))
+        game.reveal(*(int(x) for x in safe_cells[rng.integers(len(safe_cells))]))
+        views.append(np.array(game.view))
+        for late, early in ((views[1], views[0]), (views[0], views[1])):
+            a = probability.analyze(early, board.mine_count)
+            guesses = np.argwhere((early < 0) & ~a.safe & ~a.mine)
+            if not a.safe.any() or not len(guesses):
+                continue
+            cell = [tuple(int(x) for x in guesses[0])]
+            kept = SafePlayer(board)
+            kept.play(late, probability.analyze(late, board.mine_count), cell)
+            got, want = kept.play(early, a, cell), SafePlayer(board).play(early, a, cell)
+            assert got is not None and want is not None
+            assert (got.settled, got.opened) == (want.settled, want.opened)
+            assert got.risk == pytest.approx(want.risk, abs=1e-12)
+            assert (got.best_risk is None) == (want.best_risk is None)
+            assert got.best_risk == pytest.approx(want.best_risk, abs=1e-12)
+            checked += 1
+    assert checked > 20
+
+
 # ------------------------------------------------------------------ real Expert games
 
 def _real(name: str) -> list[Verdict]:

@@ -42,6 +42,7 @@ from ..errors import PositionTooLargeError
 from ..game import Game
 from ..solver import probability as _probability
 from ..solver._logic import KNOWN_MINE, Logic
+from ..solver.incremental import IncrementalAnalyzer
 
 __all__ = ["AfterSafePlay", "SafePlayer", "play_safe"]
 
@@ -75,20 +76,14 @@ _MINE = AfterSafePlay(True, 1.0)
 _OPENED = AfterSafePlay(True, 0.0)
 
 
-def _padded(mask: NDArray[np.bool_]) -> NDArray[np.intp]:
-    """Indices in the logic kernel's padded, raveled layout of the cells of ``mask``."""
-    r, c = np.nonzero(mask)
-    out: NDArray[np.intp] = ((r + 1) * (mask.shape[1] + 2) + c + 1).astype(np.intp)
-    return out
-
-
 class SafePlayer:
     """Safe play on one board, for the positions of one game in the order played.
 
     It keeps what safe play found (the logic kernel's board mode,
     :class:`fastmine.solver._logic.Logic`, which opens a cell as the game
-    does) from one call to the next: every call must give a view that holds
-    at least the cells of the one before (a game's views, in order).
+    does) from one call to the next while each view holds at least the open
+    cells of the one before (a game's views, in order); a view that does not
+    (a take-back) starts it afresh.
 
     Parameters
     ----------
@@ -99,6 +94,14 @@ class SafePlayer:
     def __init__(self, board: Board) -> None:
         self.board = board
         self._logic: Logic | None = None
+        self._shown: NDArray[np.bool_] | None = None      # the last view's open cells
+        rows, cols = board.rows, board.cols
+        # Each cell's index in the logic kernel's padded, raveled layout.
+        self._at: NDArray[np.intp] = (np.arange(rows, dtype=np.intp)[:, None] * (cols + 2)
+                                      + np.arange(cols, dtype=np.intp) + cols + 3).ravel()
+        # Safe play's own positions only grow too: each exact count starts
+        # from the cells the last one proved.
+        self._exact = IncrementalAnalyzer(board.mine_count)
 
     def play(self, view: NDArray[np.int8], analysis: _probability.Analysis,
              cells: list[tuple[int, int]], deadline: float | None = None) -> AfterSafePlay | None:
@@ -133,17 +136,21 @@ class SafePlayer:
         idx = (arr[:, 0], arr[:, 1])
         if analysis.mine[idx].any():
             return _MINE
-        at = (arr[:, 0] + 1) * (cols + 2) + arr[:, 1] + 1        # the cells, padded
+        at = self._at[arr[:, 0] * cols + arr[:, 1]]          # the cells, padded
+        padded = self._at
+        shown = view >= 0
         logic = self._logic
-        if logic is None:
+        if logic is None or self._shown is None or (self._shown & ~shown).any():
+            # What was found from another line of play may not be provable here.
             logic = self._logic = Logic(rows, cols)
             logic.load_board(board._pm, board._pc, board.mine_count)
-        shown = view >= 0
-        logic.mark_safe(_padded(shown))                 # what the player opened
+            self._exact.reset()
+        self._shown = shown
+        logic.mark_safe(padded[shown.ravel()])          # what the player opened
         a = analysis
         while True:
-            logic.mark_safe(_padded(a.safe))
-            logic.mark_mines(_padded(a.mine))
+            logic.mark_safe(padded[a.safe.ravel()])
+            logic.mark_mines(padded[a.mine.ravel()])
             solved = logic.run()
             known = logic.knowledge()[at]
             if (known == KNOWN_MINE).any():
@@ -156,7 +163,7 @@ class SafePlayer:
             if deadline is not None and time.monotonic() > deadline:
                 return None
             try:
-                a = _probability.analyze(logic.view(), board.mine_count)
+                a = self._exact.analyze(logic.view())
             except PositionTooLargeError:
                 return None
             if a.mine[idx].any():
