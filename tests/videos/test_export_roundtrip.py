@@ -6,21 +6,24 @@ count, every metric, the mouse path, the cell size, the date and its zone."""
 from __future__ import annotations
 
 import dataclasses
+import json
 from datetime import datetime, timezone
 
 import numpy as np
 import pytest
 
 from fastmine import cli
+from fastmine.errors import SaveFormatError
 from fastmine.records import RecordsStore
 from fastmine.replay import Replay
 from fastmine.replay.fromvideo import import_video
 from fastmine.replay.toevf import to_evf
 from fastmine.videos import EventKind, play_video, read_video
 from fastmine.videos.rebuild import video_stats
-from tests.videos.video_files import BAD, DATA, EXPECTED, ORACLE_READS
+from tests.videos.video_files import BAD, DATA, EXPECTED, NOT_UTF8, ORACLE_READS
 
-READABLE = sorted(n for n in EXPECTED if n not in BAD)
+# every test video fastmine reads, the one whose name is not UTF-8 among them
+READABLE = sorted(n for n in [*EXPECTED, *NOT_UTF8] if n not in BAD)
 _CLASSES = {"avf": "AvfVideo", "rmv": "RmvVideo", "mvf": "MvfVideo", "evf": "EvfVideo"}
 
 
@@ -171,3 +174,8 @@ def test_the_replay_file_keeps_the_unit():
     assert again == iv.replay and again.mouse_unit == 24
     with pytest.raises(ValueError, match="unit"):
         dataclasses.replace(iv.replay, mouse_unit=0)
+    d = json.loads(iv.replay.to_bytes())
+    assert d["version"] == 4 and d["mouse_unit"] == 24
+    for bad in (0, 256, "24", True, 2.5):
+        with pytest.raises(SaveFormatError, match="mouse_unit"):
+            Replay.from_bytes(json.dumps(d | {"mouse_unit": bad}).encode())

@@ -30,7 +30,10 @@ Mouse event kinds: 1 move, 2/3 left press/release, 4/5 right, 6/7 middle,
 8 a flag laid before the game (``pf``), 9 a chord press of unknown button
 (``cc``), 10-12 a left/right/middle press-or-release (``l``, ``r``, ``m``).
 Text of versions 0-3 may be in a legacy code page (Metasweeper converted old
-videos byte for byte); version 4 is UTF-8.
+videos byte for byte); version 4 is UTF-8.  A version 4 file converted from an
+Arbiter or Clone video keeps the player's local wall clock in its start time
+(as Metasweeper converts them, and as ``fastmine replay --export`` writes
+them): its date is read as local time (naive), as the original's, not as UTC.
 """
 
 from __future__ import annotations
