@@ -390,7 +390,9 @@ def _verdict(game: Game, board: Board, rule: Rule, cache: _Cache, i: int, kind: 
     if not (0 <= r < rows and 0 <= c < cols):
         raise ValueError(f"move {i} is at ({r!r}, {c!r}), off the {rows}x{cols} board")
     view = game.view
-    mines = cache.mines if cache.board is board else board.mines
+    mines = cache.mines
+    if mines is None or cache.board is not board:
+        mines = board.mines
     risk = best = None
     n_safe: int | None = None
     category: Category | None = None          # None: a reveal or chord the solver weighs

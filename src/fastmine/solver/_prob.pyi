@@ -23,8 +23,6 @@ def analyze_known(
     known: NDArray[np.uint8],
     mines: int,
     prob: NDArray[np.float64],
-    safe: NDArray[np.uint8],
-    mine: NDArray[np.uint8],
-    interior: NDArray[np.uint8],
+    flags: NDArray[np.uint8],
     max_entries: int,
 ) -> tuple[bool, float, int, int, int, int, float] | int | None: ...

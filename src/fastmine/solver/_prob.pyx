@@ -403,8 +403,7 @@ def analyze(Workspace ws, const int8_t[:, :] view, int64_t mines, double[::1] pr
 
 
 def analyze_known(Workspace ws, const int8_t[:, :] view, uint8_t[::1] known, int64_t mines,
-                  double[::1] prob, uint8_t[::1] safe, uint8_t[::1] mine,
-                  uint8_t[::1] interior, int64_t max_entries):
+                  double[::1] prob, uint8_t[:, ::1] flags, int64_t max_entries):
     """``analyze`` of a position that follows the one ``known`` describes.
 
     ``known`` (rows*cols, row-major, kept by the caller between calls, all
@@ -412,7 +411,8 @@ def analyze_known(Workspace ws, const int8_t[:, :] view, uint8_t[::1] known, int
     certain cells are taken out of the count (see _frontier.scan), so a
     game's later positions recount only what is still uncertain.  On success
     it holds this position's certain cells.  ``safe`` and ``mine`` must come
-    zeroed.  Returns as ``analyze`` (``frontier_cells`` counts the known cells
+    zeroed; they are the rows of ``flags`` (3, rows*cols: safe, mine,
+    interior).  Returns as ``analyze`` (``frontier_cells`` counts the known cells
     next to a number too; ``variables``, ``components`` and ``blocks`` are
     those recounted), or None when the view does not follow that position or
     is inconsistent: the caller clears ``known`` and calls again (a
@@ -423,9 +423,9 @@ def analyze_known(Workspace ws, const int8_t[:, :] view, uint8_t[::1] known, int
         raise ValueError(f"a {view.shape[0]}x{view.shape[1]} view is outside fastmine.limits")
     cdef int rows = view.shape[0], cols = view.shape[1], k
     cdef Py_ssize_t n = <Py_ssize_t>rows * cols, cell
-    if known.shape[0] != n or prob.shape[0] != n or safe.shape[0] != n \
-            or mine.shape[0] != n or interior.shape[0] != n:
+    if known.shape[0] != n or prob.shape[0] != n or flags.shape[0] != 3 or flags.shape[1] != n:
         raise ValueError("known and the outputs must have one entry per cell")
+    cdef uint8_t[::1] safe = flags[0], mine = flags[1], interior = flags[2]
     ws._board(<Py_ssize_t>(rows + 2) * (cols + 2))
     ws.prepared += 1
     ws.cols = cols

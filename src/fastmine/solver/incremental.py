@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._validate import as_int
+from .._validate import as_int, check_view_shape
 from . import _prob, _workspace
 from .probability import (
     DEFAULT_MAX_ENTRIES,
@@ -125,28 +125,32 @@ class IncrementalAnalyzer:
         TypeError, ValueError
             A malformed view (as :func:`fastmine.solver.analyze`).
         """
-        # a game brings its own mine count, checked against this analyzer's
-        arr, mines = _check(view, None if isinstance(view, _game_type()) else self._mines)
-        if mines != self._mines:
-            raise ValueError(f"this analyzer counts {self._mines} mines; the game has {mines}")
-        rows, cols = arr.shape
-        n = rows * cols
+        mines = self._mines
+        if type(view) is np.ndarray and view.dtype == np.int8 and view.ndim == 2:
+            arr = view              # a game's view: only its size is left to check
+            shape = check_view_shape(arr.shape)
+        else:
+            # a game brings its own mine count, checked against this analyzer's
+            arr, mines = _check(view, None if isinstance(view, _game_type()) else mines)
+            if mines != self._mines:
+                raise ValueError(f"this analyzer counts {self._mines} mines; the game has {mines}")
+            shape = arr.shape
+        n = shape[0] * shape[1]
         known = self._known
-        if known is None or self._shape != (rows, cols):
+        if known is None or self._shape != shape:
             known = self._known = np.zeros(n, np.uint8)
-            self._shape = (rows, cols)
-        prob = np.empty(n, np.float64)
-        flags = np.zeros((3, n), np.bool_)
-        u8 = flags.view(np.uint8)
-        res = _prob.analyze_known(self._ws, arr, known, mines, prob, u8[0], u8[1], u8[2],
-                                  self._max_entries)
+            self._shape = shape
+        prob = np.empty(shape, np.float64)
+        flags = np.zeros((3, *shape), np.bool_)
+        u8 = flags.view(np.uint8).reshape(3, n)
+        flat = prob.reshape(n)
+        res = _prob.analyze_known(self._ws, arr, known, mines, flat, u8, self._max_entries)
         if res is None:
             # Not a successor of the last position, or inconsistent: from scratch,
             # with analyze's own errors.
             known[:] = 0
             u8[:] = 0
-            res = _prob.analyze_known(self._ws, arr, known, mines, prob, u8[0], u8[1], u8[2],
-                                      self._max_entries)
+            res = _prob.analyze_known(self._ws, arr, known, mines, flat, u8, self._max_entries)
             if res is None:
                 known[:] = 0
                 _analyze(arr, mines, max_entries=self._max_entries)   # raises its error
@@ -155,13 +159,12 @@ class IncrementalAnalyzer:
             known[:] = 0
             raise _bad_value(res)
         exact, log_z, nf, nv, ncomp, nblocks, p_int = res   # type: ignore[misc]
-        shape = (rows, cols)
         safe, mine, interior = flags
         return Analysis(
-            probabilities=prob.reshape(shape),
-            safe=safe.reshape(shape),
-            mine=mine.reshape(shape),
-            interior=interior.reshape(shape),
+            probabilities=prob,
+            safe=safe,
+            mine=mine,
+            interior=interior,
             mines=mines,
             exact=exact,
             log_solutions=log_z,
