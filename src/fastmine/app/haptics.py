@@ -34,7 +34,8 @@ PATTERNS: dict[str, dict[str, Pattern]] = {
 """Event -> strength -> pattern: a tick for a hold, a double thump for an
 explosion, three quick beats for a win."""
 
-Backend = Callable[[Pattern], None]
+Backend = Callable[[Pattern], object]
+"""Something that plays a pattern; what it returns is ignored."""
 
 _backend: Backend | None = None  # set by tests
 _device: Backend | None = None  # the probed vibrator
@@ -45,7 +46,7 @@ def set_backend(backend: Callable[[Pattern], object] | None) -> None:
     """Send patterns to ``backend(pattern)`` instead of the device (tests); None
     goes back to the device, probed again at the next buzz."""
     global _backend, _probed, _device
-    _backend = backend  # type: ignore[assignment]
+    _backend = backend
     _probed = False
     _device = None
 
