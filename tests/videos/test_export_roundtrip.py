@@ -32,15 +32,15 @@ def _imported(name):
 
 
 def _exported(tmp_path, name):
-    """The video imported into a fresh records folder and exported by the command."""
-    iv = _imported(name)
+    """The video imported into a fresh records folder and exported, both by the
+    command (``replay --import FILE``, ``replay --export last X.evf``)."""
     data = tmp_path / "data"
-    data.mkdir(exist_ok=True)
+    assert cli.main(["replay", "--import", str(DATA / name), "--data-dir", str(data)]) == 0
     with RecordsStore(data / "records.sqlite3") as store:
-        stored = store.add(iv.record(), iv.replay)
+        assert len(store.replay_ids()) == 1
     out = tmp_path / f"{name}.evf"
-    assert cli.main(["replay", "--export", str(stored.id), str(out), "--data-dir", str(data)]) == 0
-    return iv, out
+    assert cli.main(["replay", "--export", "last", str(out), "--data-dir", str(data)]) == 0
+    return _imported(name), out
 
 
 def _same_game(before, play, after, again):
