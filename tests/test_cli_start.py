@@ -23,7 +23,8 @@ print(json.dumps({"status": status, "out": out.getvalue(),
 
 OTHERS = ("asyncio", "sqlite3", "fastmine.records", "fastmine.solver.runs", "fastmine.cli.play",
           "fastmine.cli.solve", "fastmine.cli.records",
-          "numpy.ma")  # np.unique imports it: ~6 ms for one count of the 3BV solved
+          "numpy.ma",  # np.unique imports it: ~6 ms for one count of the 3BV solved
+          "tqdm")      # only for a progress bar on a terminal: ~20 ms
 
 
 def _run(*argv: str) -> dict:
@@ -59,3 +60,18 @@ def test_every_command_is_still_listed_and_configured() -> None:
     assert set(sub.choices) == set(cli.COMMANDS)  # type: ignore[arg-type]
     for name, p in sub.choices.items():  # type: ignore[union-attr]
         assert p.get_default("_run") is not None or p.get_default("_missing"), name
+
+
+def test_the_json_entries_are_made_only_for_what_reads_them(monkeypatch, capsys) -> None:
+    """A game's JSON entry (ZiNi and HZiNi: about a millisecond) is made for
+    --json, --summary, --csv and --plot, not for the lines alone."""
+    from fastmine import cli
+    from fastmine.cli import analyze as analyze_cli
+
+    calls = []
+    real = analyze_cli.zini
+    monkeypatch.setattr(analyze_cli, "zini", lambda b: calls.append(1) or real(b))
+    assert cli.main(["analyze", str(VIDEO), str(VIDEO)]) == 0
+    assert calls == [] and capsys.readouterr().out.count("meta_v3_beg.evf") == 2
+    assert cli.main(["analyze", "--json", "-", str(VIDEO)]) == 0
+    assert calls == [1] and '"zini"' in capsys.readouterr().out

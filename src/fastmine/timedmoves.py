@@ -120,7 +120,26 @@ def parse(moves: Iterable[Any], rows: int, cols: int, question_marks: bool
         raise TypeError(f"moves must be (kind, row, col, ms) rows, got {type(moves).__name__}")
     out: list[tuple[int, int, int, float]] = []
     last = 0.0
+    mark = MOVE_MARK if question_marks else MOVE_MARK_PLAIN
     for i, m in enumerate(moves):
+        # The common case first: a tuple of a kind and three plain ints, all
+        # good (a video's moves, a move log's rows); anything else, or anything
+        # wrong, goes through the checks below, which name the fault.
+        if type(m) is tuple and len(m) == 4:
+            k, r, c, ms = m
+            if type(r) is int and type(c) is int and type(ms) is int \
+                    and 0 <= r < rows and 0 <= c < cols and last <= ms <= MAX_MOVE_MS:
+                if type(k) is str:
+                    kind = mark if k == "mark" else _NAMES.get(k, -1)
+                elif type(k) is int and 0 <= k < 2 * MOVE_ASSIST \
+                        and (k & KIND_BITS) <= MOVE_MARK_PLAIN:
+                    kind = k
+                else:
+                    kind = -1
+                if kind >= 0:
+                    last = float(ms)
+                    out.append((kind, r, c, last))
+                    continue
         if isinstance(m, (str, bytes)) or not hasattr(m, "__len__") or len(m) != 4:
             raise TypeError(f"move {i} must be (kind, row, col, ms), got {m!r:.60}")
         kind = _kind(m[0], question_marks, i)

@@ -278,10 +278,19 @@ def _write(option: str, path: str, text: str) -> int:
     return 0
 
 
+class _NoBar(list[str]):
+    """The files, with the two calls of a tqdm bar that ``run`` makes, when no bar shows."""
+
+    @staticmethod
+    def write(text: str, file: Any) -> None:
+        print(text, file=file)
+
+    def close(self) -> None:
+        pass
+
+
 def run(args: argparse.Namespace) -> int:
     """``fastmine analyze``; returns the exit status (1 if a file could not be read)."""
-    from tqdm import tqdm
-
     from . import summary as summaries
 
     coach = args.coach
@@ -296,9 +305,18 @@ def run(args: argparse.Namespace) -> int:
     lines = not to_stdout and not args.summary
     games: list[dict[str, Any]] = []
     errors: list[dict[str, str]] = []
-    # A bar only on a terminal (disable=None), and only for more than one file.
-    bar = tqdm(files, unit="file", disable=None if len(files) > 1 else True,
-               leave=False, dynamic_ncols=True, file=sys.stderr)
+    # Every game's JSON entry (its ZiNi and HZiNi cost about a millisecond) only
+    # for what reads them.
+    entries = args.json is not None or args.summary or args.csv is not None \
+        or args.plot is not None
+    # A bar only on a terminal, and only for more than one file.
+    bar: Any
+    if len(files) > 1 and hasattr(sys.stderr, "isatty") and sys.stderr.isatty():
+        from tqdm import tqdm  # imported only for a bar (~20 ms of a start)
+
+        bar = tqdm(files, unit="file", leave=False, dynamic_ncols=True, file=sys.stderr)
+    else:
+        bar = _NoBar(files)
     for name in bar:
         try:
             if name in found.empty:
@@ -311,7 +329,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         for note in result.notes:
             bar.write(printable(f"fastmine analyze: note: {name}: {note}"), file=sys.stderr)
-        games.append(result.to_json())
+        games.append(result.to_json() if entries else {})
         if lines:
             bar.write(result.line(), file=sys.stdout)
     bar.close()
