@@ -179,3 +179,19 @@ def test_the_replay_file_keeps_the_unit():
     for bad in (0, 256, "24", True, 2.5):
         with pytest.raises(SaveFormatError, match="mouse_unit"):
             Replay.from_bytes(json.dumps(d | {"mouse_unit": bad}).encode())
+
+
+def test_a_path_that_starts_with_a_release_starts_with_a_move():
+    """EVF 4 starts with a move, a press or a laid flag (ms-toollib aborts on
+    anything else): a path that starts otherwise gets a move to its place first."""
+    iv = _imported("vienna2_preflags.rmv")
+    rep = iv.replay
+    ms0, x0, y0 = (int(v) for v in rep.mouse[0, :3])
+    lead = np.array([[ms0, x0, y0, EventKind.MIDDLE_UP], [ms0, x0, y0, EventKind.MOVE]])
+    replay = dataclasses.replace(rep, mouse=np.vstack([lead, rep.mouse]))
+    back = read_video(to_evf(replay), "evf")
+    ev = back.events
+    assert ev.kind[0] == EventKind.MOVE and (int(ev.x[0]), int(ev.y[0])) == (x0, y0)
+    assert np.array_equal(ev.kind[1:], replay.mouse[:, 3])
+    assert np.array_equal(ev.time_ms[1:] - ev.time_ms[0], replay.mouse[:, 0] - ms0)
+    assert play_video(back).outcome == "won"
