@@ -12,12 +12,12 @@ from kivy.uix.screenmanager import Screen
 from .i18n import N_, _
 
 
-class AboutScreen(Screen):
+class AboutScreen(Screen):  # type: ignore[misc]  # Kivy has no type information
     """What fastmine is and how to play it."""
 
     text = StringProperty("")
 
-    def on_pre_enter(self, *_args) -> None:
+    def on_pre_enter(self, *_args: object) -> None:
         from fastmine import __version__
 
         from . import assist

@@ -76,7 +76,8 @@ MAX_SETTINGS_BYTES = 1 << 16
 def _current_platform() -> str:
     from kivy.utils import platform
 
-    return platform
+    name: str = platform  # Kivy's platform name: a str (Kivy has no type information)
+    return name
 
 
 def data_folder(override: str | os.PathLike[str] | None = None, *,
@@ -259,7 +260,7 @@ def kivy_settings_folder(platform: str | None = None) -> Path | None:
     return Path(os.environ.get("XDG_CONFIG_HOME", "~/.config")).expanduser() / APP_NAME
 
 
-class SettingsConfig(ConfigParser):
+class SettingsConfig(ConfigParser):  # type: ignore[misc]  # Kivy has no type information
     """Kivy's ConfigParser, but its file is replaced atomically on every write.
 
     :meth:`write` keeps Kivy's contract (True on success, False on failure;
@@ -268,7 +269,7 @@ class SettingsConfig(ConfigParser):
     :attr:`write_error` and is passed to :attr:`on_write_error`.
     """
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
         self.write_error: OSError | None = None
         self.on_write_error: Callable[[OSError], None] | None = None

@@ -15,6 +15,7 @@ tile units: ``(0, 0)`` is the top-left corner, ``(1, 1)`` the bottom-right.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import cast
 
 import numpy as np
 
@@ -23,6 +24,18 @@ SDF = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 Box = tuple[float, float, float, float]
 """(x0, y0, x1, y1) in tile units: a shape's distance is at least its distance to this box."""
+
+Key = tuple[object, ...]
+"""What identifies a shape: its kind and its numbers (equal for equal shapes)."""
+
+Mask = tuple[np.ndarray, tuple[int, int]]
+"""A shape's coverage near its box and the pixel (row, column) of its top-left corner."""
+
+Grid = tuple[np.ndarray, np.ndarray]
+"""The x and y coordinates of a canvas's pixel centres, in tile units."""
+
+MaskCache = dict[Key, "Mask | Grid"]
+"""What painters share: ``("grid", size)`` -> :data:`Grid`, ``(shape.key, size)`` -> :data:`Mask`."""
 
 
 class Shape:
@@ -37,7 +50,7 @@ class Shape:
 
     __slots__ = ("box", "key", "sdf")
 
-    def __init__(self, sdf: SDF, box: Box, key: tuple) -> None:
+    def __init__(self, sdf: SDF, box: Box, key: Key) -> None:
         self.sdf = sdf
         self.box = box
         self.key = key
@@ -64,7 +77,7 @@ def rect(x0: float, y0: float, x1: float, y1: float, radius: float = 0.0) -> Sha
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     hx, hy = (x1 - x0) / 2 - radius, (y1 - y0) / 2 - radius
 
-    def sdf(x, y):
+    def sdf(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         qx = np.abs(x - cx) - hx
         qy = np.abs(y - cy) - hy
         outside = np.hypot(np.maximum(qx, 0), np.maximum(qy, 0))
@@ -80,7 +93,7 @@ def segment(x0: float, y0: float, x1: float, y1: float, width: float) -> Shape:
     dx, dy = x1 - x0, y1 - y0
     ll = dx * dx + dy * dy or 1e-12
 
-    def sdf(x, y):
+    def sdf(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         t = np.clip(((x - x0) * dx + (y - y0) * dy) / ll, 0, 1)
         return np.hypot(x - x0 - t * dx, y - y0 - t * dy) - width / 2
 
@@ -93,7 +106,7 @@ def polygon(points: Sequence[tuple[float, float]]) -> Shape:
     """A simple polygon (any winding)."""
     pts = np.asarray(points, float)
 
-    def sdf(x, y):
+    def sdf(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         d = np.full(x.shape, np.inf)
         inside = np.zeros(x.shape, bool)
         n = len(pts)
@@ -114,8 +127,9 @@ def polygon(points: Sequence[tuple[float, float]]) -> Shape:
 
 def union(*shapes: Shape) -> Shape:
     """Every point inside any of ``shapes``."""
-    def sdf(x, y):
-        return np.minimum.reduce([s(x, y) for s in shapes])
+    def sdf(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        nearest: np.ndarray = np.minimum.reduce([s(x, y) for s in shapes])
+        return nearest
     boxes = [s.box for s in shapes]
     box = (min(b[0] for b in boxes), min(b[1] for b in boxes),
            max(b[2] for b in boxes), max(b[3] for b in boxes))
@@ -141,15 +155,18 @@ class Painter:
     """
 
     def __init__(self, size: int, background: Sequence[float] | None = None,
-                 cache: dict | None = None) -> None:
+                 cache: MaskCache | None = None) -> None:
         self.size = size
         self.img = np.zeros((size, size, 4), np.float32)
-        self._masks: dict = {} if cache is None else cache
-        grid = self._masks.get(("grid", size))
+        self._masks: MaskCache = {} if cache is None else cache
+        # the key says which kind of value it holds
+        grid = cast("Grid | None", self._masks.get(("grid", size)))
         if grid is None:
             c = (np.arange(size, dtype=np.float32) + 0.5) / size
-            grid = self._masks[("grid", size)] = np.meshgrid(c, c)
-        self._x, self._y = grid
+            gx, gy = np.meshgrid(c, c)
+            grid = self._masks[("grid", size)] = (gx, gy)
+        self._x: np.ndarray = grid[0]
+        self._y: np.ndarray = grid[1]
         if background is not None:
             self.img[...] = _premul(background)
 
@@ -171,7 +188,7 @@ class Painter:
         pixel of its top-left corner; each value is what :meth:`coverage`
         gives there (the same operations on the same numbers)."""
         key = (shape.key, self.size)
-        found = self._masks.get(key)
+        found = cast("Mask | None", self._masks.get(key))  # the key says it is a Mask
         if found is None:
             rows, cols = self._window(shape.box)
             x, y = self._x[rows, cols], self._y[rows, cols]
@@ -241,4 +258,5 @@ def _premul(c: Sequence[float]) -> np.ndarray:
 
 def mix(a: Sequence[float], b: Sequence[float], t: float) -> tuple[float, float, float, float]:
     """Linear blend of two RGBA colours (``t=0`` gives ``a``)."""
-    return tuple(float(a[i] * (1 - t) + b[i] * t) for i in range(4))  # type: ignore[return-value]
+    r, g, bl, al = (float(a[i] * (1 - t) + b[i] * t) for i in range(4))
+    return r, g, bl, al

@@ -14,6 +14,7 @@ import io
 import os
 import random
 import wave
+from typing import Protocol
 
 import numpy as np
 
@@ -22,16 +23,28 @@ VERSION = 2  # in the file names: 2 has its noise from the standard library
 NAMES = ("reveal", "flag", "explode", "win")
 
 
+class Sound(Protocol):
+    """What is used of a loaded sound (Kivy's ``Sound``)."""
+
+    def stop(self) -> object:
+        """Stop playing (nothing if it is not playing)."""
+
+    def play(self) -> object:
+        """Play from the start."""
+
+
 def _env(n: int, attack: float, decay: float) -> np.ndarray:
     t = np.arange(n) / RATE
     return np.minimum(1.0, t / max(attack, 1e-4)) * np.exp(-t / decay)
 
 
-def _tone(freq, dur: float, attack=0.004, decay=0.05) -> np.ndarray:
+def _tone(freq: float | np.ndarray, dur: float, attack: float = 0.004,
+          decay: float = 0.05) -> np.ndarray:
     n = int(RATE * dur)
     f = np.broadcast_to(np.asarray(freq, float), (n,))
     phase = 2 * np.pi * np.cumsum(f) / RATE
-    return np.sin(phase) * _env(n, attack, decay)
+    wave_: np.ndarray = np.sin(phase) * _env(n, attack, decay)
+    return wave_
 
 
 def _noise(n: int, rng: random.Random) -> np.ndarray:
@@ -103,7 +116,7 @@ class SoundBoard:
     def __init__(self, folder: str, enabled: bool = True) -> None:
         self.folder = folder
         self.enabled = enabled
-        self._sounds: dict[str, object] | None = None
+        self._sounds: dict[str, Sound] | None = None
         self.error = ""
 
     def load(self) -> None:
