@@ -84,7 +84,20 @@ class Cursor:
         self.pos = pos
 
     def fail(self, problem: str, offset: int | None = None) -> VideoFormatError:
-        """The error to raise for ``problem`` at ``offset`` (the current position by default)."""
+        """The error to raise for ``problem`` at ``offset``.
+
+        Parameters
+        ----------
+        problem : str
+            What is wrong, in words.
+        offset : int, optional
+            The byte it is at (by default the read position).
+
+        Returns
+        -------
+        VideoFormatError
+            Naming the file, the problem and the offset.
+        """
         return VideoFormatError(self.source, problem, self.pos if offset is None else offset)
 
     @property
@@ -93,7 +106,20 @@ class Cursor:
         return len(self.data) - self.pos
 
     def need(self, n: int, what: str) -> None:
-        """Raise unless ``n`` more bytes are there (``what`` names them in the message)."""
+        """Raise unless ``n`` more bytes are there.
+
+        Parameters
+        ----------
+        n : int
+            The bytes needed from the read position.
+        what : str
+            What they are, for the message.
+
+        Raises
+        ------
+        VideoFormatError
+            The file ends first.
+        """
         if n < 0 or self.pos + n > len(self.data):
             raise self.fail(f"the file ends inside {what} ({n} bytes needed, "
                             f"{max(self.remaining, 0)} left): it is truncated or corrupt")
@@ -103,25 +129,69 @@ class Cursor:
 
         Called before the records are decoded, so a file claiming more than a
         reader allocates is refused with nothing large allocated.
+
+        Parameters
+        ----------
+        count : int
+            How many records.
+        cost : int
+            The bytes decoding one costs the reader.
+        what : str
+            What they are, for the message.
+
+        Raises
+        ------
+        VideoFormatError
+            They would cost more than :data:`MAX_READ_BYTES`.
         """
         if count * cost > MAX_READ_BYTES:
             raise self.fail(f"{count:,} {what} would take {count * cost:,} bytes of memory to "
                             f"read, more than a video reader allocates ({MAX_READ_BYTES:,})")
 
     def skip(self, n: int, what: str) -> None:
-        """Move on ``n`` bytes, which must be in the file."""
+        """Move on ``n`` bytes, which must be in the file.
+
+        Parameters
+        ----------
+        n : int
+            How many.
+        what : str
+            What they are, for the message of a file that ends first.
+        """
         self.need(n, what)
         self.pos += n
 
     def take(self, n: int, what: str) -> bytes:
-        """The next ``n`` bytes."""
+        """The next ``n`` bytes.
+
+        Parameters
+        ----------
+        n : int
+            How many.
+        what : str
+            What they are, for the message of a file that ends first.
+
+        Returns
+        -------
+        bytes
+        """
         self.need(n, what)
         p = self.pos
         self.pos = p + n
         return self.data[p:p + n]
 
     def u8(self, what: str) -> int:
-        """An unsigned byte."""
+        """An unsigned byte.
+
+        Parameters
+        ----------
+        what : str
+            What the field is, for the message of a file that ends inside it.
+
+        Returns
+        -------
+        int
+        """
         self.need(1, what)
         v = self.data[self.pos]
         self.pos += 1
@@ -134,25 +204,74 @@ class Cursor:
         return int.from_bytes(self.data[p:p + n], "big")
 
     def u16(self, what: str) -> int:
-        """A big-endian unsigned 16-bit integer."""
+        """A big-endian unsigned 16-bit integer.
+
+        Parameters
+        ----------
+        what : str
+            What the field is, for the message of a file that ends inside it.
+
+        Returns
+        -------
+        int
+        """
         return self._int(2, what)
 
     def u24(self, what: str) -> int:
-        """A big-endian unsigned 24-bit integer."""
+        """A big-endian unsigned 24-bit integer.
+
+        Parameters
+        ----------
+        what : str
+            What the field is, for the message of a file that ends inside it.
+
+        Returns
+        -------
+        int
+        """
         return self._int(3, what)
 
     def u32(self, what: str) -> int:
-        """A big-endian unsigned 32-bit integer."""
+        """A big-endian unsigned 32-bit integer.
+
+        Parameters
+        ----------
+        what : str
+            What the field is, for the message of a file that ends inside it.
+
+        Returns
+        -------
+        int
+        """
         return self._int(4, what)
 
     def u64(self, what: str) -> int:
-        """A big-endian unsigned 64-bit integer."""
+        """A big-endian unsigned 64-bit integer.
+
+        Parameters
+        ----------
+        what : str
+            What the field is, for the message of a file that ends inside it.
+
+        Returns
+        -------
+        int
+        """
         return self._int(8, what)
 
     def cstring(self, what: str, limit: int = MAX_TEXT) -> bytes:
         """Bytes up to (not including) the next NUL, which is consumed.
 
-        At most ``limit`` bytes: a longer field means a corrupt file.
+        Parameters
+        ----------
+        what : str
+            What the text is, for the message.
+        limit : int
+            At most this many bytes: a longer field means a corrupt file.
+
+        Returns
+        -------
+        bytes
         """
         end = self.data.find(b"\0", self.pos, self.pos + limit + 1)
         if end < 0:
@@ -167,12 +286,22 @@ class Cursor:
     # ------------------------------------------------------------ records
 
     def records(self, count: int, size: int, what: str, cost: int = 0) -> NDArray[np.uint8]:
-        """The next ``count`` records of ``size`` bytes, as a ``(count, size)``
-        read-only view of the file (no copy).
+        """The next ``count`` records of ``size`` bytes, as a read-only view of
+        the file (no copy).
 
-        ``cost``: the bytes each record will cost the reader to decode, checked
-        against :data:`MAX_READ_BYTES` (:meth:`budget`) once the records are
-        known to be there.
+        Parameters
+        ----------
+        count, size : int
+            How many records, of how many bytes.
+        what : str
+            What they are, for the messages.
+        cost : int
+            The bytes each will cost the reader to decode, checked against
+            :data:`MAX_READ_BYTES` (:meth:`budget`) once they are known to be there.
+
+        Returns
+        -------
+        ndarray of uint8, (count, size)
         """
         if count * size > self.remaining:
             raise self.fail(f"{count} {what} of {size} bytes do not fit in the "
@@ -184,8 +313,21 @@ class Cursor:
 
     def rest(self, size: int, what: str, cost: int = 0) -> NDArray[np.uint8]:
         """Every whole ``size``-byte record from the read position to the file's
-        end, as a read-only view (the position does not move); ``cost`` as in
-        :meth:`records`."""
+        end, as a read-only view (the position does not move).
+
+        Parameters
+        ----------
+        size : int
+            A record's bytes.
+        what : str
+            What they are, for the message.
+        cost : int
+            As in :meth:`records`.
+
+        Returns
+        -------
+        ndarray of uint8, (n, size)
+        """
         n = max(self.remaining, 0) // size
         self.budget(n, cost, what)
         return np.frombuffer(self.data, np.uint8, n * size, self.pos).reshape(n, size)
@@ -271,8 +413,20 @@ class Cursor:
 
 
 def be(rec: NDArray[np.uint8], *columns: int) -> NDArray[np.int64]:
-    """Big-endian unsigned integers from byte columns of records:
-    ``be(rec, 1, 2, 3)`` is ``rec[:, 1] << 16 | rec[:, 2] << 8 | rec[:, 3]``."""
+    """Big-endian unsigned integers from byte columns of records.
+
+    Parameters
+    ----------
+    rec : ndarray of uint8, (n, size)
+        The records.
+    *columns : int
+        The columns, most significant first: ``be(rec, 1, 2, 3)`` is
+        ``rec[:, 1] << 16 | rec[:, 2] << 8 | rec[:, 3]``.
+
+    Returns
+    -------
+    ndarray of int64, (n,)
+    """
     out = rec[:, columns[0]].astype(np.int64)
     for c in columns[1:]:
         out <<= 8
@@ -282,8 +436,24 @@ def be(rec: NDArray[np.uint8], *columns: int) -> NDArray[np.int64]:
 
 def kinds(table: NDArray[np.uint8], codes: NDArray[np.uint8], cur: Cursor, first_at: int,
           stride: int) -> NDArray[np.uint8]:
-    """The event kinds of ``codes`` by ``table`` (255: no such code), refusing
-    an unknown code with its offset (``first_at`` + ``stride`` a record)."""
+    """The event kinds of ``codes`` by ``table``, refusing an unknown code.
+
+    Parameters
+    ----------
+    table : ndarray of uint8, (256,)
+        The kind of each code, 255 for a code no event has.
+    codes : ndarray of uint8
+        One code a record.
+    cur : Cursor
+        The file's reader, for the error.
+    first_at, stride : int
+        Where the first record is and how far apart they are, for the
+        offset of an unknown code.
+
+    Returns
+    -------
+    ndarray of uint8
+    """
     out: NDArray[np.uint8] = table[codes]
     bad = out == 255
     if bad.any():
@@ -294,8 +464,24 @@ def kinds(table: NDArray[np.uint8], codes: NDArray[np.uint8], cur: Cursor, first
 
 def layout_from_cells(rows: int, cols: int, cells: NDArray[np.integer],
                       cur: Cursor, offset: int) -> NDArray[np.bool_]:
-    """The mine layout from ``(n, 2)`` zero-based ``(row, col)`` pairs, checked:
-    every mine on the board, none twice."""
+    """The mine layout from zero-based ``(row, col)`` pairs, checked: every
+    mine on the board, none twice.
+
+    Parameters
+    ----------
+    rows, cols : int
+        The board.
+    cells : ndarray of int, (n, 2)
+        The pairs.
+    cur : Cursor
+        The file's reader, for the error.
+    offset : int
+        Where the pairs are in the file.
+
+    Returns
+    -------
+    ndarray of bool, (rows, cols)
+    """
     r = cells[:, 0].astype(np.int64)
     c = cells[:, 1].astype(np.int64)
     out = (r < 0) | (r >= rows) | (c < 0) | (c >= cols)
@@ -313,7 +499,17 @@ def layout_from_cells(rows: int, cols: int, cells: NDArray[np.integer],
 
 
 def check_board(rows: int, cols: int, mines: int, cur: Cursor, offset: int) -> None:
-    """Refuse a board no game is played on: no cells, or more mines than cells."""
+    """Refuse a board no game is played on: no cells, too many, or more mines than cells.
+
+    Parameters
+    ----------
+    rows, cols, mines : int
+        The board the file states.
+    cur : Cursor
+        The file's reader, for the error.
+    offset : int
+        Where the board's header is in the file.
+    """
     if rows < 1 or cols < 1:
         raise cur.fail(f"the board is {rows}x{cols}: a board needs at least one row and column",
                        offset)
