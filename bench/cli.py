@@ -77,7 +77,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=12345, help="seed of the input boards")
     for part, what in (("memory", "peak-memory section"), ("breakdown", "small-board profile"),
                        ("solver", "solver section"), ("app", "app section"),
-                       ("env", "Gymnasium environment section"), ("plots", "PNG plots")):
+                       ("env", "Gymnasium environment section"),
+                       ("videos", "video section (fastmine analyze and its coach against "
+                                  "ms-toollib on the test videos)"), ("plots", "PNG plots")):
         parser.add_argument(f"--no-{part}", dest=part, action="store_false",
                             help=f"skip the {what}")
     parser.add_argument("--from-json", type=Path, metavar="RESULTS.json",
@@ -106,7 +108,7 @@ def config(args: argparse.Namespace, argv: list[str] | None = None) -> Config:
         timeout=args.timeout or (60.0 if quick else 600.0),
         seed=args.seed,
         memory=args.memory, breakdown=args.breakdown, solver=args.solver, app=args.app,
-        env=args.env, plots=args.plots, out=args.out,
+        env=args.env, videos=args.videos, plots=args.plots, out=args.out,
         command=" ".join(["python -m bench", *map(shlex.quote, argv)]),
     )
 

@@ -62,6 +62,7 @@ def write(doc: dict, result_md: Path, docs: Path = DOCS) -> Path:
             for r in crashes) + ".")
     lines += _solver_lines(doc)
     lines += _env_lines(doc)
+    lines += _videos_lines(doc)
     lines += ["", "What is timed (each peer does the same work in its own format; the full "
               f"report, [{rel.name}]({_link(rel, docs)}), lists every call). The calls of a "
               "figure rotate through a pool of different boards built beforehand, the same for "
@@ -89,6 +90,22 @@ def write(doc: dict, result_md: Path, docs: Path = DOCS) -> Path:
     page = docs / "benchmarks.md"
     page.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return page
+
+
+def _videos_lines(doc: dict) -> list[str]:
+    """fastmine analyze and the coach against ms-toollib (bench/coach_bench.py)."""
+    v = doc.get("videos") or {}
+    w = v.get("whole_runs") or {}
+    ratios = w.get("ratio_to_ms_toollib") or {}
+    if not ratios or v.get("coach_ms_median_expert") is None:
+        return []
+    return ["", f"Recorded games: `fastmine analyze` on {w['files']} Expert videos takes "
+            f"{ratios.get('fastmine analyze', float('nan')):.1f}x the CPU of ms-toollib's "
+            f"parse + analyse ({ratios.get('fastmine analyze --no-coach', float('nan')):.1f}x "
+            f"with --no-coach, process start included); the coach "
+            f"{v['coach_ms_median_expert']:.2f} ms per real Expert game (median of "
+            f"{v['expert_games']}); details in `bench/coach_bench.py` and "
+            "[coach.md](coach.md#speed)."]
 
 
 def _env_lines(doc: dict) -> list[str]:

@@ -248,6 +248,7 @@ def _load(m: dict) -> str:
 
 def render(doc: dict, plots: dict[str, str]) -> str:
     """The whole report as markdown; ``plots`` maps plot name -> file name beside it."""
+    from .coach_bench import videos_section
     from .report_env import env_section
     from .report_sections import app_section, solver_section
 
@@ -297,5 +298,5 @@ def render(doc: dict, plots: dict[str, str]) -> str:
     out += ["## Scaling", ""] + _scaling(doc)
     out += ["## All figures", ""] + _details(doc)
     out += _breakdown(doc) + _memory(doc)
-    out += solver_section(doc) + app_section(doc) + env_section(doc)
+    out += solver_section(doc) + app_section(doc) + env_section(doc) + videos_section(doc)
     return "\n".join(out).rstrip() + "\n"

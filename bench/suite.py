@@ -44,6 +44,7 @@ class Config:
     solver: bool = True
     app: bool = True
     env: bool = True
+    videos: bool = True
     plots: bool = True
     out: Path = RESULTS_DIR
     command: str = ""
@@ -187,7 +188,7 @@ def run(cfg: Config) -> dict:
     """Run everything ``cfg`` asks for; returns the results document (not yet written)."""
     from tqdm.auto import tqdm
 
-    from . import app_bench, env_bench, solver_bench
+    from . import app_bench, coach_bench, env_bench, solver_bench
 
     skipped = {p: why for p in cfg.peers if (why := peers.unavailable(p))}
     n_mem = len(cfg.kernels) * len(memory_peers(cfg, skipped)) if cfg.memory else 0
@@ -230,6 +231,13 @@ def run(cfg: Config) -> dict:
                       else {"skipped": "not requested (--no-app)"})
         doc["env"] = (env_bench.run(cfg, worker, progress) if cfg.env
                       else {"skipped": "not requested (--no-env)"})
+        if cfg.videos:
+            progress.set_postfix_str("videos", refresh=False)
+            # whole runs of 100 Expert files (20 and one round with --quick)
+            doc["videos"] = coach_bench.run(copies=20 if cfg.quick else 100,
+                                            rounds=1 if cfg.quick else 5)
+        else:
+            doc["videos"] = {"skipped": "not requested (--no-videos)"}
     doc["worker_restarts"] = worker.restarts
     if hasattr(os, "getloadavg"):
         doc["machine"]["load_average_end"] = list(os.getloadavg())

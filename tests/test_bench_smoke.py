@@ -42,7 +42,7 @@ def test_tiny_run_writes_json_markdown_and_rows(tmp_path):
     cmd = [sys.executable, "-m", "bench", "--sizes", "9x9,12x12/20",
            "--fastmine-only-sizes", "30x30", "--repeats", "1", "--min-time", "0.0005",
            "--timeout", "120", "--no-memory", "--no-solver", "--no-app", "--no-env",
-           "--no-plots", "--out", str(tmp_path), "--name", "smoke"]
+           "--no-videos", "--no-plots", "--out", str(tmp_path), "--name", "smoke"]
     proc = subprocess.run(cmd, cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     # Into a pipe (a log), not a terminal: no progress bar, whose \r frames made the
@@ -70,7 +70,7 @@ def test_tiny_run_writes_json_markdown_and_rows(tmp_path):
     assert fm["boards"] == pool_size("reveal_opening", 12, 12) > 1 and "check_boards" in fm
     assert got[("gen_cell", "fastmine", "9x9")]["boards"] == 1
     for title in ("## Headline", "## Speed targets", "## Scaling", "## All figures",
-                  "## Solver", "## App"):
+                  "## Solver", "## App", "## Recorded games"):
         assert title in md
     assert "generate (opening)" in md and "vs pure Python" in md
     assert doc["breakdown"] and "_kernels.bbbv_openings (kernel)" in doc["breakdown"][0]
