@@ -14,9 +14,8 @@ sys.path.insert(0, str(ROOT))
 
 def test_tiny_run(monkeypatch):
     pytest.importorskip("ms_toollib")
-    from bench import coach_bench
-
     import fastmine
+    from bench import coach_bench
 
     src = ROOT / "src"
     if Path(fastmine.__file__).resolve().parent.parent == src.resolve():
