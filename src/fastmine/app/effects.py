@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 from kivy.clock import Clock
@@ -21,6 +23,10 @@ from kivy.graphics import Color, Ellipse, InstructionGroup, Line, Mesh, Rectangl
 from kivy.metrics import dp
 
 from . import tiles as T
+
+if TYPE_CHECKING:
+    from .boardview import BoardView
+    from .kivytypes import ClockEvent
 
 CASCADE_SPREAD = 0.32
 """Seconds for the opening's wave to cross the opened area."""
@@ -49,7 +55,7 @@ class Cascade(_Effect):
     band of cells keeps a hidden-tile cover that fades when the wave arrives.
     Drawn in cell units (inside the board's zoom)."""
 
-    def __init__(self, board, cells: np.ndarray, origin: tuple[int, int]) -> None:
+    def __init__(self, board: BoardView, cells: np.ndarray, origin: tuple[int, int]) -> None:
         # each cell's quad as the board draws it (drawn cell units, turned or not):
         # the covers sit exactly on the cells and only their texture differs
         quads = board.cell_quads(cells)  # (n, 4, 4): x, y, u, v per corner
@@ -88,7 +94,7 @@ class Explosion(_Effect):
 
     duration = EXPLOSION_TIME
 
-    def __init__(self, board, cell: tuple[int, int]) -> None:
+    def __init__(self, board: BoardView, cell: tuple[int, int]) -> None:
         self.board, self.cell = board, cell
         self.group = InstructionGroup()
         self.flash_color = Color(1.0, 0.55, 0.1, 0.9)
@@ -118,11 +124,13 @@ class Celebration(_Effect):
 
     duration = CELEBRATION_TIME
 
-    def __init__(self, board, seed: int | None = None) -> None:
+    def __init__(self, board: BoardView, seed: int | None = None) -> None:
         rng = random.Random(seed)
         self.board = board
         self.group = InstructionGroup()
-        self.pieces = []
+        # each piece: its colour and rectangle, where it starts across and above
+        # the board (fractions), its fall speed, and its sway's phase and frequency
+        self.pieces: list[tuple[Color, Rectangle, float, float, float, float, float]] = []
         for _ in range(CONFETTI):
             color = Color(*rng.choice(CONFETTI_COLORS))
             w, h = dp(rng.uniform(5, 8)), dp(rng.uniform(8, 13))
@@ -151,7 +159,7 @@ class Effects:
         self.screen_group = screen_group  # drawn in window units, over the board
         # each running effect, the group it draws in, and its age in seconds
         self.running: list[tuple[_Effect, InstructionGroup, float]] = []
-        self._event = None
+        self._event: ClockEvent | None = None
 
     def start(self, effect: _Effect, in_cells: bool = False) -> _Effect:
         """Show ``effect`` from its first frame."""
@@ -205,7 +213,7 @@ class ArmingRing:
         self.active = False
         self._delay = 0.4
         self._pos = (0.0, 0.0)
-        self._event = None
+        self._event: ClockEvent | None = None
         self._track_color = Color(1, 1, 1, 0)
         self._track = Line(circle=(0, 0, 1), width=dp(2))
         self._arc_color = Color(1, 1, 1, 0)
@@ -215,9 +223,10 @@ class ArmingRing:
 
     def radius(self) -> float:
         """Big enough to show around a fingertip."""
-        return dp(40)
+        size: float = dp(40)
+        return size
 
-    def show(self, pos: tuple[float, float], delay: float, rgba) -> None:
+    def show(self, pos: tuple[float, float], delay: float, rgba: Sequence[float]) -> None:
         """Start filling at ``pos`` (board parent coords) over ``delay`` seconds."""
         self.hide()
         self.active = True

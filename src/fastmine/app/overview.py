@@ -9,6 +9,9 @@ zoomed view (the player's cell size), showing the icon of what a tap does.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 from kivy.clock import Clock
 from kivy.graphics import (
     Color,
@@ -23,6 +26,9 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.widget import Widget
 
 from . import tiles as T
+
+if TYPE_CHECKING:
+    from .boardview import BoardView
 
 BAR = 4  # dp thickness of a scroll indicator
 MARGIN = 3  # dp from the board's edge
@@ -42,7 +48,7 @@ class ScrollIndicators:
             group.add(ins)
         self.visible = (False, False)
 
-    def update(self, board) -> None:
+    def update(self, board: BoardView) -> None:
         """Follow ``board``'s view: offset, scale, size."""
         ox, oy = board.offset
         bw, bh = board.dcols * board.scale, board.drows * board.scale
@@ -65,12 +71,12 @@ class ScrollIndicators:
         self.visible = (show_h, show_v)
         self.color.a = 0.55 if (show_h or show_v) else 0.0
 
-    def set_rgb(self, rgb) -> None:
+    def set_rgb(self, rgb: Sequence[float]) -> None:
         """Bar colour (the theme's text colour reads on either theme)."""
         self.color.rgb = tuple(rgb[:3])
 
 
-class FitButton(ButtonBehavior, Widget):
+class FitButton(ButtonBehavior, Widget):  # type: ignore[misc]  # Kivy has no type information
     """The corner button: "fit whole board" when zoomed, "zoom in" when the
     whole board shows smaller than the player's cell size."""
 
@@ -79,7 +85,7 @@ class FitButton(ButtonBehavior, Widget):
     """True: a tap fits the whole board (shows the fit icon)."""
     shown = BooleanProperty(False)
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         self._hidden_at = -1e9
         super().__init__(**kwargs)
         self.size_hint = (None, None)
@@ -92,7 +98,7 @@ class FitButton(ButtonBehavior, Widget):
         self.bind(pos=self._redraw, size=self._redraw, state=self._redraw, atlas=self._redraw,
                   zoomed=self._redraw, shown=self._redraw)
 
-    def _redraw(self, *_args) -> None:
+    def _redraw(self, *_args: object) -> None:
         self._bg.pos, self._bg.size = self.pos, self.size
         pad = self.width * 0.16
         self._icon.pos = (self.x + pad, self.y + pad)
@@ -103,15 +109,16 @@ class FitButton(ButtonBehavior, Widget):
         self._bg_color.a = (0.8 if down else 0.6) if self.shown else 0.0
         self._icon_color.a = 1.0 if self.shown else 0.0
 
-    def on_shown(self, _inst, shown: bool) -> None:
+    def on_shown(self, _inst: object, shown: bool) -> None:
         if not shown:
             self._hidden_at = Clock.get_time()
 
-    def on_touch_down(self, touch):
+    def on_touch_down(self, touch: Any) -> bool:
         if not self.shown:
             # just hidden (a tap fitted a board that now lies under the
             # button): a second tap of the same finger, a double tap, must not
             # land on the cell that appeared under it and reveal it
             recent = Clock.get_time() - self._hidden_at < HIDDEN_GRACE
             return bool(recent and self.collide_point(*touch.pos))
-        return super().on_touch_down(touch)
+        handled: bool = super().on_touch_down(touch)
+        return handled

@@ -16,15 +16,16 @@ import contextlib
 import hashlib
 import io
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, TypedDict
 
 import numpy as np
 
 from fastmine.viewcodes import EXPLODED, FLAG, HIDDEN, MINE, QUESTION, WRONG_FLAG
 
 from . import raster as raster_module
-from .raster import Painter, circle, mix, polygon, rect, ring, segment, subtract, union
-from .theme import Theme
+from .raster import MaskCache, Painter, circle, mix, polygon, rect, ring, segment, subtract, union
+from .theme import RGBA, Theme
 
 TILE = 112  # drawn pixels per tile
 PAD = 8  # repeated-edge border around each tile in its slot
@@ -74,7 +75,7 @@ def prob_level(p: np.ndarray) -> np.ndarray:
     [0, 1, 1, 6, 11]
     """
     p = np.asarray(p, float)
-    lv = np.clip(np.ceil(p * 10), 1, 10).astype(np.int16)
+    lv: np.ndarray = np.clip(np.ceil(p * 10), 1, 10).astype(np.int16)
     lv[p <= 0] = 0
     lv[p >= 1] = PROB_LEVELS - 1
     return lv
@@ -101,7 +102,7 @@ def kivy_text_mask(text: str, height: int) -> np.ndarray:
     label.refresh()
     tex = label.texture
     px = np.frombuffer(tex.pixels, np.uint8).reshape(tex.height, tex.width, 4)
-    a = px[..., 3].astype(np.float32) / 255  # label textures are stored top row first
+    a: np.ndarray = px[..., 3].astype(np.float32) / 255  # label textures are stored top row first
     ys, xs = np.nonzero(a > 0.02)
     if len(ys) == 0:
         return a
@@ -111,7 +112,19 @@ def kivy_text_mask(text: str, height: int) -> np.ndarray:
 # ------------------------------------------------------------------ tiles
 
 
-def _from_memo(p: Painter, memo: dict | None, key: tuple, draw: Callable[[], None]) -> None:
+class TileMemo(TypedDict, total=False):
+    """What the tiles of one theme have in common, kept while they are drawn."""
+
+    masks: MaskCache
+    """The painters' shapes (:class:`.raster.Painter`'s ``cache``)."""
+    revealed: np.ndarray
+    """The canvas of a revealed cell's background."""
+    hidden: np.ndarray
+    """The canvas of a hidden cell's background."""
+
+
+def _from_memo(p: Painter, memo: TileMemo | None, key: Literal["revealed", "hidden"],
+               draw: Callable[[], None]) -> None:
     """Draw on the fresh canvas ``p`` what ``draw`` draws, or copy it from ``memo``
     (the revealed and hidden backgrounds are under most tiles of an atlas)."""
     if memo is None:
@@ -125,7 +138,7 @@ def _from_memo(p: Painter, memo: dict | None, key: tuple, draw: Callable[[], Non
         p.img[...] = kept
 
 
-def _hidden(p: Painter, t: Theme, body=None) -> None:
+def _hidden(p: Painter, t: Theme, body: RGBA | None = None) -> None:
     m = 0.035
     p.fill(rect(0, 0, 1, 1), t.board_bg)
     p.fill(rect(m, m + 0.02, 1 - m, 1 - m, 0.15), t.hidden_dark)
@@ -134,14 +147,14 @@ def _hidden(p: Painter, t: Theme, body=None) -> None:
     p.gradient(rect(m, m, 1 - m, 1 - m - 0.05, 0.15), light, body)
 
 
-def _revealed(p: Painter, t: Theme, bg=None) -> None:
+def _revealed(p: Painter, t: Theme, bg: RGBA | None = None) -> None:
     p.fill(rect(0, 0, 1, 1), bg or t.revealed)
     w = 0.022
     edge = t.revealed_edge
     p.fill(union(rect(0, 0, 1, w), rect(0, 0, w, 1), rect(0, 1 - w, 1, 1), rect(1 - w, 0, 1, 1)), edge)
 
 
-def _glyph(p: Painter, mask: np.ndarray, color, cy: float = 0.5) -> None:
+def _glyph(p: Painter, mask: np.ndarray, color: Sequence[float], cy: float = 0.5) -> None:
     h, w = mask.shape
     top = int(round(cy * p.size - h / 2))
     left = int(round(p.size / 2 - w / 2))
@@ -160,13 +173,13 @@ def _mine(p: Painter, t: Theme, alpha: float = 1.0) -> None:
     p.fill(circle(0.43, 0.43, 0.06), shine)
 
 
-def _flag(p: Painter, flag_color, pole_color) -> None:
+def _flag(p: Painter, flag_color: RGBA, pole_color: RGBA) -> None:
     p.fill(segment(0.6, 0.16, 0.6, 0.76, 0.07), pole_color)
     p.fill(rect(0.32, 0.72, 0.8, 0.82, 0.035), pole_color)
     p.fill(polygon([(0.64, 0.12), (0.64, 0.52), (0.18, 0.32)]), flag_color)
 
 
-def _cross(p: Painter, color, r: float = 0.3, w: float = 0.08) -> None:
+def _cross(p: Painter, color: RGBA, r: float = 0.3, w: float = 0.08) -> None:
     p.fill(union(segment(0.5 - r, 0.5 - r, 0.5 + r, 0.5 + r, w),
                  segment(0.5 - r, 0.5 + r, 0.5 + r, 0.5 - r, w)), color)
 
@@ -192,7 +205,7 @@ def _face(p: Painter, kind: str) -> None:
 
 
 def draw_tile(tile: int, theme: Theme, text_mask: TextMask, size: int = TILE,
-              memo: dict | None = None) -> np.ndarray:
+              memo: TileMemo | None = None) -> np.ndarray:
     """The RGBA uint8 image (size, size, 4) of one tile, top row first.
 
     ``memo``, shared by the tiles of one theme, keeps what they have in common
@@ -202,10 +215,10 @@ def draw_tile(tile: int, theme: Theme, text_mask: TextMask, size: int = TILE,
     white = (1.0, 1.0, 1.0, 1.0)
 
     def revealed() -> None:
-        _from_memo(p, memo, ("revealed",), lambda: _revealed(p, t))
+        _from_memo(p, memo, "revealed", lambda: _revealed(p, t))
 
     def hidden() -> None:
-        _from_memo(p, memo, ("hidden",), lambda: _hidden(p, t))
+        _from_memo(p, memo, "hidden", lambda: _hidden(p, t))
 
     if tile <= 8:
         revealed()
@@ -269,12 +282,12 @@ def draw_tile(tile: int, theme: Theme, text_mask: TextMask, size: int = TILE,
     return p.to_rgba8()
 
 
-def _with_mine(t: Theme, color) -> Theme:
+def _with_mine(t: Theme, color: RGBA) -> Theme:
     from dataclasses import replace
     return replace(t, mine=color)
 
 
-def _prob_color(t: Theme, level: int):
+def _prob_color(t: Theme, level: int) -> RGBA:
     x = level / (PROB_LEVELS - 1)
     return mix(t.prob_safe, t.prob_mid, x * 2) if x <= 0.5 else mix(t.prob_mid, t.prob_mine, x * 2 - 1)
 
@@ -282,7 +295,7 @@ def _prob_color(t: Theme, level: int):
 def draw_atlas(theme: Theme, text_mask: TextMask = kivy_text_mask) -> np.ndarray:
     """The whole atlas as an (ATLAS, ATLAS, 4) uint8 image, top row first."""
     atlas = np.zeros((ATLAS, ATLAS, 4), np.uint8)
-    memo: dict = {}
+    memo: TileMemo = {}
     for tile in range(N_TILES):
         img = np.pad(draw_tile(tile, theme, text_mask, memo=memo), ((PAD, PAD), (PAD, PAD), (0, 0)),
                      mode="edge")
@@ -336,7 +349,7 @@ def mipmap_levels(image: np.ndarray) -> list[np.ndarray]:
     return levels
 
 
-def make_texture(image: np.ndarray, remake: Callable[[], np.ndarray] | None = None):
+def make_texture(image: np.ndarray, remake: Callable[[], np.ndarray] | None = None) -> Any:
     """Upload an atlas image as a mipmapped Kivy texture (re-uploaded by
     itself if the GL context is lost, as on Android).
 
@@ -370,7 +383,7 @@ def make_texture(image: np.ndarray, remake: Callable[[], np.ndarray] | None = No
     )
     from kivy.graphics.texture import Texture
 
-    def upload(tex, pixels: np.ndarray) -> None:
+    def upload(tex: Any, pixels: np.ndarray) -> None:  # a Kivy Texture
         tex.bind()
         glPixelStorei(GL_UNPACK_ALIGNMENT, 4)  # rows of 4-byte pixels: never padded
         # the image's top row first; OpenGL's first row is the bottom one
@@ -455,7 +468,7 @@ class Atlas:
             path, image = cls._unsaved.popitem()
             _save_cache(path, image)
 
-    def region(self, tile: int):
+    def region(self, tile: int) -> Any:
         """A Kivy TextureRegion showing one tile (for Image widgets)."""
         return self.texture.get_region(*tile_rect(tile))
 
@@ -501,7 +514,8 @@ def _load_cache(path: str) -> np.ndarray | None:
     pixels = data[buf.tell():]
     if len(pixels) != ATLAS * ATLAS * 4:
         return None
-    return np.frombuffer(pixels, np.uint8).reshape(shape).copy()
+    image: np.ndarray = np.frombuffer(pixels, np.uint8).reshape(shape).copy()
+    return image
 
 
 def _save_cache(path: str, image: np.ndarray) -> None:
