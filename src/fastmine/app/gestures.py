@@ -29,9 +29,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from kivy.clock import Clock
 from kivy.metrics import dp
+
+if TYPE_CHECKING:
+    from .boardview import BoardView
+    from .kivytypes import ClockEvent
 
 WHEEL_ZOOM = 1.15
 _WHEEL = {"scrollup", "scrolldown", "scrollleft", "scrollright"}
@@ -48,14 +53,15 @@ class _Press:
     __slots__ = ("start", "cell", "button", "moved", "consumed", "double", "event", "is_mouse",
                  "first")
 
-    def __init__(self, start, cell, button, double, is_mouse) -> None:
+    def __init__(self, start: tuple[float, float], cell: tuple[int, int] | None, button: str,
+                 double: bool, is_mouse: bool) -> None:
         self.start = start
         self.cell = cell
         self.button = button
         self.moved = False
         self.consumed = False  # a long press fired or it joined a pinch
         self.double = double  # Kivy's double-tap flag (a mouse's double click)
-        self.event = None
+        self.event: ClockEvent | None = None  # the long press to come
         self.is_mouse = is_mouse
         self.first: tuple[int, int] | None = None  # the waiting tap this one may double
 
@@ -65,25 +71,35 @@ class _Waiting:
 
     __slots__ = ("cell", "event")
 
-    def __init__(self, cell, event) -> None:
+    def __init__(self, cell: tuple[int, int], event: ClockEvent) -> None:
         self.cell = cell
         self.event = event
+
+
+class _Pinch(TypedDict):
+    """Two fingers zooming: where they started and what the board was then."""
+
+    touches: tuple[Any, Any]  # Kivy's touches (MotionEvent)
+    dist: float  # their distance apart, window pixels
+    scale: float  # the board's scale
+    anchor: tuple[float, float]  # the board point under their midpoint
 
 
 class BoardGestures:
     """Turns touches on a :class:`.boardview.BoardView` into its cell events."""
 
-    def __init__(self, board, modifiers: Callable[[], list[str]] = _default_modifiers) -> None:
+    def __init__(self, board: BoardView,
+                 modifiers: Callable[[], list[str]] = _default_modifiers) -> None:
         self.board = board
         self.modifiers = modifiers
         self.slop = dp(10)
-        self._touches: list = []
-        self._pinch = None
+        self._touches: list[Any] = []  # Kivy's touches (MotionEvent) down on the board
+        self._pinch: _Pinch | None = None
         self._waiting: _Waiting | None = None
 
     # ------------------------------------------------------------ down
 
-    def on_touch_down(self, touch) -> bool:
+    def on_touch_down(self, touch: Any) -> bool:
         board = self.board
         if not board.collide_point(*touch.pos) or board.disabled:
             return False
@@ -124,7 +140,7 @@ class BoardGestures:
                 board.arming_started(touch.pos)
         return True
 
-    def _long_press(self, touch) -> None:
+    def _long_press(self, touch: Any) -> None:
         press = touch.ud.get("board")
         if press is None or press.moved or press.consumed or touch not in self._touches:
             return
@@ -138,14 +154,14 @@ class BoardGestures:
 
     # ------------------------------------------------------------ move
 
-    def on_touch_move(self, touch) -> bool:
+    def on_touch_move(self, touch: Any) -> bool:
         if touch.grab_current is not self.board:
             return False
         press = touch.ud.get("board")
         if press is None:
             return True
         if self._pinch is not None and touch in self._pinch["touches"]:
-            self._move_pinch()
+            self._move_pinch(self._pinch)
             return True
         if not press.moved:
             dist = math.hypot(touch.x - press.start[0], touch.y - press.start[1])
@@ -165,7 +181,7 @@ class BoardGestures:
 
     # ------------------------------------------------------------ up
 
-    def on_touch_up(self, touch) -> bool:
+    def on_touch_up(self, touch: Any) -> bool:
         if touch.grab_current is not self.board:
             return False
         touch.ungrab(self.board)
@@ -256,14 +272,13 @@ class BoardGestures:
             "anchor": self.board.to_board(mx, my),
         }
 
-    def _move_pinch(self) -> None:
-        p = self._pinch
+    def _move_pinch(self, p: _Pinch) -> None:
         t1, t2 = p["touches"]
         dist = max(1.0, math.hypot(t1.x - t2.x, t1.y - t2.y))
         mx, my = (t1.x + t2.x) / 2, (t1.y + t2.y) / 2
         self.board.set_scale_at(p["scale"] * dist / p["dist"], mx, my, *p["anchor"])
 
-    def _wheel(self, touch, button: str) -> None:
+    def _wheel(self, touch: Any, button: str) -> None:
         board = self.board
         mods = self.modifiers()
         if "ctrl" in mods or "meta" in mods:
