@@ -45,7 +45,9 @@ cdef int scan(Workspace ws, const int8_t[:, :] view, double[::1] prob,
     probability is written here (1 or 0), its interior flag too; the caller
     sets its safe/mine flags.  -4 when the view does not follow that position
     (an open cell hidden again, a known mine open, a number its known mines
-    overfill): the caller starts afresh.  Every open cell is marked K_OPEN.
+    overfill): the caller starts afresh.  Every open cell is marked K_OPEN,
+    and K_DONE once its neighbours are all open or proven: it can never be a
+    constraint again, so later scans skip its neighbours.
     """
     cdef int rows = view.shape[0], cols = view.shape[1]
     cdef int W = cols + 2
@@ -92,7 +94,8 @@ cdef int scan(Workspace ws, const int8_t[:, :] view, double[::1] prob,
                 if v >= 0:
                     if k == K_MINE:
                         return -4
-                    known[cell + c] = K_OPEN
+                    if k != K_DONE:
+                        known[cell + c] = K_OPEN
                     pv[p + c] = v
                 elif k == K_NONE:
                     pv[p + c] = -1
@@ -116,6 +119,10 @@ cdef int scan(Workspace ws, const int8_t[:, :] view, double[::1] prob,
             if v < 0:
                 continue
             cell = (r - 1) * cols + c - 1
+            if has_known and known[cell] == K_DONE:
+                prob[cell] = NAN        # a number settled in an earlier position
+                interior[cell] = 0
+                continue
             if v > 8:                   # a known cell (has_known only)
                 interior[cell] = 1
                 for k in range(8):
@@ -138,6 +145,8 @@ cdef int scan(Workspace ws, const int8_t[:, :] view, double[::1] prob,
             if v < 0 or (v > n and has_known):
                 return -4               # not what the known cells' position allows
             pv[p] = v                   # its target (lowered by its known mines)
+            if n == 0 and has_known:
+                known[cell] = K_DONE    # its cells are all open or proven: for good
             if v > n:
                 ws.err = (f"cell ({r - 1}, {c - 1}) shows {v} but has only {n} "
                           f"unrevealed neighbour{'s' if n != 1 else ''}")

@@ -140,10 +140,8 @@ class IncrementalAnalyzer:
         if known is None or self._shape != shape:
             known = self._known = np.zeros(n, np.uint8)
             self._shape = shape
-        prob = np.empty(shape, np.float64)
-        flags = np.zeros((3, *shape), np.bool_)
-        u8 = flags.view(np.uint8).reshape(3, n)
-        flat = prob.reshape(n)
+        flat = np.empty(n, np.float64)
+        u8 = np.zeros((3, n), np.uint8)
         res = _prob.analyze_known(self._ws, arr, known, mines, flat, u8, self._max_entries)
         if res is None:
             # Not a successor of the last position, or inconsistent: from scratch,
@@ -159,12 +157,12 @@ class IncrementalAnalyzer:
             known[:] = 0
             raise _bad_value(res)
         exact, log_z, nf, nv, ncomp, nblocks, p_int = res   # type: ignore[misc]
-        safe, mine, interior = flags
+        flags = u8.view(np.bool_).reshape(3, *shape)
         return Analysis(
-            probabilities=prob,
-            safe=safe,
-            mine=mine,
-            interior=interior,
+            probabilities=flat.reshape(shape),
+            safe=flags[0],
+            mine=flags[1],
+            interior=flags[2],
             mines=mines,
             exact=exact,
             log_solutions=log_z,
