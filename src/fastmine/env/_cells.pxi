@@ -178,20 +178,3 @@ cdef void open_safe(Fill* f, Py_ssize_t p, Py_ssize_t R) noexcept nogil:
         R = f.stack[f.top + 2]
         scan_row(f, a - W - 1, b - W + 1, R - 1)
         scan_row(f, a + W - 1, b + W + 1, R + 1)
-
-
-cdef void count_into(const uint8_t* pm, int8_t* pc, Py_ssize_t rows, Py_ssize_t cols) noexcept nogil:
-    """Neighbour mine counts of every real cell (a branch-free gather)."""
-    cdef Py_ssize_t W = cols + 2, r, c
-    cdef const uint8_t* up
-    cdef const uint8_t* mid
-    cdef const uint8_t* down
-    cdef int8_t* out
-    for r in range(1, rows + 1):
-        mid = pm + r * W
-        up = mid - W
-        down = mid + W
-        out = pc + r * W
-        for c in range(1, cols + 1):
-            out[c] = <int8_t>(up[c - 1] + up[c] + up[c + 1] + mid[c - 1] + mid[c + 1]
-                              + down[c - 1] + down[c] + down[c + 1])

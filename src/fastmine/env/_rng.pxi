@@ -7,6 +7,28 @@
 # sampler: splitmix64 streams (a counter and a mix: one add per number).
 # --------------------------------------------------------------------------
 
+cdef extern from *:
+    """
+    /* x % d without a division, from M = ceil(2**128 / d) (Lemire, Kaser and
+       Kurz, "Faster remainder by direct computation", 2019): exact for every
+       64-bit x and d >= 1. */
+    static inline uint64_t fmb_fastmod(uint64_t x, const uint64_t* m, uint64_t d) {
+        __uint128_t M = ((__uint128_t)m[1] << 64) | m[0];
+        __uint128_t low = M * x;
+        __uint128_t bottom = ((low & 0xFFFFFFFFFFFFFFFFULL) * (__uint128_t)d) >> 64;
+        __uint128_t top = (low >> 64) * (__uint128_t)d;
+        return (uint64_t)((bottom + top) >> 64);
+    }
+    static inline void fmb_fastmod_m(uint64_t d, uint64_t* m) {
+        __uint128_t M = ((__uint128_t)0 - 1) / d + 1;
+        m[0] = (uint64_t)M;
+        m[1] = (uint64_t)(M >> 64);
+    }
+    """
+    uint64_t fmb_fastmod(uint64_t x, const uint64_t* m, uint64_t d) noexcept nogil
+    void fmb_fastmod_m(uint64_t d, uint64_t* m) noexcept nogil
+
+
 cdef struct Rng:
     uint64_t s0
     uint64_t s1
@@ -47,19 +69,38 @@ cdef inline uint64_t rng_next(Rng* r) noexcept nogil:
 
 cdef inline uint64_t rng_below(Rng* r, uint64_t n) noexcept nogil:
     """Unbiased integer in [0, n), n >= 1 (rejects the short top range)."""
-    cdef uint64_t threshold = (<uint64_t>0 - n) % n
     cdef uint64_t x = rng_next(r)
-    while x < threshold:
-        x = rng_next(r)
+    cdef uint64_t threshold
+    # The threshold (2**64 mod n) is below n: only a draw below n can be
+    # rejected, so the division that finds it is skipped almost always (the
+    # numbers drawn are the same).
+    if x < n:
+        threshold = (<uint64_t>0 - n) % n
+        while x < threshold:
+            x = rng_next(r)
     return x % n
+
+
+cdef inline uint64_t rng_below_m(Rng* r, uint64_t n, const uint64_t* m) noexcept nogil:
+    """rng_below, the same number, with the remainder taken by multiplication
+    (``m``: the two words of fmb_fastmod_m(n))."""
+    cdef uint64_t x = rng_next(r)
+    cdef uint64_t threshold
+    if x < n:
+        threshold = (<uint64_t>0 - n) % n
+        while x < threshold:
+            x = rng_next(r)
+    return fmb_fastmod(x, m, n)
 
 
 cdef inline uint64_t mix_below(uint64_t* state, uint64_t n) noexcept nogil:
     """Unbiased integer in [0, n), n >= 1, from a splitmix64 stream."""
-    cdef uint64_t threshold = (<uint64_t>0 - n) % n
     cdef uint64_t x = splitmix64(state)
-    while x < threshold:
-        x = splitmix64(state)
+    cdef uint64_t threshold
+    if x < n:           # as rng_below
+        threshold = (<uint64_t>0 - n) % n
+        while x < threshold:
+            x = splitmix64(state)
     return x % n
 
 

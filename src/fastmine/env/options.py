@@ -306,7 +306,7 @@ class Options:
         """Bytes each game of an environment holds (an upper estimate; see :meth:`batch_bytes`)."""
         cells, padded = self.cells, (self.rows + 2) * (self.cols + 2)
         view = cells * (len(PLANE_CODES) if self.one_hot else 1)
-        state = 3 * padded + cells + self.n_actions + 80         # the kernel's arrays
+        state = 3 * padded + cells + self.n_actions + 4 * self.mines + 80   # the kernel's
         spaces_ = 2 * view + 64                  # the batched spaces' low and high bounds
         step = view + self.n_actions + 64        # what a copy=True step hands out
         # one_hot: the planes kept, and the bool planes and their copy a step makes
@@ -329,7 +329,7 @@ class Options:
             The estimate: ``n`` times :meth:`batch_bytes_per_game` and the scratch
             arrays the games share.
         """
-        return n * self.batch_bytes_per_game() + 28 * self.cells + 64
+        return n * self.batch_bytes_per_game() + 32 * (self.rows + 2) * (self.cols + 2) + 64
 
     def batch(self, n: int) -> _batch.Batch:
         """A new kernel of ``n`` games with these settings (not yet seeded).

@@ -12,6 +12,7 @@ or only when reset (``DISABLED``): see :mod:`fastmine.env.autoreset`.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import gymnasium as gym
@@ -132,6 +133,7 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
         self._held = (np.zeros(self.num_envs, np.float64), np.zeros(self.num_envs, np.bool_),
                       np.zeros(self.num_envs, np.bool_))
         self._have_all = _read_only(np.ones(self.num_envs, np.bool_))
+        self._pool: list[tuple[NDArray[np.int8], NDArray[np.bool_]]] = []
         self._need = np.zeros(self.num_envs, np.uint8)
         self._all = np.ones(self.num_envs, np.uint8)
         self._seeded = np.zeros(self.num_envs, bool)
@@ -248,6 +250,14 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
                                 "reset(options={'reset_mask': terminations | truncations})")
         if self.options.rule == "no_guess" and b.needs_board(a, self._need):
             self._lay_no_guess(a)
+        if self.copy and self._planes is None and self.autoreset_mode is not AutoresetMode.SAME_STEP:
+            # The default path: the kernel copies each game's view and mask out
+            # right after stepping it (one pass over the batch, not three).
+            view, mask = self._buffers()
+            b.step_copy(a, view, mask.view(np.uint8))
+            info = self._info(mask=mask)
+            obs = {"view": view, "mines_left": b.mines_left.reshape(self.num_envs, 1).copy()}
+            return obs, b.reward.copy(), b.terminated.copy(), b.truncated.copy(), info
         b.step(a)
         if self.autoreset_mode is AutoresetMode.SAME_STEP:
             return self._same_step()
@@ -257,6 +267,26 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
                     b.truncated.copy(), self._info())
         return (self._observations(), out["reward"], out["terminated"], out["truncated"],
                 self._info())
+
+    def _buffers(self) -> tuple[NDArray[np.int8], NDArray[np.bool_]]:
+        """New view and mask arrays for a copy=True step: a pair handed out
+        earlier that nobody holds any more (its only reference is this pool's:
+        no variable, view, info dict or tensor keeps it), else new ones.
+
+        Why: a batch's arrays are large (480 KiB each at Expert, B=1024), and
+        fresh ones came from the operating system every step (page faults cost
+        as much as the step's copies); an array the caller dropped is as new
+        to them as a fresh one.
+        """
+        pool = self._pool
+        for k in range(len(pool)):
+            # 2: the pool's tuple and getrefcount's own argument.
+            if sys.getrefcount(pool[k][0]) == 2 and sys.getrefcount(pool[k][1]) == 2:
+                return pool[k]
+        pair = (np.empty_like(self._batch.obs), np.empty_like(self._batch.mask))
+        if len(pool) < 4:
+            pool.append(pair)
+        return pair
 
     def _same_step(self) -> tuple[dict[str, NDArray[Any]], NDArray[np.float64],
                                   NDArray[np.bool_], NDArray[np.bool_], dict[str, Any]]:
@@ -371,6 +401,7 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
         # copy=False step would hand out ones it never writes).
         state = self.__dict__.copy()
         del state["_out"]
+        state["_pool"] = []         # (arrays handed out: not the copy's to reuse)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -402,12 +433,14 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
         left = b.mines_left.reshape(self.num_envs, 1).copy() if copy else out["mines_left"]
         return {"view": view, "mines_left": left}
 
-    def _info(self, masks: bool = True, fresh: bool = False) -> dict[str, Any]:
-        """Every game's info, with its ``_key`` masks (every game has every entry)."""
+    def _info(self, masks: bool = True, fresh: bool = False,
+              mask: NDArray[np.bool_] | None = None) -> dict[str, Any]:
+        """Every game's info, with its ``_key`` masks (every game has every entry);
+        ``mask``: the action masks, copied already."""
         b = self._batch
         copy = self.copy or fresh
         if copy:
-            info: dict[str, Any] = {"action_mask": b.mask.copy(),
+            info: dict[str, Any] = {"action_mask": b.mask.copy() if mask is None else mask,
                                     "board_seed": b.board_seed.copy(), "won": b.won.copy()}
         else:
             info = {k: self._out[n] for k, n in (("action_mask", "mask"),
