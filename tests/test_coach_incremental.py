@@ -119,3 +119,23 @@ def test_the_cache_reuses_its_analyzer(monkeypatch):
     safe = [tuple(int(v) for v in p) for p in np.argwhere(~board.mines & (game.view < 0))][:5]
     judging.analyze(board, [("reveal", 4, 4)] + [("reveal", r, c) for r, c in safe])
     assert len(made) == 1 and made[0].calls >= 1
+
+
+def test_verdict_s_own_init_takes_every_field_in_order():
+    """Verdict writes its fields in one update (its dataclass __init__ is off):
+    every field is a parameter, in order, with its default, and is set."""
+    import inspect
+
+    fields = dataclasses.fields(judging.Verdict)
+    params = list(inspect.signature(judging.Verdict.__init__).parameters.values())[1:]
+    assert [p.name for p in params] == [f.name for f in fields]
+    for p, f in zip(params, fields, strict=True):
+        want = inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default
+        assert p.default == want, f.name
+    args = list(range(len(fields)))
+    v = judging.Verdict(*args)
+    assert [getattr(v, f.name) for f in fields] == args
+    assert v == judging.Verdict(**{f.name: a for f, a in zip(fields, args, strict=True)})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        v.risk = 0.5  # type: ignore[misc]
+    assert dataclasses.replace(v, risk=0.25).risk == 0.25 and hash(v) == hash(judging.Verdict(*args))
