@@ -212,3 +212,22 @@ def test_real_expert_games(name, game):
             replay.chord(r, c)
         else:
             replay.reveal(r, c)
+
+
+def test_workspaces_come_from_analyze_s_pool_and_go_back():
+    """An analyzer borrows a workspace for its life (a new one grows some forty
+    buffers), never one another caller holds, and gives it back when it goes."""
+    from fastmine.solver import probability
+
+    view = np.array([[-1, -1, -1], [1, 2, 1]])
+    solver.analyze(view, 2)                      # leaves a workspace in the pool
+    pooled = list(probability._pool)
+    a = IncrementalAnalyzer(2)
+    b = IncrementalAnalyzer(2)
+    assert a._ws is not b._ws and a._ws in pooled
+    assert a._ws not in probability._pool and b._ws not in probability._pool
+    for chain in (a, b):
+        assert_same(solver.analyze(view, 2), chain.analyze(view))   # analyze takes a third
+    ws = a._ws
+    del a
+    assert ws in probability._pool

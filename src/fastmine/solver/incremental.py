@@ -33,6 +33,7 @@ from numpy.typing import ArrayLike, NDArray
 from .._validate import as_int, check_view_shape
 from . import _prob, _workspace
 from .probability import (
+    _POOL_KEEP_BYTES,
     DEFAULT_MAX_ENTRIES,
     MAX_ENTRIES_LIMIT,
     Analysis,
@@ -40,6 +41,7 @@ from .probability import (
     _bad_value,
     _check,
     _game_type,
+    _pool,
 )
 from .probability import analyze as _analyze
 
@@ -91,9 +93,17 @@ class IncrementalAnalyzer:
                 raise ValueError(
                     f"max_entries must be from 1 to {MAX_ENTRIES_LIMIT}, got {max_entries}")
         self._max_entries = int(max_entries)
-        self._ws = _workspace.Workspace()
+        # A workspace from analyze's pool, given back when this analyzer goes:
+        # a new one grows some forty buffers on first use (~85 us), and the
+        # coach makes an analyzer or two a game.
+        self._ws = _pool.pop() if _pool else _workspace.Workspace()
         self._known: NDArray[np.uint8] | None = None
         self._shape: tuple[int, int] | None = None
+
+    def __del__(self) -> None:
+        ws = getattr(self, "_ws", None)
+        if ws is not None and len(_pool) < 4 and ws.nbytes() <= _POOL_KEEP_BYTES:
+            _pool.append(ws)
 
     @property
     def mines(self) -> int:
