@@ -98,13 +98,17 @@ def per_file(files: list[dict[str, Any]], rounds: int) -> list[dict[str, Any]]:
         video = read_video(f["path"])
         games[f["path"]] = rebuild(video, play_video(video))
     ways: dict[str, Callable[[Path], object]] = {
-        "read": lambda p: analyze_file(str(p), coach=False).line(),
+        "read": lambda p: analyze_file(str(p), coach=False).line(),   # type: ignore[call-arg]
         "read+coach": lambda p: analyze_file(str(p)).line(),
         "coach": lambda p: coach(games[p].board, games[p].moves, rule=games[p].rule,
                                  question_marks=games[p].question_marks),
     }
     if ms is not None:
         ways["ms-toollib"] = theirs
+    try:
+        analyze_file(str(files[0]["path"]), coach=False)   # type: ignore[call-arg]
+    except TypeError:               # an older fastmine, without --no-coach
+        del ways["read"]
     times: dict[tuple[Path, str], list[float]] = {}
     for f in files:                 # warm-up: first imports, first allocations
         for name, fn in ways.items():
@@ -125,12 +129,15 @@ def per_file(files: list[dict[str, Any]], rounds: int) -> list[dict[str, Any]]:
     return rows
 
 
-def _child_cpu(cmd: list[str], env: dict[str, str]) -> float:
-    """User + system CPU seconds of one child process (all its threads)."""
+def _child_cpu(cmd: list[str], env: dict[str, str]) -> float | None:
+    """User + system CPU seconds of one child process (all its threads); None if it failed
+    (an older fastmine without ``--no-coach``)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   check=True, timeout=600)
+    proc = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                          timeout=600)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        return None
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
@@ -149,7 +156,9 @@ def whole_runs(files: list[dict[str, Any]], copies: int, rounds: int) -> dict[st
         env = dict(os.environ)
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pycache")
-        src_dir = str(ROOT / "src")
+        import fastmine  # the children run the fastmine this process imported
+
+        src_dir = str(Path(fastmine.__file__).resolve().parent.parent)
         env["PYTHONPATH"] = os.pathsep.join([src_dir, env["PYTHONPATH"]]) \
             if env.get("PYTHONPATH") else src_dir
         blas1 = {**env, "OPENBLAS_NUM_THREADS": "1"}
@@ -173,7 +182,10 @@ def whole_runs(files: list[dict[str, Any]], copies: int, rounds: int) -> dict[st
         times: dict[str, list[float]] = {k: [] for k in ways}
         for _ in range(rounds):
             for name, (cmd, e) in ways.items():
-                times[name].append(_child_cpu(cmd, e))
+                t = _child_cpu(cmd, e)
+                if t is not None:
+                    times[name].append(t)
+        times = {k: v for k, v in times.items() if v}
     out: dict[str, Any] = {"files": copies, "distinct": sorted(p.name for p in expert),
                            "cpu_s": {k: statistics.median(v) for k, v in times.items()},
                            "all_s": times}
@@ -200,7 +212,8 @@ def run(copies: int = 100, rounds: int = 5) -> dict[str, Any]:
     if both:
         ms = sum(r["ms-toollib"] for r in both)
         doc["per_file_ratio_expert"] = {
-            k: sum(r[k] for r in both) / ms for k in ("read", "read+coach", "coach")}
+            k: sum(r[k] for r in both) / ms for k in ("read", "read+coach", "coach")
+            if all(r.get(k) is not None for r in both)}
     doc["whole_runs"] = whole_runs(files, copies, rounds)
     if hasattr(os, "getloadavg"):
         doc["load_average_end"] = list(os.getloadavg())
@@ -214,15 +227,15 @@ def report(doc: dict[str, Any]) -> str:
     cell = lambda v: "-" if v is None else f"{1e3 * v:.2f} ms"  # noqa: E731
     for r in doc["per_file"]:
         out.append(f"| {r['file']} | {'yes' if r['expert'] else ''} | {r['moves']} | "
-                   f"{cell(r.get('ms-toollib'))} | {cell(r['read'])} | {cell(r['read+coach'])} "
+                   f"{cell(r.get('ms-toollib'))} | {cell(r.get('read'))} | {cell(r['read+coach'])} "
                    f"| {cell(r['coach'])} |")
     out += ["", f"Coach per real Expert game, median of {doc['expert_games']}: "
             f"{doc['coach_ms_median_expert']:.2f} ms."]
     if "per_file_ratio_expert" in doc:
         rt = doc["per_file_ratio_expert"]
         out.append("In one process, summed over the Expert files ms-toollib reads, to "
-                   f"ms-toollib's parse+analyse: read {rt['read']:.2f}x, read+coach "
-                   f"{rt['read+coach']:.2f}x, the coach alone {rt['coach']:.2f}x.")
+                   "ms-toollib's parse+analyse: " + ", ".join(
+                       f"{k} {v:.2f}x" for k, v in rt.items()) + ".")
     w = doc["whole_runs"]
     out += ["", f"Whole runs over {w['files']} Expert files ({', '.join(w['distinct'])}, "
             "repeated), CPU of the process:", "", "| run | CPU | ratio to ms-toollib |",
