@@ -81,7 +81,15 @@ def playback_delays(times_ms, speed: float, max_pause: float = MAX_PAUSE) -> np.
 
 
 def mark_of(verdict) -> tuple[str, tuple[float, float, float, float]] | None:
-    """The timeline mark of a coach verdict (name, colour), or None for a plain move."""
+    """The timeline mark of a coach verdict (name, colour), or None for a plain move.
+
+    >>> from fastmine.coach import Category, Verdict
+    >>> [mark_of(Verdict(4, "reveal", (3, 1), c, 0.3, 0.0, 2))[0]
+    ...  for c in (Category.EARLY_GUESS, Category.FORCED_EARLY, Category.AVOIDABLE_RISK)]
+    ['A guess taken early', 'A forced guess taken early', 'A risk you did not need']
+    >>> mark_of(Verdict(5, "reveal", (0, 0), Category.SAFE, 0.0, 0.0, 7)) is None
+    True
+    """
     if verdict is None:
         return None
     if not verdict.survived:
