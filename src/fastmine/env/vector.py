@@ -24,10 +24,10 @@ from numpy.typing import NDArray
 from .. import Board, GameOverError
 from .._frozen import frozen
 from .._validate import is_integer
-from . import _batch, render
+from . import render
 from .autoreset import autoreset_mode as _autoreset_mode
 from .autoreset import final_entries, with_masks
-from .labels import labels
+from .batch_labels import BatchLabels
 from .options import Options, one_hot_planes
 from .seeds import vector_seeds
 
@@ -134,6 +134,7 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
                       np.zeros(self.num_envs, np.bool_))
         self._have_all = _read_only(np.ones(self.num_envs, np.bool_))
         self._pool: list[tuple[NDArray[np.int8], NDArray[np.bool_]]] = []
+        self._labeller = self._new_labeller()
         self._need = np.zeros(self.num_envs, np.uint8)
         self._all = np.ones(self.num_envs, np.uint8)
         self._seeded = np.zeros(self.num_envs, bool)
@@ -402,11 +403,17 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
         state = self.__dict__.copy()
         del state["_out"]
         state["_pool"] = []         # (arrays handed out: not the copy's to reuse)
+        state["_labeller"] = None   # (a solver workspace: made again, it counts afresh)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._out = self._views()
+        self._labeller = self._new_labeller()
+
+    def _new_labeller(self) -> BatchLabels | None:
+        o = self.options
+        return BatchLabels(self.num_envs, o.rows, o.cols, o.mines) if o.labels else None
 
     def _lay_no_guess(self, a: NDArray[np.int64]) -> None:
         """Lay the no-guess boards of the games this step starts (all found
@@ -445,8 +452,8 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
         else:
             info = {k: self._out[n] for k, n in (("action_mask", "mask"),
                                                   ("board_seed", "board_seed"), ("won", "won"))}
-        if self.options.labels:
-            info["probabilities"] = np.stack([self._labels(i) for i in range(self.num_envs)])
+        if self._labeller is not None:
+            info["probabilities"] = self._labeller.compute(self._batch)
         if not masks:
             return info
         if copy:
@@ -454,12 +461,6 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
                 info[f"_{key}"] = np.ones(self.num_envs, np.bool_)
             return info
         return with_masks(info, self._have_all)
-
-    def _labels(self, i: int) -> NDArray[np.float64]:
-        b = self._batch
-        over = int(b.phase[i]) in (_batch.WON, _batch.LOST)
-        return labels(b.obs[i], self.options.mines, over=over,
-                      mine_mask=b.mine_mask(i) if over else None)
 
 
 def _read_only(a: NDArray[Any]) -> NDArray[Any]:
