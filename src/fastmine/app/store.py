@@ -17,8 +17,9 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 from fastmine import DIFFICULTIES, Game, SaveFormatError
 from fastmine.difficulty import NAMED_BOARDS
@@ -38,6 +39,7 @@ MAX_ABANDONED_BYTES = 1 << 20
 
 if TYPE_CHECKING:
     from fastmine import records as R
+    from fastmine.replay import Replay
 
 log = logging.getLogger(__name__)
 
@@ -91,8 +93,13 @@ class Stats:
         return 100.0 * self.won / self.played if self.played else 0.0
 
 
-def _wrap(fn):
-    def call(*args, **kwargs):
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+def _wrap(fn: Callable[_P, _T]) -> Callable[_P, _T]:
+    """``fn``, raising :class:`StoreError` where it raised a records, save-format or OS error."""
+    def call(*args: _P.args, **kwargs: _P.kwargs) -> _T:
         try:
             return fn(*args, **kwargs)
         except Exception as exc:
@@ -118,6 +125,13 @@ def board_key(label: str) -> BoardKey:
     return (int(rows), int(cols), int(mines))
 
 
+def _stored_id(record: R.GameRecord) -> int:
+    """The id of a game the records hold (they set it when they store one)."""
+    if record.id is None:
+        raise StoreError("the records returned a game without its id")
+    return record.id
+
+
 @dataclass(frozen=True)
 class ReplayEntry:
     """One line of the list of recorded games that can be watched again."""
@@ -138,7 +152,7 @@ class Store:
         self._import_checked = False  # abandoned.json looked for (once per start)
 
     def _db(self) -> R.RecordsStore:
-        db = _records().RecordsStore(data_dir=self.data_dir)
+        db: R.RecordsStore = _records().RecordsStore(data_dir=self.data_dir)
         if not self._import_checked:
             self._import_checked = True
             try:
@@ -154,14 +168,14 @@ class Store:
     def record_game(self, game: Game, name: str | None = None) -> int:
         """Store a finished game; returns its record id (for :meth:`set_name`)."""
         with self._db() as db:
-            return db.record_game(game, name or None).id
+            return _stored_id(db.record_game(game, name or None))
 
     @_wrap
-    def add_imported(self, record: R.GameRecord, replay: Any) -> int:
+    def add_imported(self, record: R.GameRecord, replay: Replay | None) -> int:
         """Store an imported game's record (a video's: player, software, date)
         with its replay; returns its record id."""
         with self._db() as db:
-            return int(db.add(record, replay).id)
+            return _stored_id(db.add(record, replay))
 
     @_wrap
     def set_name(self, record_id: int, name: str | None) -> None:
@@ -218,11 +232,11 @@ class Store:
         with self._db() as db:
             ids = set(db.replay_ids())
             games = [g for g in db.games() if g.id in ids]
-        return [ReplayEntry(g.id, g.date, g.board_label, g.won, g.time, g.assisted)
+        return [ReplayEntry(_stored_id(g), g.date, g.board_label, g.won, g.time, g.assisted)
                 for g in reversed(games[-limit:])]
 
     @_wrap
-    def replay(self, record_id: int):
+    def replay(self, record_id: int) -> Replay | None:
         """The replay (a :class:`fastmine.replay.Replay`) of a recorded game, or None."""
         with self._db() as db:
             return db.replay(record_id)
@@ -238,7 +252,7 @@ class Store:
 
     # ------------------------------------------------------------ abandoned games
 
-    def _abandoned_path(self):
+    def _abandoned_path(self) -> Path:
         return storage.data_dir(self.data_dir) / ABANDONED_FILE
 
     def _abandoned_counts(self) -> dict[tuple[int, int, int], int] | None:
@@ -261,7 +275,10 @@ class Store:
         try:
             for label, n in data.items():
                 key = board_key(label)
-                size = tuple(DIFFICULTIES[key]) if isinstance(key, str) else key
+                if isinstance(key, str):
+                    rows, cols, mines = DIFFICULTIES[key]
+                    key = (rows, cols, mines)
+                size = key
                 if isinstance(n, bool) or not isinstance(n, int) or n < 0:
                     raise ValueError(n)
                 counts[size] = counts.get(size, 0) + n
@@ -269,9 +286,10 @@ class Store:
             raise _NotCounts(f"{path} is not a table of counts per board") from None
         R = _records()
         try:
-            return R.check_abandoned_counts(counts)   # sizes and the total: before any write
+            checked: dict[tuple[int, int, int], int] = R.check_abandoned_counts(counts)   # sizes and the total: before any write
         except R.RecordsError as exc:
             raise _NotCounts(f"{path} is not the app's table of counts: {exc}") from None
+        return checked
 
     def _import_abandoned(self, db: R.RecordsStore) -> None:
         """Move the old abandoned.json's counts into the records, once, then rename the
