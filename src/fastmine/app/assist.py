@@ -8,14 +8,20 @@ here returns plain data; the controller decides what to show.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from types import SimpleNamespace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from fastmine import FLAG, HIDDEN, QUESTION, GameState
 
 from .i18n import N_, _, fmt_percent
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from fastmine import Game
 
 STRATEGIES: dict[str, str] = {
     "Auto": "auto",
@@ -51,19 +57,31 @@ SOLVER_MOVES: tuple[SolverMove, ...] = (
 """The Solver menu, most useful first (in English: the menu translates it); every
 move marks the game assisted."""
 
-_solver = None
+@dataclass(frozen=True)
+class Solver:
+    """What the app uses of :mod:`fastmine.solver`."""
+
+    step: Callable[[Game, str], object]
+    """Make one move of a strategy (one of :data:`STRATEGIES`' values) on a game."""
+    probabilities: Callable[[np.ndarray, int], np.ndarray]
+    """P(mine) of every cell of a view with that many mines (NaN where revealed)."""
+    safe_cells: Callable[[np.ndarray, int], np.ndarray]
+    """The cells of a view that are certainly safe."""
+
+
+_solver: Solver | None = None
 _solver_error: str | None = None
 
 
-def solver():
+def solver() -> Solver | None:
     """The solver's ``step``, ``probabilities`` and ``safe_cells``, or None
     (see :func:`unavailable_reason`)."""
     global _solver, _solver_error
     if _solver is None and _solver_error is None:
         try:
             mod = importlib.import_module("fastmine.solver")
-            _solver = SimpleNamespace(step=mod.step, probabilities=mod.probabilities,
-                                      safe_cells=mod.safe_cells)
+            _solver = Solver(step=mod.step, probabilities=mod.probabilities,
+                             safe_cells=mod.safe_cells)
         except (ImportError, AttributeError) as exc:
             _solver_error = _("the solver is not available ({why})").format(why=exc)
     return _solver
@@ -80,7 +98,7 @@ def unavailable_reason() -> str:
     return _solver_error or ""
 
 
-def step(game, strategy: str) -> np.ndarray:
+def step(game: Game, strategy: str) -> np.ndarray:
     """Let the solver make one move with ``strategy``; returns the changed cells.
 
     The changed cells are found by comparing the view before and after, so
@@ -95,7 +113,7 @@ def step(game, strategy: str) -> np.ndarray:
     return np.argwhere(game.view != before)
 
 
-def probabilities(game) -> np.ndarray | None:
+def probabilities(game: Game) -> np.ndarray | None:
     """P(mine) per cell (NaN where revealed), or None before the first move."""
     s = solver()
     if s is None or game.state is not GameState.PLAYING:
@@ -127,14 +145,14 @@ class Hint:
                  "mine).").format(row=r + 1, col=c + 1, percent=fmt_percent(self.p))
 
 
-def _as_cells(found, shape) -> np.ndarray:
+def _as_cells(found: ArrayLike, shape: tuple[int, ...]) -> np.ndarray:
     a = np.asarray(found)
     if a.dtype == bool and a.shape == shape:
         return np.argwhere(a)
     return a.reshape(-1, 2).astype(np.intp) if a.size else np.empty((0, 2), np.intp)
 
 
-def hint(game, near: tuple[int, int] | None = None) -> Hint | None:
+def hint(game: Game, near: tuple[int, int] | None = None) -> Hint | None:
     """A certainly safe unrevealed cell (the nearest to ``near``), else the
     lowest-probability one; None when there is nothing to suggest."""
     if game.state.is_over:

@@ -8,6 +8,8 @@ directory); shown by the app's own settings screen (``F1`` or the menu,
 from __future__ import annotations
 
 import json
+from configparser import RawConfigParser
+from typing import TypedDict
 
 from .i18n import LANGUAGES, N_
 
@@ -67,7 +69,21 @@ VIBRATION_LABELS = {"off": "Off", "light": "Light", "strong": "Strong"}
 CELL_SIZE_LABELS = {"40": "Small", "48": "Medium", "56": "Large", "64": "Larger", "72": "Huge"}
 BOOL_LABELS = {"0": "Off", "1": "On"}
 
-PANEL = [
+class PanelItem(TypedDict, total=False):
+    """One line of the settings screen: a title, or a setting (``type`` "bool",
+    "options" or "string") with its words for the player."""
+
+    type: str
+    title: str
+    section: str
+    key: str
+    options: list[str]
+    labels: dict[str, str]
+    """Option -> what the screen shows for it (an option not here shows as itself)."""
+    desc: str
+
+
+PANEL: list[PanelItem] = [
     {"type": "title", "title": "Play"},
     {"type": "options", "title": "First click", "section": SECTION, "key": "first_click",
      "options": FIRST_CLICK_RULES, "labels": RULE_LABELS,
@@ -129,7 +145,7 @@ PANEL = [
 """The settings screen, in order: a title, or a setting with its words for the player."""
 
 
-def option_labels(item: dict) -> dict[str, str]:
+def option_labels(item: PanelItem) -> dict[str, str]:
     """Value -> what the settings screen shows for one setting of :data:`PANEL`.
 
     >>> option_labels(PANEL[1])["no_guess"], option_labels(PANEL[2])["0"]
@@ -140,7 +156,7 @@ def option_labels(item: dict) -> dict[str, str]:
     return {v: item.get("labels", {}).get(v, v) for v in item.get("options", [])}
 
 
-def touch_defaults(defaults: dict) -> dict:
+def touch_defaults(defaults: dict[str, dict[str, object]]) -> dict[str, dict[str, object]]:
     """The defaults on a touch screen: question marks off (one long press unflags).
 
     >>> touch_defaults(DEFAULTS)["game"]["question_marks"], DEFAULTS["game"]["question_marks"]
@@ -156,7 +172,7 @@ def panel_json() -> str:
     return json.dumps(PANEL)
 
 
-def long_press_delay(config) -> float:
+def long_press_delay(config: RawConfigParser) -> float:
     """The long-press delay in seconds (bad values fall back to 0.4)."""
     try:
         v = float(config.get(SECTION, "long_press_delay"))
@@ -165,13 +181,13 @@ def long_press_delay(config) -> float:
     return v if 0.1 <= v <= 3.0 else 0.4
 
 
-def first_click(config) -> str:
+def first_click(config: RawConfigParser) -> str:
     """The first-click rule for new games."""
     v = config.get(SECTION, "first_click")
     return v if v in FIRST_CLICK_RULES else "opening"
 
 
-def flag(config, key: str) -> bool:
+def flag(config: RawConfigParser, key: str) -> bool:
     """A bool setting."""
     try:
         return bool(config.getint(SECTION, key))
@@ -179,18 +195,18 @@ def flag(config, key: str) -> bool:
         return bool(DEFAULTS[SECTION][key])
 
 
-def control_scheme(config) -> str:
+def control_scheme(config: RawConfigParser) -> str:
     """The control scheme (see :mod:`.controls`; unknown values give the default)."""
     v = config.get(SECTION, "controls")
     return v if v in CONTROL_SCHEMES else "tap_open"
 
 
-def tap_number(config) -> str:
+def tap_number(config: RawConfigParser) -> str:
     """What a single tap on a number does: "chord" or "nothing"."""
     return "nothing" if config.get(SECTION, "tap_number") == "nothing" else "chord"
 
 
-def double_tap_delay(config) -> float:
+def double_tap_delay(config: RawConfigParser) -> float:
     """The double-tap delay in seconds (bad values fall back to 0.3)."""
     try:
         v = float(config.get(SECTION, "double_tap_delay"))
@@ -199,18 +215,18 @@ def double_tap_delay(config) -> float:
     return v if 0.1 <= v <= 1.0 else 0.3
 
 
-def vibration(config) -> str:
+def vibration(config: RawConfigParser) -> str:
     """The vibration strength: "off", "light" or "strong"."""
     v = config.get(SECTION, "vibration")
     return v if v in VIBRATION else "light"
 
 
-def number_palette(config) -> str:
+def number_palette(config: RawConfigParser) -> str:
     """The numbers' palette: "standard" or "colour_blind"."""
     return "colour_blind" if config.get(SECTION, "numbers") == "colour_blind" else "standard"
 
 
-def migrate(config) -> bool:
+def migrate(config: RawConfigParser) -> bool:
     """Bring settings written by older versions up to date; True if one changed.
 
     Vibration was on or off (``haptics = 1`` / ``0``); it is now a strength:
@@ -223,7 +239,7 @@ def migrate(config) -> bool:
     return True
 
 
-def cell_size(config) -> float:
+def cell_size(config: RawConfigParser) -> float:
     """The cell size a touch-screen game opens at, in dp (bad values fall back to 56)."""
     try:
         v = float(config.get(SECTION, "cell_size"))
