@@ -179,7 +179,7 @@ def test_curses_game_shows_the_coach_after_a_loss_and_w_toggles_the_live_coach(t
                   env={"FASTMINE_DATA_DIR": str(tmp_path)})
     try:
         t.wait_for("Mines 10")
-        assert "t hint  s code  w coach" in t.lines[-1]     # fits in 80 columns
+        assert "t hint s code w coach" in t.lines[-1]       # fits in 80 columns
         t.send("w")
         t.wait_for("Coach on")
         assert "ready  coach" in t.lines[0]               # the header says the coach is on
