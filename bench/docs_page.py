@@ -110,7 +110,7 @@ def _videos_lines(doc: dict) -> list[str]:
 
 def _env_lines(doc: dict) -> list[str]:
     """The Gymnasium environments' steps per second (bench/env_bench.py)."""
-    from .report_env import env_table, target_lines
+    from .report_env import env_table, sweep_lines, target_lines
 
     env = doc.get("env") or {}
     if not env.get("rows"):
@@ -128,7 +128,7 @@ def _env_lines(doc: dict) -> list[str]:
                       f"commit {m.get('git_commit') or '?'} (`{measured['command']}`; "
                       f"Gymnasium {m.get('gymnasium')}, gym-minesweeper "
                       f"{m.get('gym_minesweeper')}, Jumanji {m.get('jumanji')}).")
-    return lines + [""] + env_table(env) + target_lines(env)
+    return lines + [""] + env_table(env) + target_lines(env) + sweep_lines(env)
 
 
 def _new_game_line(doc: dict) -> list[str]:

@@ -20,6 +20,11 @@ valid reveal the cheapest way it offers:
   ``lax.scan`` of steps compiled with ``jax.jit``, actions drawn from the
   action mask with ``jax.random.categorical``; compile time not counted.
 
+Two more tables, their rows taking turns the same way: the batch size (the
+batched environment at Expert, ``copy=True``, B from 64 to 8192, beside the
+one-game loop), and exact labels (``labels=True``, one game and a batch of 64,
+16x16/40).
+
 The runs of one size take turns (every row's first run, then every row's
 second, ...), so a change in the machine's load hits them alike and the
 ratios between them hold; Jumanji's runs stay together in their own process.
@@ -44,6 +49,11 @@ SIZES = ("10x10/10", "16x16/40", "16x30/99")
 QUICK_SIZES = ("10x10/10",)
 BATCH = 1024
 JAX_BATCH = 8192
+SWEEP_SIZE = "16x30/99"
+SWEEP_BATCHES = (64, 256, 1024, 4096, 8192)
+QUICK_SWEEP_BATCHES = (64, 1024)
+LABELS_SIZE = "16x16/40"
+LABELS_BATCH = 64
 
 PEERS = {
     "fastmine_single": "fastmine, one game",
@@ -85,10 +95,10 @@ def one_core():
         os.sched_setaffinity(0, before)
 
 
-def _fastmine_single(rows, cols, mines, rule, seconds, seed, num_envs, copy):
+def _fastmine_single(rows, cols, mines, rule, seconds, seed, num_envs, copy, labels=False):
     from fastmine.env import MinesweeperEnv
 
-    env = MinesweeperEnv(rows, cols, mines, rule)
+    env = MinesweeperEnv(rows, cols, mines, rule, **({"labels": True} if labels else {}))
     env.reset(seed=seed)
     step, sample, reset = env.step, env.random_reveal, env.reset
     steps = episodes = 0
@@ -104,10 +114,11 @@ def _fastmine_single(rows, cols, mines, rule, seconds, seed, num_envs, copy):
             return steps, episodes, _now() - t0
 
 
-def _fastmine_batch(rows, cols, mines, rule, seconds, seed, num_envs, copy):
+def _fastmine_batch(rows, cols, mines, rule, seconds, seed, num_envs, copy, labels=False):
     from fastmine.env import MinesweeperVectorEnv
 
-    envs = MinesweeperVectorEnv(num_envs, copy=copy, rows=rows, cols=cols, mines=mines, rule=rule)
+    envs = MinesweeperVectorEnv(num_envs, copy=copy, rows=rows, cols=cols, mines=mines, rule=rule,
+                                **({"labels": True} if labels else {}))
     envs.reset(seed=seed)
     step, sample = envs.step, envs.random_reveals
     # Only steps that play an action count: a game whose episode ended spends its
@@ -125,7 +136,7 @@ def _fastmine_batch(rows, cols, mines, rule, seconds, seed, num_envs, copy):
             return steps, episodes, _now() - t0
 
 
-def _gym_minesweeper(rows, cols, mines, rule, seconds, seed, num_envs, copy):
+def _gym_minesweeper(rows, cols, mines, rule, seconds, seed, num_envs, copy, labels=False):
     import random
     import warnings
 
@@ -161,18 +172,19 @@ LOOPS = {"fastmine_single": _fastmine_single, "fastmine_batch": _fastmine_batch,
 
 def steps_task(peer: str, rows: int, cols: int, mines: int, rule: str, seconds: float,
                repeats: int, seed: int, num_envs: int = BATCH, clock: str = "wall",
-               copy: bool = False) -> dict:
+               copy: bool = False, labels: bool = False) -> dict:
     """Steps per second of one peer's loop (median of ``repeats`` runs of
-    ``seconds`` each, on one core)."""
+    ``seconds`` each, on one core); ``labels``: with exact labels (fastmine only)."""
     _use_clock(clock)
     if peer == "jumanji":
         return jumanji_task(rows, cols, mines, seconds, repeats, seed, clock=clock)
     loop = LOOPS[peer]
     rates, eps = [], []
     with one_core() as core:
-        loop(rows, cols, mines, rule, min(seconds, 0.05), seed, num_envs, copy)      # warm up
+        loop(rows, cols, mines, rule, min(seconds, 0.05), seed, num_envs, copy, labels)  # warm up
         for r in range(repeats):
-            steps, episodes, secs = loop(rows, cols, mines, rule, seconds, seed + r, num_envs, copy)
+            steps, episodes, secs = loop(rows, cols, mines, rule, seconds, seed + r, num_envs,
+                                         copy, labels)
             rates.append(steps / secs)
             eps.append(steps / max(episodes, 1))
     return {"steps_per_s": statistics.median(rates), "samples": rates,
@@ -244,9 +256,57 @@ def dataset_task(rows: int, cols: int, mines: int, positions: int, seed: int,
 
 def _args(row: dict, cfg, seconds: float, repeats: int) -> dict:
     """The arguments of :func:`steps_task` for one row of the plan."""
-    return {"peer": row["peer"], "rows": row["rows"], "cols": row["cols"], "mines": row["mines"],
+    args = {"peer": row["peer"], "rows": row["rows"], "cols": row["cols"], "mines": row["mines"],
             "rule": row["rule"], "seconds": seconds, "repeats": repeats, "seed": cfg.seed,
             "clock": cfg.clock, "copy": row["copy"]}
+    for key in ("num_envs", "labels"):          # the sweep's and the labels' rows
+        if key in row:
+            args[key] = row[key]
+    return args
+
+
+def _take_turns(rows: list[dict], cfg, worker, progress, seconds: float, repeats: int,
+                what: str) -> None:
+    """Run ``rows`` one run each, repeat after repeat (a change of load hits them
+    alike), and write each row's median into it."""
+    runs: dict[int, list[dict]] = {id(r): [] for r in rows}
+    for k in range(repeats):
+        for row in rows:
+            if row.get("status") not in (None, "ok"):
+                continue
+            progress.set_postfix_str(f"env {what} ({k + 1}/{repeats})", refresh=False)
+            res = worker.call("bench.env_bench:steps_task",
+                              _args(row, cfg, seconds, 1) | {"seed": cfg.seed + k},
+                              timeout=cfg.timeout + 30 * seconds)
+            row["status"] = res["status"]
+            if res["status"] == "ok":
+                runs[id(row)].append(res["result"])
+            else:
+                row["error"] = res.get("error")
+    for row in rows:
+        done = runs[id(row)]
+        if row["status"] == "ok":
+            row.update(steps_per_s=statistics.median(d["steps_per_s"] for d in done),
+                       samples=[d["steps_per_s"] for d in done],
+                       steps_per_episode=statistics.median(d["steps_per_episode"] for d in done))
+        progress.update()
+
+
+def _extra_rows(cfg, size_of) -> tuple[list[dict], list[dict]]:
+    """The batch-size sweep's rows and the labels' rows (not yet measured)."""
+    lab = QUICK_SIZES[0] if cfg.quick else SWEEP_SIZE
+    s = size_of(lab)
+    base = {"size": lab, "rows": s.rows, "cols": s.cols, "mines": s.mines, "rule": "opening"}
+    sweep = [base | {"peer": "fastmine_single", "copy": False, "num_envs": 1}]
+    sweep += [base | {"peer": "fastmine_batch", "copy": True, "num_envs": b}
+              for b in (QUICK_SWEEP_BATCHES if cfg.quick else SWEEP_BATCHES)]
+    lab = QUICK_SIZES[0] if cfg.quick else LABELS_SIZE
+    s = size_of(lab)
+    base = {"size": lab, "rows": s.rows, "cols": s.cols, "mines": s.mines, "rule": "opening",
+            "copy": True, "labels": True}
+    labelled = [base | {"peer": "fastmine_single", "num_envs": 1},
+                base | {"peer": "fastmine_batch", "num_envs": LABELS_BATCH}]
+    return sweep, labelled
 
 
 def unavailable(peer: str) -> str | None:
@@ -334,6 +394,12 @@ def run(cfg, worker, progress) -> dict:
                            core=done[0]["core"])
             progress.update()
     out["rows"] = rows
+    if "fastmine_batch" not in skipped:
+        sweep, labelled = _extra_rows(cfg, size)
+        progress.total += len(sweep) + len(labelled)
+        _take_turns(sweep, cfg, worker, progress, seconds, repeats, "batch sizes")
+        _take_turns(labelled, cfg, worker, progress, seconds, repeats, "labels")
+        out["sweep"], out["labels"] = sweep, labelled
     progress.set_postfix_str("env dataset", refresh=False)
     n = 50 if cfg.quick else 2000
     res = worker.call("bench.env_bench:dataset_task", {"rows": 16, "cols": 16, "mines": 40,

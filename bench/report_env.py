@@ -85,6 +85,33 @@ def target_lines(env: dict) -> list[str]:
             + ("**met**." if ok else "**not met**."), ""]
 
 
+def sweep_lines(env: dict) -> list[str]:
+    """The batch-size table (steps/s and the ratio to the one-game loop) and the
+    labels' line, when the run measured them (markdown lines)."""
+    out: list[str] = []
+    sweep = [r for r in env.get("sweep") or [] if r.get("status") == "ok"]
+    single = next((r for r in sweep if r["peer"] == "fastmine_single"), None)
+    batches = [r for r in sweep if r["peer"] == "fastmine_batch"]
+    if single and batches:
+        out += [f"Batch size at {single['size']} (rule opening, `copy=True`, the default; "
+                "the one-game loop beside it):", "",
+                "| B | steps/s | per step of a game | x one game |", "|---:|---:|---:|---:|"]
+        for r in batches:
+            out.append(f"| {r['num_envs']:,} | {r['steps_per_s']:,.0f} | "
+                       f"{1e9 / r['steps_per_s']:,.0f} ns | "
+                       f"{r['steps_per_s'] / single['steps_per_s']:.1f}x |")
+        out += [f"| one game | {single['steps_per_s']:,.0f} | "
+                f"{1e9 / single['steps_per_s']:,.0f} ns | 1.0x |", ""]
+    labelled = {r["peer"]: r for r in env.get("labels") or [] if r.get("status") == "ok"}
+    if len(labelled) == 2:
+        one, many = labelled["fastmine_single"], labelled["fastmine_batch"]
+        out += [f"Exact labels (`labels=True`, {one['size']}, random valid reveals): one game "
+                f"{one['steps_per_s']:,.0f} steps/s, a batch of {many['num_envs']} "
+                f"{many['steps_per_s']:,.0f} ({many['steps_per_s'] / one['steps_per_s']:.1f}x).",
+                ""]
+    return out
+
+
 def env_section(doc: dict) -> list[str]:
     """Markdown for the environment section (or the note saying why it is missing)."""
     env = doc.get("env") or {}
@@ -99,7 +126,7 @@ def env_section(doc: dict) -> list[str]:
             f"{clock}; a batched step of B games counts B, less the games whose step is "
             "their auto-reset: only steps that play an action count). How each peer is driven "
             "and why: bench/env_bench.py.", ""]
-    out += env_table(env) + target_lines(env)
+    out += env_table(env) + target_lines(env) + sweep_lines(env)
     rules = [f"{v['label']}: {v['rules']}" + (f" (skipped: {v['skipped']})" if v.get("skipped") else "")
              for v in env["peers"].values()]
     out += ["Rules: " + "; ".join(rules) + ".", ""]

@@ -46,3 +46,8 @@ def test_quick_env_section(tmp_path):
     assert env["dataset"]["status"] == "ok" and env["dataset"]["positions_per_s"] > 0
     md = (tmp_path / "env.md").read_text()
     assert "## Gymnasium environments" in md and "fastmine, batched (B=1024)" in md
+    # The batch-size sweep (with the one-game loop beside it) and the labels' rows.
+    assert [r.get("num_envs") for r in env["sweep"]] == [1, 64, 1024]
+    assert all(r["status"] == "ok" and r["steps_per_s"] > 0 for r in env["sweep"] + env["labels"])
+    assert "| B | steps/s | per step of a game | x one game |" in md
+    assert "Exact labels (`labels=True`" in md
