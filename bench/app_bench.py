@@ -38,6 +38,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from fastmine.children import clean_env
+
 ROOT = Path(__file__).resolve().parents[1]
 
 _DRIVER = r"""
@@ -130,7 +132,7 @@ def _env(tmp: str) -> dict[str, str]:
     here = Path(fastmine.__file__).resolve().parent.parent
     extra = [str(ROOT)] + ([str(src)] if here == src.resolve() else [])
     env["PYTHONPATH"] = os.pathsep.join(p for p in (*extra, env.get("PYTHONPATH")) if p)
-    return env
+    return clean_env(env)       # the app never imports from the working folder
 
 
 def _tagged(stdout: str, tag: str) -> dict | None:

@@ -22,6 +22,8 @@ import time
 import traceback
 from typing import Any
 
+from fastmine.children import clean_children
+
 
 def _resolve(func: str):
     module, _, name = func.partition(":")
@@ -76,7 +78,8 @@ class Worker:
         parent, child = self._ctx.Pipe()
         proc = self._ctx.Process(target=_serve, args=(child,), daemon=True,
                                  name="fastmine-bench-worker")
-        proc.start()
+        with clean_children():      # never imports from the working folder
+            proc.start()
         child.close()
         self._proc, self._conn = proc, parent
 

@@ -13,6 +13,7 @@ import importlib
 import sys
 from typing import Any
 
+from ..children import clean_children
 from .stdio import OutputError, guarded_stdout, open_standard_descriptors, silence_stdout
 
 #: name -> (module, one-line help)
@@ -75,8 +76,16 @@ def main(argv: list[str] | None = None) -> int:
     Standard output that is closed or cannot be written (a full disk) is one
     line on standard error and status 1, for every command
     (:mod:`fastmine.cli.stdio`); a reader that went away is status 141 and
-    Ctrl-C 130, both without a traceback.
+    Ctrl-C 130, both without a traceback.  Every process a command starts
+    starts without the working folder on its import path
+    (:func:`fastmine.children.clean_children`, for the whole command: the
+    resource tracker starts with a progress bar's first lock).
     """
+    with clean_children():
+        return _main_guarded(argv)
+
+
+def _main_guarded(argv: list[str] | None) -> int:
     open_standard_descriptors()
     argv = sys.argv[1:] if argv is None else list(argv)
     name = "fastmine" + (f" {argv[0]}" if argv and argv[0] in COMMANDS else "")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..children import SAFE_PATH, clean_children
 from .workers import plan
 
 DEFAULT_TIMEOUT = 60.0
@@ -92,10 +93,17 @@ def connect(address: str, jobs: int | None = None,
         if address == "local":
             # dashboard_address=None alone still serves HTTP on 8787 (a warning when
             # that port is taken): no dashboard, and any free loopback port.
-            cluster = LocalCluster(n_workers=plan(jobs).workers, threads_per_worker=1,
-                                   processes=True, host="127.0.0.1",
-                                   dashboard_address="127.0.0.1:0",
-                                   scheduler_kwargs={"dashboard": False})
+            # Workers (and a nanny's restarts of them, later) start without the
+            # working folder on their import path: the nanny sets its
+            # pre-spawn environment before each start.
+            import dask
+
+            with clean_children(), dask.config.set(
+                    {f"distributed.nanny.pre-spawn-environ.{k}": v for k, v in SAFE_PATH.items()}):
+                cluster = LocalCluster(n_workers=plan(jobs).workers, threads_per_worker=1,
+                                       processes=True, host="127.0.0.1",
+                                       dashboard_address="127.0.0.1:0",
+                                       scheduler_kwargs={"dashboard": False})
             client = Client(cluster, timeout=f"{timeout}s")
         else:
             client = Client(address, timeout=f"{timeout}s")

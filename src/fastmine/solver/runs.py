@@ -50,6 +50,7 @@ import numpy as np
 
 from .._validate import check_mines, check_point, check_size, is_integer
 from ..board import Rule, _check_rule
+from ..children import clean_children
 from .no_guess import check_possible
 from .paired import LOST, STUCK, WON
 from .strategies import Strategy
@@ -298,6 +299,10 @@ Task = Callable[[Config, int, int, int], Outcome]
 Record = Callable[[int, int, Outcome], None]
 
 
+# Every process of a run (pool workers, started on demand at any time; the
+# resource tracker, started by the progress bar's first lock) starts without
+# the working folder on its import path.
+@clean_children()
 def run_configs(
     configs: Sequence[Config],
     games: int,
