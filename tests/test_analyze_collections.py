@@ -237,3 +237,43 @@ def test_printable_leaves_nothing_a_terminal_acts_on(text: str) -> None:
     assert all(ch.isprintable() or ch == " " for ch in out), repr(out)
     if text.isprintable():
         assert out == text
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="no pseudo-terminals here")
+def test_a_progress_bar_on_a_terminal_only(collection: Path) -> None:
+    """A folder's walk shows tqdm's bar when standard error is a terminal; in a
+    pipe, none (tests/test_analyze.py checks that side for files)."""
+    import fcntl
+    import select
+    import struct
+    import termios
+
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))   # 100 columns
+    env = dict(os.environ, PYTHONPATH=str(SRC))
+    seen = b""
+    try:
+        child = subprocess.Popen([sys.executable, "-m", "fastmine", "analyze", str(collection),
+                                  "--no-coach"], stdout=subprocess.PIPE, stderr=slave, env=env)
+        os.close(slave)
+        while True:        # read while it runs: a closed terminal's last bytes may be lost
+            ready, _, _ = select.select([master], [], [], 0.1)
+            if ready:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+            elif child.poll() is not None:
+                break
+        out, _ = child.communicate(timeout=120)
+    finally:
+        os.close(master)
+    assert child.returncode == 0
+    assert len(out.splitlines()) == 5
+    assert b"0/5 [" in seen, seen[:200]
+    res = subprocess.run([sys.executable, "-m", "fastmine", "analyze", str(collection),
+                          "--no-coach"], capture_output=True, env=env, timeout=120)
+    assert res.returncode == 0 and res.stderr == b""
