@@ -24,7 +24,8 @@ print(json.dumps({"status": status, "out": out.getvalue(),
 OTHERS = ("asyncio", "sqlite3", "fastmine.records", "fastmine.solver.runs", "fastmine.cli.play",
           "fastmine.cli.solve", "fastmine.cli.records",
           "numpy.ma",  # np.unique imports it: ~6 ms for one count of the 3BV solved
-          "tqdm")      # only for a progress bar on a terminal: ~20 ms
+          "tqdm",      # only for a progress bar on a terminal: ~20 ms
+          "statistics")  # and decimal, fractions: only for --summary, --csv, --plot
 
 
 def _run(*argv: str) -> dict:

@@ -291,8 +291,6 @@ class _NoBar(list[str]):
 
 def run(args: argparse.Namespace) -> int:
     """``fastmine analyze``; returns the exit status (1 if a file could not be read)."""
-    from . import summary as summaries
-
     coach = args.coach
     found = expand(args.files)
     files = found.files
@@ -334,6 +332,8 @@ def run(args: argparse.Namespace) -> int:
             bar.write(result.line(), file=sys.stdout)
     bar.close()
     keys = [c.value for c in _COUNTED] if coach else []
+    if entries:     # statistics, csv (and decimal, fractions): only for what needs them
+        from . import summary as summaries
     rows = summaries.summarize(games, keys) if args.summary else []
     if args.summary and not to_stdout:
         sys.stdout.write(summaries.table(rows, keys))
