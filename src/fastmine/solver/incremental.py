@@ -137,8 +137,10 @@ class IncrementalAnalyzer:
         """
         mines = self._mines
         if type(view) is np.ndarray and view.dtype == np.int8 and view.ndim == 2:
-            arr = view              # a game's view: only its size is left to check
-            shape = check_view_shape(arr.shape)
+            arr = view              # a game's view: only its size is left to check,
+            shape = arr.shape       # once for a board
+            if shape != self._shape:
+                shape = check_view_shape(shape)
         else:
             # a game brings its own mine count, checked against this analyzer's
             arr, mines = _check(view, None if isinstance(view, _game_type()) else mines)
