@@ -21,6 +21,7 @@ this widget dispatches the results as cell events (touch: ``on_cell_tap``,
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import numpy as np
 from kivy.app import App
@@ -78,7 +79,7 @@ def app_cell_size() -> float:
     return 56.0 if config is None else S.cell_size(config)
 
 
-class BoardView(Widget):
+class BoardView(Widget):  # type: ignore[misc]  # Kivy has no type information
     """A zoomable, pannable grid of tiles.
 
     Call :meth:`set_board` for a new game, :meth:`set_tiles` with changed
@@ -109,7 +110,7 @@ class BoardView(Widget):
     __events__ = ("on_cell_tap", "on_cell_long_press", "on_cell_double_tap", "on_cell_click",
                   "on_cell_secondary", "on_cell_chord")
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         self.rows = self.cols = 0
         self.drows = self.dcols = 0
         self.tiles = np.zeros((0, 0), np.int16)
@@ -117,7 +118,8 @@ class BoardView(Widget):
         self._ox = self._oy = 0.0
         self._fitted = True  # showing the whole board; geometry changes refit
         self._settled = False  # the player moved the view of this game
-        self._recalled = None
+        # the view kept for this board size: (scale in dp, centre, whole board shown)
+        self._recalled: tuple[float, tuple[float, float], bool] | None = None
         self._focus: tuple[int, int] | None = None  # game cell a zoomed opening centres on
         self._pressed: list[tuple[int, int, int]] = []
         self.memory = viewport.ZoomMemory()
@@ -199,7 +201,7 @@ class BoardView(Widget):
         app.fbind("on_pause", self.save_views)
         app.fbind("on_stop", self.save_views)
 
-    def save_views(self, *_args) -> None:
+    def save_views(self, *_args: object) -> None:
         """Write the kept views to the app's data folder."""
         if self._views_path is not None:
             self.memory.save(self._views_path)
@@ -231,7 +233,7 @@ class BoardView(Widget):
         # 65536): used in place, not a list of 6 Python ints per cell (600 KB at 50x50)
         self.mesh.indices = idx.astype(np.uint16)
 
-    def _write_uv(self, cells, tile_ids: np.ndarray) -> None:
+    def _write_uv(self, cells: np.ndarray | slice | list[int], tile_ids: np.ndarray) -> None:
         v = self._verts.reshape(-1, 4, 4)
         v[cells, :, 2:4] = self.atlas.uv[tile_ids]
 
@@ -251,7 +253,7 @@ class BoardView(Widget):
         self._write_uv(slice(None), self.tiles.ravel())
         self.mesh.vertices = self._verts
 
-    def on_atlas(self, _inst, atlas) -> None:
+    def on_atlas(self, _inst: object, atlas: T.Atlas | None) -> None:
         if atlas is None or not self._ready:
             return
         self.mesh.texture = atlas.texture
@@ -260,11 +262,11 @@ class BoardView(Widget):
         if self.rows:
             self.set_all_tiles(self.tiles)
 
-    def on_cursor_color(self, _inst, value) -> None:
+    def on_cursor_color(self, _inst: object, value: list[float]) -> None:
         if self._ready:
             self._cursor_color.rgba = value
 
-    def on_hidden(self, _inst, hidden) -> None:
+    def on_hidden(self, _inst: object, hidden: bool) -> None:
         if not self._ready:
             return
         self._tint.a = 0.0 if hidden else 1.0
@@ -273,7 +275,7 @@ class BoardView(Widget):
             self.effects.clear()
         self._update_overview()
 
-    def on_cursor(self, _inst, cell) -> None:
+    def on_cursor(self, _inst: object, cell: tuple[int, int] | None) -> None:
         if not self._ready:
             return
         if cell is None:
@@ -334,7 +336,8 @@ class BoardView(Widget):
         game_id = self._game_id
         Clock.schedule_once(lambda _dt: self._start_effect(game_id, np.asarray(changed), origin, ended), -1)
 
-    def _start_effect(self, game_id: int, changed: np.ndarray, origin, ended: str) -> None:
+    def _start_effect(self, game_id: int, changed: np.ndarray, origin: tuple[int, int] | None,
+                      ended: str) -> None:
         if game_id != self._game_id:
             return  # another game started meanwhile
         if ended == "won":
@@ -376,7 +379,8 @@ class BoardView(Widget):
         """A copy of the mesh's vertices of game cells ``cells`` ((n, 2) (row, col)):
         (n, 4, 4), per corner x, y (drawn cell units) and the tile's u, v."""
         cells = np.asarray(cells)
-        return self._verts.reshape(-1, 4, 4)[cells[:, 0] * self.cols + cells[:, 1]]
+        quads: np.ndarray = self._verts.reshape(-1, 4, 4)[cells[:, 0] * self.cols + cells[:, 1]]
+        return quads
 
     def _drawn_center(self, r: int, c: int) -> tuple[float, float]:
         dr, dc = self._drawn(r, c)
@@ -388,7 +392,8 @@ class BoardView(Widget):
 
     def cell_px(self) -> float:
         """The player's cell size in pixels."""
-        return dp(app_cell_size())
+        px: float = dp(app_cell_size())
+        return px
 
     def scale_limits(self) -> tuple[float, float]:
         """(min, max) pixels per cell: from the whole board (or, on a touch
@@ -399,8 +404,8 @@ class BoardView(Widget):
 
     def is_fitted(self) -> bool:
         """True when the whole board is in view."""
-        return (self.dcols * self.scale <= self.width + 0.5
-                and self.drows * self.scale <= self.height + 0.5)
+        return bool(self.dcols * self.scale <= self.width + 0.5
+                    and self.drows * self.scale <= self.height + 0.5)
 
     def fit(self) -> None:
         """Show the whole board, centred."""
@@ -477,7 +482,7 @@ class BoardView(Widget):
             self.memory.remember(self._memory_key(), self.scale / dp(1), self.view_center(),
                                  self._fitted or self.is_fitted())
 
-    def _on_geometry(self, *_args) -> None:
+    def _on_geometry(self, *_args: object) -> None:
         if not self.rows:
             self._apply()
             return
@@ -568,7 +573,7 @@ class BoardView(Widget):
                     and self.fit_scale() < self.cell_px() * 0.999)
         fb.shown = bool(self.rows) and not self.hidden and (not fitted or can_zoom)
 
-    def update_clip(self, *_args) -> None:
+    def update_clip(self, *_args: object) -> None:
         """Clip drawing to the widget (in window coordinates, as scissors are)."""
         x0, y0 = self.to_window(self.x, self.y)
         x1, y1 = self.to_window(self.x + self.width, self.y + self.height)  # not right/top: stale here
@@ -611,15 +616,15 @@ class BoardView(Widget):
 
     # ------------------------------------------------------------ input
 
-    def on_touch_down(self, touch):
+    def on_touch_down(self, touch: Any) -> bool:
         if self.fit_button.dispatch("on_touch_down", touch):
             return True
         return self.gestures.on_touch_down(touch)
 
-    def on_touch_move(self, touch):
+    def on_touch_move(self, touch: Any) -> bool:
         return self.gestures.on_touch_move(touch)
 
-    def on_touch_up(self, touch):
+    def on_touch_up(self, touch: Any) -> bool:
         return self.gestures.on_touch_up(touch)
 
     def on_cell_tap(self, r: int, c: int) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from kivy.clock import Clock
@@ -20,15 +21,19 @@ from kivy.logger import Logger
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 
 from fastmine import FLAG, HIDDEN, Game, GameOverError, GamePausedError, GameState
+from fastmine.board import _check_rule
 
 from . import assist, controls, livecoach
 from . import tiles as T
 from .i18n import _
 
+if TYPE_CHECKING:
+    from .boardview import BoardView
+
 _NONE = np.empty((0, 2), np.intp)
 
 
-class GameController(EventDispatcher):
+class GameController(EventDispatcher):  # type: ignore[misc]  # Kivy has no type information
     """Plays one game at a time on a :class:`.boardview.BoardView`."""
 
     game = ObjectProperty(None, allownone=True)
@@ -50,13 +55,15 @@ class GameController(EventDispatcher):
 
     __events__ = ("on_game_over", "on_sound", "on_new_game", "on_moved")
 
-    def __init__(self, board, clock: Callable[[], float] = time.monotonic, **kwargs) -> None:
+    def __init__(self, board: BoardView, clock: Callable[[], float] = time.monotonic,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.board = board
         self.clock = clock
         self.question_marks = True
         self.rule = "opening"
-        self.seed = None
+        """The first-click rule of new games (a name of :data:`fastmine.board.RULES`)."""
+        self.seed: int | None = None
         self._hint_cell: tuple[int, int] | None = None
         self._last_cell: tuple[int, int] | None = None
         self._probs: np.ndarray | None = None
@@ -81,7 +88,7 @@ class GameController(EventDispatcher):
 
     def new_game(self, rows: int, cols: int, mines: int, rule: str | None = None) -> None:
         """Start a fresh game (mines are laid at the first reveal)."""
-        game = Game(rows, cols, mines, rule=rule or self.rule, seed=self.seed,
+        game = Game(rows, cols, mines, rule=_check_rule(rule or self.rule), seed=self.seed,
                     question_marks=self.question_marks, clock=self.clock)
         self.attach(game)
 
@@ -298,7 +305,7 @@ class GameController(EventDispatcher):
         if len(diff):
             self.board.set_tiles(diff, new[diff[:, 0], diff[:, 1]])
 
-    def on_overlay(self, _inst, on: bool) -> None:
+    def on_overlay(self, _inst: object, on: bool) -> None:
         if self.game is None:
             return
         if on:
@@ -340,7 +347,7 @@ class GameController(EventDispatcher):
             self._shown_hint = h
             self.message = h.message(transposed=self.board.transposed)
 
-    def _on_turned(self, _board, transposed: bool) -> None:
+    def _on_turned(self, _board: object, transposed: bool) -> None:
         # the phone turned while a hint shows: name its cell where it now is
         h = self._shown_hint
         if h is not None and self.message == h.message(transposed=not transposed):
@@ -372,7 +379,7 @@ class GameController(EventDispatcher):
         if not self.resume():
             self.pause()
 
-    def _tick(self, _dt=None) -> None:
+    def _tick(self, _dt: float | None = None) -> None:
         g = self.game
         if g is not None:
             text = f"{min(int(g.elapsed), 999):03d}"
@@ -406,6 +413,6 @@ class GameController(EventDispatcher):
     def on_new_game(self) -> None:
         """A game was attached."""
 
-    def on_moved(self, changed) -> None:
+    def on_moved(self, changed: np.ndarray) -> None:
         """A move changed these cells."""
 
