@@ -306,6 +306,7 @@ def font() -> None:
         options.layout_features = []
         options.drop_tables += ["vhea", "vmtx", "VORG", "BASE", "GSUB", "GPOS"]
         face = TTFont(str(FONT_SOURCE), fontNumber=number, lazy=False)
+        face.recalcTimestamp = False  # the source's dates: the same characters, the same bytes
         sub = subset.Subsetter(options)
         text = font_characters(code)
         sub.populate(text=text)

@@ -36,7 +36,7 @@ from .dialogs import (
     end_lines,
     fmt_time,
 )
-from .i18n import _, board_name, ngettext
+from .i18n import _, board_name, ngettext, sentence
 from .languages import LanguageMixin
 from .leaving import LeavingMixin
 from .screenloader import SCREENS as SCREEN_MODULES
@@ -594,12 +594,12 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         game.pause()  # no time passes while the offer is on screen
         name = difficulty_name(game.rows, game.cols, game.mine_count)
         nb = "\u00a0"  # no line break between a number and its unit ("0" over "s played")
-        d = ResumeDialog(text=", ".join(part.replace(" ", nb) for part in (
+        d = ResumeDialog(text=sentence([part.replace(" ", nb) for part in (
             f"{board_name(name)} {game.rows} x {game.cols}",
             ngettext("{n} mine", "{n} mines", game.mine_count).format(n=game.mine_count),
             _("{seconds} s played").format(seconds=int(game.elapsed)),
             ngettext("{n} mine left", "{n} mines left", game.mines_left).format(
-                n=game.mines_left))) + ".")
+                n=game.mines_left))]))
 
         def resume(*_a):
             self.resume_dialog = None

@@ -17,8 +17,8 @@ breaking rules of JIS X 4051 and GB/T 15834, as Unicode's UAX #14 has them):
 
 :func:`install` puts it in front of Kivy's layout of a label's text: a text
 with a CJK character and a width to wrap to gets its line breaks from
-:func:`break_lines`, and Kivy lays out the lines as given.  Other text, and
-text with markup, is Kivy's as before.
+:func:`break_lines`, and Kivy lays out the lines as given (with markup: its
+first run of one style).  Other text is Kivy's as before.
 """
 
 from __future__ import annotations
@@ -128,11 +128,25 @@ def _layout_text(text: Any, lines: list[Any], size: Any, text_size: Any, options
     return _ORIGINAL[0](text, lines, size, text_size, options, get_extents, append_down, complete)
 
 
+def _layout_markup(text: Any, lines: list[Any], size: Any, text_size: Any,
+                   options: dict[str, Any], get_extents: Callable[[str], tuple[float, float]],
+                   append_down: bool = True, complete: bool = False) -> Any:
+    """The same for a label with markup, which lays out its text piece by piece
+    (one for each change of style): its first piece, which starts a line, is
+    broken first (a button's words without tags are all of it)."""
+    if lines:  # a later piece starts mid-line: Kivy's own breaks
+        return _ORIGINAL[0](text, lines, size, text_size, options, get_extents,
+                            append_down, complete)
+    return _layout_text(text, lines, size, text_size, options, get_extents, append_down, complete)
+
+
 def install() -> None:
     """Break CJK text of every Kivy label by :func:`break_lines` (once per process)."""
     import kivy.core.text as core_text
+    import kivy.core.text.markup as markup
 
     if _ORIGINAL:
         return
     _ORIGINAL.append(core_text.layout_text)
     core_text.layout_text = _layout_text
+    markup.layout_text = _layout_markup

@@ -202,6 +202,24 @@ class EndDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):
         for key in keys:
             key.width = width
 
+    def whole_rows(self, room: float, full: float) -> float:
+        """The height of the scrolled numbers: ``full`` where ``room`` holds them
+        all, else the title and as many whole rows of numbers as ``room`` holds
+        (at least one): the last row shown is never cut at the fold."""
+        if room >= full or "lines" not in self.ids:
+            return room
+        grid = self.ids.lines
+        shown = self.ids.title.height + self.ids.numbers.spacing
+        rows = list(reversed(grid.children))[::2]  # each row's label
+        if not rows:
+            return room
+        height = shown + rows[0].height
+        for key in rows[1:]:
+            if height + key.height > room:
+                break
+            height += key.height
+        return float(height)
+
     def submit_name(self, name: str) -> None:
         """The Save button of the best-time prompt."""
         self.ask_name = False

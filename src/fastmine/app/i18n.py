@@ -243,6 +243,18 @@ def fmt_date(when: datetime, pattern: str = "d MMM yy") -> str:
     return str(format_datetime(when, pattern, locale=_babel()))
 
 
+def sentence(parts: list[str]) -> str:
+    """``parts`` as one sentence of the current language: "a, b, c." in the
+    alphabets, "a，b，c。" in Chinese, "a、b、c。" in Japanese (an ASCII ", "
+    between Chinese words reads as a typo).
+
+    >>> sentence(["Beginner 9 x 9", "10 mines"])
+    'Beginner 9 x 9, 10 mines.'
+    """
+    comma, stop = {"zh_CN": ("，", "。"), "ja": ("、", "。")}.get(_state["code"], (", ", "."))
+    return comma.join(parts) + stop
+
+
 def decimal_sign() -> str:
     """The current language's decimal sign ("," in German)."""
     from babel.numbers import get_decimal_symbol

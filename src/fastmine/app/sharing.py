@@ -8,7 +8,34 @@ from __future__ import annotations
 
 from kivy.logger import Logger
 
-from .i18n import _
+from .i18n import N_, _
+
+CODE_PROBLEMS = (
+    ("this code has a typo", N_("This code has a typo: check it letter by letter.")),
+    ("this game code is too short", N_("This game code is too short: copy the whole code.")),
+    ("the game code is empty", N_("Type or paste a game code first.")),
+    ("this game code is from a newer", N_("This game code is from a newer fastmine: update "
+                                           "the app to play it.")),
+    ("this game code is damaged", N_("This game code is damaged: copy it again.")),
+    ("a game code has only digits", N_("A game code has only digits and the letters A to Z "
+                                        "(no U).")),
+    ("this is not", N_("This is not a game code.")),
+)
+"""The start of each of :func:`fastmine.gamecode.decode`'s messages (English, for
+the terminal) -> what the app says in the player's language."""
+
+
+def code_problem(message: str) -> str:
+    """Why a game code cannot be played, in the player's words (``message`` is
+    the engine's English ``ValueError``).
+
+    >>> code_problem("this code has a typo: its check letters do not match")
+    'This code has a typo: check it letter by letter.'
+    """
+    for start, words in CODE_PROBLEMS:
+        if message.startswith(start):
+            return _(words)
+    return message[:1].upper() + message[1:] + "."
 
 
 class SharingMixin:
@@ -28,7 +55,7 @@ class SharingMixin:
             game = spec.new_game(question_marks=self.ctrl.question_marks,
                                  clock=self.ctrl.clock)
         except (ValueError, TypeError) as exc:
-            return str(exc)[:1].upper() + str(exc)[1:] + "."
+            return code_problem(str(exc))
 
         def start() -> None:
             self._flush_pending_record()

@@ -156,7 +156,8 @@ class ProgressScreen(BoardPicker, Screen):
         app = App.get_running_app()
         th = app.theme
         big = int(sp(19))  # the dot and the dash about as big as the chart's own
-        self.legend = (f"[size={big}][color={_hex(th.accent)}]•[/color][/size] {_('a win')}    "
+        a_win = _("a win")  # outside the f-string: Babel extracts no call inside one
+        self.legend = (f"[size={big}][color={_hex(th.accent)}]•[/color][/size] {a_win}    "
                        f"[size={big}][color={_hex(th.hint)}][b]—[/b][/color][/size] "
                        + _("median of the last {n} wins").format(n=MEDIAN_WINDOW))
         if app.root is not None and app.root.has_screen("records"):

@@ -28,17 +28,14 @@ from kivy.logger import Logger
 if TYPE_CHECKING:
     from kivy.uix.popup import Popup
 
-try:
-    from .i18n import _
-except ImportError:  # pragma: no cover - a build without the translations
-    def _(text: str) -> str:
-        return text
+from .i18n import N_, _
 
 VIDEO_PATTERNS = ["*.avf", "*.rmv", "*.mvf", "*.evf", "*.fmreplay"]
 """The files the chooser lists."""
 
-IMPORT_WORDS = _("Import a video or replay")
-"""The Replays screen's button."""
+IMPORT_WORDS = N_("Import a video or replay")
+"""The Replays screen's button (translated where it is shown: a module-level
+``_()`` kept the words of the language at import, whatever the player chose later)."""
 
 
 def import_path(app: Any, path: str) -> Any:
@@ -153,7 +150,7 @@ def kivy_chooser(app: Any, start: str | None = None) -> Popup:
     row.add_widget(open_button)
     box.add_widget(files)
     box.add_widget(row)
-    popup = Popup(title=IMPORT_WORDS, content=box, size_hint=(0.95, 0.95))
+    popup = Popup(title=_(IMPORT_WORDS), content=box, size_hint=(0.95, 0.95))
     popup.files = files
 
     def do_open(*_a: Any) -> None:

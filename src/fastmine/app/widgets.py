@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
+from kivy.clock import Clock
 from kivy.factory import Factory
-from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    ObjectProperty,
+    StringProperty,
+)
 from kivy.uix.behaviors import ButtonBehavior, ToggleButtonBehavior
 from kivy.uix.button import Button
 from kivy.uix.dropdown import DropDown
@@ -51,25 +59,46 @@ class MainMenu(LetsGoWhenClosing, DropDown):
     _placing = False
 
     def _reposition(self, *largs) -> None:
+        # Kivy placed the menu while its entries were still being laid out and
+        # then let it grow from there: on a portrait phone it ended at the
+        # bottom of the window over the tool bar, on a desktop 70 px under its
+        # button.  It is placed here again each time its size or its entries
+        # change: right under its button (their right edges in line), above
+        # it where there is no room below, else beside it from the window's top
         if self._placing:
             return  # our own move below set it off again
         self._placing = True
         try:
-            super()._reposition(*largs)
-            win, widget = self._win, self.attach_to
-            if not win or not widget or not widget.get_parent_window():
+            try:
+                super()._reposition(*largs)
+                win, widget = self._win, self.attach_to
+                if not win or not widget or not widget.get_parent_window():
+                    return
+            except ReferenceError:  # its button is gone (a new screen): no menu to show
+                Clock.schedule_once(lambda _dt: self.dismiss(), 0)
                 return
-            need = self.container.minimum_height
-            if self.height + 0.5 >= need or need > win.height:
-                return
-            # no room for every 48-dp entry below or above the button (a turned
-            # phone): the whole menu from the window's top, beside the button
-            wx, _wy = widget.to_window(*widget.pos)
-            self.height = need
-            self.top = win.height
-            self.x = max(0, min(wx - self.width, win.width - self.width))
+            need = self.container.minimum_height if self.container else self.height
+            wx, wy = widget.to_window(*widget.pos)
+            wtop, wright = wy + widget.height, wx + widget.width
+            self.x = max(0, min(wright - self.width, win.width - self.width))
+            if need <= wy:
+                self.height = need
+                self.top = wy
+            elif need <= win.height - wtop:
+                self.height = need
+                self.y = wtop
+            elif need <= win.height:
+                # no room for every 48-dp entry below or above the button (a
+                # turned phone): the whole menu from the window's top, beside it
+                self.height = need
+                self.top = win.height
+                self.x = max(0, min(wx - self.width, win.width - self.width))
         finally:
             self._placing = False
+
+
+_MARKUP = re.compile(r"\[/?[a-z]+(=[^\]]*)?\]")
+"""A Kivy markup tag ([b], [/color], [size=20])."""
 
 
 def fitted_font_size(text: str, width: float, size: float, font_name: str) -> float:
@@ -79,7 +108,16 @@ def fitted_font_size(text: str, width: float, size: float, font_name: str) -> fl
     """
     from kivy.core.text import Label as CoreLabel
 
-    words = text.split()
+    from .cjkbreak import has_cjk, pieces
+
+    words = []
+    for word in _MARKUP.sub("", text).split():
+        # a CJK sentence (no spaces) counts by its unbreakable pieces; a short
+        # CJK word (ソルバー, 求解器) stays whole: a button's name on one line
+        if len(word) > 6 and has_cjk(word):
+            words += [w for w, _gap in pieces(word) if w]
+        else:
+            words.append(word)
     if not words or width <= 0:
         return size
     core = CoreLabel(font_size=size, font_name=font_name)
