@@ -281,7 +281,7 @@ class SettingsConfig(ConfigParser):  # type: ignore[misc]  # Kivy has no type in
         buf = io.StringIO()
         configparser.RawConfigParser.write(self, buf)
         try:
-            storage.atomic_write_text(self.filename, buf.getvalue())
+            storage.atomic_write_text(self.filename, buf.getvalue(), replaces="settings")
         except OSError as exc:
             self.write_error = exc
             Logger.warning(f"fastmine: settings not saved to {self.filename}: {exc}")

@@ -27,6 +27,7 @@ from numpy.typing import NDArray
 
 from .. import FutureVersionError, SaveFormatError
 from .._validate import is_integer
+from ..files.owned import refuse_owned
 from ..files.writing import atomic_write_bytes
 from . import _batch
 from .labels import labels
@@ -87,6 +88,10 @@ def dataset(path: str | os.PathLike[str], positions: int, *, rows: int = 16, col
     ------
     FileExistsError
         ``path`` exists and ``overwrite`` is False.
+    ValueError
+        ``path`` is one of fastmine's own files (the records, the saved game,
+        the settings, a replay: :func:`fastmine.files.owned.refuse_owned`),
+        whatever ``overwrite`` says.
     IsADirectoryError
         ``path`` is a folder.
     TypeError, ValueError
@@ -113,6 +118,9 @@ def dataset(path: str | os.PathLike[str], positions: int, *, rows: int = 16, col
     if out.is_dir():
         raise IsADirectoryError(f"{out} is a folder; name the file to write, such as "
                                 f"{out / 'positions.npz'}")
+    # Never over fastmine's own files, overwrite or not: the records, saved game,
+    # settings in any data folder in use, or any such file by its content.
+    refuse_owned(out, "the dataset")
     if out.exists() and not overwrite:
         raise FileExistsError(f"{out} exists; pass overwrite=True to replace it")
     envs = MinesweeperVectorEnv(num_envs, copy=False, rows=rows, cols=cols, mines=mines,
@@ -140,6 +148,7 @@ def dataset(path: str | os.PathLike[str], positions: int, *, rows: int = 16, col
     meta = {"format": DATASET_FORMAT, "version": DATASET_VERSION, "rows": envs.options.rows,
             "cols": envs.options.cols, "mines": envs.options.mines, "rule": envs.options.rule,
             "seed": seed, "policy": policy, "num_envs": envs.num_envs, "positions": n}
+    refuse_owned(out, "the dataset")      # again: the path may have changed during the run
     _write_npz(out, {"views": views, "probabilities": probs, "mines": truth,
                      "meta": np.array(json.dumps(meta))})
     return out

@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 from .folders import APP_NAME, ENV_APP_DATA, ENV_DATA_DIR
+from .kinds import KIND_WORDS, fastmine_kind
 
 __all__ = ["OWNED_FILES", "OWNED_FOLDERS", "RECORDS_FILE", "SAVE_FILE", "owned_paths",
            "owner_of", "refuse_owned"]
@@ -137,6 +138,9 @@ def owner_of(path: str | os.PathLike[str],
     relative paths from the working folder, and compared by file identity
     (device and inode), so another name for the same file -- a hard link, a
     bind mount, another case on a case-insensitive disk -- is caught too.
+    A file anywhere else is fastmine's by what it holds: a records database,
+    a saved game, settings or a replay (:func:`fastmine.files.kinds.fastmine_kind`,
+    which reads at most its first :data:`fastmine.files.kinds.SNIFF_BYTES`).
 
     Parameters
     ----------
@@ -176,8 +180,13 @@ def owner_of(path: str | os.PathLike[str],
             if st is not None and os.path.samestat(st, folder_stat):
                 return words
     if target is not None and target.st_nlink > 1:
-        return _hard_link_owner(target, data_dir)
-    return None
+        words = _hard_link_owner(target, data_dir)
+        if words is not None:
+            return words
+    # Wherever it lies: a records database, saved game, settings or replay by
+    # its first bytes (fastmine.files.kinds; at most SNIFF_BYTES read).
+    kind = fastmine_kind(real) if target is not None else None
+    return KIND_WORDS[kind] if kind is not None else None
 
 
 def _hard_link_owner(target: os.stat_result,

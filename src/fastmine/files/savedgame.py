@@ -202,7 +202,7 @@ def save_game(game: Game, path: PathLike | None = None, *,
         except SaveFormatError as exc:
             raise SaveFormatError(f"not replacing an unreadable save: {exc}") from None
     text = json.dumps(game.to_dict(), separators=(",", ":"))
-    return atomic_write_text(p, text + "\n")
+    return atomic_write_text(p, text + "\n", replaces="save")
 
 
 def delete_save(path: PathLike | None = None, *, data_dir: PathLike | None = None) -> bool:

@@ -23,6 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from .kinds import KIND_WORDS, fastmine_kind
 from .reading import describe_kind
 
 __all__ = ["STALE_TEMP_SECONDS", "atomic_write_bytes", "atomic_write_text", "move_aside",
@@ -33,7 +34,8 @@ STALE_TEMP_SECONDS = 3600.0
 older than this is removed by the next write; elsewhere the lock tells at once."""
 
 
-def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes, *,
+                       replaces: str | None = None) -> Path:
     """Write ``data`` to ``path`` atomically (temporary file + ``os.replace``).
 
     The parent directory is created if needed.  Returns the path written.
@@ -42,6 +44,12 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
     (a directory, a FIFO, a device) is refused with an OSError, untouched.
     Temporary files left by an earlier write that was killed are removed on
     the way (:func:`remove_stale_temp_files`).
+
+    A file that holds one of fastmine's own -- a records database, a saved
+    game, settings, a replay (:func:`fastmine.files.kinds.fastmine_kind`, by
+    its first bytes) -- is replaced only by a writer of that very kind
+    (``replaces``): anything else is refused with FileExistsError, the file
+    untouched, wherever it lies and whatever link leads there.
 
     The temporary file is locked (``flock``) from the moment it exists until
     it has replaced ``path``: a lock dies with its process, so a temporary file
@@ -54,6 +62,10 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
         The file.
     data : bytes
         The whole new content.
+    replaces : str, optional
+        The kind of fastmine file this writer writes (a key of
+        :data:`fastmine.files.kinds.KIND_WORDS`: ``"save"``, ``"settings"``),
+        which it may replace; None (outputs, caches) replaces none.
 
     Returns
     -------
@@ -62,6 +74,8 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
 
     Raises
     ------
+    FileExistsError
+        ``path`` holds one of fastmine's files of another kind.
     OSError
         Something not a regular file is at ``path``, or the write failed (the
         old file is then whole).
@@ -82,6 +96,10 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
         if not stat.S_ISREG(st.st_mode):
             raise OSError(f"{path} is {describe_kind(st.st_mode)}, not a regular file; not replacing it")
         mode = st.st_mode & 0o777      # a rewrite keeps the file's permissions
+        kind = fastmine_kind(path)
+        if kind is not None and kind != replaces:
+            raise FileExistsError(f"{path} is {KIND_WORDS[kind]}; fastmine does not write "
+                                  "another file over it")
     remove_stale_temp_files(path)
     fd, tmp = _locked_temp(path)
     try:
@@ -210,7 +228,8 @@ def _new_file_mode() -> int:
     return 0o666 & ~mask
 
 
-def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:
+def atomic_write_text(path: str | os.PathLike[str], text: str, *,
+                      replaces: str | None = None) -> Path:
     """Write ``text`` (UTF-8) to ``path`` atomically; see :func:`atomic_write_bytes`.
 
     Parameters
@@ -219,13 +238,15 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:
         The file.
     text : str
         The whole new content.
+    replaces : str, optional
+        As :func:`atomic_write_bytes`.
 
     Returns
     -------
     pathlib.Path
         The path written.
     """
-    return atomic_write_bytes(path, text.encode("utf-8"))
+    return atomic_write_bytes(path, text.encode("utf-8"), replaces=replaces)
 
 
 def move_aside(path: str | os.PathLike[str], reason: str = "corrupt") -> Path:
