@@ -83,6 +83,8 @@ class Category(str, enum.Enum):
     count, or the time budget of :func:`analyze` spent."""
 
 
+_READY = GameState.READY   # a module constant: a member lookup on the enum class costs
+
 _RISKY = (Category.FORCED_GUESS, Category.FORCED_EARLY, Category.AVOIDABLE_RISK,
           Category.EARLY_GUESS, Category.WORSE_GUESS)
 
@@ -365,6 +367,7 @@ class _Cache:
         self.analysis: _probability.Analysis | None = None
         self.analyzer: IncrementalAnalyzer | None = None
         self.board = game.board
+        self.shape = game.shape
         self.mines = None if game.board is None else game.board.mines   # read once
         self._safe_player: SafePlayer | None = None
 
@@ -398,9 +401,10 @@ class _Cache:
 def _verdict(game: Game, board: Board, rule: Rule, cache: _Cache, i: int, kind: str,
              r: int, c: int) -> Verdict:
     """The verdict on move ``i`` about to be made on ``game`` (whose mines are ``board``'s)."""
-    if game.state.is_over:
+    state = game.state
+    if state.is_over:
         raise ValueError(f"move {i} ({kind} at {r}, {c}) comes after the game ended")
-    rows, cols = game.shape
+    rows, cols = cache.shape
     if not (0 <= r < rows and 0 <= c < cols):
         raise ValueError(f"move {i} is at ({r!r}, {c!r}), off the {rows}x{cols} board")
     view = game.view
@@ -420,7 +424,7 @@ def _verdict(game: Game, board: Board, rule: Rule, cache: _Cache, i: int, kind: 
         else:
             category = Category.MARK if before in (FLAG, QUESTION) else Category.NO_EFFECT
         return Verdict(i, kind, (r, c), category, risk, best, n_safe)
-    first = game.state is GameState.READY
+    first = state is _READY
     cells = [] if first and kind == "chord" else _opened(view, kind, r, c)
     if not cells:
         category = Category.NO_EFFECT
