@@ -79,7 +79,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        ("solver", "solver section"), ("app", "app section"),
                        ("env", "Gymnasium environment section"),
                        ("videos", "video section (fastmine analyze and its coach against "
-                                  "ms-toollib on the test videos)"), ("plots", "PNG plots")):
+                                  "ms-toollib on the test videos, or $FASTMINE_BENCH_VIDEOS)"),
+                       ("plots", "PNG plots")):
         parser.add_argument(f"--no-{part}", dest=part, action="store_false",
                             help=f"skip the {what}")
     parser.add_argument("--from-json", type=Path, metavar="RESULTS.json",

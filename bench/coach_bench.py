@@ -1,7 +1,11 @@
 """``fastmine analyze`` and the coach against ms-toollib's parse + analyse, side by side.
 
-``python -m bench.coach_bench [--copies 100] [--rounds 5] [--json OUT]`` measures,
-in one run, in CPU time, on the real videos of ``tests/data/videos``:
+``python -m bench.coach_bench [--copies 100] [--rounds 5] [--videos DIR] [--json OUT]``
+measures, in one run, in CPU time, on the real videos of ``tests/data/videos``, or
+on ``--copies`` Expert videos of a folder of one's own (``--videos DIR``, or the
+``FASTMINE_BENCH_VIDEOS`` environment variable, which the suite's video section
+reads too; folders are walked, and the Expert files are taken evenly spread over
+the folder's sorted names):
 
 * per file, in one process (the median of ``--rounds`` interleaved rounds):
   ms-toollib ``parse()`` + ``analyse()``; fastmine's read (what ``fastmine
@@ -13,18 +17,21 @@ in one run, in CPU time, on the real videos of ``tests/data/videos``:
   ms-toollib reads, repeated): a Python loop of ms-toollib parse + analyse,
   ``fastmine analyze --no-coach`` and ``fastmine analyze``; the CPU of each
   child process (user + system, every thread), the median of the rounds,
-  and the ratios to ms-toollib.
+  and the ratios to ms-toollib. With a folder holding that many Expert files
+  ms-toollib reads, each is there once.
 
 The children get a bytecode cache (``PYTHONPYCACHEPREFIX`` in a temporary
 folder, filled by one warm-up run) as an installed package has, even where
 ``PYTHONDONTWRITEBYTECODE`` is set: without it every start compiles fastmine's
-sources again.  ms-toollib aborts the process on files it cannot read, so it is
-given only the formats it reads (all but Clone's releases other than 0.97).
+sources again.  ms-toollib aborts the process on files it cannot read, so each
+file is first tried in a child process (restarted after an abort), and ms-toollib
+is given only those it read there; files fastmine refuses are left out.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import resource
@@ -41,6 +48,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "videos"
 EXPERT = (16, 30, 99)
+SUFFIXES = (".avf", ".rmv", ".mvf", ".evf")
+ENV_FOLDER = "FASTMINE_BENCH_VIDEOS"
 
 MS_LOOP = """
 import sys
@@ -52,19 +61,96 @@ for name in sys.argv[1:]:
     v.analyse()
 """
 
+# One child tries files with ms-toollib and prints each it read; it aborts on some.
+MS_TRY = """
+import sys
+import ms_toollib as ms
+kinds = {"avf": ms.AvfVideo, "rmv": ms.RmvVideo, "mvf": ms.MvfVideo, "evf": ms.EvfVideo}
+for name in sys.stdin:
+    name = name.rstrip("\\n")
+    try:
+        v = kinds[name.rsplit(".", 1)[1].lower()](name)
+        v.parse()
+        v.analyse()
+        print("ok", flush=True)
+    except Exception:
+        print("no", flush=True)
+"""
 
-def videos() -> list[dict[str, Any]]:
-    """The test videos: path, level, whether ms-toollib reads them."""
+
+def ms_toollib_reads(paths: list[Path]) -> list[bool]:
+    """Whether ms-toollib parses and analyses each file, each tried in a child process
+    that is started again after a file aborts it (all False without ms-toollib)."""
+    try:
+        import ms_toollib  # noqa: F401
+    except ImportError:
+        return [False] * len(paths)
+    out: list[bool] = []
+    while len(out) < len(paths):
+        proc = subprocess.Popen([sys.executable, "-c", MS_TRY], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        assert proc.stdin is not None and proc.stdout is not None
+        try:
+            while len(out) < len(paths):
+                proc.stdin.write(f"{paths[len(out)]}\n")
+                proc.stdin.flush()
+                answer = proc.stdout.readline()
+                out.append(answer.strip() == "ok")   # nothing: the file aborted it
+                if not answer:
+                    break
+        except BrokenPipeError:
+            out.append(False)
+        finally:
+            for stream in (proc.stdin, proc.stdout):
+                with contextlib.suppress(BrokenPipeError):
+                    stream.close()
+            proc.wait()
+    return out
+
+
+def _spread(items: list[Any], n: int) -> list[Any]:
+    """``n`` of ``items`` evenly spaced over the list (all of them if fewer)."""
+    if len(items) <= n:
+        return list(items)
+    return [items[i * len(items) // n] for i in range(n)]
+
+
+def videos(folder: Path | None = None, expert: int | None = None) -> list[dict[str, Any]]:
+    """The videos measured: path, level, whether ms-toollib reads them.
+
+    Without ``folder``, the test videos; with one, ``expert`` of its Expert files
+    (folders walked) that both readers read, evenly spread over their sorted paths
+    (fewer if it has fewer).  Files fastmine refuses are left out.
+    """
     from fastmine.videos import read_video
 
-    out = []
-    for p in sorted(DATA.iterdir()):
-        if p.suffix.lower() not in (".avf", ".rmv", ".mvf", ".evf") or "invalid" in p.name:
-            continue
-        v = read_video(p)
+    root = DATA if folder is None else folder
+    paths = sorted(p for p in (root.rglob("*") if root.is_dir() else [root])
+                   if p.suffix.lower() in SUFFIXES and p.is_file())
+    out: list[dict[str, Any]] = []
+    for p in paths:
+        try:
+            v = read_video(p)
+        except (OSError, ValueError):
+            continue            # the test videos' one meant to be refused, or a broken file
         size = (v.rows, v.cols, v.mines)
-        ms_reads = not (v.format == "mvf" and v.format_version != "0.97")
-        out.append({"path": p, "expert": size == EXPERT, "size": size, "ms_toollib": ms_reads})
+        if folder is None or size == EXPERT:
+            out.append({"path": p, "expert": size == EXPERT, "size": size})
+    if folder is not None and expert is not None:
+        # the evenly spread ones first, the rest in reserve for any ms-toollib refuses
+        picked = _spread(out, expert)
+        order = picked + [f for f in out if f not in picked]
+        chosen: list[dict[str, Any]] = []
+        for i in range(0, len(order), expert):
+            batch = order[i:i + expert]
+            for f, ok in zip(batch, ms_toollib_reads([f["path"] for f in batch]), strict=True):
+                if ok and len(chosen) < expert:
+                    chosen.append({**f, "ms_toollib": True})
+            if len(chosen) == expert:
+                break
+        return sorted(chosen, key=lambda f: f["path"])
+    for f, ok in zip(out, ms_toollib_reads([f["path"] for f in out]), strict=True):
+        f["ms_toollib"] = ok
     return out
 
 
@@ -144,6 +230,9 @@ def _child_cpu(cmd: list[str], env: dict[str, str]) -> float | None:
 def whole_runs(files: list[dict[str, Any]], copies: int, rounds: int) -> dict[str, Any]:
     """CPU of whole processes over ``copies`` Expert files, each way, interleaved."""
     expert = [f["path"] for f in files if f["expert"] and f["ms_toollib"]]
+    if not expert:
+        return {"files": 0, "distinct": [], "cpu_s": {}, "all_s": {},
+                "skipped": "no Expert file that ms-toollib reads"}
     with tempfile.TemporaryDirectory(prefix="fastmine-coach-bench-") as tmp:
         folder = Path(tmp) / "videos"
         folder.mkdir()
@@ -196,9 +285,14 @@ def whole_runs(files: list[dict[str, Any]], copies: int, rounds: int) -> dict[st
     return out
 
 
-def run(copies: int = 100, rounds: int = 5) -> dict[str, Any]:
-    """Every measurement of this section (see the module docstring)."""
-    files = videos()
+def run(copies: int = 100, rounds: int = 5, folder: Path | None = None) -> dict[str, Any]:
+    """Every measurement of this section (see the module docstring); ``folder``
+    defaults to ``$FASTMINE_BENCH_VIDEOS``, and without either to the test videos."""
+    if folder is None and os.environ.get(ENV_FOLDER):
+        folder = Path(os.environ[ENV_FOLDER])
+    files = videos(folder, copies)
+    if not files:
+        return {"skipped": f"no video fastmine reads in {folder or DATA}"}
     rows = per_file(files, rounds)
     expert = [r for r in rows if r["expert"]]
     coach_ms = [1e3 * r["coach"] for r in expert]
@@ -207,6 +301,7 @@ def run(copies: int = 100, rounds: int = 5) -> dict[str, Any]:
         "per_file": rows,
         "coach_ms_median_expert": statistics.median(coach_ms) if coach_ms else None,
         "expert_games": len(expert),
+        "folder": str(folder) if folder is not None else None,
     }
     both = [r for r in expert if r.get("ms-toollib") is not None]
     if both:
@@ -220,15 +315,28 @@ def run(copies: int = 100, rounds: int = 5) -> dict[str, Any]:
     return doc
 
 
+MAX_ROWS = 30
+"""Above this many files the report gives the per-file medians, not a row a file."""
+
+
 def report(doc: dict[str, Any]) -> str:
     """The results as markdown tables."""
-    out = ["| file | Expert | moves | ms-toollib parse+analyse | fastmine read | "
-           "fastmine read+coach | coach |", "|---|---|---|---|---|---|---|"]
     cell = lambda v: "-" if v is None else f"{1e3 * v:.2f} ms"  # noqa: E731
-    for r in doc["per_file"]:
-        out.append(f"| {r['file']} | {'yes' if r['expert'] else ''} | {r['moves']} | "
-                   f"{cell(r.get('ms-toollib'))} | {cell(r.get('read'))} | {cell(r['read+coach'])} "
-                   f"| {cell(r['coach'])} |")
+    ways = ("ms-toollib", "read", "read+coach", "coach")
+    rows = doc["per_file"]
+    if len(rows) > MAX_ROWS:                # a collection: the medians, not a row a file
+        out = [f"{len(rows)} files of {doc.get('folder')}, per file, median over the files:",
+               "", "| moves | ms-toollib parse+analyse | fastmine read | fastmine read+coach "
+               "| coach |", "|---|---|---|---|---|"]
+        med = {k: statistics.median(v) if (v := [r[k] for r in rows if r.get(k) is not None])
+               else None for k in ("moves", *ways)}
+        out.append(f"| {med['moves']:.0f} | " + " | ".join(cell(med[k]) for k in ways) + " |")
+    else:
+        out = ["| file | Expert | moves | ms-toollib parse+analyse | fastmine read | "
+               "fastmine read+coach | coach |", "|---|---|---|---|---|---|---|"]
+        for r in rows:
+            out.append(f"| {r['file']} | {'yes' if r['expert'] else ''} | {r['moves']} | "
+                       + " | ".join(cell(r.get(k)) for k in ways) + " |")
     out += ["", f"Coach per real Expert game, median of {doc['expert_games']}: "
             f"{doc['coach_ms_median_expert']:.2f} ms."]
     if "per_file_ratio_expert" in doc:
@@ -237,9 +345,12 @@ def report(doc: dict[str, Any]) -> str:
                    "ms-toollib's parse+analyse: " + ", ".join(
                        f"{k} {v:.2f}x" for k, v in rt.items()) + ".")
     w = doc["whole_runs"]
-    out += ["", f"Whole runs over {w['files']} Expert files ({', '.join(w['distinct'])}, "
-            "repeated), CPU of the process:", "", "| run | CPU | ratio to ms-toollib |",
-            "|---|---|---|"]
+    if "skipped" in w:
+        return "\n".join(out + ["", f"Whole runs not measured: {w['skipped']}."])
+    which = (f"{len(w['distinct'])} distinct files, each once" if len(w["distinct"]) >= w["files"]
+             else f"{', '.join(w['distinct'])}, repeated")
+    out += ["", f"Whole runs over {w['files']} Expert files ({which}), CPU of the process:",
+            "", "| run | CPU | ratio to ms-toollib |", "|---|---|---|"]
     ratios = w.get("ratio_to_ms_toollib", {})
     for k, v in w["cpu_s"].items():
         rt = f"{ratios[k]:.2f}x" if k in ratios else ""
@@ -263,9 +374,14 @@ def main(argv: list[str] | None = None) -> None:
                         help="Expert files in each whole run (default 100)")
     parser.add_argument("--rounds", type=int, default=5,
                         help="interleaved rounds; medians are reported (default 5)")
+    parser.add_argument("--videos", type=Path, metavar="DIR",
+                        help=f"a folder of videos (walked) to take the Expert files from "
+                             f"(default: ${ENV_FOLDER}, else the test videos)")
     parser.add_argument("--json", type=Path, help="also write the results as JSON")
     args = parser.parse_args(argv)
-    doc = run(args.copies, args.rounds)
+    doc = run(args.copies, args.rounds, args.videos)
+    if "per_file" not in doc:
+        raise SystemExit(f"python -m bench.coach_bench: {doc['skipped']}")
     doc["command"] = "python -m bench.coach_bench " + " ".join(argv or sys.argv[1:])
     print(report(doc))
     if args.json:
