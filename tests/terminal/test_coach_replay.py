@@ -109,7 +109,7 @@ def test_bad_input_is_one_clear_line(stored, capsys, argv, words):
 def test_a_corrupt_file_is_refused_before_the_coach(tmp_path, capsys):
     f = tmp_path / "bad.fmreplay"
     f.write_text("{}")
-    assert cli.main(["replay", "--import", str(f), "--verdicts", "-"]) == 2
+    assert cli.main(["replay", "--import", str(f), "--verdicts", "-"]) == 1   # a bad file
     assert "not a fastmine replay" in capsys.readouterr().err
     assert not (tmp_path / "v.json").exists()
 

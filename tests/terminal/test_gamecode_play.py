@@ -88,7 +88,7 @@ def test_curses_s_key_shows_the_code(tmp_path):
     with PtyScreen(["play", "--code", code, "--new"], rows=24, cols=80,
                    env={"FASTMINE_DATA_DIR": str(tmp_path)}) as t:
         t.wait_for("Mines 99")
-        assert "t hint  s code" in t.text        # the keys line shows it at 80 columns
+        assert "t hint s code" in t.text       # the keys line shows it at 80 columns
         t.send("s")
         t.wait_for(f"Game code: {code}")
         t.send("q")

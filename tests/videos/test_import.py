@@ -103,15 +103,15 @@ def test_bad_files_are_one_line_and_leave_the_records_untouched(tmp_path, capsys
     before = db.read_bytes()
     for name, path in _bad_files(tmp_path).items():
         code, out, err = _import(data, capsys, path)
-        assert code == 2, name
+        assert code == 1, name           # a file that is not a game: 1, as analyze says
         assert err.count("\n") == 1 and err.startswith("fastmine replay: "), (name, err)
         assert "Traceback" not in err and out == ""
         assert db.read_bytes() == before, name
     missing = tmp_path / "nope.avf"
     code, _, err = _import(data, capsys, missing)
-    assert code == 2 and "no such file" in err and err.count("\n") == 1
+    assert code == 1 and "no such file" in err and err.count("\n") == 1
     code, _, err = _import(data, capsys, tmp_path)      # a folder: its videos, each bad
-    assert code == 2 and err.splitlines()[-1] == "0 of 7 files recorded"
+    assert code == 1 and err.splitlines()[-1] == "0 of 7 files recorded"
     assert err.count("fastmine replay: ") == 7 and "Traceback" not in err
     with RecordsStore(db, create=False) as store:
         assert len(store.games()) == 1
@@ -123,7 +123,7 @@ def test_a_bad_file_makes_no_records_database(tmp_path, capsys):
     bad = tmp_path / "bad.avf"
     bad.write_bytes(b"\x00" * 100)
     code, _, err = _import(data, capsys, bad)
-    assert code == 2 and err.count("\n") == 1
+    assert code == 1 and err.count("\n") == 1
     assert list(data.iterdir()) == []
 
 

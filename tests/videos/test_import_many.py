@@ -64,7 +64,7 @@ def test_a_folder_and_a_bad_file_among_good_ones(tmp_path: Path,
     code = cli.main(["replay", "--import", str(folder), str(DATA / "clone_097.mvf"),
                      "--data-dir", str(data)])
     out, err = capsys.readouterr()
-    assert code == 2 and out == ""
+    assert code == 1 and out == ""
     assert [x for x in err.splitlines() if x.startswith("fastmine replay: ")] == [
         x for x in err.splitlines() if "cut.evf" in x]
     assert err.splitlines()[-1] == "3 of 4 files recorded"

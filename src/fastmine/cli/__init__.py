@@ -14,6 +14,7 @@ import sys
 from typing import Any
 
 from ..children import clean_children
+from .options import EXIT_USAGE
 from .stdio import OutputError, guarded_stdout, open_standard_descriptors, silence_stdout
 
 #: name -> (module, one-line help)
@@ -151,9 +152,9 @@ def _main(argv: list[str]) -> int:
         return int(bench.main(argv[1:]) or 0)
     parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
     args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
-        return 0
+    if args.command is None:        # a command is needed: the help, and a usage error
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
     if getattr(args, "_missing", None):
         print(args._missing, file=sys.stderr)
         return 2

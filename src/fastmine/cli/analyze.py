@@ -38,6 +38,7 @@ from ..videos import play_video, read_video
 from ..videos.model import MAX_FILE_BYTES
 from ..videos.rebuild import rebuild, video_stats
 from .collection import expand
+from .options import add_json, add_quiet
 from .stdio import json_printable, printable
 
 __all__ = ["JSON_FORMAT", "JSON_VERSION", "Analysis", "analyze_file", "configure", "run"]
@@ -59,9 +60,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE",
                         help="videos (.avf, .rmv, .mvf, .evf) or fastmine replays (.fmreplay); "
                              "a folder is searched for them, sub-folders included")
-    parser.add_argument("--json", metavar="PATH",
-                        help="also write every game's metrics and the coach's counts as JSON "
-                             "to PATH ('-': standard output, instead of the lines)")
+    add_json(parser, "every game's metrics and the coach's counts", takes_files=True)
     parser.add_argument("--summary", action="store_true",
                         help="sum the games up per player and level (games, wins, best time, "
                              "best and median 3BV/s, median IOE, RQP, STNB, the coach's "
@@ -74,6 +73,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "(png/svg/pdf; needs matplotlib)")
     parser.add_argument("--no-coach", dest="coach", action="store_false",
                         help="leave the coach out: the metrics only, faster")
+    add_quiet(parser, "no progress bar")
 
 
 @dataclass(frozen=True)
@@ -309,7 +309,8 @@ def run(args: argparse.Namespace) -> int:
         or args.plot is not None
     # A bar only on a terminal, and only for more than one file.
     bar: Any
-    if len(files) > 1 and hasattr(sys.stderr, "isatty") and sys.stderr.isatty():
+    if (len(files) > 1 and not getattr(args, "quiet", False) and hasattr(sys.stderr, "isatty")
+            and sys.stderr.isatty()):
         from tqdm import tqdm  # imported only for a bar (~20 ms of a start)
 
         bar = tqdm(files, unit="file", leave=False, dynamic_ncols=True, file=sys.stderr)

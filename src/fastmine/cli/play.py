@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..board import RULES
 from ..difficulty import DIFFICULTIES
+from .options import HelpFormatter, add_data_dir, add_quiet
 
 if TYPE_CHECKING:
     from .tui.session import GameOptions, Session
@@ -22,17 +23,22 @@ if TYPE_CHECKING:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the ``fastmine play`` options to an argparse parser."""
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.formatter_class = HelpFormatter
     parser.epilog = (
-        "keys (curses): arrows/hjkl move, space/enter reveal (chord on a number), f mark,\n"
-        "  mouse left reveals, right marks, p pause, n new game, q quit (saves the game),\n"
-        "  assists: a auto, d deterministic, i inference, o probability, r random, b best,\n"
-        "  t or ? hint, w live coach on/off, s game code (to share: fastmine play --code CODE).\n"
-        "plain mode: type 'help' for the commands (e.g. 'r 3 4' reveals row 3, col 4).\n"
-        "exit status with --plain: 0 won, 1 lost, 3 unfinished, 2 usage error.")
+        "keys (curses):\n"
+        "  arrows/hjkl move, space/enter reveal (chord on a number), f mark,\n"
+        "  mouse left reveals, right marks, p pause, n new game, q quit (saves),\n"
+        "  assists: a auto, d deterministic, i inference, o probability, r random,\n"
+        "  b best; t or ? hint, w live coach on/off, s game code (to share it:\n"
+        "  fastmine play --code CODE)\n"
+        "plain mode:\n"
+        "  type 'help' for the commands (e.g. 'r 3 4' reveals row 3, col 4)\n"
+        "exit status with --plain:\n"
+        "  0 won, 1 lost, 3 unfinished, 2 usage error")
     g = parser.add_argument_group("board")
     g.add_argument("--difficulty", "-d", choices=list(DIFFICULTIES), default=None,
-                   help="preset board (default beginner)")
+                   metavar="NAME",
+                   help=f"preset board: {', '.join(DIFFICULTIES)} (default beginner)")
     g.add_argument("--rows", type=int, help="custom number of rows")
     g.add_argument("--cols", type=int, help="custom number of columns")
     g.add_argument("--mines", type=int,
@@ -56,8 +62,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     m.add_argument("--coach", action="store_true",
                    help="live coach: after a risky click, say what it was (a guess and its odds, "
                         "or a risk while a safe cell existed); marks the game assisted, like a hint")
-    m.add_argument("--quiet", action="store_true",
-                   help="--plain: print the board only at the start and on 'view'")
+    add_quiet(m, "--plain: print the board only at the start and on 'view'")
     m.add_argument("--strict", action="store_true",
                    help="--plain: stop with status 2 at the first bad command")
     res = m.add_mutually_exclusive_group()
@@ -69,9 +74,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     d.add_argument("--name", help="player name stored with a best time (else asked for)")
     d.add_argument("--no-records", dest="records", action="store_false",
                    help="do not store finished games in the records")
-    d.add_argument("--data-dir", metavar="DIR",
-                   help="where saves and records live (default: $FASTMINE_DATA_DIR "
-                        "or the user data directory)")
+    add_data_dir(d)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -31,6 +31,7 @@ from ..records import (
 )
 from ..records.progress import MEDIAN_WINDOW, last_won_by_board
 from ..records.progress import series as points
+from .options import add_data_dir, add_json
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -43,13 +44,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="how many best times --difficulty shows (default 10)")
     parser.add_argument("--assisted", action="store_true",
                         help="count games where a solver assist was used")
-    parser.add_argument("--data-dir", metavar="DIR",
-                        help="data directory (default: $FASTMINE_DATA_DIR or the user data dir)")
+    add_data_dir(parser)
     out = parser.add_mutually_exclusive_group()
-    out.add_argument("--json", nargs="?", const="-", default=None, metavar="PATH",
-                     help="write every recorded game, finished or abandoned (of --difficulty "
-                          "if given; assisted ones too, marked) as JSON to PATH, or to "
-                          "standard output")
+    add_json(out, "every recorded game, finished or abandoned (of --difficulty if given; "
+                  "assisted ones too, marked)", takes_files=False, also=False)
     out.add_argument("--plot", metavar="PATH",
                      help="draw time and 3BV/s of the last won games of each board to PATH "
                           "(png/svg/pdf; needs matplotlib)")

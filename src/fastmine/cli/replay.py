@@ -29,6 +29,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ..errors import SaveFormatError
+from .options import EXIT_FAILED, add_data_dir
 from .stdio import printable
 
 if TYPE_CHECKING:
@@ -58,17 +59,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="print one line a move (time, kind, cell, the coach's mark), no boards")
     parser.add_argument("--no-coach", dest="coach", action="store_false",
                         help="leave out the coach's mark on each move and its summary")
-    parser.add_argument("--verdicts", metavar="FILE",
-                        help="write the coach's verdict on every move as JSON to FILE "
-                             "('-' for standard output) instead of playing")
+    parser.add_argument("--verdicts", metavar="PATH",
+                        help="write the coach's verdict on every move as JSON to PATH "
+                             "('-': standard output) instead of playing")
     parser.add_argument("--speed", type=float, default=None,
                         help="playback speed: 1 real time, 2 twice as fast, 0 no waiting "
                              "(default: 1, or 0 with --plain/--timeline when not a terminal)")
-    parser.add_argument("--data-dir", help="where the records are (default: the fastmine data folder)")
+    add_data_dir(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``fastmine replay``; returns the exit status (0, or 2 for a usage or file error)."""
+    """Run ``fastmine replay``; returns the exit status (0; 1 when a file to import could
+    not be read or is not a game; 2 for a usage error or a game that is not there)."""
     from ..files.folders import existing_data_dir
     from ..records import RECORDS_FILE, RecordsError, RecordsStore
 
@@ -107,7 +109,15 @@ def run(args: argparse.Namespace) -> int:
             if args.id is not None:
                 print("fastmine replay: give either a game ID or --import FILE, not both", file=sys.stderr)
                 return 2
-            return _import(args)
+            try:
+                return _import(args)
+            except FileNotFoundError as exc:      # a file named that cannot be read:
+                print(printable(f"fastmine replay: no such file: {exc.filename}"),
+                      file=sys.stderr)
+                return EXIT_FAILED                # as fastmine analyze says of it
+            except (SaveFormatError, OSError, ValueError) as exc:
+                print(printable(f"fastmine replay: {exc}"), file=sys.stderr)
+                return EXIT_FAILED
         # Only reads: a mistyped --data-dir is said, and no folder or database made.
         path = existing_data_dir(args.data_dir) / RECORDS_FILE
         if not path.exists() and not path.is_symlink():
@@ -167,18 +177,18 @@ def _import(args: argparse.Namespace) -> int:
     for name in names:
         if name in found.empty:
             print(printable(f"fastmine replay: {name}: {found.empty[name]}"), file=sys.stderr)
-            status = 2
+            status = EXIT_FAILED
             continue
         try:
             done = _read_and_record(args, name, play_replay=text_mode)
         except FileNotFoundError as exc:
             print(printable(f"fastmine replay: no such file: {exc.filename}"), file=sys.stderr)
-            status = 2
+            status = EXIT_FAILED
             continue
         except (SaveFormatError, OSError, ValueError) as exc:
             said = str(exc) if name in str(exc) else f"{name}: {exc}"
             print(printable(f"fastmine replay: {said}"), file=sys.stderr)
-            status = 2
+            status = EXIT_FAILED
             continue
         if done is None:
             continue

@@ -34,6 +34,7 @@ from ..solver.runs import Config, Run, RunFailed, RunInterrupted, check_games, r
 from ..solver.strategies import STRATEGIES, first_click_for
 from ..solver.workers import check_jobs
 from ..solver.workers import plan as workers_plan
+from .options import HelpFormatter, add_json, add_quiet
 
 __all__ = ["configure", "run", "build_configs", "format_table", "write_json", "plot",
            "parse_difficulty", "parse_position", "resolve_position", "POSITIONS"]
@@ -155,7 +156,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "first-click rule and first-click position.  Game i of a configuration is "
         "seeded from (--seed, the configuration, i), so a run is reproducible "
         "whatever the number of workers or the backend.")
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.formatter_class = HelpFormatter
     parser.epilog = (
         "positions:\n"
         "  default  where the rule makes it best: a corner for cell/none; for opening\n"
@@ -166,7 +167,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "examples:\n"
         "  fastmine solve -n 10000                       # the six target configurations\n"
         "  fastmine solve -d expert -r cell -p corner -n 100000 --json expert.json\n"
-        "  fastmine solve -s deterministic inference auto -d beginner -n 2000 --plot wr.png\n"
+        "  fastmine solve -s deterministic inference auto -d beginner -n 2000 \\\n"
+        "      --plot wr.png\n"
         "  fastmine solve --scheduler local -n 100000    # on a local Dask cluster\n"
         "  fastmine solve --scheduler tcp://host:8786    # on a running Dask scheduler\n"
         "  fastmine solve -d expert -n 20000 --outcomes a.npz   # then change the solver,\n"
@@ -218,8 +220,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="run on Dask: a scheduler address (tcp://host:8786), or "
                              "'local' to start a LocalCluster with --jobs workers "
                              "(needs the [dist] extra: pip install fastmine[dist])")
-    parser.add_argument("--json", default=None, metavar="PATH",
-                        help="also write the results as JSON to PATH")
+    add_json(parser, "the results", takes_files=False)
     parser.add_argument("--plot", default=None, metavar="PATH",
                         help="also draw win-rate bars with 95%% intervals to PATH "
                              "(png/svg/pdf; needs matplotlib)")
@@ -236,8 +237,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fresh-workers", action="store_true",
                         help="--scheduler: restart every worker first, so speed figures are "
                              "those of a fresh start (no guess book from an earlier run)")
-    parser.add_argument("-q", "--quiet", action="store_true",
-                        help="no progress bar")
+    add_quiet(parser, "no progress bar")
 
 
 def build_configs(args: argparse.Namespace) -> list[Config]:
@@ -287,7 +287,8 @@ def format_table(run: Run) -> str:
 def write_json(run: Run, path: str, argv: list[str] | None = None,
                stopped: str | None = None) -> None:
     """Write the run as JSON, atomically (a temporary file, then a rename), never
-    over one of fastmine's files (:func:`fastmine.files.outputs.write_output`).
+    over one of fastmine's files (:func:`fastmine.files.outputs.write_output`);
+    ``path`` ``"-"`` is standard output.
 
     A run that stopped early says so: ``"partial": true`` and why in ``"stopped"``.
     """
@@ -309,7 +310,11 @@ def write_json(run: Run, path: str, argv: list[str] | None = None,
         "notes": run.notes,
         "results": [r.to_dict() for r in run.results],
     }
-    write_output(path, json.dumps(doc, indent=2) + "\n", "--json")
+    text = json.dumps(doc, indent=2) + "\n"
+    if path == "-":
+        sys.stdout.write(text)
+    else:
+        write_output(path, text, "--json")
 
 
 def plot(run: Run, path: str) -> None:
@@ -362,7 +367,7 @@ def preflight(args: argparse.Namespace, configs: list[Config]) -> None:
     check_games(len(configs), args.games)
     for option in ("json", "plot", "outcomes"):
         path = getattr(args, option, None)
-        if path:
+        if path and not (option == "json" and path == "-"):
             check_output(path, f"--{option}")
     if args.plot:
         check_figure_path(args.plot)
@@ -470,7 +475,10 @@ def _report(result: Run, args: argparse.Namespace, stopped: str | None) -> bool:
     (said on standard error; the others are still written)."""
     from ..solver import paired
 
-    print(format_table(result))
+    to_stdout = args.json == "-"           # the JSON instead of the table
+    said = sys.stderr if to_stdout else sys.stdout
+    if not to_stdout:
+        print(format_table(result))
     partial = " (partial)" if result.partial else ""
     writers: list[tuple[str, str, Callable[[str], object]]] = [
         ("json", "results", lambda path: write_json(result, path, sys.argv[1:], stopped)),
@@ -489,5 +497,6 @@ def _report(result: Run, args: argparse.Namespace, stopped: str | None) -> bool:
                   f"{getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
             written = False
             continue
-        print(f"{words} written to {path}" + ("" if option == "plot" else partial))
+        if path != "-":
+            print(f"{words} written to {path}" + ("" if option == "plot" else partial), file=said)
     return written
