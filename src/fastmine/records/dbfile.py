@@ -10,13 +10,18 @@ the cause ("the disk is full", "read-only").
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sqlite3
 import stat
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 from ..files.reading import describe_kind
+
+_T = TypeVar("_T")
 
 
 def read_header(path: Path, size: int) -> bytes:
@@ -65,6 +70,35 @@ def read_only(path: Path) -> bool:
         except OSError:
             continue
     return False
+
+
+def one_line(text: object) -> str:
+    """SQLite's words for a problem, on one line: ``PRAGMA quick_check`` lists
+    every problem it finds, one a line, under a ``*** in database main ***``
+    heading; the first is kept and the rest counted."""
+    lines = [ln.strip() for ln in str(text).splitlines()
+             if ln.strip() and not ln.strip().startswith("***")]
+    if not lines:
+        return str(text).strip() or "unknown damage"
+    more = len(lines) - 1
+    return lines[0] + (f", and {more} more problem{'s' if more != 1 else ''}" if more else "")
+
+
+def reads_records(method: Callable[..., _T]) -> Callable[..., _T]:
+    """A :class:`fastmine.records.RecordsStore` read whose SQLite error -- a damaged
+    page that the check at opening did not reach -- becomes the store's one-line
+    :class:`fastmine.records.RecordsError` (the file is left as it is)."""
+
+    @functools.wraps(method)
+    def read(self: Any, *args: Any, **kwargs: Any) -> _T:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.DatabaseError as exc:
+            raise self._trouble(exc, "cannot read the records") from None
+        except UnicodeDecodeError:         # SQLite's own text (a damaged schema) is not UTF-8
+            raise self._corrupt("damaged text in its structure") from None
+
+    return read
 
 
 def explain(exc: sqlite3.Error, path: Path) -> str | None:

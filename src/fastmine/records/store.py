@@ -58,7 +58,7 @@ from typing import TYPE_CHECKING
 
 from ..difficulty import difficulty_name
 from ..files.folders import data_dir as _data_dir
-from . import queries
+from . import dbfile, queries
 from .dbfile import dangling_link, explain, open_read_only, read_header, read_only, rollback
 from .gamerecord import (
     AbandonedGame,
@@ -236,10 +236,10 @@ class RecordsStore(Lookups):
                 f"{self.path} is not an SQLite database (corrupt or another program's file); "
                 "it was left untouched: move it away to start new records")
 
-    def _corrupt(self, exc: BaseException) -> RecordsError:
+    def _corrupt(self, exc: BaseException | str) -> RecordsError:
         return RecordsError(
-            f"the records database {self.path} is corrupt ({exc}); it was left untouched: "
-            "move it away to start new records")
+            f"the records database {self.path} is corrupt ({dbfile.one_line(exc)}); it was left "
+            "untouched: move it away to start new records")
 
     def _trouble(self, exc: sqlite3.Error, doing: str) -> RecordsError:
         """Say what went wrong in words that match the cause (full, read-only, corrupt)."""
@@ -258,7 +258,10 @@ class RecordsStore(Lookups):
         # a row of unsound values, left out like one of the wrong type (SOUND_ROW),
         # not a corrupt file: the structure is what quick_check is asked about.
         conn.execute("PRAGMA ignore_check_constraints = ON")
-        check = conn.execute("PRAGMA quick_check").fetchone()[0]
+        try:
+            check = conn.execute("PRAGMA quick_check").fetchone()[0]
+        except UnicodeDecodeError:      # a damaged schema's text, in SQLite's own message
+            raise self._corrupt("damaged text in its structure") from None
         conn.execute("PRAGMA ignore_check_constraints = OFF")
         if check != "ok":
             raise self._corrupt(sqlite3.DatabaseError(check))
@@ -593,3 +596,11 @@ class RecordsStore(Lookups):
             conn.executemany("INSERT INTO abandoned (difficulty, rows, cols, mines) "
                              "VALUES (?, ?, ?, ?)", rows_in)
         return len(rows_in)
+
+
+# Every read (the lookups, the replays, the note on unsound rows) says a damaged
+# page in one line, as opening does: quick_check at opening does not read every page.
+for _name in [*(n for n, v in vars(Lookups).items() if callable(v) and not n.startswith("_")),
+              "replay", "replay_ids"]:
+    setattr(RecordsStore, _name, dbfile.reads_records(getattr(RecordsStore, _name)))
+RecordsStore.unsound_note = property(dbfile.reads_records(RecordsStore.unsound_note.fget))  # type: ignore[method-assign, assignment, arg-type]
