@@ -37,6 +37,9 @@ from .viewcodes import HIDDEN, GameState
 __all__ = ["GamePlay"]
 
 _ST_FLAG = _kernels.STATE_FLAG
+# Module constants for the checks every move makes (a member lookup on the
+# enum class costs more than a global).
+_READY, _WON, _LOST = GameState.READY, GameState.WON, GameState.LOST
 
 _NO_CHANGES = np.empty((0, 2), np.intp)
 _NO_CHANGES.flags.writeable = False
@@ -239,7 +242,7 @@ class GamePlay:
                 and 0 <= r < self._rows and 0 <= c < self._cols):
             r, c = check_cell(self._rows, self._cols, r, c)
         state = self._state
-        if state is GameState.WON or state is GameState.LOST:
+        if state is _WON or state is _LOST:
             raise GameOverError(f"the game is over ({self._state.value}); start a new game")
         if self._paused:
             raise GamePausedError("the game is paused; call resume() first")
@@ -277,7 +280,7 @@ class GamePlay:
         """
         p = self._begin_move(r, c)
         now: float | None
-        if self._state is GameState.READY and self._core.state_at(p) != _ST_FLAG:
+        if self._state is _READY and self._core.state_at(p) != _ST_FLAG:
             # Everything that can fail (laying mines, e.g. a no-guess timeout,
             # or the clock) happens before the game changes at all.
             board = self._board
