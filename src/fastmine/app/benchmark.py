@@ -52,10 +52,21 @@ import statistics
 import sys
 import tempfile
 import time
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import numpy as np
 
-PHONE = {"size": (1080, 2340), "density": 2.75}
+if TYPE_CHECKING:
+    from .application import FastmineApp
+
+class Profile(TypedDict):
+    """A screen the benchmark runs on."""
+
+    size: tuple[int, int]  # the window, pixels
+    density: float  # pixels per dp
+
+
+PHONE: Profile = {"size": (1080, 2340), "density": 2.75}
 """The phone profile the bench runs at (tests/app/profiles.py's phone_393)."""
 
 
@@ -83,7 +94,7 @@ def _process_age() -> float | None:
         return None
 
 
-def _frame(EventLoop) -> float:
+def _frame(EventLoop: Any) -> float:  # Kivy's event loop
     """Run one frame and wait until the GPU finished it; returns the CPU-side ms."""
     from kivy.graphics.opengl import glFinish
 
@@ -108,7 +119,7 @@ def _median(xs: list[float]) -> float | None:
     return round(statistics.median(xs), 3) if xs else None
 
 
-def _set_animations(app, on: bool) -> None:
+def _set_animations(app: FastmineApp, on: bool) -> None:
     from . import settings as S
 
     app.config.set(S.SECTION, "animations", "1" if on else "0")
@@ -144,7 +155,7 @@ def run_bench(t0: float, data_dir: str | None = None, reveals: int = 30) -> int:
     thread_cpu_first: list[float] = []
     rss_first: list[float | None] = []
 
-    def first_flip(*_a) -> None:
+    def first_flip(*_a: object) -> None:
         Window.unbind(on_flip=first_flip)
         cpu_first.append(time.process_time())
         thread_cpu_first.append(time.thread_time())
@@ -164,6 +175,8 @@ def run_bench(t0: float, data_dir: str | None = None, reveals: int = 30) -> int:
     age = _process_age()
     process_startup = None if age is None else age - (time.perf_counter() - (app.first_frame_at or 0))
 
+    if app.sounds is None or app.game_screen is None:
+        raise RuntimeError("the app did not build its game screen")
     app.sounds.enabled = False
     # A player finishes or skips the tutorial of a first start, so it is not shown
     # again: the next run with this data folder is then a later start like theirs.
@@ -173,7 +186,7 @@ def run_bench(t0: float, data_dir: str | None = None, reveals: int = 30) -> int:
     board = app.game_screen.board
 
     # openings: first clicks on fresh boards, animations on and off in turn
-    opening = {True: [], False: []}
+    opening: dict[bool, list[float]] = {True: [], False: []}
     for i in range(2 * max(3, reveals // 3)):
         on = i % 2 == 0
         _set_animations(app, on)
@@ -202,8 +215,9 @@ def run_bench(t0: float, data_dir: str | None = None, reveals: int = 30) -> int:
     random.Random(1).shuffle(order)
     candidates = candidates[order]
 
-    reveal_ms, reveal_cpu = [], []
-    reveal_app = {True: [], False: []}
+    reveal_ms: list[float] = []
+    reveal_cpu: list[float] = []
+    reveal_app: dict[bool, list[float]] = {True: [], False: []}
     for i, (r, c) in enumerate(candidates[:2 * reveals]):
         if game.state is not GameState.PLAYING or game.view[r, c] != -1:
             continue

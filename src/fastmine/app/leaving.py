@@ -8,6 +8,7 @@ quitting on Escape or back, and the desktop window's remembered size.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from kivy.core.window import Window
 from kivy.logger import Logger
@@ -16,10 +17,31 @@ from .dialogs import ConfirmDialog
 from .i18n import _
 from .store import StoreError
 
+if TYPE_CHECKING:
+    from fastmine import Game
+
+    from .appfiles import SettingsConfig
+    from .controller import GameController
+    from .store import Store
+
 
 class LeavingMixin:
     """Confirmations and the window size, for the App (which has ``ctrl``,
     ``store``, ``config`` and ``_write_config``)."""
+
+    if TYPE_CHECKING:  # the App's, declared for the type checker only
+        store: Store | None
+        config: SettingsConfig
+
+        @property
+        def ctrl(self) -> GameController:
+            """The game controller."""
+
+        def stop(self, *largs: object) -> None:
+            """Close the app (Kivy's ``App.stop``)."""
+
+        def _write_config(self) -> None:
+            """Write the settings file."""
 
     quit_dialog: ConfirmDialog | None = None
     restore_window_size = True
@@ -42,19 +64,21 @@ class LeavingMixin:
                                  "in your statistics."),
                           yes_text=_("Abandon"), no_text=_("Keep playing"))
 
-        def yes(*_a):
+        def yes(*_a: object) -> None:
             self._count_abandoned(g)
             then()
 
-        def no(*_a):
+        def no(*_a: object) -> None:
             if not was_paused:
                 self.ctrl.resume()
 
         d.bind(on_yes=yes, on_no=no)
-        d.open()
+        d.open()  # type: ignore[no-untyped-call]  # widgets.LetsGoWhenClosing.open is not annotated yet
         return d
 
-    def _count_abandoned(self, game) -> None:
+    def _count_abandoned(self, game: Game) -> None:
+        if self.store is None:  # before the app is built: no records to count in
+            return
         try:
             self.store.count_abandoned(game)
         except (StoreError, OSError) as exc:
@@ -71,15 +95,20 @@ class LeavingMixin:
         d = ConfirmDialog(title=_("Quit fastmine?"), text=text, yes_text=_("Quit"),
                           no_text=_("Keep playing"))
 
-        def closed(*_a):
+        def closed(*_a: object) -> None:
             self.quit_dialog = None
 
-        d.bind(on_yes=lambda *_a: (closed(), self.stop()), on_no=closed)
+        def quit_now(*_a: object) -> None:
+            closed()
+            self.stop()
+
+        d.bind(on_yes=quit_now, on_no=closed)
         self.quit_dialog = d
-        d.open()
+        d.open()  # type: ignore[no-untyped-call]  # widgets.LetsGoWhenClosing.open is not annotated yet
         return d
 
-    def _on_request_close(self, _window, *args, source=None, **kwargs) -> bool:
+    def _on_request_close(self, _window: object, *args: object, source: str | None = None,
+                          **kwargs: object) -> bool:
         # Kivy closes the window on Escape (source "keyboard"): ask instead.
         if source == "keyboard":
             self.ask_quit()

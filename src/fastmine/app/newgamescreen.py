@@ -51,7 +51,7 @@ def validate_custom(rows: str, cols: str, mines: str) -> tuple[Difficulty | None
     return Difficulty(r, c, m), ""
 
 
-class NewGameScreen(Screen):
+class NewGameScreen(Screen):  # type: ignore[misc]  # Kivy has no type information
     """Presets, a custom size, and the first-click rule."""
 
     choice = StringProperty("beginner")
@@ -64,13 +64,13 @@ class NewGameScreen(Screen):
     code_error = StringProperty("")
     """Why the typed game code cannot be played ("" when it can)."""
 
-    def on_rule(self, _inst, rule: str) -> None:
+    def on_rule(self, _inst: object, rule: str) -> None:
         self.rule_help = RULE_HELP.get(rule, "")
 
-    def on_kv_post(self, _base) -> None:
+    def on_kv_post(self, _base: object) -> None:
         buttons: list[FlatToggle] = []
 
-        def even(*_args) -> None:
+        def even(*_args: object) -> None:
             # one height for all: a label that wraps onto three lines makes
             # its whole row taller, and ragged rows read as misplaced buttons
             h = max(max(dp(56), b.texture_size[1] + dp(16)) for b in buttons)
@@ -96,7 +96,7 @@ class NewGameScreen(Screen):
         self.error = ""
         self.property("choice").dispatch(self)  # re-sync toggles even if unchanged
 
-    def on_pre_enter(self, *_args) -> None:
+    def on_pre_enter(self, *_args: object) -> None:
         app = App.get_running_app()
         cfg = app.config
         self.choice = cfg.get("game", "difficulty")

@@ -7,6 +7,8 @@ screen too.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from kivy.app import App
 from kivy.metrics import dp
 from kivy.properties import ListProperty, StringProperty
@@ -16,6 +18,9 @@ from fastmine import DIFFICULTIES
 
 from .i18n import _, board_name, fmt_date, fmt_number, fmt_percent, fmt_seconds
 from .widgets import TLabel
+
+if TYPE_CHECKING:
+    from .application import FastmineApp
 
 
 def shown_label(label: str) -> str:
@@ -46,6 +51,10 @@ class BoardPicker:
     """The board picker of the Records and Progress screens: ``names`` (the
     boards' labels) and ``difficulty`` (the one shown) are the screen's."""
 
+    # the screen's Kivy properties (annotations only: nothing here shadows them)
+    names: list[str]
+    difficulty: str
+
     @staticmethod
     def board_name(label: str) -> str:
         """A board's label as the picker shows it, in the player's language."""
@@ -56,7 +65,7 @@ class BoardPicker:
         self.difficulty = next((n for n in self.names if board_name(n) == shown), shown)
 
 
-def current_board(app) -> str:
+def current_board(app: FastmineApp) -> str:
     """The label of the board new games use ("Expert", "Custom 20x30/100")."""
     from fastmine.records import board_label
 
@@ -64,7 +73,7 @@ def current_board(app) -> str:
     return shown_label(name if name != "custom" else board_label(*d))
 
 
-class RecordsScreen(BoardPicker, Screen):
+class RecordsScreen(BoardPicker, Screen):  # type: ignore[misc]  # Kivy has no type information
     """Best times and statistics per difficulty, from the records store."""
 
     difficulty = StringProperty("Beginner")
@@ -77,7 +86,7 @@ class RecordsScreen(BoardPicker, Screen):
     rows = ListProperty([])
     """Best-times table: (rank, name, time, 3BV/s, date) strings."""
 
-    def on_pre_enter(self, *_args) -> None:
+    def on_pre_enter(self, *_args: object) -> None:
         came_from = getattr(self.manager.transition, "screen_out", None) if self.manager else None
         if came_from is not None and came_from.name == "progress":
             # back from Progress (opened on this screen's board): the board looked
@@ -87,7 +96,7 @@ class RecordsScreen(BoardPicker, Screen):
             self.difficulty = current_board(App.get_running_app())
         self.refresh()
 
-    def on_rows(self, _inst, rows) -> None:
+    def on_rows(self, _inst: object, rows: list[tuple[str, str, str, str, str]]) -> None:
         table = self.ids.table
         table.clear_widgets()
         if not rows:
@@ -106,7 +115,7 @@ class RecordsScreen(BoardPicker, Screen):
                     lbl.texture_update()
                 table.add_widget(lbl)
 
-    def on_difficulty(self, *_args) -> None:
+    def on_difficulty(self, *_args: object) -> None:
         self.refresh()
 
     def refresh(self) -> None:

@@ -9,19 +9,30 @@ first use: at the end of a game, or when the player opens one.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kivy.logger import Logger
 
 from .screenloader import screen_class
 
 if TYPE_CHECKING:
+    from fastmine import Game
+    from fastmine.replay import Replay
+
+    from .dialogs import EndDialog
     from .replayscreen import Coaching, ReplayScreen
 
 
 class ReplayMixin:
     """The App's ways into the player (the App has ``root``, ``show_screen`` and
     ``end_dialog``)."""
+
+    if TYPE_CHECKING:  # the App's, declared for the type checker only
+        root: Any  # Kivy's ScreenManager
+        end_dialog: EndDialog | None
+
+        def show_screen(self, name: str) -> None:
+            """Show the screen ``name`` (built on first use)."""
 
     def replay_screen(self) -> ReplayScreen:
         """The player screen (built on first use)."""
@@ -30,7 +41,7 @@ class ReplayMixin:
         screen: ReplayScreen = self.root.get_screen("replay")
         return screen
 
-    def watch_replay(self, replay, coaching: Coaching | None = None, at: int = 0,
+    def watch_replay(self, replay: Replay, coaching: Coaching | None = None, at: int = 0,
                      back: Callable[[], None] | None = None, play: bool = False) -> ReplayScreen:
         """Show ``replay`` in the player after ``at`` moves, playing or paused;
         ``back`` is where Back goes (default: the game)."""
@@ -41,7 +52,7 @@ class ReplayMixin:
             screen.play()
         return screen
 
-    def offer_replay(self, dialog, game) -> None:
+    def offer_replay(self, dialog: EndDialog, game: Game) -> None:
         """Give the end-of-game dialog the coach's line, "Watch replay" and,
         after a loss, "Why did I lose?" (the player at the losing move, the
         board as it was before it).  A game without an exact replay (resumed
@@ -67,7 +78,7 @@ class ReplayMixin:
             # back to the game with its dialog, unless the game moved on (undo, new game)
             self.show_screen("game")
             if self.end_dialog is dialog and dialog.parent is None:
-                dialog.open()
+                dialog.open()  # type: ignore[no-untyped-call]  # widgets.LetsGoWhenClosing.open is not annotated yet
 
         dialog.bind(on_watch_replay=lambda *_a: self.watch_replay(replay, coaching, 0, back, play=True),
                     on_why_lost=lambda *_a: self.watch_replay(replay, coaching, at_loss, back))
