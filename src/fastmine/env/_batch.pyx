@@ -87,6 +87,7 @@ cdef class Batch:
     cdef uint64_t* stream
     cdef uint64_t* sampler
     cdef uint32_t* cand
+    cdef int64_t* act           # the step's actions, copied while checked
     cdef uint32_t* ml           # each game's mines, padded cells (B x mines), once laid
     cdef uint32_t* vof          # padded cell -> view index (real cells only)
     cdef uint64_t* fmod         # fmb_fastmod_m(n) for n = 1..N (small boards), else NULL
@@ -160,6 +161,7 @@ cdef class Batch:
         cand = np.zeros(self.N, np.uint32)
         stack = np.zeros(3 * self.N + 3, np.intp)
         ml = np.zeros((B, mines), np.uint32)
+        act = np.zeros(B, np.int64)
         vof = np.zeros((rows + 2, cols + 2), np.uint32)
         vof[1:-1, 1:-1] = np.arange(self.N, dtype=np.uint32).reshape(rows, cols)
         # The lay draws a number below n for n = N, N - 1, ...: its remainders by
@@ -167,7 +169,7 @@ cdef class Batch:
         # 4,096 cells (a 64 KiB table), larger boards divide.
         fmod = np.zeros((self.N + 1 if self.N <= FASTMOD_CELLS else 0, 2), np.uint64)
         self._keep = (pm, pc, st, fresh, laid, revealed, nflags, steps, stream, sampler,
-                      ml, cand, stack, vof, fmod)
+                      ml, cand, stack, vof, fmod, act)
         self.pm = <uint8_t*>cnp.PyArray_DATA(pm)
         self.pc = <int8_t*>cnp.PyArray_DATA(pc)
         self.st = <uint8_t*>cnp.PyArray_DATA(st)
@@ -190,6 +192,7 @@ cdef class Batch:
         self.sampler = <uint64_t*>cnp.PyArray_DATA(sampler)
         self.cand = <uint32_t*>cnp.PyArray_DATA(cand)
         self.ml = <uint32_t*>cnp.PyArray_DATA(ml)
+        self.act = <int64_t*>cnp.PyArray_DATA(act)
         self.vof = <uint32_t*>cnp.PyArray_DATA(vof)
         self.fmod = <uint64_t*>cnp.PyArray_DATA(fmod) if fmod.shape[0] else NULL
         if self.fmod != NULL:
@@ -422,21 +425,32 @@ cdef class Batch:
         """Step every game with its action; a game whose episode ended at the
         previous step starts a new one instead (its action ignored)."""
         cdef Py_ssize_t i
-        if actions.shape[0] != self.B:
-            raise ValueError("fastmine.env: one action per game")
-        # The Python layer checked them already; one compare a game keeps the
-        # kernel's memory safe whatever it is given.
-        for i in range(self.B):
-            if actions[i] < 0 or actions[i] >= self.n_actions:
-                raise ValueError(f"fastmine.env: action {actions[i]} of game {i} is out of range")
+        # One compare a game keeps the kernel's memory safe whatever it is given.
+        self._take_actions(actions)
         with nogil:
             for i in range(self.B):
                 if self.dn[i]:
                     self._new_episode(i, splitmix64(&self.stream[i]))
                 else:
-                    self._step_one(i, actions[i])
+                    self._step_one(i, self.act[i])
                     if self.chord and not self.dn[i]:
                         self._chord_mask(i)
+
+    cdef int _take_actions(self, const int64_t[::1] actions) except -1:
+        """Copy ``actions`` into the kernel's own buffer, checking each (the
+        caller's array could change under a step that runs without the GIL);
+        nothing is stepped if one is out of range."""
+        cdef Py_ssize_t i
+        cdef int64_t a
+        if actions.shape[0] != self.B:
+            raise ValueError("fastmine.env: one action per game")
+        for i in range(self.B):
+            a = actions[i]
+            if a < 0 or a >= self.n_actions:
+                raise ValueError(f"action {a} of environment {i} is out of range "
+                                 f"(0 to {self.n_actions - 1})")
+            self.act[i] = a
+        return 0
 
     def step_copy(self, const int64_t[::1] actions, int8_t[:, :, ::1] view_out,
                   uint8_t[:, ::1] mask_out):
@@ -445,21 +459,17 @@ cdef class Batch:
         they are in the cache (a second pass over a large batch reads them back
         from memory)."""
         cdef Py_ssize_t i, N = self.N, A = self.n_actions
-        if actions.shape[0] != self.B:
-            raise ValueError("fastmine.env: one action per game")
         if (view_out.shape[0] != self.B or view_out.shape[1] != self.rows
                 or view_out.shape[2] != self.cols or mask_out.shape[0] != self.B
                 or mask_out.shape[1] != A):
             raise ValueError("fastmine.env: output arrays of the wrong shape")
-        for i in range(self.B):
-            if actions[i] < 0 or actions[i] >= A:
-                raise ValueError(f"fastmine.env: action {actions[i]} of game {i} is out of range")
+        self._take_actions(actions)
         with nogil:
             for i in range(self.B):
                 if self.dn[i]:
                     self._new_episode(i, splitmix64(&self.stream[i]))
                 else:
-                    self._step_one(i, actions[i])
+                    self._step_one(i, self.act[i])
                     if self.chord and not self.dn[i]:
                         self._chord_mask(i)
                 memcpy(&view_out[i, 0, 0], self.view + i * N, N)

@@ -303,7 +303,14 @@ class Options:
         return spaces.Discrete(self.n_actions)
 
     def batch_bytes_per_game(self) -> int:
-        """Bytes each game of an environment holds (an upper estimate; see :meth:`batch_bytes`)."""
+        """Bytes each game of an environment holds (an upper estimate; see :meth:`batch_bytes`).
+
+        Returns
+        -------
+        int
+            The kernel's state, the view and mask handed out, the batched
+            spaces' bounds, one-hot planes and labels, of one game.
+        """
         cells, padded = self.cells, (self.rows + 2) * (self.cols + 2)
         view = cells * (len(PLANE_CODES) if self.one_hot else 1)
         state = 3 * padded + cells + self.n_actions + 4 * self.mines + 80   # the kernel's

@@ -34,8 +34,13 @@ from .seeds import vector_seeds
 __all__ = ["MinesweeperVectorEnv", "check_actions"]
 
 
-def check_actions(actions: object, num_envs: int, n_actions: int) -> NDArray[np.int64]:
+def check_actions(actions: object, num_envs: int, n_actions: int, *,
+                  in_range: bool = True) -> NDArray[np.int64]:
     """``actions`` as a new int64 array of shape ``(num_envs,)``, each in range.
+
+    ``in_range=False`` leaves the range to the caller (the batch kernel checks
+    each action as it copies it, with the same message) and hands back an
+    int64 array that may be ``actions`` itself.
 
     Raises
     ------
@@ -50,6 +55,8 @@ def check_actions(actions: object, num_envs: int, n_actions: int) -> NDArray[np.
     if arr.shape != (num_envs,):
         raise ValueError(f"actions must have shape ({num_envs},), one per environment, "
                          f"got {arr.shape}")
+    if not in_range and arr.dtype != np.uint64:       # (a uint64 could wrap in int64)
+        return np.ascontiguousarray(arr, np.int64)
     bad = (arr < 0) | (arr >= n_actions)
     if bad.any():
         i = int(np.argmax(bad))
@@ -240,7 +247,10 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
         fastmine.NoGuessTimeoutError
             ``rule="no_guess"`` and no solvable board was found in time.
         """
-        a = check_actions(actions, self.num_envs, self.options.n_actions)
+        # The range is the kernel's to check (as it copies the actions; a bad
+        # one changes nothing), except before the no-guess boards are laid.
+        a = check_actions(actions, self.num_envs, self.options.n_actions,
+                          in_range=self.options.rule == "no_guess")
         if not self._started:
             raise GameOverError("call reset() before the first step")
         b = self._batch
