@@ -32,8 +32,7 @@ DESKTOP_SIZE = "1180x720"
 """The desktop window's first size (then it remembers its own)."""
 
 NO_KIVY = ("The fastmine app needs Kivy, which is not installed for {python}.\n"
-           "Install the app extra:  pip install 'fastmine[app]'   "
-           "(from a checkout: pip install '.[app]')\n"
+           "Install the app extra:  {install}\n"
            "or play in the terminal without it:  fastmine play")
 
 
@@ -44,7 +43,9 @@ def _have_kivy() -> bool:
     except ImportError as exc:
         if (exc.name or "").split(".")[0] != "kivy":
             raise  # Kivy is there but something it needs is broken: show the real error
-        print(NO_KIVY.format(python=sys.executable), file=sys.stderr)
+        from ..extras import install_hint
+
+        print(NO_KIVY.format(python=sys.executable, install=install_hint("app")), file=sys.stderr)
         return False
     return True
 
@@ -148,6 +149,53 @@ def no_display(environ: Mapping[str, str] | None = None, system: str | None = No
             "To start the app anyway (screenshots, tests): SDL_VIDEODRIVER=offscreen fastmine-app")
 
 
+def folder_problem(path: str | os.PathLike[str]) -> str | None:
+    """Why ``path`` cannot be the app's data folder (a file, a loop of links, a
+    link to nothing, a folder that cannot be looked into), or None.
+
+    Nothing is made: a folder that does not exist yet is fine when it can be
+    made, that is when the nearest part of ``path`` that exists is a folder.
+
+    >>> folder_problem("/") is None
+    True
+    """
+    import stat
+    from pathlib import Path
+
+    wanted = Path(path).expanduser()
+    probe = wanted
+    while True:
+        try:
+            st = os.stat(probe)
+        except FileNotFoundError:
+            if os.path.islink(probe):        # a link to nothing: mkdir cannot make it
+                return f"{probe} is a link to {os.readlink(probe)}, which does not exist"
+            if probe.parent == probe:
+                return None
+            probe = probe.parent
+            continue
+        except OSError as exc:               # a loop of links, a name too long, no access
+            return exc.strerror or str(exc)
+        if stat.S_ISDIR(st.st_mode):
+            return None
+        return "it is a file, not a folder" if probe == wanted else \
+            f"{probe} is a file, not a folder"
+
+
+def _data_folder_problem(option: str | None, env: Mapping[str, str]) -> str | None:
+    """One line for a data folder named by ``--data-dir`` or the environment that
+    cannot be used, or None."""
+    for name, value in (("--data-dir", option), ("FASTMINE_APP_DATA", env.get("FASTMINE_APP_DATA")),
+                        ("FASTMINE_DATA_DIR", env.get("FASTMINE_DATA_DIR"))):
+        if value:
+            why = folder_problem(value)
+            if why is not None:
+                return f"fastmine-app: {name} {value}: {why}; give a folder"
+            if name == "--data-dir":
+                return None                  # the folder given wins over the environment
+    return None
+
+
 def main(argv: list[str] | None = None, *, t0: float | None = None, prog: str | None = None) -> int:
     """Start the app; returns the exit status.
 
@@ -164,7 +212,8 @@ def main(argv: list[str] | None = None, *, t0: float | None = None, prog: str | 
     Returns
     -------
     int
-        0 after the app closes, 1 without Kivy, 2 for a bad ``--size``, 130
+        0 after the app closes, 1 without Kivy, 2 for a bad ``--size`` or a data
+        folder that cannot be one (a file, a loop of links), 130
         when stopped by Ctrl-C.
     """
     t0 = time.perf_counter() if t0 is None else t0
@@ -175,14 +224,17 @@ def main(argv: list[str] | None = None, *, t0: float | None = None, prog: str | 
         i = argv.index("--")
         argv, kivy_args = argv[:i], argv[i + 1:]
     args = parse_args(argv, prog)
+    if (problem := _data_folder_problem(args.data_dir, os.environ)) is not None:
+        print(problem, file=sys.stderr)      # one line, before any window (was FileExistsError)
+        return 2
     sys.argv = [sys.argv[0], *kivy_args]
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     _quiet_audio()
     _quiet_kivy_log()
+    if not _have_kivy():
+        return 1
     if not args.bench and (reason := no_display()):
         print(reason, file=sys.stderr)
-        return 1
-    if not _have_kivy():
         return 1
     if args.bench:
         from .benchmark import bench_environment
