@@ -181,7 +181,7 @@ def run(args: argparse.Namespace, argv: list[str] | None = None) -> int:
     missing = [] if args.from_json else missing_extras(cfg)
     if missing:
         print("bench: not installed, so this run goes without: " + ", ".join(missing)
-              + ". pip install 'fastmine[bench]' (from a checkout: pip install '.[bench]') "
+              + ". pip install '.[bench]' in fastmine's checkout "
               "adds them.", file=sys.stderr)
     cfg.out.mkdir(parents=True, exist_ok=True)
     if doc is None:

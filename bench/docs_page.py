@@ -34,7 +34,7 @@ def write(doc: dict, result_md: Path, docs: Path = DOCS) -> Path:
         "run on one machine. Reproduce (from a source checkout, extensions built):", "",
         "```sh",
         "python setup.py build_ext --inplace",
-        "pip install ms-toollib scipy matplotlib   # or: pip install -e .[bench]",
+        "pip install ms-toollib scipy matplotlib   # or: pip install '.[bench]'",
         f"PYTHONPATH=src {doc['command'].replace('PYTHONPATH=src ', '')}",
         "```", "",
         f"Machine: {m['cpu']} ({m['cpus']} CPUs, shared), Python {m['python']}, "

@@ -46,7 +46,7 @@ def test_app_without_kivy_names_the_extra(tmp_path):
                           env=_hide(tmp_path, "kivy"), capture_output=True, text=True,
                           timeout=120)
     assert proc.returncode == 1
-    assert "pip install 'fastmine[app]'" in proc.stderr
+    assert "pip install '" in proc.stderr and "[app]'" in proc.stderr   # quoted, for zsh
     assert "Traceback" not in proc.stderr
 
 
@@ -121,7 +121,7 @@ def test_bench_without_scipy_names_the_extra_and_fastmine_rows_run(tmp_path):
                           text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     first = proc.stderr.lstrip().splitlines()[0]
-    assert "SciPy (the NumPy/SciPy peer)" in first and "fastmine[bench]" in first
+    assert "SciPy (the NumPy/SciPy peer)" in first and ".[bench]" in first
     rows = json.loads((tmp_path / "out" / "noscipy.json").read_text())["rows"]
     status = {(r["kernel"], r["peer"]): r["status"] for r in rows}
     assert status == {("reveal_opening", "fastmine"): "ok", ("count", "fastmine"): "ok",
@@ -140,3 +140,31 @@ def test_bench_fails_when_fastmine_rows_fail():
     doc["rows"].append({"kernel": "bbbv", "size": "9x9", "peer": "fastmine", "status": "error",
                         "error": "boom"})
     assert fastmine_failures(doc) == ["bbbv 9x9: error boom"]
+
+
+def test_the_install_hint_names_the_folder_fastmine_was_installed_from(tmp_path, monkeypatch):
+    """Hints named a package index fastmine is not on ('pip install fastmine[env]');
+    pip records the folder a copy came from (PEP 610), and the hint uses it."""
+    import json
+
+    from fastmine import extras
+
+    class Dist:
+        def __init__(self, text):
+            self.text = text
+
+        def read_text(self, name):
+            assert name == "direct_url.json"
+            return self.text
+
+    cases = {json.dumps({"url": "file:///home/me/fast%20mine", "dir_info": {}}):
+             "pip install '/home/me/fast mine[env]'",
+             json.dumps({"url": "https://example.org/f.whl", "archive_info": {}}):
+             "pip install '.[env]' (in fastmine's checkout)",
+             None: "pip install '.[env]' (in fastmine's checkout)",
+             "not json": "pip install '.[env]' (in fastmine's checkout)"}
+    import importlib.metadata as md
+
+    for text, hint in cases.items():
+        monkeypatch.setattr(md, "distribution", lambda name, text=text: Dist(text))
+        assert extras.install_hint("env") == hint

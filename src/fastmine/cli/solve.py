@@ -219,7 +219,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
                         help="run on Dask: a scheduler address (tcp://host:8786), or "
                              "'local' to start a LocalCluster with --jobs workers "
-                             "(needs the [dist] extra: pip install fastmine[dist])")
+                             "(needs the dist extra: docs/install.md)")
     add_json(parser, "the results", takes_files=False)
     parser.add_argument("--plot", default=None, metavar="PATH",
                         help="also draw win-rate bars with 95%% intervals to PATH "
@@ -372,10 +372,10 @@ def preflight(args: argparse.Namespace, configs: list[Config]) -> None:
     if args.plot:
         check_figure_path(args.plot)
     if args.scheduler:
-        from ..solver.cluster import NO_DASK, check_address, have_dask
+        from ..solver.cluster import check_address, have_dask, no_dask
 
         if not have_dask():
-            raise ValueError(NO_DASK)
+            raise ValueError(no_dask())
         check_address(args.scheduler)
 
 

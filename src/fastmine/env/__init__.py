@@ -14,7 +14,7 @@ Importing this module registers ``fastmine/Minesweeper-v0``:
 >>> obs["view"].shape
 (4, 9, 9)
 
-Needs the ``env`` extra (``pip install 'fastmine[env]'``: Gymnasium).  See
+Needs the ``env`` extra (Gymnasium: ``pip install '.[env]'`` in fastmine's checkout).  See
 docs/env.md for the observation, action and reward definitions, the seeding
 contract, the baselines and the speed.
 """
@@ -24,7 +24,9 @@ from __future__ import annotations
 try:
     import gymnasium as _gymnasium
 except ImportError as exc:      # pragma: no cover - depends on what is installed
-    raise ImportError("fastmine.env needs Gymnasium: pip install 'fastmine[env]' "
+    from ..extras import install_hint
+
+    raise ImportError(f"fastmine.env needs Gymnasium: {install_hint('env')} "
                       "(or pip install 'gymnasium>=1.0')") from exc
 
 from .agents import SolverAgent

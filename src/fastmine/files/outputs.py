@@ -179,7 +179,9 @@ def check_figure_path(path: str, what: str = "--plot") -> None:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
     except ImportError:
-        raise ValueError(f"{what} needs matplotlib: pip install 'fastmine[plot]'") from None
+        from ..extras import install_hint
+
+        raise ValueError(f"{what} needs matplotlib: {install_hint('plot')}") from None
     kinds = FigureCanvasAgg(Figure()).get_supported_filetypes()
     suffix = Path(path).suffix.lower().lstrip(".")
     if suffix not in kinds:

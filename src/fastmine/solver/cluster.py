@@ -25,7 +25,11 @@ class ClusterError(RuntimeError):
     """The Dask cluster cannot run fastmine: unreachable, no workers, or workers that differ."""
 
 
-NO_DASK = "--scheduler needs Dask: pip install 'fastmine[dist]'"
+def no_dask() -> str:
+    """The message for ``--scheduler`` without Dask, with the install command."""
+    from ..extras import install_hint
+
+    return f"--scheduler needs Dask: {install_hint('dist')}"
 """What a run with ``--scheduler`` says when Dask is not installed."""
 
 
@@ -60,7 +64,7 @@ def check_address(address: str) -> None:
         from distributed.comm.addressing import parse_address, parse_host_port
         from distributed.comm.registry import get_backend
     except ImportError:
-        raise ValueError(NO_DASK) from None
+        raise ValueError(no_dask()) from None
     try:
         protocol, location = parse_address(address)
         get_backend(protocol)
@@ -87,7 +91,7 @@ def connect(address: str, jobs: int | None = None,
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:
-        raise ClusterError(NO_DASK) from None
+        raise ClusterError(no_dask()) from None
     cluster = None
     try:
         if address == "local":
