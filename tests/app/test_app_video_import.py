@@ -89,7 +89,7 @@ def test_replays_import_uses_the_native_chooser(drv, data_dir):
     assert g.software == "Viennasweeper 3.0C" and g.name == "tkolar"
 
 
-def test_replays_import_falls_back_to_kivys_file_list(drv, data_dir, tmp_path):
+def test_replays_import_falls_back_to_the_apps_own_chooser(drv, data_dir, tmp_path):
     from fastmine.app import videoimport
 
     folder = tmp_path / "videos"
@@ -102,12 +102,13 @@ def test_replays_import_falls_back_to_kivys_file_list(drv, data_dir, tmp_path):
     drv.app.show_screen("replays")
     drv.frames(2)
     popup = videoimport.choose_file(drv.app, chooser=no_chooser)
-    assert popup is not None and popup.files.filters == videoimport.VIDEO_PATTERNS
+    assert popup is not None and popup.patterns == videoimport.VIDEO_PATTERNS
     popup.dismiss()
     drv.wait(1.0)
     popup = videoimport.kivy_chooser(drv.app, start=str(folder))
     drv.frames(3)
-    popup.files.selection = [str(folder / "game.evf")]
+    assert popup.entries == ["game.evf"]
+    drv.press(next(b for b in popup.list.children if getattr(b, "key", "") == "game.evf"))
     drv.press(popup.open_button)
     drv.frames(3)
     assert drv.app.root.current == "replay"

@@ -36,6 +36,7 @@ DEFAULTS: dict[str, dict[str, object]] = {
         "animations": 1,
         "coach": 0,
         "language": "system",
+        "import_folder": "",  # the folder of the last file imported (Replays -> Import)
     },
 }
 """Section -> key -> default, for ``App.build_config``."""

@@ -11,7 +11,8 @@ gives one message and changes nothing.
 
 Files come from the window (Kivy's ``on_drop_file``, desktop), from plyer's
 file chooser where the platform has one (Android, Windows, macOS, Linux with
-zenity or kdialog) and otherwise from a Kivy ``FileChooserListView`` in a popup.
+zenity or kdialog) and otherwise from the app's own themed chooser
+(:mod:`.filepicker`: home, Downloads, the last folder, a path field).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from kivy.core.window import Window
 from kivy.logger import Logger
 
 if TYPE_CHECKING:
-    from kivy.uix.popup import Popup
+    from .filepicker import FilePicker
 
 from .i18n import N_, _
 
@@ -105,11 +106,11 @@ def uninstall(app: Any) -> None:
     Window.unbind(on_drop_file=on_drop_file)
 
 
-def choose_file(app: Any, chooser: Callable[..., Any] | None = None) -> Popup | None:
+def choose_file(app: Any, chooser: Callable[..., Any] | None = None) -> FilePicker | None:
     """Replays -> Import: pick a file and import it.
 
     plyer's native chooser when the platform has one; otherwise (or when it
-    fails) a Kivy file list in a popup, which is returned.
+    fails) the app's own chooser, which is returned.
     """
     if chooser is None:
         try:
@@ -131,35 +132,18 @@ def choose_file(app: Any, chooser: Callable[..., Any] | None = None) -> Popup | 
     return kivy_chooser(app)
 
 
-def kivy_chooser(app: Any, start: str | None = None) -> Popup:
-    """A popup with Kivy's file list (the fallback chooser); Open imports the selection."""
+def kivy_chooser(app: Any, start: str | None = None) -> FilePicker:
+    """The app's own chooser (:class:`.filepicker.FilePicker`, themed, with the
+    usual places and a path field) where no native one works; Open imports."""
     # imported here: the app installs the drop handler at every start, and the
-    # file list is only for Replays -> Import where no native chooser works
-    from kivy.metrics import dp
-    from kivy.uix.boxlayout import BoxLayout
-    from kivy.uix.button import Button
-    from kivy.uix.filechooser import FileChooserListView
-    from kivy.uix.popup import Popup
+    # chooser is only for Replays -> Import where no native chooser works
+    from . import settings as S
+    from .filepicker import LAST_FOLDER_KEY, FilePicker
 
-    box = BoxLayout(orientation="vertical", spacing=dp(6))
-    files = FileChooserListView(path=start or os.path.expanduser("~"), filters=VIDEO_PATTERNS)
-    row = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(8))
-    cancel = Button(text=_("Cancel"))
-    open_button = Button(text=_("Open"))
-    row.add_widget(cancel)
-    row.add_widget(open_button)
-    box.add_widget(files)
-    box.add_widget(row)
-    popup = Popup(title=_(IMPORT_WORDS), content=box, size_hint=(0.95, 0.95))
-    popup.files = files
-
-    def do_open(*_a: Any) -> None:
-        if files.selection:
-            popup.dismiss()
-            import_path(app, files.selection[0])
-
-    open_button.bind(on_release=do_open)
-    cancel.bind(on_release=lambda *_a: popup.dismiss())
-    popup.open_button = open_button
-    popup.open()
-    return popup
+    last = str(app.config.getdefault(S.SECTION, LAST_FOLDER_KEY, "")) if app.config else ""
+    if start is None:
+        start = last if last and os.path.isdir(last) else os.path.expanduser("~")
+    picker = FilePicker(_(IMPORT_WORDS), VIDEO_PATTERNS, lambda path: import_path(app, path),
+                        start, last)
+    picker.open()  # type: ignore[no-untyped-call]  # widgets.LetsGoWhenClosing.open is not annotated yet
+    return picker
