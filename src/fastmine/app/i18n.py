@@ -29,9 +29,12 @@ neither is one the app speaks.
 from __future__ import annotations
 
 import gettext
+import io
 import locale
+import logging
 import os
 import re
+import struct
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -191,19 +194,49 @@ class KeptTogether(gettext.GNUTranslations):
         return keep_cjk_together(super().npgettext(context, msgid1, msgid2, n))
 
 
+MAX_CATALOG_BYTES = 1 << 22
+"""The largest compiled catalog read (each is tens of KB); a bigger file is not one."""
+
+_warned: set[str] = set()
+
+
 def set_language(setting: str) -> str:
     """Speak the language of the Language setting (a code, or ``"system"``);
-    returns the code in use.  An unknown code or a missing catalog is English."""
+    returns the code in use.  An unknown code or a missing catalog is English;
+    so is a damaged one (cut short, garbage, too big): the app then starts in
+    English, and says so once (the log, and :func:`catalog_note`)."""
     code = system_language() if setting in ("", "system") else match(setting) or SOURCE
     if code != SOURCE and not available(code):
         code = SOURCE
-    if code == SOURCE:
-        t: gettext.NullTranslations = gettext.NullTranslations()
-    else:
-        with open(LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.mo", "rb") as f:
-            t = KeptTogether(f)
-    _state.update(code=code, t=t, babel=None)
+    t: gettext.NullTranslations = gettext.NullTranslations()
+    note = None
+    if code != SOURCE:
+        path = LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.mo"
+        try:
+            t = _read_catalog(path)
+        except (OSError, ValueError, LookupError, ArithmeticError, struct.error) as exc:
+            note = (f"the {LANGUAGES.get(code, code)} translation ({path}) cannot be read "
+                    f"({exc or type(exc).__name__}); the app speaks English")
+            if code not in _warned:
+                _warned.add(code)
+                logging.getLogger("kivy").warning(f"fastmine: {note}")
+            code = SOURCE
+    _state.update(code=code, t=t, babel=None, note=note)
     return code
+
+
+def _read_catalog(path: Path) -> KeptTogether:
+    """The compiled catalog at ``path`` (a regular file of at most
+    :data:`MAX_CATALOG_BYTES`; gettext's own errors pass for a damaged one)."""
+    from fastmine.files.reading import read_regular_file
+
+    return KeptTogether(io.BytesIO(read_regular_file(path, MAX_CATALOG_BYTES)))
+
+
+def catalog_note() -> str | None:
+    """Why the language asked for last is not spoken (a damaged catalog), or None."""
+    note: str | None = _state.get("note")
+    return note
 
 
 def _babel() -> Any:
