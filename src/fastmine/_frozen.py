@@ -13,7 +13,7 @@ writable, and it still shows every change the kernel makes, with no copy.
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -52,5 +52,5 @@ def frozen(a: _A) -> _A:
     if not a.flags.c_contiguous:
         raise ValueError("frozen() needs a C-contiguous array")
     # bytes are a read-only buffer too: an empty array has no memory to share
-    buffer = (memoryview(a.reshape(-1).view(np.uint8)).toreadonly() if a.size else b"")
-    return np.frombuffer(buffer, dtype=a.dtype).reshape(a.shape)  # type: ignore[return-value]
+    buffer = a.reshape(-1).view(np.uint8).data.toreadonly() if a.size else b""
+    return cast(_A, np.frombuffer(buffer, dtype=a.dtype).reshape(a.shape))

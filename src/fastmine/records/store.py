@@ -299,6 +299,7 @@ class RecordsStore(Lookups):
                 "or a folder fastmine may not write to): new games cannot be recorded there")
 
     @property
+    @dbfile.reads_records
     def unsound_note(self) -> str | None:
         """One sentence when rows hold values of the wrong type or range (a time of
         ``'fast'``, a name that is a blob: SQLite does not enforce types, and a
@@ -598,9 +599,8 @@ class RecordsStore(Lookups):
         return len(rows_in)
 
 
-# Every read (the lookups, the replays, the note on unsound rows) says a damaged
+# Every read (the lookups, the replays; unsound_note above) says a damaged
 # page in one line, as opening does: quick_check at opening does not read every page.
 for _name in [*(n for n, v in vars(Lookups).items() if callable(v) and not n.startswith("_")),
               "replay", "replay_ids"]:
     setattr(RecordsStore, _name, dbfile.reads_records(getattr(RecordsStore, _name)))
-RecordsStore.unsound_note = property(dbfile.reads_records(RecordsStore.unsound_note.fget))  # type: ignore[method-assign, assignment, arg-type]
