@@ -45,6 +45,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+try:  # the children never import from the working folder (PYTHONSAFEPATH=1)
+    from fastmine.children import clean_env
+except ImportError:     # an older fastmine measured beside: the same one rule
+    def clean_env(env: Any = None) -> dict[str, str]:
+        return {**(os.environ if env is None else env), "PYTHONSAFEPATH": "1"}
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "videos"
 EXPERT = (16, 30, 99)
@@ -88,7 +94,8 @@ def ms_toollib_reads(paths: list[Path]) -> list[bool]:
     out: list[bool] = []
     while len(out) < len(paths):
         proc = subprocess.Popen([sys.executable, "-c", MS_TRY], stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                                env=clean_env())
         assert proc.stdin is not None and proc.stdout is not None
         try:
             while len(out) < len(paths):
@@ -242,7 +249,7 @@ def whole_runs(files: list[dict[str, Any]], copies: int, rounds: int) -> dict[st
             dst = folder / f"{i:04d}_{src.name}"
             shutil.copyfile(src, dst)
             names.append(str(dst))
-        env = dict(os.environ)
+        env = clean_env()
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pycache")
         import fastmine  # the children run the fastmine this process imported
