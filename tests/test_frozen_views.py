@@ -89,3 +89,21 @@ def test_a_replays_checked_mouse_path_cannot_be_changed_after_its_check():
 
     path = mousepath.check_mouse(np.array([[0, 5, 5, 0], [10, 6, 6, 1], [20, 6, 6, 2]]))
     _refuses_writing(path)
+
+
+def test_a_replay_keeps_its_own_arrays():
+    """Replay flagged the caller's own arrays read-only (changing them) and the flag
+    could be switched back to change the replay after it was made."""
+    from fastmine.replay import Replay
+
+    game = fastmine.Game(9, 9, 10, seed=4)
+    game.reveal(4, 4)
+    rep = Replay.from_game(game)
+    mines, moves = rep.mines.copy(), rep.moves.copy()
+    mines.flags.writeable = True
+    again = Replay(mines=mines, rule=rep.rule, moves=moves, state=rep.state, time=rep.time)
+    assert mines.flags.writeable and moves.flags.writeable       # the caller's, untouched
+    _refuses_writing(again.mines)
+    _refuses_writing(again.moves)
+    mines[:] = ~mines
+    assert np.array_equal(again.mines, rep.mines)

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from .._frozen import frozen
 from .._validate import is_integer
 from ..board import Board, Rule
 from ..errors import GameOverError
@@ -96,8 +97,11 @@ class Replay:
         if self.mouse is not None:
             object.__setattr__(self, "mouse", mousepath.check_mouse(self.mouse))
         object.__setattr__(self, "mouse_unit", mousepath.check_unit(self.mouse_unit))
-        for arr in (self.mines, self.moves):
-            arr.flags.writeable = False
+        # The replay's own read-only copies (fastmine._frozen): flagging the caller's
+        # arrays read-only changed them, and the flag could be switched back to
+        # change the replay after it was made.
+        for name in ("mines", "moves"):
+            object.__setattr__(self, name, frozen(np.array(getattr(self, name), order="C")))
         cap = moves_cap(*self.mines.shape) if self.mines.ndim == 2 else 0
         if self.moves.ndim != 2 or self.moves.shape[0] > cap:
             raise ValueError(f"a replay of a {'x'.join(map(str, self.mines.shape))} board holds "
