@@ -60,6 +60,7 @@ PEERS = {
     "fastmine_batch": f"fastmine, batched (B={BATCH})",
     "gym_minesweeper": "gym-minesweeper 0.0.1",
     "jumanji": f"Jumanji (JAX, vmap + scan, B={JAX_BATCH})",
+    "jumanji_tuned": f"Jumanji, tuned (its boards drawn as top-k of uniform noise, B={JAX_BATCH})",
 }
 
 RULES = {
@@ -67,6 +68,7 @@ RULES = {
     "fastmine_batch": "every rule, flood fill; flags and chords optional",
     "gym_minesweeper": "flood fill (recursive), no flags, first click not safe; old 4-value step",
     "jumanji": "reveals only the clicked cell (no flood fill), no flags, first click not safe",
+    "jumanji_tuned": "as Jumanji",
 }
 
 
@@ -176,8 +178,9 @@ def steps_task(peer: str, rows: int, cols: int, mines: int, rule: str, seconds: 
     """Steps per second of one peer's loop (median of ``repeats`` runs of
     ``seconds`` each, on one core); ``labels``: with exact labels (fastmine only)."""
     _use_clock(clock)
-    if peer == "jumanji":
-        return jumanji_task(rows, cols, mines, seconds, repeats, seed, clock=clock)
+    if peer.startswith("jumanji"):
+        return jumanji_task(rows, cols, mines, seconds, repeats, seed, clock=clock,
+                            tuned=peer == "jumanji_tuned")
     loop = LOOPS[peer]
     rates, eps = [], []
     with one_core() as core:
@@ -327,7 +330,8 @@ def unavailable(peer: str) -> str | None:
     """Why a peer cannot run here (its package is missing), or None."""
     import importlib.util
 
-    module = {"gym_minesweeper": "gym_minesweeper", "jumanji": "jumanji"}.get(peer)
+    module = {"gym_minesweeper": "gym_minesweeper", "jumanji": "jumanji",
+              "jumanji_tuned": "jumanji"}.get(peer)
     if module and importlib.util.find_spec(module) is None:
         extra = "bench-env" if peer == "gym_minesweeper" else "bench-jax"
         return f"{module} is not installed (pip install '.[{extra}]' in fastmine's checkout)"
@@ -345,7 +349,8 @@ def run(cfg, worker, progress) -> dict:
     # Ten times the suite's shortest loop (1 s by default, 0.1 s quick), at most 3 repeats.
     seconds = max(10 * cfg.min_time, 0.05)
     repeats = min(cfg.repeats, 3)
-    peers = ["fastmine_single", "fastmine_batch", "gym_minesweeper"] + ([] if cfg.quick else ["jumanji"])
+    peers = (["fastmine_single", "fastmine_batch", "gym_minesweeper"]
+             + ([] if cfg.quick else ["jumanji", "jumanji_tuned"]))
     skipped = {p: why for p in peers if (why := unavailable(p))}
     out: dict = {"batch": BATCH, "jax_batch": JAX_BATCH, "seconds": seconds, "repeats": repeats,
                  "clock": cfg.clock,
@@ -373,7 +378,7 @@ def run(cfg, worker, progress) -> dict:
     for lab in labels:
         here = [r for r in rows if r["size"] == lab and "status" not in r]
         # Jumanji compiles for up to a minute of CPU a size: all its runs in one process.
-        for row in [r for r in here if r["peer"] == "jumanji"]:
+        for row in [r for r in here if r["peer"].startswith("jumanji")]:
             progress.set_postfix_str(f"env jumanji {lab}", refresh=False)
             res = run_isolated("bench.env_bench:steps_task", _args(row, cfg, seconds, repeats),
                                timeout=3 * cfg.timeout + 30 * repeats * seconds)
@@ -382,7 +387,7 @@ def run(cfg, worker, progress) -> dict:
             progress.update()
         # The others take turns, one run each, repeat after repeat, so a change in the
         # machine's load hits every row of a size alike (the ratios between them hold).
-        turns = [r for r in here if r["peer"] != "jumanji"]
+        turns = [r for r in here if not r["peer"].startswith("jumanji")]
         runs: dict[int, list[dict]] = {id(r): [] for r in turns}
         for k in range(repeats):
             for row in turns:

@@ -59,7 +59,8 @@ def env_table(env: dict) -> list[str]:
         parts = []
         if single and batch:
             parts.append(f"batched/one game {batch / single:.1f}x")
-        for peer, name in (("gym_minesweeper", "gym-minesweeper"), ("jumanji", "Jumanji")):
+        for peer, name in (("gym_minesweeper", "gym-minesweeper"), ("jumanji", "Jumanji"),
+                           ("jumanji_tuned", "Jumanji tuned")):
             other = _rate(_find(rows, peer, s, "none"))
             if other and none_b:
                 parts.append(f"vs {name} {none_b / other:,.0f}x")
