@@ -6,9 +6,16 @@ A mixin of :class:`.application.FastmineApp`.  The codes themselves are
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
 from kivy.logger import Logger
 
 from .i18n import N_, _
+
+if TYPE_CHECKING:
+    from .controller import GameController
+    from .dialogs import ConfirmDialog, MessageDialog
 
 CODE_PROBLEMS = (
     ("this code has a typo", N_("This code has a typo: check it letter by letter.")),
@@ -41,6 +48,22 @@ def code_problem(message: str) -> str:
 class SharingMixin:
     """Game codes, for the App (which has ``ctrl``, ``root``, ``confirm_abandon``,
     ``show_message`` and ``_flush_pending_record``)."""
+
+    if TYPE_CHECKING:  # the App's, declared for the type checker only
+        root: Any  # Kivy's ScreenManager
+
+        @property
+        def ctrl(self) -> GameController:
+            """The game controller."""
+
+        def confirm_abandon(self, then: Callable[[], None]) -> ConfirmDialog | None:
+            """Run ``then``, asking first if a game is in progress (:mod:`.leaving`)."""
+
+        def show_message(self, title: str, text: str) -> MessageDialog:
+            """Show a message with an OK button."""
+
+        def _flush_pending_record(self) -> None:
+            """Store the finished game a dialog still holds."""
 
     def play_code(self, text: str) -> str:
         """Start the game of a game code; returns "" or why the code cannot be played.
