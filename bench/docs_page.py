@@ -88,7 +88,9 @@ def write(doc: dict, result_md: Path, docs: Path = DOCS) -> Path:
               "", "Full method, scaling slopes, memory, and where fastmine's time goes on small "
               "boards: see the report. The suite: `bench/` (`python -m bench --help`)."]
     page = docs / "benchmarks.md"
-    page.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    from fastmine.files.outputs import write_output
+
+    write_output(page, "\n".join(lines) + "\n", "the benchmarks page")   # atomic, guarded
     return page
 
 

@@ -228,3 +228,33 @@ def test_kinds_match_what_fastmine_writes(files):
     wal = paths["records"].with_name("records.sqlite3-wal")
     wal.write_bytes(b"\x37\x7f\x06\x82" + bytes(28))
     assert kinds.fastmine_kind(wal) == "records"
+
+
+def test_bench_plots_and_page_go_through_the_guard(files, tmp_path):
+    """The benchmark's plots were drawn with savefig straight to the path (and shrunk in
+    place): through a link they replaced whatever it led to."""
+    root = Path(__file__).resolve().parents[1]
+    if not (root / "bench" / "plots.py").is_file():
+        pytest.skip("bench/ is not here (tests run against an installed wheel)")
+    pytest.importorskip("matplotlib")
+    import sys
+
+    sys.path.insert(0, str(root))
+    try:
+        from bench.plots import _save
+    finally:
+        sys.path.remove(str(root))
+    from matplotlib.figure import Figure
+
+    _, paths = files
+    before = paths["records"].read_bytes()
+    link = tmp_path / "run-scaling.png"
+    link.symlink_to(paths["records"])
+    fig = Figure(figsize=(1, 1))
+    fig.add_subplot().plot([0, 1], [1, 0])
+    for shrink in (False, True):
+        with pytest.raises(ValueError, match="does not write an output over it"):
+            _save(fig, link, 40, shrink=shrink)
+    assert paths["records"].read_bytes() == before
+    _save(fig, tmp_path / "plain.png", 40, shrink=True)
+    assert (tmp_path / "plain.png").read_bytes()[:4] == b"\x89PNG"
