@@ -231,3 +231,24 @@ def test_workspaces_come_from_analyze_s_pool_and_go_back():
     ws = a._ws
     del a
     assert ws in probability._pool
+
+
+@pytest.mark.parametrize("how", ["analyze", "incremental"])
+def test_every_field_lands_in_its_place(how):
+    """Both build their Analysis by position: each field holds what it names."""
+    g = fastmine.Game(16, 30, 99, seed=5)
+    g.reveal(8, 15)
+    view = np.array(g.view)
+    a = solver.analyze(view, 99) if how == "analyze" else IncrementalAnalyzer(99).analyze(view)
+    assert a.probabilities.shape == a.safe.shape == a.mine.shape == a.interior.shape == (16, 30)
+    assert a.probabilities.dtype == np.float64 and a.safe.dtype == a.mine.dtype == np.bool_
+    assert a.mines == 99 and a.exact is True
+    unknown = view < 0
+    padded = np.pad(view >= 0, 1)
+    by_number = sum(padded[1 + dr:17 + dr, 1 + dc:31 + dc] for dr in (-1, 0, 1)
+                    for dc in (-1, 0, 1) if (dr, dc) != (0, 0)) > 0
+    assert np.array_equal(a.interior, unknown & ~by_number) and a.interior.any()
+    assert a.frontier_cells == int((unknown & by_number).sum()) > 0
+    assert np.allclose(a.probabilities[a.interior], a.interior_probability)
+    assert type(a.log_solutions) is float and np.isfinite(a.log_solutions)
+    assert a.variables >= 1 and a.blocks >= a.components >= 1

@@ -50,6 +50,8 @@ if TYPE_CHECKING:
 
 __all__ = ["IncrementalAnalyzer"]
 
+_INT8 = np.dtype(np.int8)   # a view's dtype is this very object (NumPy keeps one per type)
+
 
 class IncrementalAnalyzer:
     """Analyses of one game's positions, in the order played.
@@ -136,7 +138,7 @@ class IncrementalAnalyzer:
             A malformed view (as :func:`fastmine.solver.analyze`).
         """
         mines = self._mines
-        if type(view) is np.ndarray and view.dtype == np.int8 and view.ndim == 2:
+        if type(view) is np.ndarray and view.dtype is _INT8 and view.ndim == 2:
             arr = view              # a game's view: only its size is left to check,
             shape = arr.shape       # once for a board
             if shape != self._shape:
@@ -170,17 +172,6 @@ class IncrementalAnalyzer:
             raise _bad_value(res)
         exact, log_z, nf, nv, ncomp, nblocks, p_int = res   # type: ignore[misc]
         flags = u8.view(np.bool_).reshape(3, *shape)
-        return Analysis(
-            probabilities=flat.reshape(shape),
-            safe=flags[0],
-            mine=flags[1],
-            interior=flags[2],
-            mines=mines,
-            exact=exact,
-            log_solutions=log_z,
-            interior_probability=p_int,
-            frontier_cells=nf,
-            variables=nv,
-            components=ncomp,
-            blocks=nblocks,
-        )
+        # positional: the same fields in their order, built ~3x faster than by keyword
+        return Analysis(flat.reshape(shape), flags[0], flags[1], flags[2], mines, exact, log_z,
+                        p_int, nf, nv, ncomp, nblocks)
