@@ -13,16 +13,19 @@ settings screen's words live in a table (``fastmine.app.settings.PANEL``),
 which this script adds to the template.  ``compile`` refuses a catalog with an
 untranslated or fuzzy message.  The fonts are made from Noto Sans CJK (Debian's
 ``fonts-noto-cjk``, SIL Open Font License) with fontTools: its Simplified Chinese
-face for Chinese and its Japanese face for Japanese.  They are the fallback for a
-device without a CJK font of its own, so each keeps the language's common
-characters besides its catalog's: all of GB2312 (its symbols, its 3,755
-level-1 and 3,008 level-2 hanzi) for Chinese; JIS X 0208's symbols, kana and
-2,965 level-1 kanji, the 2,136 Jōyō kanji and the 758 Jinmeiyō (name) kanji
-for Japanese, the last two from KANJIDIC's grades (Debian's ``kanjidic``, the
-EDRDG's licence); and for both what Babel writes in the language (months,
+face for Chinese, its Japanese face for Japanese, its Korean face for Korean.
+They are the fallback for a device without a CJK font of its own, so each keeps
+the language's common characters besides its catalog's: all of GB2312 (its
+symbols, its 3,755 level-1 and 3,008 level-2 hanzi) for Chinese; JIS X 0208's
+symbols, kana and 2,965 level-1 kanji, the 2,136 Jōyō kanji and the 758 Jinmeiyō
+(name) kanji for Japanese, the last two from KANJIDIC's grades (Debian's
+``kanjidic``, the EDRDG's licence); KS X 1001's 2,350 Hangul syllables and its
+jamo for Korean; and for each what Babel writes in the language (months,
 weekdays), every language's own name, Latin-1 and Latin Extended-A, the app's
 symbols.  Vertical metrics and OpenType layout tables are dropped (Kivy uses
-neither: half the file): 1.5 MB for Chinese, 0.75 MB for Japanese.
+neither: half the file): 1.5 MB for Chinese, 0.75 MB for Japanese, 0.28 MB for
+Korean.  Noto Sans CJK has no ї, so "Українська" is drawn whole only in Roboto
+(the Language picker draws each name in its own script's font).
 """
 
 from __future__ import annotations
@@ -42,7 +45,8 @@ POT = LOCALE / "fastmine.pot"
 FONT_DIR = APP / "fonts"
 FONT_SOURCE = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
 """Where Debian's fonts-noto-cjk puts the font collection."""
-FACES = {"zh_CN": ("NotoSansSC-subset.otf", 2), "ja": ("NotoSansJP-subset.otf", 0)}
+FACES = {"zh_CN": ("NotoSansSC-subset.otf", 2), "ja": ("NotoSansJP-subset.otf", 0),
+         "ko": ("NotoSansKR-subset.otf", 1)}
 """Language -> (the subset's file, the collection's face: 0 JP, 1 KR, 2 SC, 3 TC): each
 language gets its own glyph forms (a Japanese 直 is not a Chinese one)."""
 SYMBOLS = "•—–…·×→←↑↓✓%°‘’“”«»„‚\u00a0\u202f"
@@ -217,6 +221,14 @@ def gb2312_hanzi() -> set[str]:
     return {c for c in _double_byte("gb2312", range(0xB0, 0xF8)) if "\u4e00" <= c <= "\u9fff"}
 
 
+def hangul_syllables() -> set[str]:
+    """KS X 1001's 2,350 Hangul syllables (rows 16-40, bytes 0xB0A1-0xC8FE): the
+    syllables Korean text and names use (all 11,172 would be 3.5 times the font),
+    and its compatibility jamo (row 4: ㄱ, ㅏ, typed alone)."""
+    syllables = {c for c in _double_byte("euc_kr", range(0xB0, 0xC9)) if "\uac00" <= c <= "\ud7a3"}
+    return syllables | _double_byte("euc_kr", range(0xA4, 0xA5))
+
+
 def kanjidic_grades(path: Path = KANJIDIC) -> dict[str, int]:
     """Kanji -> its KANJIDIC grade (1-6 and 8: Jōyō; 9 and 10: Jinmeiyō)."""
     import re
@@ -245,6 +257,8 @@ def common_characters(code: str) -> set[str]:
         level1 = _double_byte("euc_jp", range(0xB0, 0xD0))  # JIS X 0208 level 1: 2,965 kanji
         return (_double_byte("euc_jp", range(0xA1, 0xA9)) | joyo | set(JOYO_OUTSIDE_JIS)
                 | names | level1)
+    if code == "ko":
+        return _double_byte("euc_kr", range(0xA1, 0xA2)) | hangul_syllables()
     return set()
 
 

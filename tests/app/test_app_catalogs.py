@@ -20,8 +20,15 @@ from babel.messages.pofile import read_po  # noqa: E402
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "src" / "fastmine" / "app"
 LOCALE = APP / "locale"
-SHIPPED = ("de", "es", "fr", "ja", "pt_BR", "ru", "zh_CN")
-"""Every language the issue asks for, each with a complete catalog."""
+SHIPPED = ("de", "es", "fr", "id", "it", "ja", "ko", "nl", "pl", "pt_BR", "ru", "tr", "uk", "vi",
+           "zh_CN")
+"""Every language the app ships, each with a complete catalog (issue 34 took it from 8
+to 16 with Korean, Italian, Polish, Ukrainian, Turkish, Vietnamese, Indonesian, Dutch)."""
+SAME_NOUN_AFTER_A_NUMBER = ("tr", "vi")
+"""Languages where CLDR tells one from other but the words do not change: a Turkish
+noun after a number stays singular (1 mayın, 2 mayın), a Vietnamese one has no
+plural (1 mìn, 2 mìn; the CLDR of Babel 2.19 gives Vietnamese 'one' for 0 and 1,
+its gettext table one form: the catalog has two forms, alike)."""
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 
 
@@ -146,6 +153,8 @@ def test_each_plural_form_is_chosen_by_real_counts(code):
     words = {n: t.ngettext("{n} mine", "{n} mines", n).format(n=n) for n in counts}
     for n in counts:
         assert words[n] == keep_cjk_together(m.string[rule(n)]).format(n=n)
+    if code in SAME_NOUN_AFTER_A_NUMBER:
+        return
     for a in counts:
         for b in counts:
             if cldr(a) != cldr(b):
@@ -216,7 +225,7 @@ def test_every_character_of_a_catalog_has_a_glyph_in_its_font(code):
     assert not missing, f"{code}: {path.name} has no glyph for {sorted(missing)}"
 
 
-@pytest.mark.parametrize("code", ["ja", "zh_CN"])
+@pytest.mark.parametrize("code", ["ja", "ko", "zh_CN"])
 def test_the_cjk_fonts_are_subsets_that_keep_the_app_small(code):
     pytest.importorskip("fontTools", reason="fontTools reads the fonts' character maps")
     from fastmine.app.i18n import shipped_font

@@ -37,7 +37,7 @@ def font_file(font_name: str) -> str:
     return registered[0] if registered else font_name
 
 
-@pytest.mark.parametrize("language", ["en", "ru", "zh_CN"])
+@pytest.mark.parametrize("language", ["en", "ru", "zh_CN", "ko", "vi"])
 def test_every_language_name_is_drawn_with_a_font_that_has_its_glyphs(make_app, data_dir,
                                                                        language):
     drv = start_app(make_app, data_dir, "phone_360_font13", animations=0, language=language)
@@ -53,3 +53,4 @@ def test_every_language_name_is_drawn_with_a_font_that_has_its_glyphs(make_app, 
         assert button.texture_size[0] > 10
     assert row.ids["choice_ja"].font_name == i18n.font_for("ja")
     assert row.ids["choice_zh_CN"].font_name == i18n.font_for("zh_CN")
+    assert row.ids["choice_ko"].font_name == i18n.font_for("ko")

@@ -198,8 +198,8 @@ def test_system_follows_the_desktop_locale():
     assert i18n.system_language({"LANG": "sv_SE.UTF-8", "LANGUAGE": "sv"}) in i18n.LANGUAGES
 
 
-@pytest.mark.parametrize("code", ["zh_CN", "ja"])
-def test_chinese_and_japanese_draw_with_their_own_font(make_app, data_dir, screenshot_dir, code):
+@pytest.mark.parametrize("code", ["zh_CN", "ja", "ko"])
+def test_chinese_japanese_and_korean_draw_with_their_own_font(make_app, data_dir, screenshot_dir, code):
     from kivy.core.text import DEFAULT_FONT, LabelBase
 
     drv = start_app(make_app, data_dir, "phone_393", language=code, animations=0)

@@ -51,17 +51,26 @@ LANGUAGES: dict[str, str] = {
     "de": "Deutsch",
     "es": "Español",
     "fr": "Français",
+    "id": "Bahasa Indonesia",
+    "it": "Italiano",
     "ja": "日本語",
+    "ko": "한국어",
+    "nl": "Nederlands",
+    "pl": "Polski",
     "pt_BR": "Português (Brasil)",
     "ru": "Русский",
+    "tr": "Türkçe",
+    "uk": "Українська",
+    "vi": "Tiếng Việt",
     "zh_CN": "简体中文",
 }
 """Every language the app speaks: code -> its name in itself (as the Language setting shows it)."""
-FONTS = {"zh_CN": "NotoSansSC-subset.otf", "ja": "NotoSansJP-subset.otf"}
+FONTS = {"zh_CN": "NotoSansSC-subset.otf", "ja": "NotoSansJP-subset.otf",
+         "ko": "NotoSansKR-subset.otf"}
 """Languages drawn with a font of their own, and the one the app ships for each
 (``fonts/``: Noto Sans CJK cut to the language's common characters, its
-catalog's and what Babel writes for it; Kivy's Roboto has none of their
-glyphs).  The device's own font comes first where it has one (:func:`font_for`)."""
+catalog's and what Babel writes for it; Kivy's Roboto has no Han, kana or
+Hangul).  The device's own font comes first where it has one (:func:`font_for`)."""
 
 _state: dict[str, Any] = {"code": SOURCE, "t": gettext.NullTranslations()}
 
@@ -336,9 +345,10 @@ _FOUND: dict[str, str | None] = {}
 
 def font_for(code: str | None = None) -> str | None:
     """The font file the app draws ``code`` (the current language) with, or None
-    for Kivy's own (Roboto covers the Latin and Cyrillic alphabets).
+    for Kivy's own (Roboto covers the Latin alphabets, Vietnamese's and
+    Turkish's letters included, and Cyrillic).
 
-    Chinese and Japanese: the device's own font for the language where it has
+    Chinese, Japanese and Korean: the device's own font for the language where it has
     one (every character, a rare one in a name too), else the app's
     (:func:`shipped_font`, the common characters).
     """

@@ -1,10 +1,10 @@
-"""The device's own Chinese or Japanese font, when it has one the app can draw with.
+"""The device's own Chinese, Japanese or Korean font, when it has one the app can draw with.
 
 The app ships a fallback for each CJK language (``fonts/``: Noto Sans CJK cut
 to the common characters: GB2312 level 1 for Chinese, the Jōyō and Jinmeiyō
-kanji and the kana for Japanese, see ``scripts/i18n.py font``).  A device
-font draws every character, a rare name character included, so it comes first
-where there is one:
+kanji and the kana for Japanese, KS X 1001's 2,350 Hangul syllables for
+Korean, see ``scripts/i18n.py font``).  A device font draws every character, a
+rare name character included, so it comes first where there is one:
 
 - Android: the fonts of ``/system/fonts`` that Android itself uses for the
   language;
@@ -15,9 +15,9 @@ where there is one:
 Kivy opens the first face of a font collection (``.ttc``) only, so a
 collection counts only where that face is the language's own: on Android and
 Debian the Noto Sans CJK collection starts with its Japanese face, which
-serves Japanese; Chinese there uses the fallback (the same design in its
-Chinese forms) rather than Japanese forms of Chinese characters.  Nothing
-here is read or run before a CJK language is chosen.
+serves Japanese; Chinese and Korean there use the fallback (the same design in
+their own forms) rather than the Japanese face.  Nothing here is read or run
+before a CJK language is chosen.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-FONTCONFIG_LANG = {"zh_CN": "zh-cn", "ja": "ja"}
+FONTCONFIG_LANG = {"zh_CN": "zh-cn", "ja": "ja", "ko": "ko"}
 """The app's CJK languages -> fontconfig's language tags."""
 
 KNOWN: dict[str, dict[str, tuple[str, ...]]] = {
@@ -37,10 +37,12 @@ KNOWN: dict[str, dict[str, tuple[str, ...]]] = {
                   "/system/fonts/DroidSansFallbackFull.ttf", "/system/fonts/DroidSansFallback.ttf"),
         "ja": ("/system/fonts/NotoSansJP-Regular.otf", "/system/fonts/NotoSansCJK-Regular.ttc",
                "/system/fonts/DroidSansJapanese.ttf"),
+        "ko": ("/system/fonts/NotoSansKR-Regular.otf", "/system/fonts/NanumGothic.ttf"),
     },
     "win32": {
         "zh_CN": ("msyh.ttc", "msyh.ttf", "simhei.ttf", "simsun.ttc"),
         "ja": ("YuGothM.ttc", "meiryo.ttc", "msgothic.ttc"),
+        "ko": ("malgun.ttf", "gulim.ttc"),
     },
     "darwin": {
         "zh_CN": ("/System/Library/Fonts/Hiragino Sans GB.ttc",
@@ -49,6 +51,7 @@ KNOWN: dict[str, dict[str, tuple[str, ...]]] = {
         "ja": ("/System/Library/Fonts/ヒラギノ角ゴシック W3.ttc",
                "/System/Library/Fonts/Hiragino Sans W3.ttc",
                "/Library/Fonts/Arial Unicode.ttf"),
+        "ko": ("/System/Library/Fonts/AppleSDGothicNeo.ttc", "/Library/Fonts/Arial Unicode.ttf"),
     },
 }
 """Platform -> language -> the device's fonts for it, best first (Windows's are
