@@ -258,3 +258,14 @@ def test_bench_plots_and_page_go_through_the_guard(files, tmp_path):
     assert paths["records"].read_bytes() == before
     _save(fig, tmp_path / "plain.png", 40, shrink=True)
     assert (tmp_path / "plain.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_removing_the_saved_game_never_removes_another_fastmine_file(files):
+    _, paths = files
+    for kind in ("records", "replay", "settings"):
+        before = paths[kind].read_bytes()
+        with pytest.raises(SaveFormatError, match="not a saved game"):
+            savedgame.delete_save(paths[kind])
+        assert paths[kind].read_bytes() == before
+    assert savedgame.delete_save(paths["save"]) is True
+    assert not paths["save"].exists()

@@ -36,6 +36,7 @@ from ..errors import FutureVersionError, SaveFormatError
 from ..game import Game
 from ..limits import MAX_CELLS
 from .folders import data_dir as _data_dir
+from .kinds import KIND_WORDS, fastmine_kind
 from .reading import read_regular_file
 from .writing import atomic_write_text, remove_stale_temp_files
 from .writing import move_aside as _move_aside
@@ -219,9 +220,20 @@ def delete_save(path: PathLike | None = None, *, data_dir: PathLike | None = Non
     -------
     bool
         True if there was one.
+
+    Raises
+    ------
+    SaveFormatError
+        The file there holds another of fastmine's files (a records database,
+        settings, a replay: :func:`fastmine.files.kinds.fastmine_kind`); it is
+        left as it is.
     """
+    p = _resolve(path, data_dir)
+    kind = None if p.is_symlink() else fastmine_kind(p)    # a link: only the link goes
+    if kind not in (None, "save"):
+        raise SaveFormatError(f"not removing {p}: it is {KIND_WORDS[kind]}, not a saved game")
     try:
-        _resolve(path, data_dir).unlink()
+        p.unlink()
     except FileNotFoundError:
         return False
     return True
