@@ -89,7 +89,9 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
     Raises
     ------
     TypeError, ValueError
-        A bad argument.
+        A bad argument, or more games than fit in
+        :data:`fastmine.env.options.MAX_BATCH_BYTES` (4 GiB; checked before
+        anything of the batch's size is allocated).
 
     Notes
     -----
