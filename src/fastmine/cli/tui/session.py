@@ -229,9 +229,9 @@ class Session:
             return
         try:
             savedgame.delete_save(data_dir=self.data_dir)
-        except OSError as exc:
-            # A read-only folder: the game goes on; the player learns why the old
-            # save will be offered again.
+        except (OSError, SaveFormatError) as exc:
+            # A read-only folder, or another of fastmine's files in its place: the
+            # game goes on; the player learns why the old save stays.
             self.notes.append(f"Could not delete the saved game: {exc}")
 
     # ------------------------------------------------------------ moves
