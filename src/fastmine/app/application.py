@@ -19,6 +19,7 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.factory import Factory
 from kivy.logger import Logger
+from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ObjectProperty
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import NoTransition, ScreenManager
@@ -230,12 +231,13 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
             self._events.append(Clock.schedule_once(lambda _dt: self.sounds.load(), 0.5))
 
     def apply_controls(self) -> None:
-        """The control scheme, tap on a number and double-tap delay settings."""
+        """The control scheme, tap on a number, double-tap delay and touch tolerance settings."""
         cfg, ctrl = self.config, self.ctrl
         ctrl.scheme = S.control_scheme(cfg)
         ctrl.tap_number = S.tap_number(cfg)
         double = controls.uses_double_tap(ctrl.scheme)
         self.game_screen.board.double_tap_delay = S.double_tap_delay(cfg) if double else 0.0
+        self.game_screen.board.gestures.slop = dp(S.touch_slop(cfg))
 
     def _on_sound(self, _ctrl, name: str) -> None:
         self.sounds.play(name)
@@ -273,7 +275,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
             self.ctrl.coach = S.flag(config, key)
         elif key == "language":
             self.apply_language(value)
-        elif key in ("controls", "tap_number", "double_tap_delay"):
+        elif key in ("controls", "tap_number", "double_tap_delay", "touch_slop"):
             self.apply_controls()
         elif key == "cell_size":
             self.game_screen.board.apply_cell_size()  # the game on screen, and the next ones

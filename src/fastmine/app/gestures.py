@@ -4,8 +4,9 @@ The rules, as the best touch Minesweepers play (docs/app.md has the player's sid
 
 - A move acts on *release*, never on press, so a press that turns into a pan
   or a pinch does nothing to the board.
-- A finger that moves more than ``dp(10)`` from where it went down is a pan:
-  its long press is cancelled and its release does nothing.
+- A finger that moves more than :attr:`BoardGestures.slop` (``dp(10)``; the
+  Touch tolerance setting makes it 5, 10 or 20 dp) from where it went down is
+  a pan: its long press is cancelled and its release does nothing.
 - A long press fires while the finger is still down (``Clock.schedule_once``
   on touch down, cancelled on move or release); that touch's release is
   then ignored.  While the finger is held a ring fills around it (the board's
@@ -93,6 +94,8 @@ class BoardGestures:
         self.board = board
         self.modifiers = modifiers
         self.slop = dp(10)
+        """How far a finger may move (window pixels) before it pans (the app sets it
+        from the Touch tolerance setting)."""
         self._touches: list[Any] = []  # Kivy's touches (MotionEvent) down on the board
         self._pinch: _Pinch | None = None
         self._waiting: _Waiting | None = None

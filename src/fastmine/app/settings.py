@@ -32,6 +32,7 @@ DEFAULTS: dict[str, dict[str, object]] = {
         "controls": "tap_open",
         "tap_number": "chord",
         "double_tap_delay": "0.3",
+        "touch_slop": "10",
         "vibration": "",  # "" until set: taken from the old on/off "haptics" (see migrate)
         "animations": 1,
         "coach": 0,
@@ -54,7 +55,9 @@ RULE_HELP = {  # marked for the catalogs: the new-game screen shows each transla
 }
 """What each first-click rule does, in a line (the new-game screen shows the chosen
 rule's; the settings screen's "First click" lists them all)."""
-THEME_LABELS = {"light": "Light", "dark": "Dark", "black": "Black"}
+THEMES = ["light", "dark", "black", "high_contrast", "sepia", "ocean"]
+THEME_LABELS = {"light": "Light", "dark": "Dark", "black": "Black",
+                "high_contrast": "High contrast", "sepia": "Sepia", "ocean": "Ocean"}
 NUMBER_LABELS = {"standard": "Classic", "colour_blind": "Colour-blind safe"}
 CONTROL_SCHEMES = ["tap_open", "tap_flag", "double_open", "double_flag"]
 CONTROL_LABELS = {
@@ -65,6 +68,10 @@ CONTROL_LABELS = {
 }
 TAP_NUMBER_LABELS = {"chord": "Chords", "nothing": "Does nothing"}
 DOUBLE_TAP_DELAYS = ["0.2", "0.25", "0.3", "0.4", "0.5"]
+TOUCH_SLOPS = ["5", "10", "20"]
+"""How far a finger may move, in dp, before a tap or a hold becomes a pan (1 dp is
+about 0.16 mm: 5 dp is under a millimetre, 20 dp about 3 mm)."""
+TOUCH_SLOP_LABELS = {"5": "Precise", "10": "Normal", "20": "Relaxed"}
 VIBRATION = ["off", "light", "strong"]
 VIBRATION_LABELS = {"off": "Off", "light": "Light", "strong": "Strong"}
 CELL_SIZE_LABELS = {"40": "Small", "48": "Medium", "56": "Large", "64": "Larger", "72": "Huge"}
@@ -116,6 +123,10 @@ PANEL: list[PanelItem] = [
      "labels": {v: f"{v} s" for v in DOUBLE_TAP_DELAYS},
      "desc": "With a double-tap scheme: how quickly the second tap must follow the first "
              "(a single tap plays after this wait)."},
+    {"type": "options", "title": "Touch tolerance", "section": SECTION, "key": "touch_slop",
+     "options": TOUCH_SLOPS, "labels": TOUCH_SLOP_LABELS,
+     "desc": "How far a finger may slide before a tap or a hold becomes a pan: Precise "
+             "under 1 mm, Normal about 1.5 mm, Relaxed about 3 mm (for a shaky hand)."},
     {"type": "options", "title": "Cell size", "section": SECTION, "key": "cell_size",
      "options": CELL_SIZES, "labels": CELL_SIZE_LABELS,
      "desc": "How big cells are when a game opens on a touch screen (Large is about a fingertip)."},
@@ -127,9 +138,10 @@ PANEL: list[PanelItem] = [
      "desc": "The app's words. System: the language of the device (English when the app "
              "does not speak it)."},
     {"type": "options", "title": "Theme", "section": SECTION, "key": "theme",
-     "options": ["light", "dark", "black"], "labels": THEME_LABELS,
+     "options": THEMES, "labels": THEME_LABELS,
      "desc": "Light or dark colours; Black is dark on true black, which an OLED screen "
-             "shows with its pixels off."},
+             "shows with its pixels off; High contrast shows bright cells and numbers on "
+             "black, for low vision or bright sunlight."},
     {"type": "options", "title": "Number colours", "section": SECTION, "key": "numbers",
      "options": ["standard", "colour_blind"], "labels": NUMBER_LABELS,
      "desc": "Colour-blind safe: eight colours that stay apart with any kind of colour "
@@ -214,6 +226,18 @@ def double_tap_delay(config: RawConfigParser) -> float:
     except (TypeError, ValueError):
         return 0.3
     return v if 0.1 <= v <= 1.0 else 0.3
+
+
+def touch_slop(config: RawConfigParser) -> float:
+    """How far a finger may move before a tap or a hold becomes a pan, in dp
+    (values not offered fall back to 10).
+
+    >>> from configparser import RawConfigParser as C; c = C(); c.read_dict({"game": {"touch_slop": "20"}})
+    >>> touch_slop(c)
+    20.0
+    """
+    v = config.get(SECTION, "touch_slop", fallback="10")
+    return float(v) if v in TOUCH_SLOPS else 10.0
 
 
 def vibration(config: RawConfigParser) -> str:

@@ -1,13 +1,13 @@
-"""Colours of the themes (light, dark, true black) and of the numbers, for the
-widgets and for the tile atlas.
+"""Colours of the themes (light, dark, true black, high contrast, sepia, ocean)
+and of the numbers, for the widgets and for the tile atlas.
 
 A :class:`Theme` is an immutable bag of RGBA tuples (floats 0..1).  The app
 keeps the current one in ``App.theme`` and the ``.kv`` rules bind to its
 fields, so switching theme is one property assignment plus a new atlas.
 
 The numbers' colours are a setting of their own, apart from the theme
-(:func:`get_theme`'s ``palette``): a colour-blind player may want any of the
-three themes.  The colour-blind-safe palettes keep the eight numbers apart
+(:func:`get_theme`'s ``palette``): a colour-blind player may want any
+theme.  The colour-blind-safe palettes keep the eight numbers apart
 under deuteranopia, protanopia and tritanopia as well as for normal vision (a
 CAM02-UCS distance of at least 20 between any two, with every simulation;
 the classic palette falls to 1 to 7 under some), each at least 3:1 against
@@ -177,7 +177,124 @@ BLACK = replace(
     exploded_bg=rgb("#b3261e"),
 )
 
-THEMES: dict[str, Theme] = {"light": LIGHT, "dark": DARK, "black": BLACK}
+HIGH_CONTRAST = Theme(
+    name="high_contrast",
+    # for low vision and bright sunlight: pale hidden cells, black open ones and
+    # bright numbers, every number and the hidden cells at least 7:1 against an
+    # open cell (WCAG AAA for text of any size; tests/app/test_app_more_themes.py)
+    bg=rgb("#000000"),
+    bar=rgb("#000000"),
+    text=rgb("#ffffff"),
+    text_dim=rgb("#d6d6d6"),
+    button=rgb("#262626"),
+    button_down=rgb("#595959"),
+    button_text=rgb("#ffffff"),
+    accent=rgb("#ffff00"),
+    accent_text=rgb("#000000"),
+    danger=rgb("#ff7070"),
+    counter_bg=rgb("#000000"),
+    counter_text=rgb("#ffff00"),
+    board_bg=rgb("#000000"),
+    dialog_bg=rgb("#141414"),
+    hidden=rgb("#e6e6e6"),
+    hidden_light=rgb("#ffffff"),
+    hidden_dark=rgb("#9e9e9e"),
+    revealed=rgb("#000000"),
+    revealed_edge=rgb("#6b6b6b"),
+    exploded_bg=rgb("#ff0000"),
+    mine=rgb("#ffffff"),
+    flag=rgb("#e00000"),
+    pole=rgb("#000000"),
+    question=rgb("#000000"),
+    cursor=rgb("#ffff00"),
+    hint=rgb("#00ff66"),
+    numbers=(
+        rgb("#66b3ff"), rgb("#4dff6a"), rgb("#ff7070"), rgb("#d9a6ff"),
+        rgb("#ffb14d"), rgb("#33ffff"), rgb("#ffffff"), rgb("#ffff00"),
+    ),
+    prob_safe=rgb("#00ff66"),
+    prob_mid=rgb("#ffff00"),
+    prob_mine=rgb("#ff3030"),
+)
+
+SEPIA = Theme(
+    name="sepia",
+    # warm paper: a light theme softer than white at night or for long games
+    bg=rgb("#f4ecd8"),
+    bar=rgb("#e8dcc0"),
+    text=rgb("#3b2f20"),
+    text_dim=rgb("#6e5d45"),
+    button=rgb("#fffaf0"),
+    button_down=rgb("#e0d2b4"),
+    button_text=rgb("#3b2f20"),
+    accent=rgb("#9a5b1e"),
+    accent_text=rgb("#ffffff"),
+    danger=rgb("#b3261e"),
+    counter_bg=rgb("#3b2f20"),
+    counter_text=rgb("#ff7a45"),
+    board_bg=rgb("#cdbb98"),
+    dialog_bg=rgb("#fffaf0"),
+    hidden=rgb("#c9b48c"),
+    hidden_light=rgb("#e3d3b0"),
+    hidden_dark=rgb("#a08a62"),
+    revealed=rgb("#faf4e6"),
+    revealed_edge=rgb("#e0d4bb"),
+    exploded_bg=rgb("#e0452f"),
+    mine=rgb("#2a2118"),
+    flag=rgb("#c8341f"),
+    pole=rgb("#3b2f20"),
+    question=rgb("#3b2f20"),
+    cursor=rgb("#9a5b1e"),
+    hint=rgb("#3d8a3a"),
+    numbers=(
+        rgb("#2456b8"), rgb("#2f7a2a"), rgb("#c0281e"), rgb("#2a2a80"),
+        rgb("#7a1f14"), rgb("#1f6f6a"), rgb("#2a2118"), rgb("#6b6256"),
+    ),
+    prob_safe=rgb("#3fc46a"),
+    prob_mid=rgb("#f2c230"),
+    prob_mine=rgb("#e5392f"),
+)
+
+OCEAN = Theme(
+    name="ocean",
+    # deep blue: a dark theme with colour, cooler than the grey one
+    bg=rgb("#0b1d2e"),
+    bar=rgb("#10283e"),
+    text=rgb("#e3f0fa"),
+    text_dim=rgb("#94adc2"),
+    button=rgb("#17344f"),
+    button_down=rgb("#24496b"),
+    button_text=rgb("#e3f0fa"),
+    accent=rgb("#3fb6e0"),
+    accent_text=rgb("#061420"),
+    danger=rgb("#ff6b5e"),
+    counter_bg=rgb("#04101b"),
+    counter_text=rgb("#ff6b5e"),
+    board_bg=rgb("#06131f"),
+    dialog_bg=rgb("#122b42"),
+    hidden=rgb("#2f6388"),
+    hidden_light=rgb("#4a80a8"),
+    hidden_dark=rgb("#1f4563"),
+    revealed=rgb("#0f2436"),
+    revealed_edge=rgb("#1b3a55"),
+    exploded_bg=rgb("#c9302a"),
+    mine=rgb("#e3f0fa"),
+    flag=rgb("#ff6b5e"),
+    pole=rgb("#d0e2f0"),
+    question=rgb("#e3f0fa"),
+    cursor=rgb("#7fd3ff"),
+    hint=rgb("#3fd46e"),
+    numbers=(
+        rgb("#7fc4ff"), rgb("#6fe08a"), rgb("#ff7b70"), rgb("#c3a6ff"),
+        rgb("#ffb067"), rgb("#5ee6e0"), rgb("#f2f6fa"), rgb("#a5b6c4"),
+    ),
+    prob_safe=rgb("#3fc46a"),
+    prob_mid=rgb("#f2c230"),
+    prob_mine=rgb("#ff4a40"),
+)
+
+THEMES: dict[str, Theme] = {"light": LIGHT, "dark": DARK, "black": BLACK,
+                            "high_contrast": HIGH_CONTRAST, "sepia": SEPIA, "ocean": OCEAN}
 """Theme name (the settings value) -> :class:`Theme`."""
 
 PALETTES = ("standard", "colour_blind")
