@@ -142,7 +142,7 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
         self._held = (np.zeros(self.num_envs, np.float64), np.zeros(self.num_envs, np.bool_),
                       np.zeros(self.num_envs, np.bool_))
         self._have_all = _read_only(np.ones(self.num_envs, np.bool_))
-        self._pool: list[tuple[NDArray[np.int8], NDArray[np.bool_]]] = []
+        self._pool: tuple[list[NDArray[Any]], list[NDArray[Any]]] = ([], [])
         self._labeller = self._new_labeller()
         self._need = np.zeros(self.num_envs, np.uint8)
         self._all = np.ones(self.num_envs, np.uint8)
@@ -282,24 +282,19 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
                 self._info())
 
     def _buffers(self) -> tuple[NDArray[np.int8], NDArray[np.bool_]]:
-        """New view and mask arrays for a copy=True step: a pair handed out
-        earlier that nobody holds any more (its only reference is this pool's:
-        no variable, view, info dict or tensor keeps it), else new ones.
+        """New view and mask arrays for a copy=True step: ones handed out earlier
+        that nobody holds any more (the only reference is this pool's: no
+        variable, view, info dict or tensor keeps it), else new ones.
 
         Why: a batch's arrays are large (480 KiB each at Expert, B=1024), and
         fresh ones came from the operating system every step (page faults cost
         as much as the step's copies); an array the caller dropped is as new
-        to them as a fresh one.
+        to them as a fresh one, and still in the cache.  Views and masks are
+        pooled apart: a caller often keeps the info (its mask) a step longer
+        than the observation.
         """
-        pool = self._pool
-        for k in range(len(pool)):
-            # 2: the pool's tuple and getrefcount's own argument.
-            if sys.getrefcount(pool[k][0]) == 2 and sys.getrefcount(pool[k][1]) == 2:
-                return pool[k]
-        pair = (np.empty_like(self._batch.obs), np.empty_like(self._batch.mask))
-        if len(pool) < 4:
-            pool.append(pair)
-        return pair
+        b = self._batch
+        return _reuse(self._pool[0], b.obs), _reuse(self._pool[1], b.mask)
 
     def _same_step(self) -> tuple[dict[str, NDArray[Any]], NDArray[np.float64],
                                   NDArray[np.bool_], NDArray[np.bool_], dict[str, Any]]:
@@ -414,7 +409,7 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
         # copy=False step would hand out ones it never writes).
         state = self.__dict__.copy()
         del state["_out"]
-        state["_pool"] = []         # (arrays handed out: not the copy's to reuse)
+        state["_pool"] = ([], [])   # (arrays handed out: not the copy's to reuse)
         state["_labeller"] = None   # (a solver workspace: made again, it counts afresh)
         return state
 
@@ -473,6 +468,19 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
                 info[f"_{key}"] = np.ones(self.num_envs, np.bool_)
             return info
         return with_masks(info, self._have_all)
+
+
+def _reuse(pool: list[NDArray[Any]], like: NDArray[Any]) -> NDArray[Any]:
+    """An array of ``pool`` nobody else holds, else a new one like ``like`` (kept
+    in the pool, up to 4)."""
+    for k in range(len(pool)):
+        # 2: the pool's list and getrefcount's own argument.
+        if sys.getrefcount(pool[k]) == 2:
+            return pool[k]
+    arr = np.empty_like(like)
+    if len(pool) < 4:
+        pool.append(arr)
+    return arr
 
 
 def _read_only(a: NDArray[Any]) -> NDArray[Any]:
