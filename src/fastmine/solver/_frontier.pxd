@@ -11,6 +11,7 @@ cdef enum:
     K_SAFE = 2      # proven safe by an earlier position
     K_OPEN = 3      # open (a number) in the last position scanned
     K_DONE = 4      # open, and every neighbour open or proven: never a constraint again
+    K_FRESH = 5     # during a scan: opened since the last position (then K_OPEN or K_DONE)
 
 cdef int scan(Workspace ws, const int8_t[:, :] view, double[::1] prob,
               uint8_t[::1] interior, uint8_t[::1] known=*) except -2

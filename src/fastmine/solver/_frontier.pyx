@@ -48,6 +48,11 @@ cdef int scan(Workspace ws, const int8_t[:, :] view, double[::1] prob,
     overfill): the caller starts afresh.  Every open cell is marked K_OPEN,
     and K_DONE once its neighbours are all open or proven: it can never be a
     constraint again, so later scans skip its neighbours.
+
+    ws.unchanged tells whether the layouts are those of the last position:
+    every cell opened since was proven safe, and its number touches no cell
+    left uncertain (only proven ones), so it rules out no layout (a number its
+    known mines do not make is -4 above).  The counts are then the last ones.
     """
     cdef int rows = view.shape[0], cols = view.shape[1]
     cdef int W = cols + 2
@@ -55,6 +60,7 @@ cdef int scan(Workspace ws, const int8_t[:, :] view, double[::1] prob,
     cdef int off[8]
     cdef int r, c, k, n, v, t, nc = 0, nf = 0, ni = 0, kmines = 0, kfront = 0
     cdef bint has_known = known is not None
+    cdef bint unchanged = has_known, fresh = False
     cdef Py_ssize_t p, q, cell
     cdef int8_t[::1] pv = ws.pv
     cdef int32_t[::1] cid = ws.cid, fid = ws.fid, icell = ws.icell
@@ -94,8 +100,10 @@ cdef int scan(Workspace ws, const int8_t[:, :] view, double[::1] prob,
                 if v >= 0:
                     if k == K_MINE:
                         return -4
-                    if k != K_DONE:
-                        known[cell + c] = K_OPEN
+                    if k == K_SAFE or k == K_NONE:   # opened since the last position
+                        unchanged &= k == K_SAFE
+                        fresh = True
+                        known[cell + c] = K_FRESH
                     pv[p + c] = v
                 elif k == K_NONE:
                     pv[p + c] = -1
@@ -145,8 +153,12 @@ cdef int scan(Workspace ws, const int8_t[:, :] view, double[::1] prob,
             if v < 0 or (v > n and has_known):
                 return -4               # not what the known cells' position allows
             pv[p] = v                   # its target (lowered by its known mines)
-            if n == 0 and has_known:
-                known[cell] = K_DONE    # its cells are all open or proven: for good
+            if has_known:
+                if known[cell] == K_FRESH:
+                    unchanged &= n == 0     # a new number on an uncertain cell: news
+                    known[cell] = K_OPEN
+                if n == 0:
+                    known[cell] = K_DONE    # its cells are all open or proven: for good
             if v > n:
                 ws.err = (f"cell ({r - 1}, {c - 1}) shows {v} but has only {n} "
                           f"unrevealed neighbour{'s' if n != 1 else ''}")
@@ -187,6 +199,7 @@ cdef int scan(Workspace ws, const int8_t[:, :] view, double[::1] prob,
     ws.nf = nf
     ws.ni = ni
     ws.kfront = kfront
+    ws.unchanged = unchanged and fresh
     return 0
 
 

@@ -25,4 +25,5 @@ def analyze_known(
     prob: NDArray[np.float64],
     flags: NDArray[np.uint8],
     max_entries: int,
-) -> tuple[bool, float, int, int, int, int, float] | int | None: ...
+    last: NDArray[np.float64] | None = None,
+) -> tuple[bool, float, int, int, int, int, float] | tuple[None, int, float] | int | None: ...

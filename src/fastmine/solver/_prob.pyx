@@ -403,7 +403,8 @@ def analyze(Workspace ws, const int8_t[:, :] view, int64_t mines, double[::1] pr
 
 
 def analyze_known(Workspace ws, const int8_t[:, :] view, uint8_t[::1] known, int64_t mines,
-                  double[::1] prob, uint8_t[:, ::1] flags, int64_t max_entries):
+                  double[::1] prob, uint8_t[:, ::1] flags, int64_t max_entries,
+                  const double[::1] last=None):
     """``analyze`` of a position that follows the one ``known`` describes.
 
     ``known`` (rows*cols, row-major, kept by the caller between calls, all
@@ -417,6 +418,13 @@ def analyze_known(Workspace ws, const int8_t[:, :] view, uint8_t[::1] known, int
     those recounted), or None when the view does not follow that position or
     is inconsistent: the caller clears ``known`` and calls again (a
     contradiction then gets the from-scratch message).
+
+    ``last``: the probabilities of the position ``known`` describes (flat),
+    or None.  When the view rules out no layout of it (cells proven safe
+    opened, their numbers touching only proven cells: ws.unchanged), nothing
+    is counted: the uncertain cells keep their ``last`` odds, and the answer
+    is ``(None, frontier_cells, interior_probability)``, the latter -1.0 for
+    "the last one" (the count's other figures are the last ones too).
     """
     if not (0 < view.shape[0] <= MAX_ROWS and 0 < view.shape[1] <= MAX_COLS
             and view.shape[0] * view.shape[1] <= MAX_CELLS):
@@ -437,17 +445,23 @@ def analyze_known(Workspace ws, const int8_t[:, :] view, uint8_t[::1] known, int
         return ws.bad
     if status < 0:
         return None
-    group(ws, cols + 2)
-    res = _finish(ws, mines - ws.kmines, max_entries)
-    if type(res) is not tuple:
-        return None
-    status, log_z, p_int, int_safe, int_mine = res
-    _scatter(ws, cols, prob, safe, mine, p_int, int_safe, int_mine)
+    cdef bint same = ws.unchanged and last is not None and last.shape[0] == n
+    if same:
+        status, log_z, p_int = 0, 0.0, (-1.0 if ws.ni > 0 else NAN)
+    else:
+        group(ws, cols + 2)
+        res = _finish(ws, mines - ws.kmines, max_entries)
+        if type(res) is not tuple:
+            return None
+        status, log_z, p_int, int_safe, int_mine = res
+        _scatter(ws, cols, prob, safe, mine, p_int, int_safe, int_mine)
     cdef bint no_interior = ws.ni == 0
     for cell in range(n):
         k = known[cell]
         if k == K_NONE:
-            if mine[cell]:
+            if same:
+                prob[cell] = last[cell]     # uncertain before, the same odds now
+            elif mine[cell]:
                 known[cell] = K_MINE
             elif safe[cell]:
                 known[cell] = K_SAFE
@@ -459,4 +473,6 @@ def analyze_known(Workspace ws, const int8_t[:, :] view, uint8_t[::1] known, int
             safe[cell] = 1
             if no_interior and interior[cell]:
                 p_int = 0.0
+    if same:
+        return (None, ws.nf + ws.kfront, p_int)
     return (status == 0, log_z, ws.nf + ws.kfront, ws.nv, ws.ncomp, ws.nblocks, p_int)

@@ -36,6 +36,10 @@ cdef class Workspace:
     # known cells of the last scan with ``known`` (see _frontier.scan): the
     # known mines, and the known cells next to a number
     cdef int kmines, kfront
+    # whether the last scan with ``known`` found the position the same count as
+    # the one before: only cells proven safe opened, and their numbers touch
+    # only proven cells (see _frontier.scan)
+    cdef bint unchanged
     # terminal weights of each block's backward pass (from _combine)
     cdef double[::1] TW
     cdef uint8_t[::1] TWnz

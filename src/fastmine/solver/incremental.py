@@ -83,7 +83,7 @@ class IncrementalAnalyzer:
     True
     """
 
-    __slots__ = ("_known", "_max_entries", "_mines", "_shape", "_ws")
+    __slots__ = ("_known", "_last", "_last_flat", "_max_entries", "_mines", "_shape", "_ws")
 
     def __init__(self, mines: int, *, max_entries: int = DEFAULT_MAX_ENTRIES) -> None:
         self._mines = as_int("mines", mines)
@@ -100,6 +100,10 @@ class IncrementalAnalyzer:
         # coach makes an analyzer or two a game.
         self._ws = _pool.pop() if _pool else _workspace.Workspace()
         self._known: NDArray[np.uint8] | None = None
+        # the last analysis, and its probabilities flat: a position that rules
+        # out none of its layouts keeps its odds (see _prob.analyze_known)
+        self._last: Analysis | None = None
+        self._last_flat: NDArray[np.float64] | None = None
         self._shape: tuple[int, int] | None = None
 
     def __del__(self) -> None:
@@ -115,6 +119,7 @@ class IncrementalAnalyzer:
     def reset(self) -> None:
         """Forget what earlier positions proved (the next view is analysed from scratch)."""
         self._known = None
+        self._last = self._last_flat = None
 
     def analyze(self, view: ArrayLike | Game) -> Analysis:
         """The analysis of ``view``, the game's next position.
@@ -154,14 +159,22 @@ class IncrementalAnalyzer:
         if known is None or self._shape != shape:
             known = self._known = np.zeros(n, np.uint8)
             self._shape = shape
+            self._last = self._last_flat = None
         flat = np.empty(n, np.float64)
         u8 = np.zeros((3, n), np.uint8)
-        res = _prob.analyze_known(self._ws, arr, known, mines, flat, u8, self._max_entries)
+        last = self._last
+        try:
+            res = _prob.analyze_known(self._ws, arr, known, mines, flat, u8, self._max_entries,
+                                      self._last_flat)
+        except BaseException:       # a position too large, an interrupt: start afresh next
+            self.reset()
+            raise
         if res is None:
             # Not a successor of the last position, or inconsistent: from scratch,
             # with analyze's own errors.
             known[:] = 0
             u8[:] = 0
+            self._last = self._last_flat = last = None
             res = _prob.analyze_known(self._ws, arr, known, mines, flat, u8, self._max_entries)
             if res is None:
                 known[:] = 0
@@ -169,9 +182,21 @@ class IncrementalAnalyzer:
                 raise InconsistentViewError("inconsistent view")      # pragma: no cover
         if type(res) is int:
             known[:] = 0
+            self._last = self._last_flat = None
             raise _bad_value(res)
-        exact, log_z, nf, nv, ncomp, nblocks, p_int = res   # type: ignore[misc]
         flags = u8.view(np.bool_).reshape(3, *shape)
-        # positional: the same fields in their order, built ~3x faster than by keyword
-        return Analysis(flat.reshape(shape), flags[0], flags[1], flags[2], mines, exact, log_z,
-                        p_int, nf, nv, ncomp, nblocks)
+        if res[0] is None:      # type: ignore[index]
+            # No layout ruled out: the last count stands (its odds are in flat).
+            assert last is not None
+            _, nf, p_int = res                                  # type: ignore[misc]
+            a = Analysis(flat.reshape(shape), flags[0], flags[1], flags[2], mines, last.exact,
+                         last.log_solutions,
+                         last.interior_probability if p_int == -1.0 else p_int, nf,
+                         last.variables, last.components, last.blocks)
+        else:
+            exact, log_z, nf, nv, ncomp, nblocks, p_int = res   # type: ignore[misc]
+            # positional: the fields in their order, built ~3x faster than by keyword
+            a = Analysis(flat.reshape(shape), flags[0], flags[1], flags[2], mines, exact, log_z,
+                         p_int, nf, nv, ncomp, nblocks)
+        self._last, self._last_flat = a, flat
+        return a
