@@ -10,6 +10,9 @@ so the certain cells are the same and the probabilities equal up to the
 rounding of the floats (the counts' floating weights differ).  What is left
 to count is the frontier still in doubt: in an Expert game, about a quarter
 of the frontier cells and of the numbers a from-scratch analysis goes through.
+A position that rules out none of the last one's layouts (the cells opened
+since were proven safe, and their numbers touch only proven cells) is not
+counted at all: its uncertain cells keep the last odds.
 
 A view that does not follow the last one (a cell open then is hidden again,
 as after a take-back; a known mine shown open; another mine count) is
