@@ -17,6 +17,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.stacklayout import StackLayout
 
 from . import settings as S
+from . import settingsfile
 from .i18n import CONTEXT_KEYS, fmt_seconds, pgettext, translate
 from .languages import name_font
 from .textfield import FlatInput
@@ -90,6 +91,10 @@ class SettingsScreen(Screen):
                              labels={v: shown(words, item["key"]) for v, words in labels.items()})
             box.add_widget(row)
             self.rows[item["key"]] = row
+        # the settings as a file: Export, Import (settingsfile.py)
+        box.add_widget(SettingsTitle(text=translate(settingsfile.FILE_TITLE)))
+        self.ids["file_buttons"] = settingsfile.buttons(App.get_running_app())
+        box.add_widget(self.ids["file_buttons"])
 
     def on_pre_enter(self, *_args) -> None:
         cfg = App.get_running_app().config
