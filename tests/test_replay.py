@@ -338,7 +338,7 @@ def test_cli_plays_exports_and_imports(tmp_path, capsys):
     assert lines[-1].startswith("coach: ") and "(solver)" in lines[1]
     assert any(line.startswith(("won at", "lost at")) for line in lines[-3:])
     f.write_text("{}")
-    assert cli.main(["replay", "--import", str(f), "--plain"]) == 2
+    assert cli.main(["replay", "--import", str(f), "--plain"]) == 1   # a bad file
     assert "not a fastmine replay" in capsys.readouterr().err
     assert cli.main(["replay", "99", "--data-dir", d]) == 2
     assert "has no replay" in capsys.readouterr().err
