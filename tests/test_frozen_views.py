@@ -107,3 +107,20 @@ def test_a_replay_keeps_its_own_arrays():
     _refuses_writing(again.moves)
     mines[:] = ~mines
     assert np.array_equal(again.mines, rep.mines)
+
+
+def test_a_videos_arrays_cannot_be_made_writable_again():
+    """fastmine.videos.Video kept its mine layout and events behind a flag its caller
+    could switch back (``arr.flags.writeable = True``) to change a read video."""
+    from pathlib import Path
+
+    from fastmine.videos import read_video
+
+    data = Path(__file__).parent / "data" / "videos"
+    video = read_video(sorted(data.glob("*.avf"))[0])
+    arrays = [video.mine_layout, *(getattr(video.events, f) for f in video.events.__dataclass_fields__
+                                    if isinstance(getattr(video.events, f), np.ndarray))]
+    assert len(arrays) >= 3
+    for a in arrays:
+        with pytest.raises(ValueError):
+            a.flags.writeable = True

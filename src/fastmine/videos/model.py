@@ -17,6 +17,7 @@ from typing import TypeVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .._frozen import frozen
 from .binread import Cursor
 
 __all__ = [
@@ -110,8 +111,9 @@ _A = TypeVar("_A", bound=np.ndarray)
 
 
 def _frozen(a: _A) -> _A:
-    a.flags.writeable = False
-    return a
+    """A private read-only copy nobody can make writable again (a flag alone can be
+    switched back by whoever holds the array)."""
+    return frozen(np.array(a, order="C", copy=True))
 
 
 @dataclass(frozen=True, eq=False)
@@ -276,7 +278,7 @@ class Video:
     details: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.mine_layout.flags.writeable = False
+        object.__setattr__(self, "mine_layout", _frozen(self.mine_layout))
         object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
 
     @property
