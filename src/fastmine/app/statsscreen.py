@@ -23,7 +23,7 @@ from .chart import Chart
 from .i18n import N_, _, board_name, fmt_number, fmt_percent, fmt_seconds, ngettext
 from .recordsscreen import BoardPicker, current_board, short_date, shown_label
 from .screenloader import load_kv
-from .widgets import FlatToggle
+from .widgets import WordToggle
 
 LAST_CHOICES = ("25", "50", "100", "all")
 """How many of the last games the screen offers to look at ("all": every one)."""
@@ -128,8 +128,13 @@ class ProgressScreen(BoardPicker, Screen):
 
     def on_kv_post(self, _base) -> None:
         for value in LAST_CHOICES:
-            btn = FlatToggle(text=_(LAST_LABELS.get(value, value)), group="progress-last",
+            # Words never cut: "All" is as wide as its word ("Semua", "Wszystkie" were
+            # cut between two letters in a fifth of a 360-dp phone at large text) and
+            # the numbers share the rest, each on one line ("100" wrapped as "10"/"0")
+            btn = WordToggle(text=_(LAST_LABELS.get(value, value)), group="progress-last",
                              allow_no_selection=False, font_size=self.ids.back.font_size)
+            if value not in LAST_LABELS:
+                btn.size_hint_x = 1
             btn.value = value
             btn.state = "down" if value == self.last else "normal"
             btn.bind(on_release=lambda b: setattr(self, "last", b.value))
