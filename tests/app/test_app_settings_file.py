@@ -171,7 +171,7 @@ def test_unknown_keys_are_ignored_with_a_note(make_app, data_dir, tmp_path, mess
     assert drv.app.config.get("game", "import_folder") == ""
     title, text = messages[-1]
     assert title == "Settings imported"
-    assert "1 settings changed." in text and "from_the_future, import_folder" in text
+    assert "1 setting changed." in text and "from_the_future, import_folder" in text
 
 
 def test_export_never_replaces_fastmine_s_own_files(make_app, data_dir, messages):

@@ -29,7 +29,7 @@ from typing import Any
 from kivy.logger import Logger
 
 from . import settings as S
-from .i18n import N_, _, translate
+from .i18n import N_, _, ngettext, translate
 
 FORMAT = "fastmine-settings"
 """The file's ``format``."""
@@ -179,7 +179,8 @@ def import_path(app: Any, path: str) -> list[str] | None:
         app.show_message(_("Settings not imported"), why)
         return None
     changed = apply(app, values)
-    lines = [_("{count} settings changed.").format(count=len(changed))]
+    lines = [ngettext("{count} setting changed.", "{count} settings changed.",
+                      len(changed)).format(count=len(changed))]
     if ignored:
         lines.append(_("Ignored, not settings of this version: {keys}.").format(
             keys=", ".join(ignored)[:200]))
