@@ -135,7 +135,7 @@ class FilePicker(LetsGoWhenClosing, ModalView):  # type: ignore[misc]
         box.add_widget(self.scroll)
         buttons = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(8))
         cancel = Factory.DialogButton(text=_("Cancel"))
-        cancel.bind(on_release=lambda *_a: self.dismiss())  # type: ignore[no-untyped-call]
+        cancel.bind(on_release=lambda *_a: self.dismiss())
         self.open_button = FlatButton(text=_("Open"), accent=True, disabled=True)
         self.open_button.bind(on_release=lambda *_a: self.open_chosen())
         buttons.add_widget(cancel)
@@ -207,5 +207,5 @@ class FilePicker(LetsGoWhenClosing, ModalView):  # type: ignore[misc]
         if app is not None and app.config is not None:
             app.config.set(S.SECTION, LAST_FOLDER_KEY, os.path.dirname(path))
             app.write_settings()
-        self.dismiss()  # type: ignore[no-untyped-call]  # LetsGoWhenClosing is not annotated
+        self.dismiss()
         self.import_file(path)

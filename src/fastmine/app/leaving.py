@@ -73,7 +73,7 @@ class LeavingMixin:
                 self.ctrl.resume()
 
         d.bind(on_yes=yes, on_no=no)
-        d.open()  # type: ignore[no-untyped-call]  # widgets.LetsGoWhenClosing.open is not annotated yet
+        d.open()
         return d
 
     def _count_abandoned(self, game: Game) -> None:
@@ -104,7 +104,7 @@ class LeavingMixin:
 
         d.bind(on_yes=quit_now, on_no=closed)
         self.quit_dialog = d
-        d.open()  # type: ignore[no-untyped-call]  # widgets.LetsGoWhenClosing.open is not annotated yet
+        d.open()
         return d
 
     def _on_request_close(self, _window: object, *args: object, source: str | None = None,

@@ -145,5 +145,5 @@ def kivy_chooser(app: Any, start: str | None = None) -> FilePicker:
         start = last if last and os.path.isdir(last) else os.path.expanduser("~")
     picker = FilePicker(_(IMPORT_WORDS), VIDEO_PATTERNS, lambda path: import_path(app, path),
                         start, last)
-    picker.open()  # type: ignore[no-untyped-call]  # widgets.LetsGoWhenClosing.open is not annotated yet
+    picker.open()
     return picker

@@ -78,7 +78,7 @@ class ReplayMixin:
             # back to the game with its dialog, unless the game moved on (undo, new game)
             self.show_screen("game")
             if self.end_dialog is dialog and dialog.parent is None:
-                dialog.open()  # type: ignore[no-untyped-call]  # widgets.LetsGoWhenClosing.open is not annotated yet
+                dialog.open()
 
         dialog.bind(on_watch_replay=lambda *_a: self.watch_replay(replay, coaching, 0, back, play=True),
                     on_why_lost=lambda *_a: self.watch_replay(replay, coaching, at_loss, back))

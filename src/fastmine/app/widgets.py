@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock
 from kivy.factory import Factory
@@ -32,33 +33,46 @@ class LetsGoWhenClosing:
 
     _closing = False
 
-    def open(self, *args, **kwargs):
-        """Show it (again); it takes touches."""
-        result = super().open(*args, **kwargs)  # type: ignore[misc]
-        self._closing = False  # after: DropDown.open may dismiss a previous opening first
-        return result
+    # The Kivy class it is mixed into (ModalView, DropDown) has these methods;
+    # mypy sees no such base, hence the ``type: ignore[misc]`` on each super() call.
 
-    def dismiss(self, *args, **kwargs):
+    def open(self, *args: Any, **kwargs: Any) -> None:
+        """Show it (again); it takes touches."""
+        super().open(*args, **kwargs)  # type: ignore[misc]
+        self._closing = False  # after: DropDown.open may dismiss a previous opening first
+
+    def dismiss(self, *args: Any, **kwargs: Any) -> None:
         """Close it: from now on touches go to what is under it."""
         self._closing = True
-        return super().dismiss(*args, **kwargs)  # type: ignore[misc]
+        super().dismiss(*args, **kwargs)  # type: ignore[misc]
 
-    def on_touch_down(self, touch):
-        return False if self._closing else super().on_touch_down(touch)  # type: ignore[misc]
+    def on_touch_down(self, touch: Any) -> bool:
+        if self._closing:
+            return False
+        handled: bool = super().on_touch_down(touch)  # type: ignore[misc]
+        return handled
 
-    def on_touch_move(self, touch):
-        return False if self._closing else super().on_touch_move(touch)  # type: ignore[misc]
+    def on_touch_move(self, touch: Any) -> bool:
+        if self._closing:
+            return False
+        handled: bool = super().on_touch_move(touch)  # type: ignore[misc]
+        return handled
 
-    def on_touch_up(self, touch):
-        return False if self._closing else super().on_touch_up(touch)  # type: ignore[misc]
+    def on_touch_up(self, touch: Any) -> bool:
+        if self._closing:
+            return False
+        handled: bool = super().on_touch_up(touch)  # type: ignore[misc]
+        return handled
 
 
-class MainMenu(LetsGoWhenClosing, DropDown):
+class MainMenu(LetsGoWhenClosing, DropDown):  # type: ignore[misc]  # Kivy has no type information
     """The Menu button's drop-down (its entries are in ``game.kv``)."""
 
     _placing = False
+    if TYPE_CHECKING:  # Kivy's property, which the placing below both reads and sets
+        height: float
 
-    def _reposition(self, *largs) -> None:
+    def _reposition(self, *largs: object) -> None:
         # Kivy placed the menu while its entries were still being laid out and
         # then let it grow from there: on a portrait phone it ended at the
         # bottom of the window over the tool bar, on a desktop 70 px under its
@@ -77,7 +91,7 @@ class MainMenu(LetsGoWhenClosing, DropDown):
             except ReferenceError:  # its button is gone (a new screen): no menu to show
                 Clock.schedule_once(lambda _dt: self.dismiss(), 0)
                 return
-            need = self.container.minimum_height if self.container else self.height
+            need: float = self.container.minimum_height if self.container else self.height
             wx, wy = widget.to_window(*widget.pos)
             wtop, wright = wy + widget.height, wx + widget.width
             self.x = max(0, min(wright - self.width, win.width - self.width))
@@ -121,34 +135,34 @@ def fitted_font_size(text: str, width: float, size: float, font_name: str) -> fl
     if not words or width <= 0:
         return size
     core = CoreLabel(font_size=size, font_name=font_name)
-    widest = max(core.get_extents(word)[0] for word in words)
+    widest: float = max(core.get_extents(word)[0] for word in words)
     if widest <= width:
         return size
     return max(size / 2, size * width / widest)
 
 
-class FlatButton(Button):
+class FlatButton(Button):  # type: ignore[misc]  # Kivy has no type information
     """A flat button coloured by the theme."""
 
     accent = BooleanProperty(False)
     """Draw in the accent colour (the main action of a screen)."""
 
 
-class FlatToggle(ToggleButtonBehavior, FlatButton):
+class FlatToggle(ToggleButtonBehavior, FlatButton):  # type: ignore[misc]  # Kivy has no type information
     """A flat toggle button (a choice in a group)."""
 
 
-class WordButton(Button):
+class WordButton(Button):  # type: ignore[misc]  # Kivy has no type information
     """A flat button as wide as its words (never wraps, never clips)."""
 
     accent = BooleanProperty(False)
 
 
-class WordToggle(ToggleButtonBehavior, WordButton):
+class WordToggle(ToggleButtonBehavior, WordButton):  # type: ignore[misc]  # Kivy has no type information
     """A toggle as wide as its words (a setting's choice)."""
 
 
-class IconButton(ButtonBehavior, Widget):
+class IconButton(ButtonBehavior, Widget):  # type: ignore[misc]  # Kivy has no type information
     """A square button showing one atlas icon (white icons are tinted)."""
 
     icon = ObjectProperty(None, allownone=True)
@@ -159,15 +173,15 @@ class IconButton(ButtonBehavior, Widget):
     """Draw the icon in its own colours (the faces)."""
 
 
-class TLabel(Label):
+class TLabel(Label):  # type: ignore[misc]  # Kivy has no type information
     """A label in the theme's text colour."""
 
 
-class Counter(Label):
+class Counter(Label):  # type: ignore[misc]  # Kivy has no type information
     """An LED-style number box (mines left, time)."""
 
 
-class Toast(Label):
+class Toast(Label):  # type: ignore[misc]  # Kivy has no type information
     """A message shown over the board until it is cleared; a tap on it clears
     it (``on_dismiss``) and goes no further: the cells under it cannot be seen,
     so a tap there must not play one."""
@@ -176,12 +190,13 @@ class Toast(Label):
 
     __events__ = ("on_dismiss",)
 
-    def on_touch_down(self, touch) -> bool:
+    def on_touch_down(self, touch: Any) -> bool:
         if (self.text and self.opacity and not getattr(touch, "is_mouse_scrolling", False)
                 and self.collide_point(*touch.pos)):
             self.dispatch("on_dismiss")
             return True
-        return super().on_touch_down(touch)
+        handled: bool = super().on_touch_down(touch)
+        return handled
 
     def on_dismiss(self) -> None:
         """The player tapped the message away."""
