@@ -21,7 +21,7 @@ from fastmine.app import i18n  # noqa: E402
 
 NEW = ("ko", "it", "pl", "uk", "tr", "vi", "id", "nl")
 """Issue 34's languages, by how many Minesweeper players speak them."""
-HINT = {"ko": "힌트", "it": "Suggerimento", "pl": "Podpowiedź", "uk": "Підказка", "tr": "İpucu",
+HINT = {"ko": "힌트", "it": "Indizio", "pl": "Podpowiedź", "uk": "Підказка", "tr": "İpucu",
         "vi": "Gợi ý", "id": "Petunjuk", "nl": "Tip"}
 """The Hint button's word in each (as a native app says it)."""
 
@@ -76,7 +76,7 @@ def test_the_game_screen_speaks_the_language(make_app, data_dir, screenshot_dir,
     drv.tap_cell(1, 2)
     drv.app.ctrl.hint()
     drv.frames(3)
-    drv.screenshot(screenshot_dir, f"lang_{code}_game")
+    drv.screenshot(screenshot_dir, f"lang_{code}_game_hint")
     assert drv.ids("hint").text == HINT[code]
     assert drv.ctrl.message and drv.ctrl.message == i18n._("Safe: row {row}, column {col}.").format(
         row=1, col=6) != "Safe: row 1, column 6."
