@@ -470,12 +470,22 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
         return with_masks(info, self._have_all)
 
 
+def _held_by_list_only(pool: list[NDArray[Any]], k: int) -> int:
+    """getrefcount of ``pool[k]`` as :func:`_reuse` sees it."""
+    return sys.getrefcount(pool[k])
+
+
+# What that count is for an array only its list holds (2 on CPython up to 3.13:
+# the list and getrefcount's argument), measured rather than assumed, so an
+# interpreter that counts otherwise never reuses an array someone holds.
+_FREE = _held_by_list_only([np.empty(0)], 0)
+
+
 def _reuse(pool: list[NDArray[Any]], like: NDArray[Any]) -> NDArray[Any]:
     """An array of ``pool`` nobody else holds, else a new one like ``like`` (kept
     in the pool, up to 4)."""
     for k in range(len(pool)):
-        # 2: the pool's list and getrefcount's own argument.
-        if sys.getrefcount(pool[k]) == 2:
+        if _held_by_list_only(pool, k) <= _FREE:
             return pool[k]
     arr = np.empty_like(like)
     if len(pool) < 4:
