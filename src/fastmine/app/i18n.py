@@ -128,6 +128,12 @@ def match(tag: str | None) -> str | None:
 
     >>> match("de_AT.UTF-8"), match("pt-PT"), match("zh_Hans_CN"), match("sv_SE"), match("C")
     ('de', 'pt_BR', 'zh_CN', None, None)
+
+    Android (java.util.Locale) still says ``in`` for Indonesian, the code ISO 639
+    withdrew in 1989:
+
+    >>> match("in_ID"), match("id-ID"), match("uk_UA.UTF-8"), match("ko_KR")
+    ('id', 'id', 'uk', 'ko')
     """
     if not tag:
         return None
@@ -135,7 +141,12 @@ def match(tag: str | None) -> str | None:
     if tag in LANGUAGES:
         return tag
     lang = tag.split("_")[0].lower()
+    lang = _OLD_CODES.get(lang, lang)
     return next((code for code in LANGUAGES if code.split("_")[0] == lang), None)
+
+
+_OLD_CODES = {"in": "id"}
+"""Withdrawn ISO 639 codes that Java's Locale (so Android) still gives -> today's."""
 
 
 def _android_tag() -> str | None:
