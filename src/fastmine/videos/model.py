@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import MappingProxyType
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -113,7 +113,7 @@ _A = TypeVar("_A", bound=np.ndarray)
 def _frozen(a: _A) -> _A:
     """A private read-only copy nobody can make writable again (a flag alone can be
     switched back by whoever holds the array)."""
-    return frozen(np.array(a, order="C", copy=True))
+    return cast(_A, frozen(np.array(a, order="C", copy=True)))  # the same type as a
 
 
 @dataclass(frozen=True, eq=False)
