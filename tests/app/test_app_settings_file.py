@@ -84,6 +84,10 @@ def test_the_round_trip_by_the_settings_screen(make_app, tmp_path, home, message
     picker = drv.app.root_window.children[0]
     assert type(picker).__name__ == "FilePicker" and picker.folder == str(home / "Downloads")
     assert "fastmine-settings.json" in picker.entries
+    (home / "empty").mkdir()
+    picker.show(str(home / "empty"))
+    assert picker.message == "No settings files in this folder."
+    picker.show(str(home / "Downloads"))
     picker.choose(str(written))
     drv.press(picker.open_button)
     drv.frames(3)

@@ -95,7 +95,7 @@ class FilePicker(LetsGoWhenClosing, ModalView):  # type: ignore[misc]
     """Why a typed path cannot be used, or ""."""
 
     def __init__(self, title: str, patterns: list[str], import_file: Callable[[str], Any],
-                 start: str, last: str = "", **kwargs: Any) -> None:
+                 start: str, last: str = "", empty: str = "", **kwargs: Any) -> None:
         kwargs.setdefault("size_hint", (0.95, 0.95))
         kwargs.setdefault("auto_dismiss", True)
         super().__init__(**kwargs)
@@ -106,6 +106,8 @@ class FilePicker(LetsGoWhenClosing, ModalView):  # type: ignore[misc]
         self.background, self.background_color = "", (0, 0, 0, 0)  # the card is the dialog's
         self.overlay_color = (0, 0, 0, 0.45)
         self.patterns, self.import_file = patterns, import_file
+        # what an empty folder says, translated (marked with N_ by the caller)
+        self.empty = empty or N_("No videos or replays in this folder.")
         box = Factory.DialogBox()  # the app's dialog card, in the theme's colours
         box.spacing, box.padding = dp(8), dp(14)
         box.add_widget(TLabel(text=title, bold=True, font_size=sp(19), size_hint_y=None,
@@ -165,7 +167,7 @@ class FilePicker(LetsGoWhenClosing, ModalView):  # type: ignore[misc]
             self._row(name, f"{name}    [color=#888888]{size_words(size)}[/color]",
                       partial(self.choose, os.path.join(folder, name)))
         if not folders and not files:
-            self.message = _("No videos or replays in this folder.")
+            self.message = _(self.empty)
         self.entries = names
         self.scroll.scroll_y = 1
 

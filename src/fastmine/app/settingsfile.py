@@ -48,6 +48,8 @@ FILE_TITLE = N_("Settings file")
 EXPORT_WORDS = N_("Export settings")
 IMPORT_WORDS = N_("Import settings")
 """The Settings screen's buttons (translated where they are shown)."""
+EMPTY_WORDS = N_("No settings files in this folder.")
+"""What the chooser says in a folder without one."""
 
 
 class SettingsFileError(ValueError):
@@ -253,7 +255,8 @@ def choose_file(app: Any, chooser: Callable[..., Any] | None = None) -> Any:
 
     last = str(app.config.getdefault(S.SECTION, LAST_FOLDER_KEY, ""))
     start = last if last and os.path.isdir(last) else str(export_folder())
-    picker = FilePicker(_(IMPORT_WORDS), PATTERNS, lambda p: import_path(app, p), start, last)
+    picker = FilePicker(_(IMPORT_WORDS), PATTERNS, lambda p: import_path(app, p), start, last,
+                        empty=EMPTY_WORDS)
     picker.open()
     return picker
 
