@@ -9,6 +9,8 @@ the game's other menu; the app listens to their events and does the work
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.modalview import ModalView
 
@@ -16,11 +18,16 @@ from .i18n import _, fmt_number, fmt_percent, fmt_seconds
 from .screenloader import load_kv
 from .widgets import LetsGoWhenClosing
 
+if TYPE_CHECKING:
+    from fastmine.metrics import GameStats
+
+    from .widgets import TLabel
+
 
 class RulesOnFirstUse:
     """Loads ``dialogs.kv`` before the first dialog is built (once per process)."""
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         load_kv("dialogs.kv")
         super().__init__(**kwargs)
 
@@ -34,7 +41,7 @@ def fmt_time(t: float | None) -> str:
     return "-" if t is None else fmt_seconds(t)
 
 
-def end_lines(stats, won: bool = True, cleared: tuple[int, int] | None = None) -> list[tuple[str, str]]:
+def end_lines(stats: GameStats, won: bool = True, cleared: tuple[int, int] | None = None) -> list[tuple[str, str]]:
     """The (label, value) lines of a finished game's :class:`fastmine.GameStats`.
 
     A win shows time, 3BV, 3BV/s and efficiency; a loss shows how much of
@@ -55,7 +62,7 @@ def end_lines(stats, won: bool = True, cleared: tuple[int, int] | None = None) -
     return lines
 
 
-class EndDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):
+class EndDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):  # type: ignore[misc]  # Kivy has no type information
     """Win or loss: the game's numbers, and a name prompt for a best time."""
 
     title = StringProperty("")
@@ -80,7 +87,7 @@ class EndDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):
     ROW_BUTTONS = ("why", "watch_replay", "view_board", "new_game")
     """The buttons laid in one row on a wide screen (two rows of two upright)."""
 
-    def on_kv_post(self, _base) -> None:
+    def on_kv_post(self, _base: object) -> None:
         from kivy.clock import Clock
 
         # One height for the row's buttons: with large text "Why did I lose?"
@@ -115,7 +122,7 @@ class EndDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):
             return [shown]
         return [shown[i:i + 2] for i in range(0, len(shown), 2)]
 
-    def arrange_buttons(self, *_args) -> None:
+    def arrange_buttons(self, *_args: object) -> None:
         """Lay the buttons in :meth:`button_rows` (a hidden one leaves the tree)."""
         from kivy.metrics import dp
         from kivy.uix.boxlayout import BoxLayout
@@ -133,12 +140,12 @@ class EndDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):
         self._fit_rows()
         self._even()
 
-    def _fit_rows(self, *_args) -> None:
+    def _fit_rows(self, *_args: object) -> None:
         # a row is as high as its buttons (one height for all: _even_buttons)
         for row in self.ids.actions.children:
             row.height = max((b.height for b in row.children), default=0)
 
-    def _even_buttons(self, *_args) -> None:
+    def _even_buttons(self, *_args: object) -> None:
         from kivy.metrics import dp
 
         # the buttons shown only: a hidden one (out of the tree, at Kivy's default
@@ -150,7 +157,7 @@ class EndDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):
         for b in self._buttons.values():
             b.height = height
 
-    def on_lines(self, _inst, lines) -> None:
+    def on_lines(self, _inst: object, lines: list[tuple[str, str]]) -> None:
         from .widgets import TLabel
 
         grid = self.ids.lines
@@ -172,7 +179,7 @@ class EndDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):
                             max(self._widest[2], val.texture_size[0]))
             self._keys.append(key)
 
-            def row_height(*_args, key=key, val=val) -> None:
+            def row_height(*_args: object, key: TLabel = key, val: TLabel = val) -> None:
                 # the row grows with its text (large fonts, narrow phones): never
                 # clipped; label and value share its height, so a one-line label
                 # sits level with a value on two lines (it sat on the second line)
@@ -187,7 +194,7 @@ class EndDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):
         grid.bind(width=self._fit_columns)
         self._fit_columns()
 
-    def _fit_columns(self, *_args) -> None:
+    def _fit_columns(self, *_args: object) -> None:
         # The values get the width they need ("63 of 71 safe cells (89%)" on one
         # line) and the labels the rest, up to their own width: a label wraps
         # (between words) before a value does; where even that leaves too little
@@ -265,7 +272,7 @@ class EndDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):
         """The player typed a name for a best time."""
 
 
-class ResumeDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):
+class ResumeDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):  # type: ignore[misc]  # Kivy has no type information
     """Offered at start when an unfinished game was saved."""
 
     text = StringProperty("")
@@ -283,14 +290,14 @@ class ResumeDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):
         """Start a new game instead."""
 
 
-class MessageDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):
+class MessageDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):  # type: ignore[misc]  # Kivy has no type information
     """A title, a message and an OK button."""
 
     title = StringProperty("")
     text = StringProperty("")
 
 
-class ConfirmDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):
+class ConfirmDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):  # type: ignore[misc]  # Kivy has no type information
     """A question with two answers: ``on_yes`` or ``on_no`` (escape says no)."""
 
     title = StringProperty("")
@@ -300,7 +307,7 @@ class ConfirmDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):
 
     __events__ = ("on_yes", "on_no")
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("yes_text", _("OK"))
         kwargs.setdefault("no_text", _("Cancel"))
         super().__init__(**kwargs)
@@ -323,7 +330,7 @@ class ConfirmDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):
         """The player declined."""
 
 
-class SolverMenu(LetsGoWhenClosing, ModalView):
+class SolverMenu(LetsGoWhenClosing, ModalView):  # type: ignore[misc]  # Kivy has no type information
     """The Solver control's sheet: each strategy with its plain name and a line
     on what it does; a tap plays one move (``on_choose``), a tap outside closes it."""
 
@@ -331,7 +338,7 @@ class SolverMenu(LetsGoWhenClosing, ModalView):
     wide = BooleanProperty(False)
     """Entries in two columns (a landscape screen is too low for one)."""
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         from .assist import SOLVER_MOVES
         from .widgets import MenuEntry
@@ -343,11 +350,11 @@ class SolverMenu(LetsGoWhenClosing, ModalView):
             self.ids.container.add_widget(btn)
 
     @property
-    def container(self):
+    def container(self) -> Any:
         """The layout holding the entries, top one last (Kivy's order)."""
         return self.ids.container
 
-    def _pick(self, btn) -> None:
+    def _pick(self, btn: Any) -> None:
         self.dismiss()
         self.dispatch("on_choose", btn.strategy)
 

@@ -23,12 +23,17 @@ right or wrong.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from kivy.logger import Logger
 
 from fastmine import Game
 
+if TYPE_CHECKING:
+    from fastmine.coach import Verdict
 
-def judge(game: Game | None, kind: str, row: int, col: int):
+
+def judge(game: Game | None, kind: str, row: int, col: int) -> Verdict | None:
     """The coach's :class:`fastmine.coach.Verdict` on a move about to be made on
     ``game`` (which it marks assisted), or None when there is nothing to weigh:
     before the first reveal (that click is free), after the end, while paused,
@@ -46,7 +51,7 @@ def judge(game: Game | None, kind: str, row: int, col: int):
         return None
 
 
-def message(verdict) -> str:
+def message(verdict: Verdict) -> str:
     """What the toast says after the move ``verdict`` weighed ("" when the coach
     stays silent: a safe move, a position too large to count)."""
     from fastmine import coach

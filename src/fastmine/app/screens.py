@@ -6,6 +6,9 @@ Its layout is in ``game.kv``.  The other screens load on first use
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from kivy.app import App
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, ObjectProperty
@@ -28,17 +31,17 @@ SIDE_ROWS = (("mines_left", "timer"), ("face", "menu_button"), ("flag_mode", "pa
              ("hint", "odds"), ("solver",))
 
 
-class GameScreen(Screen):
+class GameScreen(Screen):  # type: ignore[misc]  # Kivy has no type information
     """The board with a top bar and a tool bar (portrait) or a side column (landscape)."""
 
     ctrl = ObjectProperty(None)
     landscape = BooleanProperty(False)
     """Wider than tall: the controls are in a column beside the board."""
 
-    def __init__(self, clock, **kwargs) -> None:
+    def __init__(self, clock: Callable[[], float], **kwargs: Any) -> None:
         self.board = BoardView(pos_hint={"x": 0, "y": 0})
         self.ctrl = GameController(self.board, clock=clock)
-        self._side = None
+        self._side: Widget | None = None  # the landscape column, made when first needed
         super().__init__(**kwargs)
         self.ids.board_area.add_widget(self.board, index=len(self.ids.board_area.children))
         # ids are weak references: the parts moved between layouts are kept here,
@@ -47,12 +50,12 @@ class GameScreen(Screen):
                                                           "top_bar", "tool_bar", "board_area")}
         self.bind(size=self._check_orientation)
 
-    def _check_orientation(self, *_args) -> None:
+    def _check_orientation(self, *_args: object) -> None:
         landscape = self.width > self.height * 1.05
         if landscape != self.landscape:
             self.landscape = landscape
 
-    def on_landscape(self, _inst, landscape: bool) -> None:
+    def on_landscape(self, _inst: object, landscape: bool) -> None:
         """Move the controls between the bars and the side column."""
         ids = self._parts
         frame = self.ids.frame
