@@ -251,3 +251,19 @@ def test_importing_the_package_and_its_command_line_loads_no_kivy():
                                         if n != "fastmine" and not n.startswith("fastmine.app")))
 def test_every_module_is_in_a_layer(name):
     layer(name)
+
+
+def test_every_module_outside_the_app_is_named_in_the_architecture_page():
+    """docs/architecture.md tells a newcomer where each thing is: every module of the
+    package (the app's folder excepted, which its own page maps) is named there."""
+    page = Path(__file__).resolve().parents[1] / "docs" / "architecture.md"
+    if not page.is_file():
+        pytest.skip("docs/ is not beside the tests (a run against an installed wheel)")
+    text = page.read_text(encoding="utf-8")
+    missing = sorted(name for name, path in modules(PACKAGE, "fastmine").items()
+                     if not name.startswith("fastmine.app") and name.count(".") >= 1
+                     and path.name != "__init__.py"
+                     and f"`{name.rsplit('.', 1)[1]}" not in text
+                     and f" {name.rsplit('.', 1)[1]}," not in text
+                     and f" {name.rsplit('.', 1)[1]} " not in text)
+    assert missing == []
