@@ -20,6 +20,7 @@ cimport numpy as cnp
 cnp.import_array()
 
 include "_cells.pxi"
+include "_board.pxi"
 include "_rng.pxi"
 
 # Exported for the Python layer.
@@ -347,24 +348,8 @@ cdef class Batch:
         self.laid[i] = 1
 
     cdef void _count(self, Py_ssize_t i) noexcept nogil:
-        """Game i's neighbour counts, from its mine list: each mine adds one
-        around it (fewer operations than a gather over every cell; the ring's
-        counts are never read)."""
-        cdef int8_t* pc = self.pc + i * self.P
-        cdef const uint32_t* ml = self.ml + i * self.mines
-        cdef Py_ssize_t j, q, W = self.W
-        memset(pc, 0, self.P)
-        for j in range(self.mines):
-            q = ml[j]
-            FMB_CHECK(q > W and q < self.P - W, "count: mine on the board")
-            pc[q - W - 1] += 1
-            pc[q - W] += 1
-            pc[q - W + 1] += 1
-            pc[q - 1] += 1
-            pc[q + 1] += 1
-            pc[q + W - 1] += 1
-            pc[q + W] += 1
-            pc[q + W + 1] += 1
+        count_from_mines(self.pc + i * self.P, self.ml + i * self.mines, self.mines, self.W,
+                         self.P)
 
     def set_board(self, Py_ssize_t i, const uint8_t[:, ::1] mines):
         """Give game i (not yet started) the board of the 0/1 array ``mines``."""
@@ -589,69 +574,18 @@ cdef class Batch:
             memset(m, 1, self.n_actions)
 
     cdef void _finish_loss(self, Py_ssize_t i) noexcept nogil:
-        """Show every hidden mine and mark every wrong flag (fastmine.Game's lost view)."""
-        cdef Py_ssize_t r, c, o = 0, W = self.W, cols = self.cols, j, q
-        cdef const uint8_t* pm
-        cdef const uint8_t* st = self.st + i * self.P
-        cdef const uint32_t* ml = self.ml + i * self.mines
-        cdef int8_t* view = self.view + i * self.N
-        cdef int8_t v
-        cdef uint8_t m, hid, wrong
-        if self.nflags[i] == 0:
-            # No flag, so no wrong flag: visit the mines only (a whole-board scan
-            # was 40% of a random agent's steps at Expert).
-            for j in range(self.mines):
-                q = ml[j]
-                if st[q] == ST_HIDDEN:
-                    view[self.vof[q]] = V_MINE
-            return
-        # Branch-free over every cell (a mine is a coin flip to the predictor).
-        for r in range(1, self.rows + 1):
-            pm = self.pm + i * self.P + r * W + 1
-            st = self.st + i * self.P + r * W + 1
-            for c in range(cols):
-                m = pm[c]
-                v = view[o + c]
-                hid = m & (st[c] == ST_HIDDEN)
-                wrong = (m ^ 1) & (st[c] == ST_FLAG)
-                view[o + c] = <int8_t>(v + hid * (V_MINE - v) + wrong * (V_WRONG_FLAG - v))
-            o += cols
+        lost_view(self.view + i * self.N, self.pm + i * self.P, self.st + i * self.P,
+                  self.ml + i * self.mines, self.vof, self.mines, self.nflags[i] != 0,
+                  self.rows, self.cols)
 
     cdef void _finish_win(self, Py_ssize_t i) noexcept nogil:
-        """Flag every mine (all safe cells are open)."""
-        cdef Py_ssize_t j, q
-        cdef uint8_t* st = self.st + i * self.P
-        cdef const uint32_t* ml = self.ml + i * self.mines
-        cdef int8_t* view = self.view + i * self.N
-        for j in range(self.mines):
-            q = ml[j]
-            if st[q] != ST_FLAG:
-                st[q] = ST_FLAG
-                view[self.vof[q]] = V_FLAG
-                self.nflags[i] += 1
+        self.nflags[i] += flag_mines(self.view + i * self.N, self.st + i * self.P,
+                                     self.ml + i * self.mines, self.vof, self.mines)
         self.left[i] = <int32_t>(self.mines - self.nflags[i])
 
     cdef void _chord_mask(self, Py_ssize_t i) noexcept nogil:
-        """The chord part of game i's mask: numbers whose flags match and that
-        have a hidden neighbour."""
-        cdef Py_ssize_t r, c, p, k, o = 0, W = self.W, flagged, hidden
-        cdef const uint8_t* st = self.st + i * self.P
-        cdef const int8_t* view = self.view + i * self.N
-        cdef uint8_t* m = self.mk + i * self.n_actions + 2 * self.N
-        for r in range(1, self.rows + 1):
-            p = r * W + 1
-            for c in range(self.cols):
-                m[o] = 0
-                if view[o] >= 0:
-                    flagged = 0
-                    hidden = 0
-                    for k in range(8):
-                        if st[p + c + self.off[k]] == ST_FLAG:
-                            flagged += 1
-                        elif st[p + c + self.off[k]] == ST_HIDDEN:
-                            hidden += 1
-                    m[o] = flagged == view[o] and hidden > 0
-                o += 1
+        chord_mask(self.mk + i * self.n_actions + 2 * self.N, self.st + i * self.P,
+                   self.view + i * self.N, self.off, self.rows, self.cols)
 
     # ---------------------------------------------------------------- random agent
 
