@@ -10,6 +10,8 @@ tap near a point picks that game (:attr:`Chart.picked`).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -21,6 +23,9 @@ from kivy.uix.widget import Widget
 from fastmine.records.progress import Series
 
 from .widgets import TLabel
+
+if TYPE_CHECKING:
+    from fastmine.records import GameRecord
 
 MAX_DOTS = 400
 """Up to this many points each get a round dot; more are drawn as small squares
@@ -69,7 +74,7 @@ def tick_text(value: float, step: float) -> str:
     return f"{value:.{decimals}f}"
 
 
-class Chart(Widget):
+class Chart(Widget):  # type: ignore[misc]  # Kivy has no type information
     """One :class:`fastmine.records.progress.Series`: a dot per game, its running median
     as a line, the game number across and the value up."""
 
@@ -88,10 +93,11 @@ class Chart(Widget):
 
     __events__ = ("on_pick",)
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         self._labels: list[TLabel] = []
         self._plot = (0.0, 0.0, 1.0, 1.0)  # x0, y0, x1, y1 of the plotting area
-        self._map = None
+        # game number and value to widget x and y, once laid out with a series
+        self._map: tuple[Callable[[float], float], Callable[[float], float]] | None = None
         super().__init__(**kwargs)
         if not self.font_size:
             self.font_size = sp(12)
@@ -136,7 +142,7 @@ class Chart(Widget):
         lbl.size = lbl.texture_size
         return lbl
 
-    def redraw(self, *_args) -> None:
+    def redraw(self, *_args: object) -> None:
         """Lay out the ticks and draw everything again (cheap: a few dozen instructions)."""
         app = App.get_running_app()
         if app is None:
@@ -171,10 +177,10 @@ class Chart(Widget):
         # the value labels' column is as wide as the widest of them
         widths = [self._label(i, t).width for i, t in enumerate(y_texts)]
         gap = dp(5)
-        x0 = self.x + max(widths) + gap
-        x1 = self.right - dp(6)
-        y0 = self.y + line_h + gap
-        y1 = self.top - line_h / 2
+        x0: float = self.x + max(widths) + gap  # Kivy's sizes: floats
+        x1: float = self.right - dp(6)
+        y0: float = self.y + line_h + gap
+        y1: float = self.top - line_h / 2
         xmax = max(s.x)
         pad = max(0.5, 0.03 * xmax)
         xlo, xhi = 1 - pad, xmax + pad
@@ -234,9 +240,10 @@ class Chart(Widget):
 
     # ------------------------------------------------------------ touch
 
-    def on_touch_down(self, touch) -> bool:
+    def on_touch_down(self, touch: Any) -> bool:
         if not self.collide_point(*touch.pos) or self.series is None:
-            return super().on_touch_down(touch)
+            handled: bool = super().on_touch_down(touch)
+            return handled
         pts = self.screen_points()
         if not pts:
             return False
@@ -249,5 +256,5 @@ class Chart(Widget):
         self.dispatch("on_pick", self.series.records[best])
         return True
 
-    def on_pick(self, record) -> None:
+    def on_pick(self, record: GameRecord) -> None:
         """A point was tapped: ``record`` is its game."""

@@ -15,12 +15,22 @@ is down), and the player screen moves it at the recorded pace.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from kivy.clock import Clock
 from kivy.graphics import Color, Ellipse, InstructionGroup, Line, PopMatrix
 from kivy.metrics import dp
 
 from . import viewport
 from .boardview import BoardView, app_setting
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from fastmine.replay import Replay
+
+    from .kivytypes import ClockEvent
 
 READ_SLACK = 28 / 56
 """On a touch screen a replay opens whole when its cells are at least this
@@ -52,15 +62,15 @@ class ReplayBoard(BoardView):
     move's cell in view, panning, never zooming, unless the player moved the
     view by hand (:attr:`hands_off`)."""
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         self.hands_off = False
         """The player panned or zoomed by hand: :meth:`follow` leaves the view
         alone until the screen clears this (play, a step, a jump)."""
         self._glide: list[float] | None = None  # from x, from y, to x, to y, seconds gone
-        self._glide_event = None
+        self._glide_event: ClockEvent | None = None
         self._last_was_pan = False  # the last finger up had panned or pinched
         self._mouse_for: object = None   # the replay whose buttons_held is cached
-        self._held = None
+        self._held: NDArray[np.uint8] | None = None  # the buttons down after each event
         self.mouse_at: tuple[float, float, int] | None = None
         """Where the pointer is drawn: (row, col) in cells (fractions) and the
         buttons held, or None (no path, off the board, before the first event)."""
@@ -69,7 +79,7 @@ class ReplayBoard(BoardView):
         pop = [i for i in self.canvas.children if isinstance(i, PopMatrix)]
         self.canvas.insert(self.canvas.indexof(pop[0]), self._pointer)
 
-    def show_mouse(self, replay, ms: float | None) -> None:
+    def show_mouse(self, replay: Replay | None, ms: float | None) -> None:
         """Draw the pointer of ``replay``'s mouse path at game time ``ms``
         (milliseconds); nothing without a path, or when ``ms`` is None."""
         from fastmine.replay.mousepath import UNIT, buttons_held, cursor_index
@@ -79,8 +89,10 @@ class ReplayBoard(BoardView):
         self.mouse_at = None
         if mouse is None or ms is None or not len(mouse):
             return
-        if self._mouse_for is not replay:
-            self._mouse_for, self._held = replay, buttons_held(mouse)
+        held_after = self._held
+        if self._mouse_for is not replay or held_after is None:
+            held_after = buttons_held(mouse)
+            self._mouse_for, self._held = replay, held_after
         i = cursor_index(mouse, ms)
         if i < 0:
             return
@@ -88,7 +100,7 @@ class ReplayBoard(BoardView):
         fr, fc = float(mouse[i, 2]) / unit, float(mouse[i, 1]) / unit
         if not (0 <= fr < self.rows and 0 <= fc < self.cols):
             return
-        held = int(self._held[i])
+        held = int(held_after[i])
         self.mouse_at = (fr, fc, held)
         dr, dc = (fc, fr) if self.transposed else (fr, fc)
         x, y = dc, self.drows - dr
@@ -176,11 +188,11 @@ class ReplayBoard(BoardView):
         self.hands_off = True
         super()._settle()
 
-    def _on_geometry(self, *args) -> None:
+    def _on_geometry(self, *args: object) -> None:
         self._stop_glide()  # its target was worked out for the old size
         super()._on_geometry(*args)
 
-    def on_touch_down(self, touch):
+    def on_touch_down(self, touch: Any) -> bool:
         if (getattr(touch, "is_double_tap", False) and self.collide_point(*touch.pos)
                 and not self.hidden and not self.gestures._touches
                 and getattr(touch, "button", None) in (None, "left")
@@ -193,19 +205,19 @@ class ReplayBoard(BoardView):
             return True
         return super().on_touch_down(touch)
 
-    def on_touch_up(self, touch):
+    def on_touch_up(self, touch: Any) -> bool:
         press = touch.ud.get("board") if touch.grab_current is self else None
         if press is not None:
             self._last_was_pan = bool(press.moved or press.consumed)
         return super().on_touch_up(touch)
 
-    def show_press(self, cell) -> None:
+    def show_press(self, cell: tuple[int, int]) -> None:
         pass
 
-    def arming_started(self, pos) -> None:
+    def arming_started(self, pos: tuple[float, float]) -> None:
         pass
 
-    def on_cursor(self, inst, cell) -> None:
+    def on_cursor(self, inst: object, cell: tuple[int, int] | None) -> None:
         super().on_cursor(inst, cell)
         if self._ready:  # bolder than the keyboard cursor: it is the point of the screen
             self._cursor_line.width = max(0.05, dp(3) / max(self.scale, 1))

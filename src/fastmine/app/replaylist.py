@@ -9,6 +9,7 @@ itself is :mod:`.replayscreen`.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from kivy.app import App
 from kivy.factory import Factory
@@ -52,18 +53,18 @@ def row_text(e: ReplayEntry) -> str:
     return f"[b]{board_name(e.label)}[/b]   {result}{extra}\n{when(e.date)}"
 
 
-class ReplaysScreen(Screen):
+class ReplaysScreen(Screen):  # type: ignore[misc]  # Kivy has no type information
     """The recorded games that have a replay, newest first; a tap watches one."""
 
     error = StringProperty("")
     empty_text = StringProperty("")
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         load_kv()
         self._coached: dict[int, Coaching] = {}  # the coach runs once per game watched
         super().__init__(**kwargs)
 
-    def on_pre_enter(self, *_args) -> None:
+    def on_pre_enter(self, *_args: object) -> None:
         self.refresh()
 
     def refresh(self) -> None:
@@ -88,7 +89,7 @@ class ReplaysScreen(Screen):
             row.bind(on_release=lambda r: self.watch(r.record_id))
             rows.add_widget(row)
 
-    def rows(self) -> list:
+    def rows(self) -> list[Any]:
         """The row buttons, top one first."""
         return list(reversed(self.ids.rows.children))
 
@@ -107,7 +108,9 @@ class ReplaysScreen(Screen):
         self._coached[record_id] = coaching
         while len(self._coached) > KEEP_COACHED:
             del self._coached[next(iter(self._coached))]
-        return app.watch_replay(replay, coaching, back=lambda: app.show_screen("replays"), play=True)
+        player: ReplayScreen = app.watch_replay(replay, coaching, back=lambda: app.show_screen("replays"),
+                                                play=True)
+        return player
 
     def on_key(self, key: int, _text: str | None) -> bool:
         """Escape and Android back return to the game."""

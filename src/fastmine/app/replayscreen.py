@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from kivy.app import App
@@ -35,6 +36,14 @@ from . import screenloader
 from . import tiles as T
 from .i18n import N_, _, board_name, coach_words, ngettext
 from .replayboard import ReplayBoard
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, NDArray
+
+    from fastmine.coach import Verdict
+    from fastmine.replay import Replay, Seeker
+
+    from .kivytypes import ClockEvent
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
 """The speed button's steps (1 is the pace the game was played at)."""
@@ -68,7 +77,7 @@ def load_kv() -> None:
     screenloader.load_kv("replay.kv")
 
 
-def playback_delays(times_ms, speed: float, max_pause: float = MAX_PAUSE) -> np.ndarray:
+def playback_delays(times_ms: ArrayLike, speed: float, max_pause: float = MAX_PAUSE) -> NDArray[np.float64]:
     """Seconds to wait before each move at ``speed``: the time the player took
     since the move before (the first move comes at once), at most
     ``max_pause`` seconds of game time, divided by ``speed``.
@@ -80,7 +89,7 @@ def playback_delays(times_ms, speed: float, max_pause: float = MAX_PAUSE) -> np.
     return np.minimum(np.diff(t, prepend=0.0), max_pause) / speed
 
 
-def mark_of(verdict) -> tuple[str, tuple[float, float, float, float]] | None:
+def mark_of(verdict: Verdict | None) -> tuple[str, tuple[float, float, float, float]] | None:
     """The timeline mark of a coach verdict (name, colour), or None for a plain move.
 
     >>> from fastmine.coach import Category, Verdict
@@ -112,18 +121,18 @@ class Coaching:
     """The coach's analysis of one replay: a verdict per move and the summary
     line; ``verdicts`` None (and ``summary`` saying why) when it cannot run."""
 
-    verdicts: list | None
+    verdicts: list[Verdict] | None
     summary: str
 
     @property
-    def fatal(self):
+    def fatal(self) -> Verdict | None:
         """The verdict on the move that lost, or None."""
         if not self.verdicts:
             return None
         return next((v for v in self.verdicts if not v.survived), None)
 
 
-def analyse(replay) -> Coaching:
+def analyse(replay: Replay) -> Coaching:
     """Run the coach once on a :class:`fastmine.replay.Replay`, as ``fastmine
     replay`` does (:func:`fastmine.replay.verdicts.verdicts_of`: milliseconds for an
     Expert game, a time budget for huge ones); never raises: a game it cannot
@@ -144,7 +153,7 @@ def analyse(replay) -> Coaching:
     return Coaching(verdicts, note)
 
 
-def describe(verdict, transposed: bool = False) -> str:
+def describe(verdict: Verdict, transposed: bool = False) -> str:
     """The coach's sentence on one move (see :func:`fastmine.coach.describe`), in the
     player's language, naming its cell where the player sees it: on a board drawn
     turned (see :mod:`.viewport`), game row r is the drawn column r."""
@@ -175,11 +184,11 @@ class ReplayFrames:
     :data:`MAX_FRAME_BYTES`; otherwise forward steps play one move and a step
     back plays again from the start."""
 
-    def __init__(self, replay) -> None:
+    def __init__(self, replay: Replay) -> None:
         self.replay = replay
         n = len(replay)
         self._all: np.ndarray | None = None
-        self._seek = None
+        self._seek: Seeker | None = None
         if (n + 1) * replay.rows * replay.cols <= MAX_FRAME_BYTES:
             views = np.empty((n + 1, replay.rows, replay.cols), np.int8)
             for k, game in enumerate(replay.frames()):
@@ -189,7 +198,8 @@ class ReplayFrames:
     def view(self, k: int) -> np.ndarray:
         """The board (a view array) after the first ``k`` moves."""
         if self._all is not None:
-            return self._all[k]
+            board: np.ndarray = self._all[k]
+            return board
         if self._seek is None:
             from fastmine.replay import Seeker
 
@@ -197,7 +207,7 @@ class ReplayFrames:
         return self._seek.goto(k).view
 
 
-class Timeline(Slider):
+class Timeline(Slider):  # type: ignore[misc]  # Kivy has no type information
     """A slider over the moves (value = moves made) with a tick per risky move,
     coloured as :data:`MARKS`; the fatal move's tick is taller.  The ticks are
     drawn under the thumb and stand out above and below it, so the move the
@@ -208,20 +218,20 @@ class Timeline(Slider):
     dragging = BooleanProperty(False)
     """A finger (or the mouse) holds the thumb: playback waits for it to let go."""
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         self._ticks = InstructionGroup()
         super().__init__(**kwargs)
         self.canvas.before.add(self._ticks)
         self.bind(pos=self._draw, size=self._draw, marks=self._draw, max=self._draw,
                   padding=self._draw, cursor_size=self._draw)
 
-    def on_touch_down(self, touch) -> bool:
+    def on_touch_down(self, touch: Any) -> bool:
         handled = super().on_touch_down(touch)
         if handled and not touch.is_mouse_scrolling and touch.grab_current is None:
             self.dragging = self.dragging or any(ref() is self for ref in touch.grab_list)
         return bool(handled)
 
-    def on_touch_up(self, touch) -> bool:
+    def on_touch_up(self, touch: Any) -> bool:
         mine = touch.grab_current is self
         handled = super().on_touch_up(touch)
         if mine:
@@ -232,9 +242,10 @@ class Timeline(Slider):
         """Window x of the slider position ``index`` (where its thumb sits)."""
         span = (self.max - self.min) or 1
         x = self.x + self.padding + (index - self.min) / span * (self.width - 2 * self.padding)
-        return self.to_window(x, self.y)[0]
+        window_x: float = self.to_window(x, self.y)[0]
+        return window_x
 
-    def _draw(self, *_args) -> None:
+    def _draw(self, *_args: object) -> None:
         self._ticks.clear()
         span = (self.max - self.min) or 1
         w = dp(3)
@@ -245,7 +256,7 @@ class Timeline(Slider):
             self._ticks.add(Rectangle(pos=(x - w / 2, self.center_y - h / 2), size=(w, h)))
 
 
-class ReplayScreen(Screen):
+class ReplayScreen(Screen):  # type: ignore[misc]  # Kivy has no type information
     """The replay player (layout in ``replay.kv``): board, timeline, clock, the
     coach's word on the move shown, play/pause, speed, steps, start and end."""
 
@@ -263,16 +274,16 @@ class ReplayScreen(Screen):
     summary = StringProperty("")
     """The coach's line on the whole game."""
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         self.board = ReplayBoard(pos_hint={"x": 0, "y": 0})
-        self.replay = None
+        self.replay: Replay | None = None
         self.frames: ReplayFrames | None = None
         self.coaching: Coaching | None = None
         self._delays = np.zeros(0)
         self._cum = np.zeros(0)
         self._from = 0
         self._played = 0.0
-        self._event = None
+        self._event: ClockEvent | None = None
         self._syncing = False
         self._back: Callable[[], None] | None = None
         load_kv()
@@ -291,10 +302,10 @@ class ReplayScreen(Screen):
             app.fbind("on_pause", lambda *_a: self.pause())
         self.bind(size=self._check_orientation)
 
-    def _check_orientation(self, *_args) -> None:
+    def _check_orientation(self, *_args: object) -> None:
         self.landscape = self.width > self.height * 1.05
 
-    def on_landscape(self, _inst, landscape: bool) -> None:
+    def on_landscape(self, _inst: object, landscape: bool) -> None:
         if not landscape and "spacer" in self.ids:
             # The landscape column was stretched to the screen's height by its
             # layout; kv sets the heights again only when what they follow
@@ -306,7 +317,7 @@ class ReplayScreen(Screen):
 
     # ------------------------------------------------------------ opening
 
-    def open(self, replay, coaching: Coaching | None = None, at: int = 0,
+    def open(self, replay: Replay, coaching: Coaching | None = None, at: int = 0,
              title: str = "", back: Callable[[], None] | None = None) -> None:
         """Show ``replay`` after ``at`` moves, paused.  ``coaching`` is its
         analysis if already made (else it is made now, once); ``back`` is what
@@ -321,7 +332,7 @@ class ReplayScreen(Screen):
         self._back = back
         self.n = len(replay)
         self._delays = playback_delays(replay.moves[:, 3], self.speed)
-        marks = []
+        marks: list[tuple[int, tuple[float, float, float, float], bool]] = []
         for v in self.coaching.verdicts or ():
             m = mark_of(v)
             if m is not None:
@@ -342,6 +353,8 @@ class ReplayScreen(Screen):
     # ------------------------------------------------------------ moving
 
     def _tiles(self, k: int) -> np.ndarray:
+        if self.frames is None:  # called once a replay is open (open, _show)
+            raise RuntimeError("the replay player has no replay open")
         return T.VIEW_TILE[np.ascontiguousarray(self.frames.view(k)).view(np.uint8)]
 
     def _cell(self, k: int) -> tuple[int, int] | None:
@@ -390,6 +403,8 @@ class ReplayScreen(Screen):
 
     def _describe(self) -> None:
         replay, k, n = self.replay, int(self.k), int(self.n)
+        if replay is None:  # nothing open: nothing to say (its callers check first)
+            return
         times = replay.moves[:, 3]
         self.clock_text = fmt_clock(times[k - 1] / 1000.0 if k else 0.0)
         if n == 0:
@@ -533,7 +548,7 @@ class ReplayScreen(Screen):
 
     # ------------------------------------------------------------ leaving
 
-    def on_leave(self, *_args) -> None:
+    def on_leave(self, *_args: object) -> None:
         self.pause()
 
     def back(self) -> None:
@@ -564,7 +579,7 @@ class ReplayScreen(Screen):
         return True
 
 
-def replay_title(replay) -> str:
+def replay_title(replay: Replay) -> str:
     """The player's title: board, and how and when the game ended.
 
     >>> import fastmine
