@@ -22,7 +22,6 @@ from kivy.logger import Logger
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ObjectProperty
 from kivy.uix.modalview import ModalView
-from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from fastmine import DIFFICULTIES, Difficulty, difficulty_name
 
@@ -41,7 +40,7 @@ from .i18n import _, board_name, ngettext, sentence
 from .languages import LanguageMixin
 from .leaving import LeavingMixin
 from .screenloader import SCREENS as SCREEN_MODULES
-from .screenloader import load_kv, screen_class
+from .screenloader import Screens, load_kv, screen_class
 from .screens import GameScreen
 from .sharing import SharingMixin
 from .sounds import SoundBoard
@@ -185,7 +184,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         self.store = Store(self.user_data_dir)
         self.sounds = SoundBoard(os.path.join(self.user_data_dir, "sounds"), S.flag(cfg, "sound"))
         self.apply_theme(cfg.get(S.SECTION, "theme"))
-        sm = ScreenManager(transition=NoTransition())
+        sm = Screens()  # switches at once; releases the screens left (screenloader)
         self.game_screen = GameScreen(clock=self.clock, name="game")
         sm.add_widget(self.game_screen)
         ctrl = self.ctrl
