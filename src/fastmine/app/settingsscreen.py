@@ -9,6 +9,8 @@ the change (see ``FastmineApp.on_config_change``).
 
 from __future__ import annotations
 
+from typing import Any
+
 from kivy.app import App
 from kivy.metrics import dp
 from kivy.properties import DictProperty, StringProperty
@@ -24,7 +26,7 @@ from .textfield import FlatInput
 from .widgets import TLabel, WordToggle
 
 
-class SettingRow(BoxLayout):
+class SettingRow(BoxLayout):  # type: ignore[misc]  # Kivy has no type information
     """One setting: its title, a line on what it does, and its choices.
 
     Setting :attr:`value` (a button, or a test) stores it and applies it.
@@ -37,7 +39,7 @@ class SettingRow(BoxLayout):
     labels = DictProperty({})
     """Value -> the words shown on its button (empty for a text setting)."""
 
-    def on_kv_post(self, _base) -> None:
+    def on_kv_post(self, _base: object) -> None:
         choices = self.ids.choices
         if not self.labels:
             field = FlatInput(text=self.value, size_hint=(1, None), height=dp(48))
@@ -61,10 +63,14 @@ class SettingRow(BoxLayout):
                 b, "state", "down" if value == b.value else "normal"))
             choices.add_widget(btn)
             self.ids[f"choice_{v}"] = btn
-        choices.bind(width=lambda c, w: [fit_width(b, w) for b in c.children])
 
+        def fit_all(box: Any, width: float) -> None:
+            for b in box.children:
+                fit_width(b, width)
 
-    def on_value(self, _inst, value: str) -> None:
+        choices.bind(width=fit_all)
+
+    def on_value(self, _inst: object, value: str) -> None:
         app = App.get_running_app()
         if app is None or not self.key or app.config.get(S.SECTION, self.key) == value:
             return
@@ -73,13 +79,13 @@ class SettingRow(BoxLayout):
         app.on_config_change(app.config, S.SECTION, self.key, value)
 
 
-class SettingsScreen(Screen):
+class SettingsScreen(Screen):  # type: ignore[misc]  # Kivy has no type information
     """All settings on one scrolling page (from :data:`.settings.PANEL`)."""
 
     rows = DictProperty({})
     """Key -> :class:`SettingRow`."""
 
-    def on_kv_post(self, _base) -> None:
+    def on_kv_post(self, _base: object) -> None:
         box = self.ids.box
         for item in S.PANEL:
             if item["type"] == "title":
@@ -96,7 +102,7 @@ class SettingsScreen(Screen):
         self.ids["file_buttons"] = settingsfile.buttons(App.get_running_app())
         box.add_widget(self.ids["file_buttons"])
 
-    def on_pre_enter(self, *_args) -> None:
+    def on_pre_enter(self, *_args: object) -> None:
         cfg = App.get_running_app().config
         for key, row in self.rows.items():
             row.value = str(cfg.get(S.SECTION, key))
@@ -129,5 +135,5 @@ class SettingsTitle(TLabel):
     """A section title on the settings screen."""
 
 
-class Choices(StackLayout):
+class Choices(StackLayout):  # type: ignore[misc]  # Kivy has no type information
     """A setting's buttons, wrapping onto more lines on a narrow screen."""

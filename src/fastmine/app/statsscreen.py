@@ -11,6 +11,9 @@ the screen's first use (:mod:`.screenloader`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 from kivy.app import App
 from kivy.metrics import sp
 from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
@@ -24,6 +27,11 @@ from .i18n import N_, _, board_name, fmt_number, fmt_percent, fmt_seconds, ngett
 from .recordsscreen import BoardPicker, current_board, short_date, shown_label
 from .screenloader import load_kv
 from .widgets import WordToggle
+
+if TYPE_CHECKING:
+    from fastmine.records import GameRecord
+
+    from .store import Store
 
 LAST_CHOICES = ("25", "50", "100", "all")
 """How many of the last games the screen offers to look at ("all": every one)."""
@@ -63,7 +71,7 @@ def summary_text(p: Progress, wide: bool = False) -> str:
     return f"{head}\n{times}{'   ·   ' if wide else chr(10)}{rates}"
 
 
-def picked_text(record, number: int) -> str:
+def picked_text(record: GameRecord, number: int) -> str:
     """The figures of a tapped point's game.
 
     >>> from fastmine.records import GameRecord
@@ -102,7 +110,7 @@ def empty_text(board: str, played: int, assisted: int) -> str:
              "game.").format(board=board)
 
 
-class ProgressScreen(BoardPicker, Screen):
+class ProgressScreen(BoardPicker, Screen):  # type: ignore[misc]  # Kivy has no type information
     """Charts of time and 3BV/s per won game over a board's last games."""
 
     difficulty = StringProperty("Beginner")
@@ -122,11 +130,11 @@ class ProgressScreen(BoardPicker, Screen):
     landscape = BooleanProperty(False)
     legend = StringProperty("")
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         load_kv("stats.kv")  # its rules before the screen is built
         super().__init__(**kwargs)
 
-    def on_kv_post(self, _base) -> None:
+    def on_kv_post(self, _base: object) -> None:
         for value in LAST_CHOICES:
             # Words never cut: "All" is as wide as its word ("Semua", "Wszystkie" were
             # cut between two letters in a fifth of a 360-dp phone at large text) and
@@ -150,14 +158,14 @@ class ProgressScreen(BoardPicker, Screen):
         """The time chart and the 3BV/s chart."""
         return self.ids.time_chart, self.ids.rate_chart
 
-    def _check_orientation(self, *_args) -> None:
+    def _check_orientation(self, *_args: object) -> None:
         self.landscape = self.width > self.height * 1.05
 
-    def on_landscape(self, *_args) -> None:
+    def on_landscape(self, *_args: object) -> None:
         if self.progress is not None and self.progress.played:
             self.summary = summary_text(self.progress, self.landscape)
 
-    def on_pre_enter(self, *_args) -> None:
+    def on_pre_enter(self, *_args: object) -> None:
         app = App.get_running_app()
         th = app.theme
         big = int(sp(19))  # the dot and the dash about as big as the chart's own
@@ -171,10 +179,10 @@ class ProgressScreen(BoardPicker, Screen):
             self.difficulty = current_board(app)
         self.refresh()
 
-    def on_difficulty(self, *_args) -> None:
+    def on_difficulty(self, *_args: object) -> None:
         self.refresh()
 
-    def on_last(self, *_args) -> None:
+    def on_last(self, *_args: object) -> None:
         self.refresh()
 
     def refresh(self) -> None:
@@ -202,7 +210,7 @@ class ProgressScreen(BoardPicker, Screen):
                                                   self._assisted(app.store))
         self._show(p if p.won else None)
 
-    def _assisted(self, store) -> int:
+    def _assisted(self, store: Store) -> int:
         """Assisted games on the board shown (the charts leave them out)."""
         from .store import StoreError, board_key
 
@@ -224,7 +232,7 @@ class ProgressScreen(BoardPicker, Screen):
             return True
         return False
 
-    def _on_pick(self, _chart, record) -> None:
+    def _on_pick(self, _chart: object, record: GameRecord) -> None:
         p = self.progress
         if p is None:
             return
@@ -235,5 +243,5 @@ class ProgressScreen(BoardPicker, Screen):
             chart.picked = record
 
 
-def _hex(rgba) -> str:
+def _hex(rgba: Sequence[float]) -> str:
     return "".join(f"{round(c * 255):02x}" for c in rgba[:3])
