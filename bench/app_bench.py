@@ -21,6 +21,11 @@ software OpenGL, no screen needed):
   and the second run's start-up figures (a later start: the tiles read from
   the cache, as at every start but the first) are added as
   ``later_start_<name>``.  An app without that option gets a note instead.
+* **Memory that comes back**: ``python app/main.py --bench --bench-memory
+  CLICKS`` at the same phone profile, twice on one data folder (a first start,
+  then a later one): the resident memory (now, not the peak) at the first
+  frame, after a 50x50 game of ``CLICKS`` clicks, on each other screen and
+  back at the game after it (``memory``).
 * **The machine's floor**: a bare Kivy app (one Button, numpy imported, nothing
   of fastmine) at the same phone profile, timed the same way to its first
   frame: the CPU any Kivy app with numpy spends here before it draws, which
@@ -211,6 +216,36 @@ def app_bench(main: Path, timeout: float, reveals: int | None = None) -> dict:
     return {**first, **{f"later_start_{k}": later.get(k) for k in LATER_START_KEYS}}
 
 
+def _memory_once(main: Path, tmp: str, timeout: float, clicks: int) -> dict:
+    data = os.path.join(tmp, "data")
+    try:
+        proc = subprocess.run([sys.executable, str(main), "--bench", "--bench-memory", str(clicks),
+                               "--data-dir", data], env=_env(tmp), capture_output=True, text=True,
+                              timeout=timeout, cwd=ROOT)
+    except subprocess.TimeoutExpired:
+        return {"status": "timeout", "error": f"no result within {timeout:g} s"}
+    got = next((line for line in reversed(proc.stdout.splitlines()) if line.startswith("{")), None)
+    if got is None:
+        return _failure(proc)
+    try:
+        return {"status": "ok", **json.loads(got)}
+    except ValueError:
+        return _failure(proc)
+
+
+def memory(main: Path, timeout: float, clicks: int = 300) -> dict:
+    """``python app/main.py --bench --bench-memory CLICKS`` twice on one data
+    folder: ``{"first_start": ..., "later_start": ...}``, each the app's JSON
+    (the resident memory at each step, ``rss_mb``)."""
+    out: dict = {}
+    with tempfile.TemporaryDirectory(prefix="fastmine-bench-kivy-") as tmp:
+        for run_name in ("first_start", "later_start"):
+            out[run_name] = _memory_once(main, tmp, timeout, clicks)
+            if out[run_name].get("status") != "ok":
+                break
+    return out
+
+
 def run(cfg, progress, root: Path = ROOT) -> dict:
     """The app section of the results document."""
     main = root / "app" / "main.py"
@@ -221,7 +256,7 @@ def run(cfg, progress, root: Path = ROOT) -> dict:
         return {"skipped": "Kivy is not installed"}
     timeout = 60.0 if cfg.quick else 120.0
     runs = 1 if cfg.quick else 3
-    progress.total += 2 * runs + 1
+    progress.total += 2 * runs + 2
     out: dict = {"startup": []}
     for _ in range(runs):
         progress.set_postfix_str("app startup", refresh=False)
@@ -229,6 +264,9 @@ def run(cfg, progress, root: Path = ROOT) -> dict:
         progress.update()
     progress.set_postfix_str("app --bench", refresh=False)
     out["app_bench"] = app_bench(main, timeout, reveals=3 if cfg.quick else None)
+    progress.update()
+    progress.set_postfix_str("app --bench-memory", refresh=False)
+    out["memory"] = memory(main, 2 * timeout, clicks=20 if cfg.quick else 300)
     progress.update()
     out["floor"] = []
     for _ in range(runs):

@@ -100,6 +100,26 @@ def _no_guess(rows: list[dict]) -> list[str]:
     return out + [""]
 
 
+def _memory_lines(memory: dict) -> list[str]:
+    """The memory bench's table: resident MB at each step, a first and a later start."""
+    runs = {k: v for k, v in memory.items() if v.get("status") == "ok"}
+    failed = [f"`python app/main.py --bench --bench-memory`, {k}: {v.get('status')} — "
+              f"{v.get('error', '')}." for k, v in memory.items() if v.get("status") != "ok"]
+    if not runs:
+        return ["", *failed] if failed else []
+    steps = list(next(iter(runs.values()))["rss_mb"])
+    clicks = next(iter(runs.values())).get("clicks")
+    out = ["", f"Resident memory, MB (`--bench --bench-memory {clicks}`: a 50x50 game of {clicks} "
+           "clicks, then each screen from the game and back):", "",
+           "| step | " + " | ".join(k.replace("_", " ") for k in runs) + " |",
+           "|---|" + "---:|" * len(runs)]
+    for step in steps:
+        cells = [runs[k]["rss_mb"].get(step) for k in runs]
+        out.append(f"| {step.replace('_', ' ')} | "
+                   + " | ".join("" if c is None else f"{c:.1f}" for c in cells) + " |")
+    return out + ([""] + failed if failed else [])
+
+
 def app_section(doc: dict) -> list[str]:
     """Markdown for the app results (or the note saying why they are missing)."""
     a = doc.get("app") or {}
@@ -125,6 +145,7 @@ def app_section(doc: dict) -> list[str]:
                 for k, v in own.items() if k != "status"]
     elif own:
         out.append(f"`python app/main.py --bench`: {own.get('status')} — {own.get('error', '')}.")
+    out += _memory_lines(a.get("memory") or {})
     floor = [r for r in a.get("floor", []) if r["status"] == "ok"]
     if floor:
         cpu = statistics.median(r["process_cpu_to_first_frame_s"] for r in floor)

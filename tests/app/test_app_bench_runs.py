@@ -107,3 +107,24 @@ def test_the_bench_measures_a_bare_kivy_app_as_the_floor_and_reports_it(kivy_win
     assert f"{got['process_cpu_to_first_frame_s']:.3f} s of CPU" in text
     assert "median of 1" in text and "Bare Kivy app run: timeout" in text
     assert _files_under(fake_home) == []
+
+
+def test_the_memory_bench_reports_every_step(kivy_window, tmp_path):
+    """``--bench --bench-memory CLICKS``: the resident memory at the first frame,
+    after the 50x50 game, on every other screen and back at the game after each
+    (the screens left are released there: see test_app_released_screens.py)."""
+    from fastmine.app import screenloader
+    from fastmine.app.benchmark import MEMORY_SCREENS
+
+    out = subprocess.run([sys.executable, "-m", "fastmine.app", "--bench", "--bench-memory", "3",
+                          "--data-dir", str(tmp_path / "data")],
+                         capture_output=True, text=True, timeout=300, env=_child_env(), cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-2000:]
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert set(MEMORY_SCREENS) == set(screenloader.SCREENS)
+    steps = ["first_frame", "game", *(s + t for s in MEMORY_SCREENS for t in ("", "_then_game")),
+             "every_screen_then_game"]
+    assert list(got["rss_mb"]) == steps
+    if sys.platform.startswith("linux"):
+        assert all(v > 0 for v in got["rss_mb"].values())
+    assert got["first_start"] is True and got["clicks"] == 3 and got["game_state"] == "playing"

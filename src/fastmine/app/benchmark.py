@@ -41,6 +41,12 @@ touch-screen way, so 50x50 opens zoomed at 56 dp cells);
 
 Without a display it runs on SDL's offscreen driver (software GL here), in a
 throwaway data folder, so it never touches the player's records.
+
+``--bench-memory CLICKS`` (:func:`run_memory_bench`) measures memory instead:
+the resident size (Linux's ``VmRSS``, what the process holds now, not its
+peak) at the first frame, after a 50x50 game played by ``CLICKS`` clicks (each
+drawn and finished as a screen would), on each other screen and back at the
+game after it, then after every screen was visited; one JSON line.
 """
 
 from __future__ import annotations
@@ -282,6 +288,124 @@ def run_bench(t0: float, data_dir: str | None = None, reveals: int = 30) -> int:
         "peak_rss_mb_first_frame": rss_first[0] if rss_first else None,
         "gl_renderer": renderer,
         "gl_samples": samples,
+    }
+    out = sys.__stdout__ or sys.stdout
+    out.write(json.dumps(result) + "\n")
+    out.flush()
+    app.stop()
+    return 0
+
+
+MEMORY_SCREENS = ("new_game", "records", "progress", "replays", "replay", "settings",
+                  "how_to_play", "about")
+"""The screens the memory bench visits, each from the game and back."""
+
+
+def _rss_mb() -> float | None:
+    """The process's resident memory now, in MB (Linux; None elsewhere)."""
+    try:
+        with open("/proc/self/statm") as f:
+            pages = int(f.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return round(pages * os.sysconf("SC_PAGE_SIZE") / (1 << 20), 1)
+
+
+def _play_clicks(app: Any, EventLoop: Any, clicks: int) -> int:
+    """A 50x50 game with 500 mines played by ``clicks`` clicks that keep it in
+    play (an opening, then safe cells opened and mines flagged, in a seeded
+    order), each followed by its frame; returns the clicks made."""
+    from fastmine import Difficulty, GameState
+
+    ctrl = app.ctrl
+    app.start_game(Difficulty(50, 50, 500), rule="opening")
+    _frame(EventLoop)
+    ctrl.reveal(25, 25)
+    made = 1
+    rng = random.Random(1)
+    game = ctrl.game
+    while made < clicks and game.state is GameState.PLAYING:
+        hidden = np.argwhere(game.view == -1)
+        if len(hidden) == 0:
+            break
+        r, c = (int(v) for v in hidden[rng.randrange(len(hidden))])
+        if game.board.mines[r, c]:
+            ctrl.mark(r, c)
+        else:
+            ctrl.reveal(r, c)
+        made += 1
+        _frame(EventLoop)
+    for _ in range(30):  # the last animations end
+        _frame(EventLoop)
+    return made
+
+
+def run_memory_bench(data_dir: str | None = None, clicks: int = 300) -> int:
+    """Start the app at the bench's profile, play a 50x50 game and visit every
+    screen, printing the resident memory at each step as one JSON line."""
+    from kivy.config import Config
+
+    Config.set("graphics", "maxfps", "0")
+    Config.set("graphics", "width", str(PHONE["size"][0]))
+    Config.set("graphics", "height", str(PHONE["size"][1]))
+    from kivy.metrics import Metrics
+
+    from . import viewport
+
+    Metrics.density = PHONE["density"]
+    viewport.TOUCH_FIRST = True
+    from kivy.base import EventLoop, runTouchApp
+
+    from fastmine.replay import Replay
+
+    from . import appfiles
+    from .application import FastmineApp
+
+    data_dir = data_dir or tempfile.mkdtemp(prefix="fastmine-bench-")
+    first_start = not any(appfiles.cache_folder(data_dir).glob("atlas-*.npy"))
+    app = FastmineApp(data_dir=data_dir)
+    app._run_prepare()
+    runTouchApp(embedded=True)
+    for _ in range(50):
+        _frame(EventLoop)
+        if app.first_frame_at is not None:
+            break
+    for _ in range(3):
+        _frame(EventLoop)
+    rss: dict[str, float | None] = {"first_frame": _rss_mb()}
+    if app.sounds is not None:
+        app.sounds.enabled = False
+    if app.tutorial_on:
+        app.end_tutorial()
+    if app.resume_dialog is not None:  # a later start offers the last run's game
+        app.resume_dialog.dismiss()
+    made = _play_clicks(app, EventLoop, clicks)
+    rss["game"] = _rss_mb()
+    game = app.ctrl.game
+    for name in MEMORY_SCREENS:
+        if name == "replay":
+            try:
+                app.watch_replay(Replay.from_game(game))
+            except ValueError:
+                continue
+        else:
+            app.show_screen(name)
+        for _ in range(10):
+            _frame(EventLoop)
+        rss[name] = _rss_mb()
+        app.show_screen("game")
+        for _ in range(5):
+            _frame(EventLoop)
+        rss[f"{name}_then_game"] = _rss_mb()
+    rss["every_screen_then_game"] = rss[f"{MEMORY_SCREENS[-1]}_then_game"]
+    result = {
+        "profile": "phone: 1080x2340 px at density 2.75 (393x851 dp), touch-first",
+        "first_start": first_start,
+        "board": "50x50/500",
+        "clicks": made,
+        "game_state": game.state.value,
+        "rss_mb": rss,
+        "peak_rss_mb": _peak_rss_mb(),
     }
     out = sys.__stdout__ or sys.stdout
     out.write(json.dumps(result) + "\n")

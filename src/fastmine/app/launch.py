@@ -110,6 +110,9 @@ def parse_args(argv: list[str] | None = None, prog: str | None = None) -> argpar
     p.add_argument("--bench", action="store_true",
                    help="print startup and reveal frame times as JSON (runs headless if there is no display)")
     p.add_argument("--bench-reveals", type=int, default=30, help="reveals to time with --bench (default 30)")
+    p.add_argument("--bench-memory", type=int, metavar="CLICKS",
+                   help="with --bench: measure the resident memory instead, with a 50x50 game "
+                        "of CLICKS clicks and every screen visited")
     p.add_argument("--size", help="window size WIDTHxHEIGHT, e.g. 480x800")
     return p.parse_args(argv)
 
@@ -261,6 +264,9 @@ def main(argv: list[str] | None = None, *, t0: float | None = None, prog: str | 
             return 2
         Config.set("graphics", "width", w)
         Config.set("graphics", "height", h)
+    if args.bench and args.bench_memory is not None:
+        from .benchmark import run_memory_bench
+        return int(run_memory_bench(data_dir=args.data_dir, clicks=args.bench_memory))
     if args.bench:
         from .benchmark import run_bench
         return int(run_bench(t0, data_dir=args.data_dir, reveals=args.bench_reveals))
