@@ -54,7 +54,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import statistics
 import sys
 import tempfile
 import time
@@ -122,6 +121,10 @@ def _peak_rss_mb() -> float | None:
 
 
 def _median(xs: list[float]) -> float | None:
+    # imported here: statistics (and fractions with it) is nothing the app loads,
+    # and the start-up this module measures must be the app's own
+    import statistics
+
     return round(statistics.median(xs), 3) if xs else None
 
 
