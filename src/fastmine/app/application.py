@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -23,7 +23,7 @@ from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ObjectProperty
 from kivy.uix.modalview import ModalView
 
-from fastmine import DIFFICULTIES, Difficulty, difficulty_name
+from fastmine import DIFFICULTIES, Difficulty, Game, difficulty_name
 
 from . import appfiles, assist, controls, haptics
 from . import settings as S
@@ -51,6 +51,10 @@ from .tutorial import TutorialMixin
 from .watching import ReplayMixin
 
 if TYPE_CHECKING:
+    from .appfiles import SettingsConfig
+    from .controller import GameController
+    from .kivytypes import ClockEvent
+    from .screenloader import Screens
     from .settingsscreen import SettingsScreen
 
 END_DIALOG_DELAY = 0.6  # seconds to see the board before the dialog covers it
@@ -61,7 +65,7 @@ its menus' only: each other screen's load with it, on first use
 (:mod:`.screenloader`), and the dialogs' with the first dialog."""
 
 
-class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, ReplayMixin, App):
+class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, ReplayMixin, App):  # type: ignore[misc]  # Kivy has no type information
     """fastmine's touch and desktop Minesweeper.
 
     The records, saved game and sounds live in the data folder, the settings
@@ -83,7 +87,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
     use_kivy_settings = False
 
     def __init__(self, data_dir: str | None = None, clock: Callable[[], float] = time.monotonic,
-                 **kwargs) -> None:
+                 **kwargs: Any) -> None:
         self._data_dir = data_dir or os.environ.get("FASTMINE_APP_DATA") or None
         self._folders: tuple[str, str, str] | None = None  # data, config, cache (see _resolve)
         self.settings_note: str | None = None  # why the settings file was not used, for the player
@@ -96,10 +100,10 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         self.end_dialog: EndDialog | None = None
         self.resume_dialog: ResumeDialog | None = None
         self.first_frame_at: float | None = None
-        self._pending_record = None
+        self._pending_record: int | None = None  # the stored best time a name is asked for
         self._loss_record: int | None = None  # the stored loss an undo takes back
         self.quit_dialog: ConfirmDialog | None = None
-        self._events: list = []  # scheduled callbacks to cancel when the app stops
+        self._events: list[ClockEvent] = []  # scheduled callbacks to cancel when the app stops
         super().__init__(**kwargs)
 
     # ------------------------------------------------------------ setup
@@ -134,10 +138,10 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         """The folder of the drawn tiles (made when a tile image is first kept)."""
         return self._resolve()[2]
 
-    def get_application_config(self, defaultpath=None) -> str:
+    def get_application_config(self, defaultpath: str | None = None) -> str:
         return os.path.join(self.config_dir, appfiles.SETTINGS_FILE)
 
-    def load_kv(self, filename=None):
+    def load_kv(self, filename: str | None = None) -> bool:
         # The app's rules are KV_FILES, in that order, not the one <name>.kv
         # Kivy looks for.  A second app in the same process (tests, the
         # benchmark) must not load them twice: every widget would get its
@@ -145,7 +149,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         load_kv(*KV_FILES)
         return True
 
-    def load_config(self):
+    def load_config(self) -> SettingsConfig:
         # Kivy keeps one config named "app" per process and hands it to every
         # App; a second app (tests, the benchmark) must not inherit the first
         # one's settings, so the old one gives up the name.
@@ -167,7 +171,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         self._settings_changed = S.migrate(config)  # written when the first game starts
         return config
 
-    def build_config(self, config) -> None:
+    def build_config(self, config: SettingsConfig) -> None:
         from .viewport import touch_first
 
         for section, values in (S.touch_defaults(S.DEFAULTS) if touch_first() else S.DEFAULTS).items():
@@ -175,11 +179,25 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         config.setdefaults("window", {"width": 0, "height": 0})
 
     @property
-    def ctrl(self):
+    def ctrl(self) -> GameController:
         """The game controller."""
-        return self.game_screen.ctrl
+        ctrl: GameController = self._built_screen().ctrl
+        return ctrl
 
-    def build(self):
+    def _built_screen(self) -> GameScreen:
+        # The game screen, which build() makes: what asks for it (the controller,
+        # the board) runs after that.  Before, an AttributeError as ever.
+        if self.game_screen is None:
+            raise AttributeError("the app has no game screen before it is built")
+        return self.game_screen
+
+    def _records(self) -> Store:
+        # The records, which build() opens: every caller runs after that.
+        if self.store is None:
+            raise AttributeError("the app has no records before it is built")
+        return self.store
+
+    def build(self) -> Screens:
         cfg = self.config
         self.store = Store(self.user_data_dir)
         self.sounds = SoundBoard(os.path.join(self.user_data_dir, "sounds"), S.flag(cfg, "sound"))
@@ -214,20 +232,25 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         if self.offer_tutorial and self.resume_dialog is None and not self.tutorial_done():
             self.start_tutorial()  # the first start: the tutorial, skippable
 
-    def _on_first_flip(self, *_args) -> None:
+    def _on_first_flip(self, *_args: object) -> None:
         Window.unbind(on_flip=self._on_first_flip)
         self.first_frame_at = time.perf_counter()
         # in the next frame, not this one: a callback scheduled before the first
         # frame runs in the same tick, before it is drawn
         self._events.append(Clock.schedule_once(self._after_first_frame, 0))
 
-    def _after_first_frame(self, _dt) -> None:
+    def _after_first_frame(self, _dt: float) -> None:
         """What the first frame need not wait for: the solver check (its import),
         writing the tiles drawn at a first start, the sounds."""
         Atlas.save_drawn()
         self.solver_ok = assist.available()
-        if self.sounds.enabled:
-            self._events.append(Clock.schedule_once(lambda _dt: self.sounds.load(), 0.5))
+        if self.sounds is not None and self.sounds.enabled:
+            self._events.append(Clock.schedule_once(self._load_sounds, 0.5))
+
+    def _load_sounds(self, _dt: float) -> None:
+        # the sound board of the moment (a new language builds the app again)
+        if self.sounds is not None:
+            self.sounds.load()
 
     def apply_controls(self) -> None:
         """The control scheme, tap on a number, double-tap delay and touch tolerance settings."""
@@ -235,11 +258,13 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         ctrl.scheme = S.control_scheme(cfg)
         ctrl.tap_number = S.tap_number(cfg)
         double = controls.uses_double_tap(ctrl.scheme)
-        self.game_screen.board.double_tap_delay = S.double_tap_delay(cfg) if double else 0.0
-        self.game_screen.board.gestures.slop = dp(S.touch_slop(cfg))
+        board = self._built_screen().board
+        board.double_tap_delay = S.double_tap_delay(cfg) if double else 0.0
+        board.gestures.slop = dp(S.touch_slop(cfg))
 
-    def _on_sound(self, _ctrl, name: str) -> None:
-        self.sounds.play(name)
+    def _on_sound(self, _ctrl: object, name: str) -> None:
+        if self.sounds is not None:
+            self.sounds.play(name)
         if name in ("explode", "win"):
             haptics.buzz(name, S.vibration(self.config))
 
@@ -257,18 +282,18 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
             board.atlas = self.atlas
             board.cursor_color = theme.cursor
 
-    def on_config_change(self, config, section, key, value) -> None:
+    def on_config_change(self, config: SettingsConfig, section: str, key: str, value: str) -> None:
         if section != S.SECTION:
             return
         if key == "question_marks":
             self.ctrl.set_question_marks(S.flag(config, key))
         elif key == "long_press_delay":
-            self.game_screen.board.long_press_delay = S.long_press_delay(config)
+            self._built_screen().board.long_press_delay = S.long_press_delay(config)
         elif key == "first_click":
             self.ctrl.rule = S.first_click(config)
         elif key in ("theme", "numbers"):
             self.apply_theme(config.get(S.SECTION, "theme"))
-        elif key == "sound":
+        elif key == "sound" and self.sounds is not None:
             self.sounds.enabled = S.flag(config, key)
         elif key == "coach":
             self.ctrl.coach = S.flag(config, key)
@@ -277,7 +302,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         elif key in ("controls", "tap_number", "double_tap_delay", "touch_slop"):
             self.apply_controls()
         elif key == "cell_size":
-            self.game_screen.board.apply_cell_size()  # the game on screen, and the next ones
+            self._built_screen().board.apply_cell_size()  # the game on screen, and the next ones
         # vibration and animations are read where they are used
 
     def write_settings(self) -> None:
@@ -298,11 +323,11 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
             self.root.add_widget(screen_class(name)(name=name))
         self.root.current = name
 
-    def open_menu(self, button) -> None:
+    def open_menu(self, button: Any) -> None:
         """The Menu button's drop-down."""
         Factory.MainMenu().open(button)
 
-    def open_settings(self, *largs) -> bool:
+    def open_settings(self, *largs: object) -> bool:
         """The settings screen (the menu, F1), in the app's theme and words;
         False if it is already open (Kivy's F1 then closes it)."""
         if self.root.current == "settings":
@@ -310,7 +335,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         self.show_screen("settings")
         return True
 
-    def close_settings(self, *largs) -> bool:
+    def close_settings(self, *largs: object) -> bool:
         """Back to the game from the settings screen."""
         if self.root is not None and self.root.current == "settings":
             self.show_screen("game")
@@ -324,14 +349,15 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         screen: SettingsScreen = self.root.get_screen("settings")
         return screen
 
-    def open_solver_menu(self, button) -> SolverMenu:
+    def open_solver_menu(self, button: Any) -> SolverMenu:
         """The Solver control: the five strategies in plain words, one move each."""
         menu = SolverMenu()
         menu.bind(on_choose=lambda _m, strategy: self.ctrl.assist(strategy))
         menu.open(button)
         return menu
 
-    def _on_key_down(self, _window, key, _scancode, codepoint, _modifiers) -> bool:
+    def _on_key_down(self, _window: object, key: int, _scancode: int, codepoint: str | None,
+                     _modifiers: list[str]) -> bool:
         # a dialog fading out after it was closed takes no more keys (nor touches)
         modals = [w for w in Window.children
                   if isinstance(w, ModalView) and not getattr(w, "_closing", False)]
@@ -354,9 +380,9 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         if key in (27, 1001):  # escape / back on the game: pause and ask, never quit at once
             self.ask_quit()
             return True
-        return self.game_screen.on_key(key, codepoint)
+        return self._built_screen().on_key(key, codepoint)
 
-    def _on_focus(self, _window, focus: bool) -> None:
+    def _on_focus(self, _window: object, focus: bool) -> None:
         if not focus and self.ctrl.state == "playing":
             self.ctrl.pause()
 
@@ -443,12 +469,12 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
 
     # ------------------------------------------------------------ end of game
 
-    def _on_game_over(self, ctrl, state: str) -> None:
+    def _on_game_over(self, ctrl: GameController, state: str) -> None:
         if self.tutorial_on:
             return  # the tutorial's game is never recorded
         g = ctrl.game
         try:
-            self.store.clear_saved()
+            self._records().clear_saved()
         except StoreError as exc:
             Logger.warning(f"fastmine: cannot clear the saved game: {exc}")
         st = g.stats()
@@ -466,8 +492,8 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
             note = _("Assisted game: it counts as assisted in the records, not for best times.")
         elif won:
             try:
-                best = self.store.best_time(board)
-                ask = self.store.is_best_time(g)
+                best = self._records().best_time(board)
+                ask = self._records().is_best_time(g)
             except StoreError as exc:
                 note = _("Records unavailable: {why}").format(why=exc)
             if ask:
@@ -511,7 +537,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         record_id, self._loss_record = self._loss_record, None
         if record_id is not None:
             try:
-                self.store.remove_record(record_id)
+                self._records().remove_record(record_id)
             except StoreError as exc:
                 Logger.warning(f"fastmine: cannot take back the recorded loss: {exc}")
         dialog, self.end_dialog = self.end_dialog, None
@@ -523,22 +549,22 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         """The records' read-only note, or None (unreadable records are reported
         when the game is recorded)."""
         try:
-            return self.store.read_only_note()
+            return self._records().read_only_note()
         except StoreError:
             return None
 
     def _last_name(self) -> str:
         try:
-            return self.store.last_name()
+            return self._records().last_name()
         except StoreError:
             return ""
 
-    def _record(self, game, name: str | None = None) -> int | None:
+    def _record(self, game: Game, name: str | None = None) -> int | None:
         """Store a finished game; returns its record id, or None on failure (reported)."""
         if name is None:
             name = self.config.get(S.SECTION, "player_name")
         try:
-            return self.store.record_game(game, name)
+            return self._records().record_game(game, name)
         except StoreError as exc:
             why = str(exc)
             Logger.warning(f"fastmine: cannot store the game: {why}")
@@ -547,7 +573,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
                     why=why)), 0))
             return None
 
-    def _on_record_name(self, dialog, name: str) -> None:
+    def _on_record_name(self, dialog: EndDialog, name: str) -> None:
         record_id, self._pending_record = self._pending_record, None
         if record_id is None:
             return
@@ -555,7 +581,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
             self.config.set(S.SECTION, "player_name", name)
             self._write_config()
         try:
-            self.store.set_name(record_id, name)
+            self._records().set_name(record_id, name)
         except StoreError as exc:
             dialog.note = _("The name was not saved: {why}").format(why=exc)
             return
@@ -571,20 +597,21 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
 
     def save_now(self) -> None:
         """Save the unfinished game (or forget the save of a finished one)."""
-        if self.resume_dialog is not None or self.game_screen is None or self.game_to_keep() is None:
+        game = None if self.game_screen is None else self.game_to_keep()
+        if self.resume_dialog is not None or game is None:
             return  # the old save is still on offer
         self._flush_pending_record()
         try:
-            self.store.save_game(self.game_to_keep())
+            self._records().save_game(game)
         except StoreError as exc:
             Logger.warning(f"fastmine: cannot save the game: {exc}")
 
     def _offer_resume(self) -> None:
         try:
-            game = self.store.load_game(self.clock)
+            game = self._records().load_game(self.clock)
         except StoreError as exc:
             try:
-                kept = self.store.move_saved_aside()
+                kept = self._records().move_saved_aside()
                 where = " " + _("It was kept as {file}.").format(file=kept)
             except StoreError:
                 where = ""
@@ -602,17 +629,17 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
             ngettext("{n} mine left", "{n} mines left", game.mines_left).format(
                 n=game.mines_left))]))
 
-        def resume(*_a):
+        def resume(*_a: object) -> None:
             self.resume_dialog = None
             self._remember_size(game.rows, game.cols, game.mine_count)
             self.ctrl.attach(game)
             self.ctrl.pause()  # resumes hidden: the player taps to go on
 
-        def discard(*_a):
+        def discard(*_a: object) -> None:
             self.resume_dialog = None
             self._count_abandoned(game)  # a game in progress, given up for a new one
             try:
-                self.store.clear_saved()
+                self._records().clear_saved()
             except StoreError as exc:
                 Logger.warning(f"fastmine: cannot clear the saved game: {exc}")
 

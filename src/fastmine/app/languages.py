@@ -12,12 +12,15 @@ each language's name in its own script's font (:func:`name_font`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.core.text import DEFAULT_FONT, LabelBase
 from kivy.core.window import Window
 
 from . import cjkbreak, i18n
+
+if TYPE_CHECKING:
+    from .screens import GameScreen
 
 _KIVY_FONT: list[str] = []
 """Kivy's own default font files (regular, italic, bold, bold italic), kept to come back to."""
@@ -58,6 +61,9 @@ def name_font(code: str) -> str | None:
 class LanguageMixin:
     """The Language setting, for the App (which has ``config``, ``root``, ``ctrl``,
     ``game_screen``, ``build`` and ``show_screen``)."""
+
+    if TYPE_CHECKING:  # the App's, declared for the type checker only
+        game_screen: GameScreen | None
 
     def set_language(self, setting: str) -> str:
         """Load the catalog and the font of the Language setting (``"system"`` or a
