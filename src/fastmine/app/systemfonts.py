@@ -75,9 +75,9 @@ def fontconfig_font(code: str, run: Runner = _run) -> str | None:
     has none, or when it is not the first face of its file (Kivy could not
     open that face).
 
-    >>> fontconfig_font("ja", run=lambda a: "/f/NotoSansCJK-Regular.ttc\t0\tja|zh-cn")
+    >>> fontconfig_font("ja", run=lambda a: "/f/NotoSansCJK-Regular.ttc\\t0\\tja|zh-cn")
     '/f/NotoSansCJK-Regular.ttc'
-    >>> fontconfig_font("zh_CN", run=lambda a: "/f/NotoSansCJK-Regular.ttc\t2\tja|zh-cn") is None
+    >>> fontconfig_font("zh_CN", run=lambda a: "/f/NotoSansCJK-Regular.ttc\\t2\\tja|zh-cn") is None
     True
     """
     tag = FONTCONFIG_LANG.get(code)
