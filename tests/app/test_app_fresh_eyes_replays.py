@@ -446,7 +446,7 @@ def test_back_from_progress_keeps_the_board_looked_at(make_app, data_dir):
     assert rs.difficulty == "Beginner"
     drv.app.show_screen("game")  # from the game, Records opens on the game's board
     settle(drv, 0.2)
-    rs.difficulty = "Custom 20x30/100"
+    rs.difficulty = "Custom 20x30/100"  # the screen left (released at the game: built again)
     drv.app.show_screen("records")
     settle(drv, 0.2)
-    assert rs.difficulty == "Beginner"
+    assert drv.app.root.get_screen("records").difficulty == "Beginner"
