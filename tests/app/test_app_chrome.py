@@ -158,7 +158,7 @@ def test_settings_screen_speaks_the_players_words(drv):
     rows = drv.app.settings_screen().rows
     words = {k: [c.text for c in r.ids.choices.children[::-1]] for k, r in rows.items()}
     assert words["first_click"] == ["Safe cell", "Opening", "No guess"]
-    assert words["theme"] == ["Light", "Dark", "Black"]
+    assert words["theme"] == ["Light", "Dark", "Black", "High contrast", "Sepia", "Ocean"]
     assert words["numbers"] == ["Classic", "Colour-blind safe"]
     assert words["question_marks"] == words["animations"] == ["Off", "On"]
     assert words["vibration"] == ["Off", "Light", "Strong"]

@@ -204,8 +204,10 @@ class EndDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):  # type: ignore[
             return
         grid = self.ids.lines
         word_w, key_w, value_w = self._widest
-        room = grid.width - grid.spacing[0] - value_w - 2
-        width = max(1.0, min(key_w + 2, max(room, word_w + 2), grid.width / 2))
+        # the padding too: the right one keeps the values clear of the scroll bar
+        inner = grid.width - grid.padding[0] - grid.padding[2]
+        room = inner - grid.spacing[0] - value_w - 2
+        width = max(1.0, min(key_w + 2, max(room, word_w + 2), inner / 2))
         for key in keys:
             key.width = width
 
