@@ -156,6 +156,7 @@ def test_new_game_screen_presets_custom_and_validation(drv):
     # custom: a clear message for a bad size, then a good one starts
     app.show_screen("new_game")
     drv.frames(3)
+    screen = app.root.get_screen("new_game")   # built anew: a screen left is released
     drv.press(screen.ids.custom)
     screen.ids.rows.text = "4"
     drv.press(screen.ids.start)

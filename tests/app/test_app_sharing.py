@@ -55,6 +55,7 @@ def test_a_typed_seed_code_plays_that_game_and_copy_gives_it_back(drv, monkeypat
     assert drv.game.board == same.board           # the same board as anyone with the code
     app.show_screen("new_game")
     drv.frames(3)
+    screen = app.root.get_screen("new_game")   # built anew: a screen left is released
     _press_play_code(drv, screen, "copy_code")
     drv.wait(0.4)
     assert copied == [code]
@@ -75,7 +76,7 @@ def test_a_board_code_plays_the_exact_board_and_a_typo_is_explained(drv):
     screen = app.root.get_screen("new_game")
     screen.ids.game_code.text = code[:-1] + ("0" if code[-1] != "0" else "1")
     _press_play_code(drv, screen)
-    assert screen.code_error == "This code has a typo: its check letters do not match."
+    assert screen.code_error == "This code has a typo: check it letter by letter."
     assert app.root.current == "new_game"
     assert drv.game is before and drv.game.state is GameState.PLAYING   # left as it was
     screen.ids.game_code.text = code
