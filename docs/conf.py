@@ -102,6 +102,7 @@ PUBLIC_MODULES = [
     "fastmine.files.reading",
     "fastmine.files.savedgame",
     "fastmine.files.outputs",
+    "fastmine.files.figures",
     "fastmine.env",
     "fastmine.videos",
 ]

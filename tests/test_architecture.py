@@ -12,6 +12,7 @@ type of the object its caller hands it (``takeback`` and ``gameformat`` take a
 from __future__ import annotations
 
 import ast
+import importlib.machinery
 import subprocess
 import sys
 import textwrap
@@ -56,6 +57,16 @@ def modules(root: Path, package: str) -> dict[str, Path]:
         out[".".join(parts)] = path
     for path in sorted(root.rglob("*.pyx")):   # the kernels, imported by name
         out[".".join((package, *path.relative_to(root).with_suffix("").parts))] = path
+    # an installed package has no .pyx (the wheel ships the compiled modules only)
+    seen: set[Path] = set()
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:   # the longest first
+        for path in sorted(root.rglob(f"*{suffix}")):
+            if path in seen:
+                continue
+            seen.add(path)
+            rel = path.relative_to(root)
+            name = ".".join((package, *rel.parent.parts, path.name[: -len(suffix)]))
+            out.setdefault(name, path)
     return out
 
 

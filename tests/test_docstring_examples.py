@@ -15,7 +15,7 @@ numpydoc = pytest.importorskip("numpydoc.docscrape", reason="the docs extra (num
 
 MODULES = ["fastmine", "fastmine.solver", "fastmine.coach", "fastmine.replay", "fastmine.records",
            "fastmine.gamecode", "fastmine.files.storage", "fastmine.files.savedgame",
-           "fastmine.files.outputs", "fastmine.videos", "fastmine.metrics"]
+           "fastmine.files.outputs", "fastmine.files.figures", "fastmine.videos", "fastmine.metrics"]
 
 
 def public_docstrings():

@@ -237,7 +237,9 @@ def main(argv: list[str] | None = None, *, t0: float | None = None, prog: str | 
     if not _have_kivy():
         return 1
     if not args.bench and (reason := no_display()):
-        print(reason, file=sys.stderr)
+        # the process's own stderr: Kivy, imported above, hands sys.stderr to its logger,
+        # which keeps it from the console where KIVY_NO_CONSOLELOG is set
+        print(reason, file=sys.__stderr__ or sys.stderr)
         return 1
     if args.bench:
         from .benchmark import bench_environment

@@ -245,7 +245,7 @@ def _error(name: str, exc: BaseException) -> str:
 
 def _check_outputs(args: argparse.Namespace, files: list[str]) -> None:
     """Refuse (ValueError) bad output options before any work."""
-    from ..files.outputs import check_figure_path
+    from ..files.figures import check_figure_path
 
     if (args.csv is not None or args.plot is not None) and not args.summary:
         raise ValueError("--csv and --plot write the summary: add --summary")

@@ -15,8 +15,9 @@ import unicodedata
 
 from .._validate import whole_number
 from ..difficulty import DIFFICULTIES, NAMED_BOARDS
+from ..files.figures import atomic_write_figure, check_figure_path
 from ..files.folders import existing_data_dir
-from ..files.outputs import atomic_write_figure, check_figure_path, check_output, write_output
+from ..files.outputs import check_output, write_output
 from ..limits import check_board_size
 from ..records import (
     RECORDS_FILE,

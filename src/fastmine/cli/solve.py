@@ -28,7 +28,8 @@ from collections.abc import Callable, Iterator
 from .._validate import whole_number
 from ..board import RULES, Rule
 from ..difficulty import DIFFICULTIES
-from ..files.outputs import atomic_write_figure, check_figure_path, check_output, write_output
+from ..files.figures import atomic_write_figure, check_figure_path
+from ..files.outputs import check_output, write_output
 from ..limits import check_board_size
 from ..solver.runs import Config, Run, RunFailed, RunInterrupted, check_games, run_configs
 from ..solver.strategies import STRATEGIES, first_click_for

@@ -174,7 +174,7 @@ def _when(text: object) -> datetime | None:
 def plot(games: Iterable[Mapping[str, Any]], path: str) -> int:
     """Draw the won games' 3BV/s over their dates, a series a player and level,
     and write it to ``path`` through the output guard
-    (:func:`fastmine.files.outputs.atomic_write_figure`).
+    (:func:`fastmine.files.figures.atomic_write_figure`).
 
     Returns
     -------
@@ -203,7 +203,7 @@ def plot(games: Iterable[Mapping[str, Any]], path: str) -> int:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from ..files.outputs import atomic_write_figure
+    from ..files.figures import atomic_write_figure
 
     fig, ax = plt.subplots(figsize=(8.0, 4.5))
     try:

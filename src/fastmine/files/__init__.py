@@ -10,7 +10,9 @@
 * :mod:`fastmine.files.savedgame` -- the one saved game in progress
   (``saved-game.json``), shared by the terminal game and the app;
 * :mod:`fastmine.files.outputs` -- the output files the command line writes on
-  request (``--json``, ``--plot``), checked before a run starts.
+  request (``--json``), checked before a run starts, and the app's settings file;
+* :mod:`fastmine.files.figures` -- the plots (``--plot``): only the command line
+  reaches matplotlib.
 
 The records database has its own package, :mod:`fastmine.records`.
 """

@@ -2,76 +2,31 @@
 
 Every output option of every command goes through the one pair here:
 :func:`check_output` before any work, so a bad path or a missing matplotlib is
-refused at once instead of after the work, and :func:`write_output` at the
+refused at once instead of after the work (a plot's format and matplotlib:
+:mod:`fastmine.files.figures`), and :func:`write_output` at the
 end, which checks again and writes atomically like every file the user owns
 (:mod:`fastmine.files.writing`).  Neither ever lets an output replace one of
 fastmine's own files -- the records database (and its -wal, -shm and
 -journal), the saved game, the app's settings and the rest of
 :func:`fastmine.files.owned.owned_paths` -- whether named directly, through
 a symbolic link, a hard link or a relative path
-(:func:`fastmine.files.owned.owner_of`).  Kept apart from :mod:`fastmine.files.writing`
-because only the command line draws plots: the app, which imports it,
+(:func:`fastmine.files.owned.owner_of`).  The plots are in
+:mod:`fastmine.files.figures`: the app writes outputs too (its settings file) and
 must not reach matplotlib.
 """
 
 from __future__ import annotations
 
 import contextlib
-import io
 import os
 from pathlib import Path
-from typing import Any
 
 from . import owned, writing
 
-__all__ = ["atomic_write_figure", "check_figure_path", "check_output", "figure_bytes",
-           "write_output"]
+__all__ = ["check_output", "write_output"]
 
 PathLike = str | os.PathLike[str]
 Keep = tuple[tuple[PathLike, str], ...]
-
-
-def figure_bytes(path: PathLike, fig: Any) -> bytes:
-    """A matplotlib figure drawn in the format ``path``'s suffix names.
-
-    Check the suffix first with :func:`check_figure_path`.
-
-    Parameters
-    ----------
-    path
-        The file the figure is for (only its suffix is used).
-    fig
-        A ``matplotlib.figure.Figure``.
-
-    Returns
-    -------
-    bytes
-        The drawn file.
-    """
-    buf = io.BytesIO()
-    fig.savefig(buf, format=Path(path).suffix.lower().lstrip("."))
-    return buf.getvalue()
-
-
-def atomic_write_figure(path: PathLike, fig: Any, what: str = "--plot",
-                        data_dir: PathLike | None = None) -> Path:
-    """Draw a matplotlib figure to ``path`` through :func:`write_output`.
-
-    Parameters
-    ----------
-    path
-        Where the figure goes (its suffix names the format).
-    fig
-        A ``matplotlib.figure.Figure``.
-    what, data_dir
-        As :func:`check_output`.
-
-    Returns
-    -------
-    Path
-        The file written.
-    """
-    return write_output(path, figure_bytes(path, fig), what, data_dir=data_dir)
 
 
 def write_output(path: PathLike, data: bytes | str, what: str, keep: Keep = (), *,
@@ -157,33 +112,3 @@ def _check_writable(p: Path, path: PathLike, what: str) -> None:
         raise ValueError(f"{what} {path}: the folder {folder} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise ValueError(f"{what} {path}: cannot write in the folder {folder}")
-
-
-def check_figure_path(path: str, what: str = "--plot") -> None:
-    """Refuse a plot without matplotlib or with a format it cannot write.
-
-    Parameters
-    ----------
-    path : str
-        The plot's file; its suffix names the format (``.png``, ``.svg``, ...).
-    what : str
-        The option, for the message.
-
-    Raises
-    ------
-    ValueError
-        matplotlib is not installed, or it cannot write that format.
-    """
-    try:
-        import matplotlib  # noqa: F401  (first: a submodule may be cached without it)
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-    except ImportError:
-        from ..extras import install_hint
-
-        raise ValueError(f"{what} needs matplotlib: {install_hint('plot')}") from None
-    kinds = FigureCanvasAgg(Figure()).get_supported_filetypes()
-    suffix = Path(path).suffix.lower().lstrip(".")
-    if suffix not in kinds:
-        raise ValueError(f"{what} {path}: cannot draw a {suffix or 'suffix-less'} file; use "
-                         f"one of {', '.join('.' + k for k in sorted(kinds))}")
