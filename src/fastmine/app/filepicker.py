@@ -211,3 +211,76 @@ class FilePicker(LetsGoWhenClosing, ModalView):  # type: ignore[misc]
             app.write_settings()
         self.dismiss()
         self.import_file(path)
+
+
+def open_picker(app: Any, title: str, patterns: list[str], on_pick: Callable[[str], Any], *,
+                start: str | None = None, fallback: str | None = None,
+                empty: str = "") -> FilePicker:
+    """Open the app's own chooser: at ``start``, else the folder of the last file
+    imported, else ``fallback`` (the home folder when None).
+
+    Parameters
+    ----------
+    app : App
+        The running app (its settings remember the last folder).
+    title, patterns, empty
+        As :class:`FilePicker`.
+    on_pick : callable
+        Called with the path chosen.
+    start, fallback : str, optional
+        Where it opens.
+
+    Returns
+    -------
+    FilePicker
+        The open chooser.
+    """
+    last = str(app.config.getdefault(S.SECTION, LAST_FOLDER_KEY, "")) if app.config else ""
+    if start is None:
+        start = last if last and os.path.isdir(last) else (fallback or os.path.expanduser("~"))
+    picker = FilePicker(title, patterns, on_pick, start, last, empty=empty)
+    picker.open()
+    return picker
+
+
+def choose(app: Any, title: str, patterns: list[str], on_pick: Callable[[str], Any], *,
+           kinds: str, chooser: Callable[..., Any] | None = None, fallback: str | None = None,
+           empty: str = "") -> FilePicker | None:
+    """Pick a file: the platform's own chooser (plyer's: Android's storage, a
+    desktop's dialog) where there is one, else :func:`open_picker`'s, returned.
+
+    Parameters
+    ----------
+    app, title, patterns, on_pick, fallback, empty
+        As :func:`open_picker`.
+    kinds : str
+        The native chooser's name for the files, beside ``patterns``.
+    chooser : callable, optional
+        A native chooser with plyer's ``open_file`` signature (plyer's when None).
+
+    Returns
+    -------
+    FilePicker or None
+        The app's chooser when it opened; None when the native one did.
+    """
+    from kivy.clock import Clock
+    from kivy.logger import Logger
+
+    if chooser is None:
+        try:
+            from plyer import filechooser
+
+            chooser = filechooser.open_file
+        except (ImportError, NotImplementedError):  # plyer is optional
+            chooser = None
+    if chooser is not None:
+        def chosen(selection: list[str] | None) -> None:
+            if selection:
+                Clock.schedule_once(lambda _dt: on_pick(selection[0]), 0)
+
+        try:
+            chooser(on_selection=chosen, filters=[[kinds, *patterns]])
+            return None
+        except Exception as exc:  # noqa: BLE001 - no native chooser here: the app's own
+            Logger.info(f"fastmine: no native file chooser ({exc}); using the app's")
+    return open_picker(app, title, patterns, on_pick, fallback=fallback, empty=empty)

@@ -229,36 +229,14 @@ def export_to(app: Any, path: str | os.PathLike[str] | None = None) -> Path | No
 
 
 def choose_file(app: Any, chooser: Callable[..., Any] | None = None) -> Any:
-    """Settings -> Import: plyer's native chooser where there is one (Android's
-    storage, a desktop's dialog), else the app's own (:class:`.filepicker.FilePicker`,
-    returned)."""
-    from kivy.clock import Clock
+    """Settings -> Import: the platform's chooser where there is one, else the app's
+    own (:func:`.filepicker.choose`; the app's is returned), opening at the last folder
+    used or where Export writes."""
+    from .filepicker import choose
 
-    if chooser is None:
-        try:
-            from plyer import filechooser
-
-            chooser = filechooser.open_file
-        except (ImportError, NotImplementedError):  # plyer is optional
-            chooser = None
-    if chooser is not None:
-        def chosen(selection: list[str] | None) -> None:
-            if selection:
-                Clock.schedule_once(lambda _dt: import_path(app, selection[0]), 0)
-
-        try:
-            chooser(on_selection=chosen, filters=[["fastmine settings", *PATTERNS]])
-            return None
-        except Exception as exc:  # noqa: BLE001 - no native chooser here: the app's
-            Logger.info(f"fastmine: no native file chooser ({exc}); using the app's")
-    from .filepicker import LAST_FOLDER_KEY, FilePicker
-
-    last = str(app.config.getdefault(S.SECTION, LAST_FOLDER_KEY, ""))
-    start = last if last and os.path.isdir(last) else str(export_folder())
-    picker = FilePicker(_(IMPORT_WORDS), PATTERNS, lambda p: import_path(app, p), start, last,
-                        empty=EMPTY_WORDS)
-    picker.open()
-    return picker
+    return choose(app, _(IMPORT_WORDS), PATTERNS, lambda p: import_path(app, p),
+                  kinds="fastmine settings", chooser=chooser, fallback=str(export_folder()),
+                  empty=EMPTY_WORDS)
 
 
 def buttons(app: Any) -> Any:

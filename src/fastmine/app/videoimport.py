@@ -107,43 +107,20 @@ def uninstall(app: Any) -> None:
 
 
 def choose_file(app: Any, chooser: Callable[..., Any] | None = None) -> FilePicker | None:
-    """Replays -> Import: pick a file and import it.
+    """Replays -> Import: pick a file and import it (:func:`.filepicker.choose`: the
+    platform's chooser, else the app's own, which is returned)."""
+    from .filepicker import choose
 
-    plyer's native chooser when the platform has one; otherwise (or when it
-    fails) the app's own chooser, which is returned.
-    """
-    if chooser is None:
-        try:
-            from plyer import filechooser
-
-            chooser = filechooser.open_file
-        except (ImportError, NotImplementedError):   # plyer is optional
-            chooser = None
-    if chooser is not None:
-        def chosen(selection: list[str] | None) -> None:
-            if selection:
-                Clock.schedule_once(lambda _dt: import_path(app, selection[0]), 0)
-        try:
-            chooser(on_selection=chosen, filters=[["Minesweeper videos and replays",
-                                                   *VIDEO_PATTERNS]])
-            return None
-        except Exception as exc:  # noqa: BLE001 - no native chooser here: use Kivy's
-            Logger.info(f"fastmine: no native file chooser ({exc}); using Kivy's")
-    return kivy_chooser(app)
+    return choose(app, _(IMPORT_WORDS), VIDEO_PATTERNS, lambda path: import_path(app, path),
+                  kinds="Minesweeper videos and replays", chooser=chooser)
 
 
 def kivy_chooser(app: Any, start: str | None = None) -> FilePicker:
     """The app's own chooser (:class:`.filepicker.FilePicker`, themed, with the
     usual places and a path field) where no native one works; Open imports."""
     # imported here: the app installs the drop handler at every start, and the
-    # chooser is only for Replays -> Import where no native chooser works
-    from . import settings as S
-    from .filepicker import LAST_FOLDER_KEY, FilePicker
+    # chooser is only for Replays -> Import
+    from .filepicker import open_picker
 
-    last = str(app.config.getdefault(S.SECTION, LAST_FOLDER_KEY, "")) if app.config else ""
-    if start is None:
-        start = last if last and os.path.isdir(last) else os.path.expanduser("~")
-    picker = FilePicker(_(IMPORT_WORDS), VIDEO_PATTERNS, lambda path: import_path(app, path),
-                        start, last)
-    picker.open()
-    return picker
+    return open_picker(app, _(IMPORT_WORDS), VIDEO_PATTERNS, lambda path: import_path(app, path),
+                       start=start)
