@@ -110,6 +110,28 @@ def _frame(EventLoop: Any) -> float:  # Kivy's event loop
     return cpu
 
 
+
+def _start_app(data_dir: str | None) -> tuple[Any, str, bool]:
+    """Start the app on ``data_dir`` (a new temporary folder when None) and run frames
+    until its first one is drawn (50 at most): the app, its folder, and whether this
+    was a first start (no tile atlas cached yet)."""
+    from kivy.base import EventLoop, runTouchApp
+
+    from . import appfiles
+    from .application import FastmineApp
+
+    data_dir = data_dir or tempfile.mkdtemp(prefix="fastmine-bench-")
+    first_start = not any(appfiles.cache_folder(data_dir).glob("atlas-*.npy"))
+    app = FastmineApp(data_dir=data_dir)
+    app._run_prepare()
+    runTouchApp(embedded=True)
+    for _ in range(50):
+        _frame(EventLoop)
+        if app.first_frame_at is not None:
+            break
+    return app, data_dir, first_start
+
+
 def _peak_rss_mb() -> float | None:
     """The process's peak resident memory so far, in MB (None where unknown)."""
     try:
@@ -152,13 +174,11 @@ def run_bench(t0: float, data_dir: str | None = None, reveals: int = 30) -> int:
 
         Metrics.density = PHONE["density"]
         viewport.TOUCH_FIRST = True
-    from kivy.base import EventLoop, runTouchApp
+    from kivy.base import EventLoop
     from kivy.core.window import Window
 
     from fastmine import Difficulty, GameState
 
-    from . import appfiles
-    from .application import FastmineApp
 
     cpu_first: list[float] = []
     thread_cpu_first: list[float] = []
@@ -171,15 +191,7 @@ def run_bench(t0: float, data_dir: str | None = None, reveals: int = 30) -> int:
         rss_first.append(_peak_rss_mb())
 
     Window.bind(on_flip=first_flip)
-    data_dir = data_dir or tempfile.mkdtemp(prefix="fastmine-bench-")
-    first_start = not any(appfiles.cache_folder(data_dir).glob("atlas-*.npy"))
-    app = FastmineApp(data_dir=data_dir)
-    app._run_prepare()
-    runTouchApp(embedded=True)
-    for _ in range(50):
-        _frame(EventLoop)
-        if app.first_frame_at is not None:
-            break
+    app, data_dir, first_start = _start_app(data_dir)
     startup = (app.first_frame_at or time.perf_counter()) - t0
     age = _process_age()
     process_startup = None if age is None else age - (time.perf_counter() - (app.first_frame_at or 0))
@@ -357,22 +369,12 @@ def run_memory_bench(data_dir: str | None = None, clicks: int = 300) -> int:
 
     Metrics.density = PHONE["density"]
     viewport.TOUCH_FIRST = True
-    from kivy.base import EventLoop, runTouchApp
+    from kivy.base import EventLoop
 
     from fastmine.replay import Replay
 
-    from . import appfiles
-    from .application import FastmineApp
 
-    data_dir = data_dir or tempfile.mkdtemp(prefix="fastmine-bench-")
-    first_start = not any(appfiles.cache_folder(data_dir).glob("atlas-*.npy"))
-    app = FastmineApp(data_dir=data_dir)
-    app._run_prepare()
-    runTouchApp(embedded=True)
-    for _ in range(50):
-        _frame(EventLoop)
-        if app.first_frame_at is not None:
-            break
+    app, data_dir, first_start = _start_app(data_dir)
     for _ in range(3):
         _frame(EventLoop)
     rss: dict[str, float | None] = {"first_frame": _rss_mb()}
