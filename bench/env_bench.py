@@ -283,15 +283,17 @@ def _args(row: dict, cfg, seconds: float, repeats: int) -> dict:
 
 
 def _take_turns(rows: list[dict], cfg, worker, progress, seconds: float, repeats: int,
-                what: str) -> None:
+                what) -> None:
     """Run ``rows`` one run each, repeat after repeat (a change of load hits them
-    alike), and write each row's median into it."""
+    alike), and write each row's median into it.  ``what``: the progress bar's words,
+    a string or a function of the row."""
     runs: dict[int, list[dict]] = {id(r): [] for r in rows}
     for k in range(repeats):
         for row in rows:
             if row.get("status") not in (None, "ok"):
                 continue
-            progress.set_postfix_str(f"env {what} ({k + 1}/{repeats})", refresh=False)
+            words = what(row) if callable(what) else what
+            progress.set_postfix_str(f"env {words} ({k + 1}/{repeats})", refresh=False)
             res = worker.call("bench.env_bench:steps_task",
                               _args(row, cfg, seconds, 1) | {"seed": cfg.seed + k},
                               timeout=cfg.timeout + 30 * seconds)
@@ -305,7 +307,8 @@ def _take_turns(rows: list[dict], cfg, worker, progress, seconds: float, repeats
         if row["status"] == "ok":
             row.update(steps_per_s=statistics.median(d["steps_per_s"] for d in done),
                        samples=[d["steps_per_s"] for d in done],
-                       steps_per_episode=statistics.median(d["steps_per_episode"] for d in done))
+                       steps_per_episode=statistics.median(d["steps_per_episode"] for d in done),
+                       core=done[0]["core"])
         progress.update()
 
 
@@ -388,30 +391,8 @@ def run(cfg, worker, progress) -> dict:
         # The others take turns, one run each, repeat after repeat, so a change in the
         # machine's load hits every row of a size alike (the ratios between them hold).
         turns = [r for r in here if not r["peer"].startswith("jumanji")]
-        runs: dict[int, list[dict]] = {id(r): [] for r in turns}
-        for k in range(repeats):
-            for row in turns:
-                if row.get("status") not in (None, "ok"):
-                    continue
-                progress.set_postfix_str(f"env {row['peer']} {lab} {row['rule']} "
-                                         f"({k + 1}/{repeats})", refresh=False)
-                args = _args(row, cfg, seconds, 1) | {"seed": cfg.seed + k}
-                res = worker.call("bench.env_bench:steps_task", args,
-                                  timeout=cfg.timeout + 30 * seconds)
-                row["status"] = res["status"]
-                if res["status"] == "ok":
-                    runs[id(row)].append(res["result"])
-                else:
-                    row["error"] = res.get("error")
-        for row in turns:
-            done = runs[id(row)]
-            if row["status"] == "ok":
-                row.update(steps_per_s=statistics.median(d["steps_per_s"] for d in done),
-                           samples=[d["steps_per_s"] for d in done],
-                           steps_per_episode=statistics.median(d["steps_per_episode"]
-                                                               for d in done),
-                           core=done[0]["core"])
-            progress.update()
+        _take_turns(turns, cfg, worker, progress, seconds, repeats,
+                    lambda row, lab=lab: f"{row['peer']} {lab} {row['rule']}")
     out["rows"] = rows
     if "fastmine_batch" not in skipped:
         sweep, labelled = _extra_rows(cfg, size)
