@@ -43,3 +43,16 @@ def test_the_launcher_without_a_display_exits_at_once_with_the_message(tmp_path)
     assert r.returncode == 1
     assert "no display" in r.stderr and "fastmine play" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_a_bad_size_is_said_on_the_console_though_kivy_holds_stderr(tmp_path):
+    """Kivy hands sys.stderr to its logger, which shows nothing under
+    KIVY_NO_CONSOLELOG: the launcher's lines after Kivy's import were lost."""
+    pytest.importorskip("kivy", reason="the app extra (Kivy) is not installed")
+    env = dict(os.environ, KIVY_NO_CONSOLELOG="1", SDL_VIDEODRIVER="offscreen",
+               FASTMINE_DATA_DIR=str(tmp_path))
+    r = subprocess.run([sys.executable, "-m", "fastmine.app", "--size", "big"],
+                       capture_output=True, text=True, timeout=120, env=env,
+                       stdin=subprocess.DEVNULL, cwd=tmp_path)
+    assert r.returncode == 2
+    assert "--size must look like 480x800" in r.stderr

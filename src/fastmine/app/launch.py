@@ -117,6 +117,13 @@ def parse_args(argv: list[str] | None = None, prog: str | None = None) -> argpar
     return p.parse_args(argv)
 
 
+def _say(text: str) -> None:
+    """A line for the player once Kivy is imported: on the process's own standard
+    error, since Kivy hands ``sys.stderr`` to its logger, which keeps it from the
+    console where ``KIVY_NO_CONSOLELOG`` is set."""
+    print(text, file=sys.__stderr__ or sys.stderr)
+
+
 def no_display(environ: Mapping[str, str] | None = None, system: str | None = None) -> str | None:
     """Why the app cannot show its window here, or None when it can.
 
@@ -237,9 +244,7 @@ def main(argv: list[str] | None = None, *, t0: float | None = None, prog: str | 
     if not _have_kivy():
         return 1
     if not args.bench and (reason := no_display()):
-        # the process's own stderr: Kivy, imported above, hands sys.stderr to its logger,
-        # which keeps it from the console where KIVY_NO_CONSOLELOG is set
-        print(reason, file=sys.__stderr__ or sys.stderr)
+        _say(reason)
         return 1
     if args.bench:
         from .benchmark import bench_environment
@@ -262,7 +267,7 @@ def main(argv: list[str] | None = None, *, t0: float | None = None, prog: str | 
         try:
             w, h = (str(int(v)) for v in size.lower().split("x"))
         except ValueError:
-            print(f"--size must look like 480x800, got {size!r}", file=sys.stderr)
+            _say(f"--size must look like 480x800, got {size!r}")
             return 2
         Config.set("graphics", "width", w)
         Config.set("graphics", "height", h)
