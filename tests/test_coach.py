@@ -23,6 +23,7 @@ from fastmine.coach import (
     describe,
     fatal,
     judge,
+    judging,
     remark,
     summary,
     summary_lines,
@@ -260,7 +261,9 @@ def test_not_analysed_when_too_large(monkeypatch: pytest.MonkeyPatch) -> None:
         raise fastmine.solver.PositionTooLargeError("too large for the test")
 
     monkeypatch.setattr(probability, "analyze", too_large)
-    monkeypatch.setattr(IncrementalAnalyzer, "analyze", too_large)   # the coach's cache
+    monkeypatch.setattr(IncrementalAnalyzer, "analyze", too_large)   # the live coach's cache
+    # the compiled replay's count, in its place
+    monkeypatch.setattr(judging, "_FAULT", fastmine.solver.PositionTooLargeError("too large"))
     v = analyze(CORNERS, [("reveal", 1, 2), ("reveal", 3, 3)], rule="cell")
     assert v[1].category is Category.NOT_ANALYSED and v[1].risk is None
     assert summary(v) == "1 move the coach could not weigh (too much to count)."
@@ -478,6 +481,7 @@ def test_approximate_odds_are_not_analysed(monkeypatch: pytest.MonkeyPatch) -> N
 
     monkeypatch.setattr(probability, "analyze", approximate)
     monkeypatch.setattr(IncrementalAnalyzer, "analyze", approximate_chain)  # the coach's cache
+    monkeypatch.setattr(judging, "_FAULT", "approximate")      # the compiled replay's count
     v = analyze(CORNERS, [("reveal", 1, 2), ("reveal", 3, 3)], rule="cell")
     assert v[1].category is Category.NOT_ANALYSED and v[1].risk is None
     board = Board.from_mines([[0, 0, 0, 0], [0, 0, 0, 1], [1, 0, 0, 0]])
@@ -496,7 +500,8 @@ def test_a_loss_not_analysed_is_named_once(monkeypatch: pytest.MonkeyPatch) -> N
         raise fastmine.solver.PositionTooLargeError("too large for the test")
 
     monkeypatch.setattr(probability, "analyze", too_large)
-    monkeypatch.setattr(IncrementalAnalyzer, "analyze", too_large)   # the coach's cache
+    monkeypatch.setattr(IncrementalAnalyzer, "analyze", too_large)   # the live coach's cache
+    monkeypatch.setattr(judging, "_FAULT", fastmine.solver.PositionTooLargeError("too large"))
     v = analyze(CORNERS, [("reveal", 1, 2), ("reveal", 0, 0)], rule="cell")
     assert v[1].category is Category.NOT_ANALYSED and not v[1].survived
     assert summary(v) == "You lost on a move the coach could not weigh (too much to count)."

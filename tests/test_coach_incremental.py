@@ -1,9 +1,10 @@
 """The coach's analyses, kept between moves, give the verdicts from-scratch ones give.
 
-Its cache asks ``fastmine.solver.incremental.IncrementalAnalyzer`` (each
-position reuses what the last one proved); here the same games are judged
-with a cache that analyses every position from scratch, and every verdict
-must be the same (the odds within rounding).
+The compiled replay counts each position from what the last one proved (as
+``fastmine.solver.incremental.IncrementalAnalyzer`` does); here the same
+games are judged by the move-by-move reference (tests/coach_reference.py)
+analysing every position from scratch, and every verdict must be the same
+(the odds within rounding).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from coach_reference import analyze_reference
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -46,10 +48,12 @@ def assert_same_verdicts(a: list[judging.Verdict], b: list[judging.Verdict]) -> 
 
 
 def judge_both(monkeypatch, board, moves, **kw):
+    """The compiled replay's verdicts, and the move-by-move reference's with
+    every position analysed from scratch."""
     ours = judging.analyze(board, moves, **kw)
     with monkeypatch.context() as m:
         m.setattr(judging, "IncrementalAnalyzer", _FromScratch)
-        theirs = judging.analyze(board, moves, **kw)
+        theirs = analyze_reference(board, moves, **kw)
     return ours, theirs
 
 
@@ -104,21 +108,24 @@ def test_solver_played_games_with_guesses_and_marks(monkeypatch, seed, level):
     assert_same_verdicts(theirs, ours)
 
 
-def test_the_cache_reuses_its_analyzer(monkeypatch):
-    """One analyzer for the whole game (its known cells carry over)."""
-    made: list[_FromScratch] = []
+def test_the_replay_counts_from_what_the_last_position_proved():
+    """One count from scratch for the whole game: each later position starts
+    from the cells the last one proved (and the answers stay the reference's)."""
+    from fastmine.coach import _replay
+    from fastmine.solver import _workspace
 
-    def make(mines: int) -> _FromScratch:
-        made.append(_FromScratch(mines))
-        return made[-1]
-
-    monkeypatch.setattr(judging, "IncrementalAnalyzer", make)
     board = fastmine.Board.generate(9, 9, 10, seed=4, first_click=(4, 4), rule="opening")
     game = fastmine.Game.from_board(board)
     game.reveal(4, 4)
     safe = [tuple(int(v) for v in p) for p in np.argwhere(~board.mines & (game.view < 0))][:5]
-    judging.analyze(board, [("reveal", 4, 4)] + [("reveal", r, c) for r, c in safe])
-    assert len(made) == 1 and made[0].calls >= 1
+    moves = np.array([(0, 4, 4)] + [(0, r, c) for r, c in safe], np.int64)
+    replay = _replay.Replay(_workspace.Workspace(), board._pm, board._pc, 9, 9, 10, moves,
+                            True, float("inf"), probability.DEFAULT_MAX_ENTRIES, None,
+                            judging.MARGIN)
+    while replay.run(replay.at, replay.status == _replay.SAFE_PLAY) == _replay.SAFE_PLAY:
+        pass
+    assert replay.status == _replay.DONE and replay.at == len(moves)
+    assert replay.fresh == 1
 
 
 def test_verdict_s_own_init_takes_every_field_in_order():

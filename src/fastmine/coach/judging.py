@@ -28,9 +28,12 @@ from ..board import Board, Rule, _check_rule
 from ..errors import PositionTooLargeError
 from ..game import MOVE_ASSIST, MOVE_MARK, Game
 from ..movelog import KIND_BITS, KIND_NAMES
+from ..solver import _workspace
 from ..solver import probability as _probability
 from ..solver.incremental import IncrementalAnalyzer
+from ..solver.probability import _POOL_KEEP_BYTES, DEFAULT_MAX_ENTRIES, _pool
 from ..viewcodes import FLAG, HIDDEN, QUESTION, GameState
+from . import _replay
 from .safeplay import SafePlayer
 
 __all__ = ["Category", "KINDS", "MARGIN", "Verdict", "analyze", "fatal", "is_risky", "judge",
@@ -260,23 +263,160 @@ def analyze(board: Board, moves: Iterable[Any], *, rule: Rule = "opening",
         raise TypeError(f"analyze needs a fastmine.Board, got {type(board).__name__}")
     rule = _check_rule(rule)
     deadline = None if budget is None else time.monotonic() + _seconds(budget)
-    game = Game.from_board(board, question_marks=question_marks, clock=lambda: 0.0)
-    cache = _Cache(game, deadline)
-    verdicts: list[Verdict] = []
-    if isinstance(moves, np.ndarray) and moves.ndim == 2 and moves.dtype.kind in "iu":
-        moves = moves.tolist()      # a move log: rows of plain ints read fastest
-    for i, m in enumerate(moves):
-        kind, r, c, cycle = _move(m, i)
-        v = _verdict(game, board, rule, cache, i, kind, r, c)
+    rows, cols = board.shape
+    codes, error, ended = _move_codes(moves, question_marks, rows, cols)
+    ws = _pool.pop() if _pool else _workspace.Workspace()
+    try:
+        replay = _replay.Replay(ws, board._pm, board._pc, rows, cols, board.mine_count, codes,
+                                rule != "none", _INF if deadline is None else deadline,
+                                DEFAULT_MAX_ENTRIES, time.monotonic, MARGIN, _FAULT)
+        extra = _run(replay, board, deadline)
+    finally:
+        if len(_pool) < 4 and ws.nbytes() <= _POOL_KEEP_BYTES:
+            _pool.append(ws)
+    if replay.status != _replay.DONE:
+        _raise(replay.status, replay.at, codes, replay, board, rule)
+    if error is not None:
+        raise ended if ended is not None and replay.over else error
+    return _verdicts(codes, replay, extra)
+
+
+_INF = float("inf")
+_FAULT: BaseException | str | None = None
+"""For tests only: ``"approximate"`` makes :func:`analyze` take every count as
+approximate, an exception is raised in place of every count (as
+:class:`~fastmine.errors.PositionTooLargeError` is for a position too large)."""
+_CATEGORIES = (Category.FIRST_CLICK, Category.SAFE, Category.FORCED_GUESS,
+               Category.AVOIDABLE_RISK, Category.EARLY_GUESS, Category.FORCED_EARLY,
+               Category.WORSE_GUESS, Category.FLAG, Category.WRONG_FLAG, Category.MARK,
+               Category.NO_EFFECT, Category.NOT_ANALYSED)
+"""Each category's code in the compiled replay (:mod:`._replay`)."""
+_CODE = {c: i for i, c in enumerate(_CATEGORIES)}
+_CODE_KINDS = ("reveal", "mark", "chord", "mark")
+"""The kind of each move code (a move log's kind without its assist bit)."""
+_INT64 = 1 << 62        # rows and columns beyond this are off any board
+
+
+def _move_codes(moves: Iterable[Any], question_marks: bool, rows: int, cols: int
+                ) -> tuple[NDArray[np.int64], BaseException | None, ValueError | None]:
+    """The moves as ``(code, row, col)`` int64 rows for the compiled replay.
+
+    Reading stops at the first move that is not one (a bad kind, a cell
+    that is not a pair of integers); its error is returned beside the rows,
+    to be raised once the moves before it are judged (one of those may
+    raise first, as when the moves are judged one by one).  For a cell too
+    far off the board to be stored, the third item is the error to raise
+    instead when the game had ended before it (as that check comes first).
+    """
+    if (isinstance(moves, np.ndarray) and moves.ndim == 2 and moves.shape[1] in (3, 4)
+            and (moves.dtype.kind == "i" or (moves.dtype.kind == "u" and moves.itemsize < 8))):
+        # A move log: checked as a whole (its kinds; its cells by the replay).
+        kinds = moves[:, 0]
+        bad = (kinds < 0) | (kinds >= 2 * MOVE_ASSIST)
+        n = int(np.argmax(bad)) if bad.any() else len(moves)
+        codes = np.empty((n, 3), np.int64)
+        codes[:, 0] = kinds[:n] & KIND_BITS
+        codes[:, 1:] = moves[:n, 1:3]
+        error: BaseException | None = None
+        if n < len(moves):
+            try:
+                _move(moves[n].tolist(), n)
+            except (TypeError, ValueError) as e:
+                error = e
+        return codes, error, None
+    out: list[tuple[int, int, int]] = []
+    error = None
+    ended = None
+    it = iter(moves)
+    while True:
+        i = len(out)
+        try:
+            m = next(it)
+        except StopIteration:
+            break
+        except Exception as e:          # raised when the judging reaches move i
+            error = e
+            break
+        try:
+            kind, r, c, cycle = _move(m, i)
+        except (TypeError, ValueError) as e:
+            error = e
+            break
+        if not (-_INT64 < r < _INT64 and -_INT64 < c < _INT64):
+            error = ValueError(f"move {i} is at ({r!r}, {c!r}), off the {rows}x{cols} board")
+            ended = ValueError(f"move {i} ({kind} at {r}, {c}) comes after the game ended")
+            break
         if kind == "mark":
-            game.question_marks = question_marks if cycle is None else cycle
-            game.toggle_mark(r, c)
-        elif kind == "chord":
-            game.chord(r, c)
+            code = MOVE_MARK if (question_marks if cycle is None else cycle) else MOVE_MARK + 2
         else:
-            game.reveal(r, c)
-        verdicts.append(v)
-    return verdicts
+            code = 0 if kind == "reveal" else 2
+        out.append((code, r, c))
+    return np.array(out, np.int64).reshape(-1, 3), error, ended
+
+
+def _run(replay: _replay.Replay, board: Board, deadline: float | None
+         ) -> dict[int, tuple[int | None, float, float | None]]:
+    """Run the replay to its end, judging by safe play each guess it stops at;
+    returns those guesses' safe-play figures by move."""
+    extra: dict[int, tuple[int | None, float, float | None]] = {}
+    player: SafePlayer | None = None
+    status = replay.run(0)
+    while status == _replay.SAFE_PLAY:
+        i = replay.at
+        if player is None:
+            player = SafePlayer(board)
+        sp = player.play_flags(replay.view, replay.safe, replay.mine, replay.cells(), deadline)
+        if sp is None:
+            replay.category[i] = _CODE[Category.NOT_ANALYSED]
+            replay.risk[i] = replay.best[i] = np.nan
+        else:
+            risk = float(replay.risk[i])
+            if sp.settled:
+                category = Category.AVOIDABLE_RISK
+            elif (abs(sp.risk - risk) <= MARGIN and sp.best_risk is not None
+                  and sp.risk <= sp.best_risk + MARGIN):
+                category = Category.FORCED_EARLY
+            else:
+                category = Category.EARLY_GUESS
+            replay.category[i] = _CODE[category]
+            extra[i] = (sp.opened, sp.risk, sp.best_risk)
+        status = replay.run(i, True)
+    return extra
+
+
+def _raise(status: int, at: int, codes: NDArray[np.int64], replay: _replay.Replay,
+           board: Board, rule: Rule) -> None:
+    """Raise the error the replay stopped at move ``at`` for."""
+    code, r, c = (int(x) for x in codes[at])
+    if status == _replay.AFTER_END:
+        raise ValueError(f"move {at} ({_CODE_KINDS[code]} at {r}, {c}) comes after the game ended")
+    if status == _replay.OFF_BOARD:
+        raise ValueError(f"move {at} is at ({r!r}, {c!r}), off the {board.rows}x{board.cols} board")
+    if status == _replay.FIRST_MINE:
+        raise ValueError(
+            f"the first click at ({r}, {c}) is a mine on this board: "
+            f"the board was not made under the {rule!r} rule")
+    # No layout fits the view: the solver's own error says why.
+    _probability.analyze(np.array(replay.view), board.mine_count)
+    raise _probability.InconsistentViewError("inconsistent view")     # pragma: no cover
+
+
+def _verdicts(codes: NDArray[np.int64], replay: _replay.Replay,
+              extra: dict[int, tuple[int | None, float, float | None]]) -> list[Verdict]:
+    """The replay's verdicts as :class:`Verdict` objects."""
+    kinds, rs, cs = codes.T.tolist()
+    out = []
+    none3 = (None, None, None)
+    cats = _CATEGORIES
+    names = _CODE_KINDS
+    for i, (cat, risk, best, n_safe, survived) in enumerate(zip(
+            replay.category.tolist(), replay.risk.tolist(), replay.best.tolist(),
+            replay.n_safe.tolist(), replay.survived.tolist(), strict=True)):
+        sp = extra.get(i, none3)
+        out.append(Verdict(i, names[kinds[i]], (rs[i], cs[i]), cats[cat],
+                           None if risk != risk else risk, None if best != best else best,
+                           None if n_safe < 0 else n_safe, survived == 1, *sp))
+    return out
 
 
 def _seconds(budget: object) -> float:

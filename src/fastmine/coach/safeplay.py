@@ -130,11 +130,35 @@ class SafePlayer:
             large for the exact count, odds that had to be approximated, or the
             deadline passed.
         """
+        return self.play_flags(view, analysis.safe, analysis.mine, cells, deadline)
+
+    def play_flags(self, view: NDArray[np.int8], safe: NDArray[np.bool_], mine: NDArray[np.bool_],
+                   cells: list[tuple[int, int]],
+                   deadline: float | None = None) -> AfterSafePlay | None:
+        """:meth:`play`, given only the proven-safe and proven-mine cells of
+        ``view`` (``safe``, ``mine``: (rows, cols) bool) instead of its analysis.
+
+        Parameters
+        ----------
+        view : numpy.ndarray
+            The player's view before the move.
+        safe, mine : numpy.ndarray
+            The cells the exact solver proves safe, and mines, in ``view``.
+        cells : list of (int, int)
+            The cells the move opens.
+        deadline : float, optional
+            A :func:`time.monotonic` time after which no new analysis is started.
+
+        Returns
+        -------
+        AfterSafePlay or None
+            As :meth:`play`.
+        """
         board = self.board
         rows, cols = board.rows, board.cols
         arr = np.array(cells, np.intp)
         idx = (arr[:, 0], arr[:, 1])
-        if analysis.mine[idx].any():
+        if mine[idx].any():
             return _MINE
         at = self._at[arr[:, 0] * cols + arr[:, 1]]          # the cells, padded
         padded = self._at
@@ -147,10 +171,9 @@ class SafePlayer:
             self._exact.reset()
         self._shown = shown
         logic.mark_safe(padded[shown.ravel()])          # what the player opened
-        a = analysis
         while True:
-            logic.mark_safe(padded[a.safe.ravel()])
-            logic.mark_mines(padded[a.mine.ravel()])
+            logic.mark_safe(padded[safe.ravel()])
+            logic.mark_mines(padded[mine.ravel()])
             solved = logic.run()
             known = logic.knowledge()[at]
             if (known == KNOWN_MINE).any():
@@ -166,9 +189,10 @@ class SafePlayer:
                 a = self._exact.analyze(logic.view())
             except PositionTooLargeError:
                 return None
-            if a.mine[idx].any():
+            safe, mine = a.safe, a.mine
+            if mine[idx].any():
                 return _MINE
-            if not a.safe.any():
+            if not safe.any():
                 break
         if not a.exact:                 # certain cells stay certain, odds do not
             return None

@@ -407,6 +407,17 @@ def analyze_known(Workspace ws, const int8_t[:, :] view, uint8_t[::1] known, int
                   const double[::1] last=None):
     """``analyze`` of a position that follows the one ``known`` describes.
 
+    The Python face of ``_analyze_known`` (the coach's compiled replay calls
+    that one directly).
+    """
+    return _analyze_known(ws, view, known, mines, prob, flags, max_entries, last)
+
+
+cdef object _analyze_known(Workspace ws, const int8_t[:, :] view, uint8_t[::1] known,
+                           int64_t mines, double[::1] prob, uint8_t[:, ::1] flags,
+                           int64_t max_entries, const double[::1] last):
+    """``analyze`` of a position that follows the one ``known`` describes.
+
     ``known`` (rows*cols, row-major, kept by the caller between calls, all
     zero at first) holds what the last position analysed with it proved: its
     certain cells are taken out of the count (see _frontier.scan), so a

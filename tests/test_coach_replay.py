@@ -1,0 +1,198 @@
+"""The coach's compiled replay judges as the move-by-move reference does.
+
+:func:`fastmine.coach.analyze` replays a game's moves in a compiled loop
+(fastmine.coach._replay); tests/coach_reference.py judges the same moves one
+at a time in Python, on a :class:`fastmine.Game`, as the live coach does.
+Every verdict must be the same, and so must every error, whatever the moves:
+random play with flags, question marks, chords, clicks on open cells, moves
+before the first reveal, under each first-click rule; real recorded games.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from coach_reference import analyze_reference
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import fastmine
+from fastmine.coach import analyze, judging
+
+VIDEOS = Path(__file__).resolve().parent / "data" / "videos"
+
+
+def same(a: list[judging.Verdict], b: list[judging.Verdict]) -> None:
+    assert len(a) == len(b)
+    for x, y in zip(a, b, strict=True):
+        assert x.__dict__.keys() == y.__dict__.keys()
+        for key, vx in x.__dict__.items():
+            vy = y.__dict__[key]
+            assert type(vx) is type(vy), (key, x, y)
+            if isinstance(vx, float):
+                assert vx == pytest.approx(vy, abs=1e-12), (key, x, y)
+            else:
+                assert vx == vy, (key, x, y)
+
+
+def outcome(fn: Any, *args: Any, **kw: Any) -> tuple[str, Any]:
+    try:
+        return "ok", fn(*args, **kw)
+    except (TypeError, ValueError) as e:
+        return type(e).__name__, str(e)
+
+
+def assert_both(board: fastmine.Board, moves: Any, **kw: Any) -> list[judging.Verdict] | None:
+    ours = outcome(analyze, board, moves, **kw)
+    theirs = outcome(analyze_reference, board, moves, **kw)
+    assert ours[0] == theirs[0], (ours, theirs)
+    if ours[0] != "ok":
+        assert ours[1] == theirs[1]
+        return None
+    same(ours[1], theirs[1])
+    return ours[1]   # type: ignore[no-any-return]
+
+
+def random_moves(rng: np.random.Generator, board: fastmine.Board, n: int,
+                 past_the_end: bool) -> list[tuple[int, int, int]]:
+    """Moves as a move log's rows: mostly reveals of unknown cells (safe ones
+    more often), flags both ways, chords on numbers, clicks on open cells."""
+    game = fastmine.Game.from_board(board, question_marks=True)
+    moves: list[tuple[int, int, int]] = []
+    rows, cols = board.shape
+    while len(moves) < n:
+        if game.state.is_over:
+            if past_the_end:            # one move too many: both must refuse it
+                moves.append((int(rng.integers(4)), int(rng.integers(rows)),
+                              int(rng.integers(cols))))
+            break
+        view = game.view
+        x = rng.random()
+        unknown = np.argwhere(view < 0)
+        if x < 0.2:
+            kind = int(rng.choice([1, 3]))
+            r, c = unknown[rng.integers(len(unknown))]
+        elif x < 0.35:
+            kind = 2
+            r, c = int(rng.integers(rows)), int(rng.integers(cols))
+        elif x < 0.4:
+            kind = 0
+            r, c = int(rng.integers(rows)), int(rng.integers(cols))
+        else:
+            kind = 0
+            pool = np.argwhere((view < 0) & ~board.mines)
+            if len(pool) == 0 or rng.random() < 0.1:
+                pool = unknown
+            r, c = pool[rng.integers(len(pool))]
+        r, c = int(r), int(c)
+        kind |= int(rng.random() < 0.1) * 4          # now and then a solver's move
+        moves.append((kind, r, c))
+        game._play_logged(kind, r, c)
+    return moves
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["opening", "cell", "none"]),
+       st.integers(1, 8), st.integers(1, 10), st.booleans(), st.booleans())
+def test_random_play_matches_the_reference(seed, rule, rows, cols, past_the_end, as_array):
+    rng = np.random.default_rng(seed)
+    mines = int(rng.integers(0, rows * cols))
+    first = (int(rng.integers(rows)), int(rng.integers(cols)))
+    try:
+        board = fastmine.Board.generate(rows, cols, mines, seed=seed, first_click=first,
+                                        rule="cell" if rule == "none" else rule)
+    except ValueError:                  # too many mines for the rule's free cells
+        return
+    moves = random_moves(rng, board, 60, past_the_end)
+    if rule != "none" and moves and (moves[0][0] & 3) == 0:
+        moves[0] = (moves[0][0], *first)     # the free first click where the rule made it
+    arr = np.array(moves, np.int64).reshape(-1, 3)
+    assert_both(board, arr if as_array else [tuple(m) for m in moves], rule=rule)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["beginner", "intermediate", "expert"]))
+def test_solver_games_with_guesses_match_the_reference(seed, level):
+    rows, cols, mines = fastmine.DIFFICULTIES[level]
+    game = fastmine.Game(rows, cols, mines, rule="opening", seed=seed)
+    rng = np.random.default_rng(seed)
+    while not game.state.is_over and len(game.moves) < 400:
+        if game.board is not None and rng.random() < 0.03:
+            # a guess while safe cells may exist: what safe play judges
+            cells = np.argwhere(game.view < 0)
+            r, c = (int(v) for v in cells[rng.integers(len(cells))])
+            game.reveal(r, c)
+        else:
+            fastmine.solver.step(game)
+    assert game.board is not None
+    verdicts = assert_both(game.board, game.moves, rule="opening")
+    assert verdicts is not None and len(verdicts) == len(game.moves)
+
+
+def _videos():
+    from fastmine.videos import play_video, read_video
+    from fastmine.videos.rebuild import rebuild
+
+    for path in sorted(VIDEOS.glob("*")):
+        if path.suffix in (".avf", ".rmv", ".mvf", ".evf") and "invalid" not in path.name:
+            video = read_video(path)
+            yield path.name, rebuild(video, play_video(video))
+
+
+@pytest.mark.parametrize("name,game", list(_videos()), ids=lambda x: x if isinstance(x, str) else "")
+def test_real_games_match_the_reference(name, game):
+    assert_both(game.board, game.moves, rule=game.rule, question_marks=game.question_marks)
+
+
+CORNERS = fastmine.Board.from_mines([[1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 1]])
+
+
+@pytest.mark.parametrize("moves, rule", [
+    ([("reveal", 0, 0), ("reveal", 1, 1)], "none"),             # after the end
+    ([("reveal", 1, 1), ("mark", 9, 0)], "cell"),               # off the board
+    ([("reveal", 1, 1), ("reveal", 2**70, 0)], "cell"),         # far off the board
+    ([("reveal", 0, 0), ("reveal", 2**70, 0)], "none"),         # ... after the end
+    ([("reveal", 0, 0)], "cell"),                               # a free first click on a mine
+    ([("reveal", 1, 1), ("jump", 0, 0)], "cell"),               # an unknown kind
+    ([("reveal", 0, 0), ("jump", 0, 0)], "none"),               # ... comes first
+    ([("reveal", 1, 1), ("reveal", 0)], "cell"),                # not a move
+    ([("reveal", 1, 1), ("reveal", 1.5, 0)], "cell"),           # not integers
+    (np.array([[0, 1, 1, 0], [9, 0, 0, 0]]), "cell"),           # a move log's unknown kind
+    (np.array([[0, 0, 0, 0], [9, 0, 0, 0]]), "none"),           # ... after the end
+    (np.array([[0, 1, 1], [2, -1, 0]]), "cell"),                # a move log off the board
+    (np.array([[0, 1, 1]], np.uint64), "cell"),                 # unsigned 64-bit rows
+    (np.zeros((0, 4), np.int64), "cell"),                       # no moves
+])
+def test_errors_are_the_reference_s(moves, rule):
+    assert_both(CORNERS, moves, rule=rule)
+
+
+def test_an_iterator_that_fails_fails_where_the_reference_does():
+    def moves(first: tuple[int, int]):
+        yield ("reveal", *first)
+        yield ("reveal", 1, 2)
+        raise RuntimeError("the source failed")
+
+    for fn in (analyze, analyze_reference):
+        # (0, 0) is a mine: the game is over before the source fails
+        with pytest.raises(ValueError, match="after the game ended"):
+            fn(CORNERS, moves((0, 0)), rule="none")
+        with pytest.raises(RuntimeError, match="the source failed"):
+            fn(CORNERS, moves((1, 1)), rule="cell")
+
+
+def test_a_budget_spent_leaves_the_same_moves_unanalysed():
+    game = fastmine.Game(16, 30, 99, rule="opening", seed=11)
+    while not game.state.is_over:
+        fastmine.solver.step(game)
+    assert game.board is not None
+    ours = analyze(game.board, game.moves, rule="opening", budget=0)
+    theirs = analyze_reference(game.board, game.moves, rule="opening", budget=0)
+    same(ours, theirs)
+    assert {v.category for v in ours} <= {judging.Category.FIRST_CLICK,
+                                          judging.Category.NOT_ANALYSED,
+                                          judging.Category.NO_EFFECT, judging.Category.MARK,
+                                          judging.Category.FLAG, judging.Category.WRONG_FLAG}
