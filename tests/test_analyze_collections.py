@@ -137,7 +137,9 @@ def test_summary_to_standard_output_as_csv_and_the_coach_left_out(
     def no_coach(*args: object, **kw: object) -> None:
         raise AssertionError("the coach ran under --no-coach")
 
-    monkeypatch.setattr(analyze_cli, "analyze", no_coach)
+    import fastmine.coach
+
+    monkeypatch.setattr(fastmine.coach, "analyze", no_coach)
     files = [str(path("arbiter_beg.avf")), str(path("arbiter_exp_lost.avf"))]
     status, out, err = _run(capsys, *files, "--summary", "--csv", "-", "--no-coach")
     assert status == 0, err

@@ -47,3 +47,34 @@ def test_unknown_attribute_is_still_an_attribute_error() -> None:
     else:  # pragma: no cover - the failure message
         raise AssertionError("fastmine.no_such_name did not raise AttributeError")
     assert hasattr(fastmine, "__version__") and "__version__" in dir(fastmine)
+
+
+def test_import_loads_no_numpy_until_the_engine_is_used() -> None:
+    """``import fastmine`` and ``import fastmine.cli`` load no NumPy (nor the
+    kernels): the ``fastmine`` command first tells OpenBLAS to start no thread
+    (on two cores its threads cost every start 50 ms of CPU), and a command
+    that never plays a game never pays for it.  The public names still work."""
+    got = _run("import json, os, sys\n"
+               "import fastmine, fastmine.cli\n"
+               "before = sorted(m for m in sys.modules if m == 'numpy' or m.startswith('fastmine.'))\n"
+               "fastmine.cli._one_blas_thread(['analyze'])\n"
+               "threads = os.environ.get('OPENBLAS_NUM_THREADS')\n"
+               "g = fastmine.Game(*fastmine.DIFFICULTIES['beginner'], seed=1)\n"
+               "g.reveal(0, 0)\n"
+               "from fastmine import HIDDEN, GameState\n"
+               "print(json.dumps({'before': before, 'threads': threads, 'solver': hasattr(fastmine, 'solver'),\n"
+               "                  'state': g.state is GameState.PLAYING, 'hidden': HIDDEN}))")
+    assert "numpy" not in got["before"] and "fastmine._kernels" not in got["before"]
+    assert got["threads"] == "1" and got["solver"] and got["state"] and got["hidden"] == -1
+
+
+def test_the_command_leaves_a_thread_count_it_was_given_and_bench_alone() -> None:
+    got = _run("import json, os\n"
+               "os.environ['OPENBLAS_NUM_THREADS'] = '3'\n"
+               "import fastmine.cli\n"
+               "fastmine.cli._one_blas_thread(['analyze'])\n"
+               "given = os.environ['OPENBLAS_NUM_THREADS']\n"
+               "del os.environ['OPENBLAS_NUM_THREADS']\n"
+               "fastmine.cli._one_blas_thread(['bench'])\n"
+               "print(json.dumps({'given': given, 'bench': os.environ.get('OPENBLAS_NUM_THREADS')}))")
+    assert got == {"given": "3", "bench": None}

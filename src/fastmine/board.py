@@ -57,7 +57,8 @@ _RULE_MAKERS: dict[str, _RuleMaker] = {}
 ``"no_guess"`` needs the solver (a candidate board is kept only once the solver
 has cleared it without a guess), and the solver builds on boards and games, so
 the board cannot import it: :mod:`fastmine.solver.no_guess` registers itself
-here (:func:`_register_rule`) when imported, and ``import fastmine`` imports it.
+here (:func:`_register_rule`) when imported, which :func:`_rule_maker` does on
+first use of the rule.
 Its functions are looked up at each call, so a test may replace them.
 """
 
@@ -71,10 +72,13 @@ def _rule_maker(rule: Rule) -> _RuleMaker | None:
     """The maker of ``rule`` if the core cannot lay its boards itself, else None."""
     if rule in _RADIUS:
         return None
-    try:
-        return _RULE_MAKERS[rule]
-    except KeyError:  # only if fastmine/__init__ was bypassed
-        raise RuntimeError(f"rule {rule!r} needs fastmine.solver.no_guess, which was not imported") from None
+    if rule not in _RULE_MAKERS:
+        # The solver's generator registers itself when imported (the board
+        # cannot import the solver at its own import: the solver builds on it).
+        from importlib import import_module
+
+        import_module("fastmine.solver.no_guess")
+    return _RULE_MAKERS[rule]
 
 
 def opening_fits(rows: int, cols: int, mines: int, r: int, c: int) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from typing import Any
 
@@ -82,8 +83,20 @@ def main(argv: list[str] | None = None) -> int:
     (:func:`fastmine.children.clean_children`, for the whole command: the
     resource tracker starts with a progress bar's first lock).
     """
+    _one_blas_thread(sys.argv[1:] if argv is None else argv)
     with clean_children():
         return _main_guarded(argv)
+
+
+def _one_blas_thread(argv: list[str]) -> None:
+    """Have OpenBLAS start no thread of its own when NumPy loads (unless the
+    user said how many): no command but ``bench`` multiplies a matrix, and on
+    two cores the threads OpenBLAS starts cost every command 50 ms of CPU,
+    more than reading a video.  Only before NumPy is loaded (so ``fastmine``
+    and ``fastmine.cli`` load no NumPy), and only for this process and the
+    ones it starts: a program that calls :func:`main` has its NumPy already."""
+    if "numpy" not in sys.modules and not (argv and argv[0] == "bench"):
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 def _main_guarded(argv: list[str] | None) -> int:

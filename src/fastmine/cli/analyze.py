@@ -23,9 +23,8 @@ import sys
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..coach import Category, analyze, summary
 from ..difficulty import difficulty_name
 from ..errors import VideoFormatError
 from ..files.outputs import check_output, write_output
@@ -41,6 +40,10 @@ from .collection import expand
 from .options import add_json, add_quiet
 from .stdio import json_printable, printable
 
+if TYPE_CHECKING:
+    from ..board import Board, Rule
+    from ..coach import Category
+
 __all__ = ["JSON_FORMAT", "JSON_VERSION", "Analysis", "analyze_file", "configure", "run"]
 
 JSON_FORMAT = "fastmine-analysis"
@@ -50,9 +53,10 @@ COACH_BUDGET = 30.0
 """Seconds the coach may spend on one game: a game on a board too large for its
 exact count gets its later moves marked not analysed instead of stalling the run."""
 
-_COUNTED = (Category.FORCED_GUESS, Category.FORCED_EARLY, Category.AVOIDABLE_RISK,
-            Category.EARLY_GUESS, Category.WORSE_GUESS, Category.WRONG_FLAG,
-            Category.NOT_ANALYSED)
+_COUNTED = ("forced_guess", "forced_early", "avoidable_risk", "early_guess", "worse_guess",
+            "wrong_flag", "not_analysed")
+"""The coach's categories each game's JSON counts, by value: the coach (the
+solver behind it) is imported only when it runs, not by ``--no-coach``."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -123,6 +127,7 @@ class Analysis:
         """
         g, s = self.game, self.stats
         board = g.board
+        counts = None if self.coach is None else {k.value: n for k, n in self.coach.items()}
         assert board is not None
         return {
             "file": self.file, "format": self.format, "software": self.software,
@@ -136,7 +141,7 @@ class Analysis:
             "ioe": s.ioe, "corr": s.correctness, "thrp": s.throughput, "rqp": s.rqp,
             "stnb": s.stnb, "openings": openings(board), "islands": islands(board),
             "zini": zini(board), "hzini": hzini(board), "path": s.path,
-            **{c.value: None if self.coach is None else self.coach[c] for c in _COUNTED},
+            **{c: None if counts is None else counts.get(c, 0) for c in _COUNTED},
             "coach": None if self.coach is None else self.coach_summary,
         }
 
@@ -180,6 +185,16 @@ def _is_replay(name: str, data: bytes) -> bool:
     return Path(name).suffix.lower() == ".fmreplay" or data.lstrip()[:1] == b"{"
 
 
+def _coach(board: Board, moves: Any, rule: Rule, question_marks: bool
+           ) -> tuple[Counter[Category], str]:
+    """The coach's counts and words on a game's moves."""
+    from ..coach import analyze, summary
+
+    verdicts = analyze(board, moves, rule=rule, question_marks=question_marks,
+                       budget=COACH_BUDGET)
+    return Counter(v.category for v in verdicts), summary(verdicts)
+
+
 def analyze_file(name: str, coach: bool = True) -> Analysis:
     """Read one video or replay and analyse its game.
 
@@ -210,10 +225,9 @@ def analyze_file(name: str, coach: bool = True) -> Analysis:
         if not coach:
             return Analysis(name, "fmreplay", "fastmine", None, None, None, game, game.stats(),
                             None, "")
-        verdicts = analyze(replay.board, replay.moves, rule=replay.rule,
-                           question_marks=replay.question_marks, budget=COACH_BUDGET)
         return Analysis(name, "fmreplay", "fastmine", None, None, None, game, game.stats(),
-                        Counter(v.category for v in verdicts), summary(verdicts))
+                        *_coach(replay.board, replay.moves, replay.rule,
+                                replay.question_marks))
     video = read_video(data, name=name)
     play = play_video(video)
     game = rebuild(video, play)
@@ -223,9 +237,7 @@ def analyze_file(name: str, coach: bool = True) -> Analysis:
     counts: Counter[Category] | None = None
     words = ""
     if coach:
-        verdicts = analyze(board, game.moves, rule=game.rule,
-                           question_marks=game.question_marks, budget=COACH_BUDGET)
-        counts, words = Counter(v.category for v in verdicts), summary(verdicts)
+        counts, words = _coach(board, game.moves, game.rule, game.question_marks)
     version = f"{video.software_version}" if video.software_version else None
     return Analysis(name, video.format, video.software, version, video.player or None,
                     video.date.isoformat() if video.date is not None else None, game,
@@ -332,7 +344,7 @@ def run(args: argparse.Namespace) -> int:
         if lines:
             bar.write(result.line(), file=sys.stdout)
     bar.close()
-    keys = [c.value for c in _COUNTED] if coach else []
+    keys = list(_COUNTED) if coach else []
     if entries:     # statistics, csv (and decimal, fractions): only for what needs them
         from . import summary as summaries
     rows = summaries.summarize(games, keys) if args.summary else []
