@@ -30,7 +30,8 @@ reasons without that knowledge.
 'You survived 1 guess you had to make (25%).'
 """
 
-from .judging import KINDS, MARGIN, Category, Verdict, analyze, fatal, is_risky, judge, live
+from .judging import analyze, judge, live
+from .verdicts import KINDS, MARGIN, Category, Verdict, fatal, is_risky
 from .words import ENGLISH, MAX_LISTED, Words, describe, remark, summary, summary_lines, tag
 
 __all__ = ["ENGLISH", "KINDS", "MARGIN", "MAX_LISTED", "Category", "Verdict", "Words", "analyze",

@@ -15,7 +15,7 @@ import gettext
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .judging import MARGIN, Category, Verdict, fatal
+from .verdicts import MARGIN, Category, Verdict, fatal
 
 __all__ = ["ENGLISH", "MAX_LISTED", "Words", "describe", "remark", "summary", "summary_lines", "tag"]
 
