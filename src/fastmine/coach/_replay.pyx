@@ -24,6 +24,7 @@ import numpy as np
 
 from .._kernels import GameCore
 from ..errors import PositionTooLargeError
+from ..solver._frontier cimport K_NONE, K_SAFE
 from ..solver._prob cimport _analyze_known
 from ..solver._workspace cimport Workspace
 
@@ -104,6 +105,7 @@ cdef class Replay:
     cdef int8_t[::1] pv
     cdef const int8_t[:, :] v2
     cdef const uint8_t[::1] pm
+    cdef const int8_t[::1] pc
     cdef const int64_t[:, ::1] moves
     cdef Workspace ws
     cdef uint8_t[::1] known
@@ -138,6 +140,7 @@ cdef class Replay:
         self.max_entries = max_entries
         self.safe_total = rows * cols - mines
         self.pm = pm
+        self.pc = pc
         self.moves = moves
         self.n = m
         self.first_free = first_free
@@ -327,20 +330,64 @@ cdef class Replay:
         self.cat_out[i] = C_WORSE_GUESS if risk > best + self.margin else C_FORCED_GUESS
         return 0
 
+    cdef bint _local(self) noexcept:
+        """Whether the move about to open self.mcells leaves the analysis as
+        it is but for those cells: each was proven safe and shows a number (no
+        flood), and no number of them touches a cell still in doubt, so the
+        move rules out no layout.  (The count would find just that: what
+        _analyze_known calls an unchanged position.)"""
+        cdef int k, j
+        cdef Py_ssize_t cell, p, q, W = self.W, cols = self.cols
+        cdef Py_ssize_t off[8]
+        if not self.have or self.analysed_at != self.revealed or self.ncells == 0:
+            return False
+        off[0] = -W - 1
+        off[1] = -W
+        off[2] = -W + 1
+        off[3] = -1
+        off[4] = 1
+        off[5] = W - 1
+        off[6] = W
+        off[7] = W + 1
+        for k in range(self.ncells):
+            cell = self.mcells[k]
+            p = (cell // cols + 1) * W + cell % cols + 1
+            if self.known[cell] != K_SAFE or self.pc[p] == 0:
+                return False
+            for j in range(8):
+                q = p + off[j]
+                # hidden, flagged or ?; the ring is "revealed" in st
+                if self.st[q] != ST_REVEALED and self.known[(q // W - 1) * cols + q % W - 1] == K_NONE:
+                    return False
+        return True
+
     cdef int _apply(self, int code, Py_ssize_t p) except -1:
         """Make the move, as fastmine.Game does (nothing logged)."""
         cdef uint8_t s = self.st[p]
+        cdef bint local
+        cdef int k
         core = self.core
-        if code == M_REVEAL:
-            if self.state == G_READY and s != ST_FLAG:
-                self.state = G_PLAYING
-            if s == ST_HIDDEN or s == ST_QUESTION:
+        if code == M_REVEAL or code == M_CHORD:
+            if code == M_REVEAL:
+                if self.state == G_READY and s != ST_FLAG:
+                    self.state = G_PLAYING
+                if not (s == ST_HIDDEN or s == ST_QUESTION):
+                    return 0
+                local = self._local()
                 core.reveal(p)
-                self._settle()
-        elif code == M_CHORD:
-            if self.ncells:
+            else:
+                if not self.ncells:
+                    return 0
+                local = self._local()
                 core.chord(p)
-                self._settle()
+            self._settle()
+            if local and self.state != G_OVER:
+                # The analysis stands but for the cells opened: now numbers.
+                for k in range(self.ncells):
+                    self.prob[self.mcells[k]] = NAN
+                    self.flags[0, self.mcells[k]] = 0
+                    self.flags[2, self.mcells[k]] = 0
+                self.analysed_at = self.revealed
         elif s != ST_REVEALED:
             core.toggle_mark(p, code == M_MARK)
         return 0
