@@ -18,6 +18,7 @@ from fastmine.cli.tui.draw import note_rows
 from fastmine.cli.tui.layout import fit
 from fastmine.cli.tui.plain import PlainGame
 from fastmine.cli.tui.session import GameOptions, Session
+from fastmine.coach import judging
 from fastmine.solver import probability
 from fastmine.solver.incremental import IncrementalAnalyzer
 
@@ -150,7 +151,9 @@ def test_review_maps_a_refused_position_to_not_analysed(monkeypatch):
 
     mine = a_mine(9, 9, 10, SEED, FIRST)
     monkeypatch.setattr(probability, "analyze", too_large)
-    monkeypatch.setattr(IncrementalAnalyzer, "analyze", too_large)   # the coach's cache
+    monkeypatch.setattr(IncrementalAnalyzer, "analyze", too_large)   # the live coach's cache
+    # the compiled replay's count, which the review's analyze uses
+    monkeypatch.setattr(judging, "_FAULT", fastmine.solver.PositionTooLargeError("too large"))
     out, _ = plain(script_of([FIRST, mine]))
     assert "Coach: You lost on a move the coach could not weigh (too much to count).\n" in out
     assert "not weighed: the position or the game is too large to count exactly. It hit a mine." in out
