@@ -279,3 +279,37 @@ def test_a_progress_bar_on_a_terminal_only(collection: Path) -> None:
     res = subprocess.run([sys.executable, "-m", "fastmine", "analyze", str(collection),
                           "--no-coach"], capture_output=True, env=env, timeout=120)
     assert res.returncode == 0 and res.stderr == b""
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    return subprocess.run([sys.executable, "-m", "fastmine", "analyze", *args],
+                          capture_output=True, text=True, timeout=300, env=env)
+
+
+def test_workers_give_what_one_process_gives(tmp_path: Path) -> None:
+    """``-j 2`` analyses the files on two worker processes: the same lines, JSON,
+    notes and errors, in the order the files were named."""
+    folder = tmp_path / "videos"
+    shutil.copytree(path("arbiter_beg.avf").parent, folder)
+    (folder / "empty.avf").write_bytes(b"")
+    (folder / "junk.rmv").write_bytes(b"not a video")
+    one = _cli(str(folder))
+    two = _cli("-j", "2", str(folder))
+    assert len(one.stdout.splitlines()) > analyze_cli.CHUNK + 1       # more than one task
+    assert (two.returncode, two.stdout, two.stderr) == (one.returncode, one.stdout, one.stderr)
+    assert one.returncode == 1 and "junk.rmv" in one.stderr
+    doc_one = _cli("--json", "-", str(folder)).stdout
+    assert _cli("-j", "2", "--json", "-", str(folder)).stdout == doc_one
+    summary = _cli("-j", "2", "--summary", "--csv", "-", str(folder))
+    assert summary.stdout == _cli("--summary", "--csv", "-", str(folder)).stdout
+
+
+def test_jobs_are_checked_and_capped(tmp_path: Path) -> None:
+    for bad in ("0", "-1", "x", "1.5"):
+        got = _cli("-j", bad, str(path("arbiter_beg.avf")))
+        assert got.returncode == 2 and "-j/--jobs" in got.stderr, bad
+    many = _cli("-j", "4096", str(path("arbiter_beg.avf").parent))
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    assert many.returncode == 0 or "junk" in many.stderr
+    assert ("not 4096" in many.stderr) == (cores is not None and cores > 1)

@@ -21,6 +21,7 @@ import json
 import os
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,7 +38,7 @@ from ..videos import play_video, read_video
 from ..videos.model import MAX_FILE_BYTES
 from ..videos.rebuild import rebuild, video_stats
 from .collection import expand
-from .options import add_json, add_quiet
+from .options import add_jobs, add_json, add_quiet
 from .stdio import json_printable, printable
 
 if TYPE_CHECKING:
@@ -77,6 +78,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "(png/svg/pdf; needs matplotlib)")
     parser.add_argument("--no-coach", dest="coach", action="store_false",
                         help="leave the coach out: the metrics only, faster")
+    add_jobs(parser, "worker processes for a large collection (default 1: this process); "
+                     "at most one a core (said when capped)", default=1)
     add_quiet(parser, "no progress bar")
 
 
@@ -290,15 +293,90 @@ def _write(option: str, path: str, text: str) -> int:
     return 0
 
 
-class _NoBar(list[str]):
-    """The files, with the two calls of a tqdm bar that ``run`` makes, when no bar shows."""
+class _NoBar:
+    """The three calls of a tqdm bar that ``run`` makes, when no bar shows."""
 
     @staticmethod
     def write(text: str, file: Any) -> None:
         print(text, file=file)
 
+    def update(self, n: int = 1) -> None:
+        pass
+
     def close(self) -> None:
         pass
+
+
+_Outcome = tuple[str, str | None, dict[str, Any], tuple[str, ...]]
+"""What analysing one file gives ``run``: the error message ("" when none),
+the game's line (when lines are printed), its JSON entry (when wanted, else
+{}) and the notes on it."""
+
+CHUNK = 8
+"""Files a worker analyses at a time (``-j``): few enough that the progress
+moves and the last workers do not wait long, enough that the messages between
+processes cost little beside the files (some 3 ms each)."""
+
+
+def _one(name: str, empty: str | None, coach: bool, entries: bool, lines: bool) -> _Outcome:
+    """Analyse one file for ``run`` (in this process or a worker's)."""
+    try:
+        if empty is not None:
+            raise ValueError(empty)
+        result = analyze_file(name, coach=coach)
+    except (OSError, ValueError) as exc:
+        return _error(name, exc), None, {}, ()
+    return ("", result.line() if lines else None, result.to_json() if entries else {},
+            tuple(result.notes))
+
+
+def _chunk(items: list[tuple[str, str | None]], coach: bool, entries: bool,
+           lines: bool) -> list[_Outcome]:
+    """A worker's task: a few files, in order."""
+    return [_one(name, empty, coach, entries, lines) for name, empty in items]
+
+
+def _outcomes(files: list[str], empty: dict[str, str], coach: bool, entries: bool,
+              lines: bool, jobs: int) -> Iterator[tuple[str, _Outcome]]:
+    """Each file's outcome, in the order named: in this process, or with
+    ``jobs`` > 1 and more than one task's files, on worker processes (at most
+    one a core, said on standard error when fewer than asked) that die with
+    this one."""
+    items = [(name, empty.get(name)) for name in files]
+    if jobs > 1 and len(items) > CHUNK:
+        from ..solver.workers import plan
+
+        planned = plan(jobs, 1, len(items), CHUNK)
+        if planned.note:
+            print(f"fastmine analyze: {planned.note}", file=sys.stderr)
+        if planned.workers > 1:
+            yield from _on_workers(items, coach, entries, lines, planned.workers)
+            return
+    for name, gone in items:
+        yield name, _one(name, gone, coach, entries, lines)
+
+
+def _on_workers(items: list[tuple[str, str | None]], coach: bool, entries: bool, lines: bool,
+                workers: int) -> Iterator[tuple[str, _Outcome]]:
+    """``_outcomes`` on ``workers`` processes; Ctrl-C stops them at once."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from ..solver.workers import start_worker, stop_pool
+
+    chunks = [items[k:k + CHUNK] for k in range(0, len(items), CHUNK)]
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=start_worker,
+                               initargs=(os.getpid(),))
+    finished = False
+    try:
+        done = pool.map(_chunk, chunks, *([x] * len(chunks) for x in (coach, entries, lines)))
+        for chunk, outcomes in zip(chunks, done, strict=True):
+            for (name, _), outcome in zip(chunk, outcomes, strict=True):
+                yield name, outcome
+        finished = True
+    finally:
+        if not finished:        # Ctrl-C, or an error: not after the tasks in flight
+            stop_pool(pool)
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -325,25 +403,26 @@ def run(args: argparse.Namespace) -> int:
             and sys.stderr.isatty()):
         from tqdm import tqdm  # imported only for a bar (~20 ms of a start)
 
-        bar = tqdm(files, unit="file", leave=False, dynamic_ncols=True, file=sys.stderr)
+        bar = tqdm(total=len(files), unit="file", leave=False, dynamic_ncols=True,
+                   file=sys.stderr)
     else:
-        bar = _NoBar(files)
-    for name in bar:
-        try:
-            if name in found.empty:
-                raise ValueError(found.empty[name])
-            result = analyze_file(name, coach=coach)
-        except (OSError, ValueError) as exc:
-            message = _error(name, exc)
-            errors.append({"file": name, "error": message})
-            bar.write(printable(f"fastmine analyze: {message}"), file=sys.stderr)
-            continue
-        for note in result.notes:
-            bar.write(printable(f"fastmine analyze: note: {name}: {note}"), file=sys.stderr)
-        games.append(result.to_json() if entries else {})
-        if lines:
-            bar.write(result.line(), file=sys.stdout)
-    bar.close()
+        bar = _NoBar()
+    try:
+        for name, (message, line, entry, notes) in _outcomes(
+                files, found.empty, coach, entries, lines, getattr(args, "jobs", 1)):
+            bar.update(1)
+            if message:
+                errors.append({"file": name, "error": message})
+                bar.write(printable(f"fastmine analyze: {message}"), file=sys.stderr)
+                continue
+            for note in notes:
+                bar.write(printable(f"fastmine analyze: note: {name}: {note}"),
+                          file=sys.stderr)
+            games.append(entry)
+            if line is not None:
+                bar.write(line, file=sys.stdout)
+    finally:
+        bar.close()
     keys = list(_COUNTED) if coach else []
     if entries:     # statistics, csv (and decimal, fractions): only for what needs them
         from . import summary as summaries

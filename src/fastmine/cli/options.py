@@ -94,6 +94,36 @@ def add_quiet(parser: argparse.ArgumentParser | argparse._ArgumentGroup, what: s
     parser.add_argument("-q", "--quiet", action="store_true", help=what)
 
 
+def jobs(text: str) -> int:
+    """``-j``/``--jobs``'s value: worker processes, 1 to
+    :data:`fastmine.solver.workers.MAX_JOBS` (an argparse type)."""
+    from .._validate import whole_number
+    from ..solver.workers import check_jobs
+
+    try:
+        n = check_jobs(whole_number(1)(text))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    assert n is not None
+    return n
+
+
+def add_jobs(parser: argparse.ArgumentParser | argparse._ArgumentGroup, help: str,
+             default: int | None = None) -> None:
+    """Add ``-j``/``--jobs N``: how many worker processes share the work.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser or argument group
+        Where the option goes.
+    help : str
+        What the number means for this command, and its default.
+    default : int or None
+        The default (None: the command decides, e.g. one a core).
+    """
+    parser.add_argument("-j", "--jobs", type=jobs, default=default, metavar="N", help=help)
+
+
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
     """Help whose description paragraphs wrap to the terminal while lists and
     examples (lines that start with a space, and the epilog's lines) keep their

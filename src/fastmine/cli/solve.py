@@ -33,9 +33,8 @@ from ..files.outputs import check_output, write_output
 from ..limits import check_board_size
 from ..solver.runs import Config, Run, RunFailed, RunInterrupted, check_games, run_configs
 from ..solver.strategies import STRATEGIES, first_click_for
-from ..solver.workers import check_jobs
 from ..solver.workers import plan as workers_plan
-from .options import HelpFormatter, add_json, add_quiet
+from .options import HelpFormatter, add_jobs, add_json, add_quiet
 
 __all__ = ["configure", "run", "build_configs", "format_table", "write_json", "plot",
            "parse_difficulty", "parse_position", "resolve_position", "POSITIONS"]
@@ -140,15 +139,6 @@ def _seconds(text: str) -> float:
     return v
 
 
-def _jobs(text: str) -> int:
-    try:
-        n = check_jobs(_pos_int(text))
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-    assert n is not None
-    return n
-
-
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the ``fastmine solve`` options to ``parser``."""
     parser.description = (
@@ -212,9 +202,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--first-game", type=_nonneg_int, default=0, metavar="K",
                         help="play games K .. K+N-1 of each configuration (default 0): "
                              "split a study over runs, or draw fresh games with the same seed")
-    parser.add_argument("-j", "--jobs", type=_jobs, default=None,
-                        help="worker processes (default: all cores; 1 plays in-process); "
-                             "at most one a core and one a task (said when capped)")
+    add_jobs(parser, "worker processes (default: all cores; 1 plays in-process); "
+                     "at most one a core and one a task (said when capped)")
     parser.add_argument("--chunk", type=_pos_int, default=None,
                         help="games per task (default: about games/(4*workers), at most 250)")
     parser.add_argument("--scheduler", default=None, metavar="ADDRESS",

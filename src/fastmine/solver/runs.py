@@ -54,7 +54,7 @@ from ..children import clean_children
 from .no_guess import check_possible
 from .paired import LOST, STUCK, WON
 from .strategies import Strategy
-from .workers import DEFAULT_CHUNK_MAX, start_worker
+from .workers import DEFAULT_CHUNK_MAX, start_worker, stop_pool
 from .workers import plan as workers_plan
 
 __all__ = ["Config", "Result", "Run", "RunInterrupted", "RunFailed", "wilson", "play_chunk",
@@ -457,23 +457,11 @@ def _on_pool(jobs: int, configs: Sequence[Config], tasks: Iterator[tuple[int, in
     finally:
         if stopped:      # Ctrl-C: stop the workers now, not after their chunks
             with _no_second_interrupt():
-                _kill(pool)
+                stop_pool(pool)
                 pool.shutdown(wait=True, cancel_futures=True)
         else:
             pool.shutdown(wait=True)
     return failure
-
-
-def _kill(pool: ProcessPoolExecutor) -> None:
-    terminate = getattr(pool, "terminate_workers", None)     # Python 3.14
-    if terminate is not None:
-        terminate()
-        return
-    # Older Pythons have no public way to stop a running task; the pool keeps
-    # its processes here, and copes with them dying (BrokenProcessPool).
-    for proc in list((getattr(pool, "_processes", None) or {}).values()):
-        with contextlib.suppress(Exception):
-            proc.kill()
 
 
 def _on_dask(client: Any, configs: Sequence[Config], tasks: Iterator[tuple[int, int, int]],

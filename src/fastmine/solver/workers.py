@@ -23,9 +23,10 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = ["MAX_JOBS", "Plan", "check_jobs", "die_with_parent", "plan", "start_worker",
-           "usable_cores"]
+           "stop_pool", "usable_cores"]
 
 MAX_JOBS = 4096
 """Most worker processes a run may be asked for; more is refused (ValueError).
@@ -185,3 +186,23 @@ def _watch(parent: int, started_under: int) -> None:
         time.sleep(_WATCH_SECONDS)
         if os.getppid() != started_under or not _alive(parent):
             os._exit(1)
+
+
+def stop_pool(pool: Any) -> None:
+    """Kill a :class:`concurrent.futures.ProcessPoolExecutor`'s workers now
+    (Ctrl-C: not after the tasks they are running).
+
+    Parameters
+    ----------
+    pool : concurrent.futures.ProcessPoolExecutor
+        The pool; shut it down afterwards.
+    """
+    terminate = getattr(pool, "terminate_workers", None)     # Python 3.14
+    if terminate is not None:
+        terminate()
+        return
+    # Older Pythons have no public way to stop a running task; the pool keeps
+    # its processes here, and copes with them dying (BrokenProcessPool).
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        with contextlib.suppress(Exception):
+            proc.kill()
