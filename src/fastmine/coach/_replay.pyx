@@ -121,6 +121,7 @@ cdef class Replay:
     cdef double deadline, margin
     cdef bint first_free, have, exact, have_prev, prev_exact
     cdef int ncells
+    cdef Py_ssize_t off[8]                  # the eight neighbours' offsets, padded
     cdef Py_ssize_t mcells[9]               # the current move's cells (flat, unpadded)
 
     def __cinit__(self, Workspace ws, const uint8_t[::1] pm, const int8_t[::1] pc,
@@ -136,6 +137,9 @@ cdef class Replay:
             raise ValueError("the mine count does not fit the board")
         self.ws = ws
         self.rows, self.cols, self.W = rows, cols, cols + 2
+        cdef Py_ssize_t k, W = cols + 2
+        for k, d in enumerate((-W - 1, -W, -W + 1, -1, 1, W - 1, W, W + 1)):
+            self.off[k] = d
         self.mines = mines
         self.max_entries = max_entries
         self.safe_total = rows * cols - mines
@@ -256,7 +260,7 @@ cdef class Replay:
         cdef int8_t v = self.pv[p]
         cdef Py_ssize_t q, W = self.W
         cdef int k, nflags = 0
-        cdef Py_ssize_t off[8]
+        cdef Py_ssize_t* off = self.off
         self.ncells = 0
         if code == M_REVEAL:
             if v == V_HIDDEN or v == V_QUESTION:
@@ -265,14 +269,6 @@ cdef class Replay:
             return 0
         if v < 0:
             return 0
-        off[0] = -W - 1
-        off[1] = -W
-        off[2] = -W + 1
-        off[3] = -1
-        off[4] = 1
-        off[5] = W - 1
-        off[6] = W
-        off[7] = W + 1
         for k in range(8):
             if self.st[p + off[k]] == ST_FLAG:
                 nflags += 1
@@ -338,17 +334,9 @@ cdef class Replay:
         _analyze_known calls an unchanged position.)"""
         cdef int k, j
         cdef Py_ssize_t cell, p, q, W = self.W, cols = self.cols
-        cdef Py_ssize_t off[8]
+        cdef Py_ssize_t* off = self.off
         if not self.have or self.analysed_at != self.revealed or self.ncells == 0:
             return False
-        off[0] = -W - 1
-        off[1] = -W
-        off[2] = -W + 1
-        off[3] = -1
-        off[4] = 1
-        off[5] = W - 1
-        off[6] = W
-        off[7] = W + 1
         for k in range(self.ncells):
             cell = self.mcells[k]
             p = (cell // cols + 1) * W + cell % cols + 1

@@ -31,7 +31,7 @@ from ..solver.incremental import IncrementalAnalyzer
 from ..solver.probability import _POOL_KEEP_BYTES, DEFAULT_MAX_ENTRIES, _pool
 from ..viewcodes import FLAG, HIDDEN, QUESTION, GameState
 from . import _replay
-from .safeplay import SafePlayer
+from .safeplay import AfterSafePlay, SafePlayer
 from .verdicts import KINDS, MARGIN, Category, Verdict, _move, fatal, is_risky
 
 # The verdict's types live in .verdicts; named here too, where they were first.
@@ -217,18 +217,20 @@ def _run(replay: _replay.Replay, board: Board, deadline: float | None
             replay.category[i] = _CODE[Category.NOT_ANALYSED]
             replay.risk[i] = replay.best[i] = np.nan
         else:
-            risk = float(replay.risk[i])
-            if sp.settled:
-                category = Category.AVOIDABLE_RISK
-            elif (abs(sp.risk - risk) <= MARGIN and sp.best_risk is not None
-                  and sp.risk <= sp.best_risk + MARGIN):
-                category = Category.FORCED_EARLY
-            else:
-                category = Category.EARLY_GUESS
-            replay.category[i] = _CODE[category]
+            replay.category[i] = _CODE[_early(sp, float(replay.risk[i]))]
             extra[i] = (sp.opened, sp.risk, sp.best_risk)
         status = replay.run(i, True)
     return extra
+
+
+def _early(sp: AfterSafePlay, risk: float) -> Category:
+    """A guess taken while a safe cell existed (at ``risk``), by what safe play did to it."""
+    if sp.settled:
+        return Category.AVOIDABLE_RISK
+    if (abs(sp.risk - risk) <= MARGIN and sp.best_risk is not None
+            and sp.risk <= sp.best_risk + MARGIN):
+        return Category.FORCED_EARLY
+    return Category.EARLY_GUESS
 
 
 def _raise(status: int, at: int, codes: NDArray[np.int64], replay: _replay.Replay,
@@ -444,14 +446,7 @@ def _judge(cache: _Cache, i: int, kind: str, cell: tuple[int, int],
         sp = cache.safe_player().play(cache.game.view, a, cells, cache.deadline)
         if sp is None:
             return Verdict(i, kind, cell, Category.NOT_ANALYSED, None, None, n_safe, survived)
-        if sp.settled:
-            category = Category.AVOIDABLE_RISK
-        elif (abs(sp.risk - risk) <= MARGIN and sp.best_risk is not None
-              and sp.risk <= sp.best_risk + MARGIN):
-            category = Category.FORCED_EARLY
-        else:
-            category = Category.EARLY_GUESS
-        return Verdict(i, kind, cell, category, risk, 0.0, n_safe, survived, sp.opened,
+        return Verdict(i, kind, cell, _early(sp, risk), risk, 0.0, n_safe, survived, sp.opened,
                        sp.risk, sp.best_risk)
     if not a.exact:                 # certain cells stay certain, odds do not
         return Verdict(i, kind, cell, Category.NOT_ANALYSED, None, None, n_safe, survived)
