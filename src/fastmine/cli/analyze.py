@@ -361,6 +361,7 @@ def _on_workers(items: list[tuple[str, str | None]], coach: bool, entries: bool,
     """``_outcomes`` on ``workers`` processes; Ctrl-C stops them at once."""
     from concurrent.futures import ProcessPoolExecutor
 
+    from ..children import clean_children
     from ..solver.workers import start_worker, stop_pool
 
     chunks = [items[k:k + CHUNK] for k in range(0, len(items), CHUNK)]
@@ -368,7 +369,10 @@ def _on_workers(items: list[tuple[str, str | None]], coach: bool, entries: bool,
                                initargs=(os.getpid(),))
     finished = False
     try:
-        done = pool.map(_chunk, chunks, *([x] * len(chunks) for x in (coach, entries, lines)))
+        # the workers start with the tasks, without the working folder on their path
+        with clean_children():
+            done = pool.map(_chunk, chunks,
+                            *([x] * len(chunks) for x in (coach, entries, lines)))
         for chunk, outcomes in zip(chunks, done, strict=True):
             for (name, _), outcome in zip(chunk, outcomes, strict=True):
                 yield name, outcome
