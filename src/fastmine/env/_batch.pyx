@@ -348,8 +348,7 @@ cdef class Batch:
         self.laid[i] = 1
 
     cdef void _count(self, Py_ssize_t i) noexcept nogil:
-        count_from_mines(self.pc + i * self.P, self.ml + i * self.mines, self.mines, self.W,
-                         self.P)
+        count_from_mask(self.pc + i * self.P, self.pm + i * self.P, self.W, self.P)
 
     def set_board(self, Py_ssize_t i, const uint8_t[:, ::1] mines):
         """Give game i (not yet started) the board of the 0/1 array ``mines``."""

@@ -1,27 +1,32 @@
 # Whole-board parts of the batch kernel (_batch.pyx includes this file): the
-# neighbour counts from a game's mine list, the view of a lost and of a won
+# neighbour counts from a game's mine array, the view of a lost and of a won
 # game, the chord part of the action mask.  Each takes one game's arrays
 # (padded state of (rows + 2) x (cols + 2) cells, unpadded view) and sizes.
 
 
-cdef void count_from_mines(int8_t* pc, const uint32_t* ml, Py_ssize_t mines,
-                           Py_ssize_t W, Py_ssize_t P) noexcept nogil:
-    """The neighbour counts of a board (``P`` padded cells, rows ``W`` wide)
-    from its mine list: each mine adds one around it (fewer operations than a
-    gather over every cell; the ring's counts are never read)."""
-    cdef Py_ssize_t j, q
-    memset(pc, 0, P)
-    for j in range(mines):
-        q = ml[j]
-        FMB_CHECK(q > W and q < P - W, "count: mine on the board")
-        pc[q - W - 1] += 1
-        pc[q - W] += 1
-        pc[q - W + 1] += 1
-        pc[q - 1] += 1
-        pc[q + 1] += 1
-        pc[q + W - 1] += 1
-        pc[q + W] += 1
-        pc[q + W + 1] += 1
+cdef extern from *:
+    """
+    /* The neighbour counts of a padded board from its 0/1 mine array: every
+       cell of the inner rows sums its eight neighbours (the ring columns get
+       sums too, never read).  Byte adds over the whole rows: the compiler
+       makes them vector adds, 16 cells at a time, about four times fewer
+       operations than adding one around each mine (eight read-modify-writes
+       a mine, 792 at Expert). */
+    static void fmb_counts(int8_t* restrict pc, const uint8_t* restrict pm,
+                           Py_ssize_t W, Py_ssize_t P) {
+        for (Py_ssize_t x = W + 1; x < P - W - 1; x++)
+            pc[x] = (int8_t)(pm[x - W - 1] + pm[x - W] + pm[x - W + 1] + pm[x - 1]
+                             + pm[x + 1] + pm[x + W - 1] + pm[x + W] + pm[x + W + 1]);
+    }
+    """
+    void fmb_counts(int8_t* pc, const uint8_t* pm, Py_ssize_t W, Py_ssize_t P) noexcept nogil
+
+
+cdef void count_from_mask(int8_t* pc, const uint8_t* pm, Py_ssize_t W, Py_ssize_t P) noexcept nogil:
+    """The neighbour counts of a board (``P`` padded cells, rows ``W`` wide) from
+    its 0/1 mine array, whose ring is 0 (a mine's own count leaves it out)."""
+    FMB_CHECK(P >= 3 * W and W >= 3, "count: a padded board")
+    fmb_counts(pc, pm, W, P)
 
 
 cdef void lost_view(int8_t* view, const uint8_t* pm, const uint8_t* st, const uint32_t* ml,
