@@ -10,6 +10,7 @@ LOST: int
 RULE_CODES: dict[str, int]
 
 def next_seed(state: int) -> tuple[int, int]: ...
+def fast_remainder(x: int, d: int) -> int: ...
 
 class Batch:
     B: int

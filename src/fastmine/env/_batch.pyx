@@ -45,6 +45,14 @@ def next_seed(uint64_t state):
     return out, s
 
 
+def fast_remainder(uint64_t x, uint64_t d):
+    """``x % d`` as the board's draws take it (by multiplication), for tests;
+    ``1 <= d <= 2**63``."""
+    if d < 1 or d > (<uint64_t>1 << 63):
+        raise ValueError("fastmine.env: divisor out of range")
+    return fmb_fastmod(x, fmb_fastmod_m(d), d)
+
+
 def _rebuild(args, state):
     """A Batch of settings ``args`` holding ``state`` (the other half of Batch.__reduce__)."""
     b = Batch(*args)
@@ -91,7 +99,7 @@ cdef class Batch:
     cdef int64_t* act           # the step's actions, copied while checked
     cdef uint32_t* ml           # each game's mines, padded cells (B x mines), once laid
     cdef uint32_t* vof          # padded cell -> view index (real cells only)
-    cdef uint64_t* fmod         # fmb_fastmod_m(n) for n = 1..N (small boards), else NULL
+    cdef uint64_t* fmod         # fmb_fastmod_m(n) at n for n = 1..N (small boards), else NULL
     cdef Py_ssize_t* stack
     cdef Py_ssize_t off[8]
     cdef object _keep           # the numpy arrays behind the raw pointers
@@ -167,8 +175,8 @@ cdef class Batch:
         vof[1:-1, 1:-1] = np.arange(self.N, dtype=np.uint32).reshape(rows, cols)
         # The lay draws a number below n for n = N, N - 1, ...: its remainders by
         # multiplication (a 64-bit division was the lay's largest cost); up to
-        # 4,096 cells (a 64 KiB table), larger boards divide.
-        fmod = np.zeros((self.N + 1 if self.N <= FASTMOD_CELLS else 0, 2), np.uint64)
+        # 4,096 cells (a 32 KiB table), larger boards divide.
+        fmod = np.zeros(self.N + 1 if self.N <= FASTMOD_CELLS else 0, np.uint64)
         self._keep = (pm, pc, st, fresh, laid, revealed, nflags, steps, stream, sampler,
                       ml, cand, stack, vof, fmod, act)
         self.pm = <uint8_t*>cnp.PyArray_DATA(pm)
@@ -198,7 +206,7 @@ cdef class Batch:
         self.fmod = <uint64_t*>cnp.PyArray_DATA(fmod) if fmod.shape[0] else NULL
         if self.fmod != NULL:
             for r in range(1, self.N + 1):
-                fmb_fastmod_m(<uint64_t>r, self.fmod + 2 * r)
+                self.fmod[r] = fmb_fastmod_m(<uint64_t>r)
         self.stack = <Py_ssize_t*>cnp.PyArray_DATA(stack)
         for r in range(B):
             self._clear(r)
@@ -334,13 +342,15 @@ cdef class Batch:
         for r in range(k):
             if self.fmod != NULL:
                 j = r + <Py_ssize_t>rng_below_m(&rng, <uint64_t>(n_allowed - r),
-                                                self.fmod + 2 * (n_allowed - r))
+                                                self.fmod[n_allowed - r])
             else:
                 j = r + <Py_ssize_t>rng_below(&rng, <uint64_t>(n_allowed - r))
-            tmp = cand[r]
-            cand[r] = cand[j]
-            cand[j] = tmp
-            pm[cand[r]] = mark
+            # (the drawn cell kept in a register: a store through pm could
+            # alias cand, so cand[r] would be read back after it)
+            tmp = cand[j]
+            cand[j] = cand[r]
+            cand[r] = tmp
+            pm[tmp] = mark
         # The mines: the cells drawn, or (a dense board) the cells not drawn.
         memcpy(self.ml + i * self.mines, cand if mark else cand + k,
                self.mines * sizeof(uint32_t))
