@@ -36,6 +36,21 @@ BOUNDS_CHECKED = bool(FASTMINE_DEBUG)
 
 cdef enum:
     FASTMOD_CELLS = 4096
+    # How many games ahead a step asks for the memory of the game it will step
+    # (its state is out of the cache in a batch of more than a few hundred).
+    AHEAD = 6
+
+
+cdef struct Out:
+    # Where a copy=True step writes each game's outputs (B games each).
+    int8_t* view        # B x rows x cols
+    uint8_t* mask       # B x n_actions
+    double* reward
+    uint8_t* term
+    uint8_t* trunc
+    int32_t* left
+    uint64_t* seed
+    uint8_t* won
 
 
 def next_seed(uint64_t state):
@@ -43,6 +58,10 @@ def next_seed(uint64_t state):
     cdef uint64_t s = state
     cdef uint64_t out = splitmix64(&s)
     return out, s
+
+
+# How many games ahead a step asks for memory (tests step batches on both sides).
+FETCH_AHEAD = AHEAD
 
 
 def fast_remainder(uint64_t x, uint64_t d):
@@ -418,17 +437,10 @@ cdef class Batch:
     def step(self, const int64_t[::1] actions):
         """Step every game with its action; a game whose episode ended at the
         previous step starts a new one instead (its action ignored)."""
-        cdef Py_ssize_t i
         # One compare a game keeps the kernel's memory safe whatever it is given.
         self._take_actions(actions)
         with nogil:
-            for i in range(self.B):
-                if self.dn[i]:
-                    self._new_episode(i, splitmix64(&self.stream[i]))
-                else:
-                    self._step_one(i, self.act[i])
-                    if self.chord and not self.dn[i]:
-                        self._chord_mask(i)
+            self._step_all(NULL)
 
     cdef int _take_actions(self, const int64_t[::1] actions) except -1:
         """Copy ``actions`` into the kernel's own buffer, checking each (the
@@ -447,27 +459,83 @@ cdef class Batch:
         return 0
 
     def step_copy(self, const int64_t[::1] actions, int8_t[:, :, ::1] view_out,
-                  uint8_t[:, ::1] mask_out):
-        """:meth:`step`, and each game's view and mask copied into ``view_out``
-        (B, rows, cols) and ``mask_out`` (B, actions) right after its step, while
-        they are in the cache (a second pass over a large batch reads them back
-        from memory)."""
-        cdef Py_ssize_t i, N = self.N, A = self.n_actions
-        if (view_out.shape[0] != self.B or view_out.shape[1] != self.rows
-                or view_out.shape[2] != self.cols or mask_out.shape[0] != self.B
-                or mask_out.shape[1] != A):
+                  uint8_t[:, ::1] mask_out, double[::1] reward_out, uint8_t[::1] term_out,
+                  uint8_t[::1] trunc_out, int32_t[::1] left_out, uint64_t[::1] seed_out,
+                  uint8_t[::1] won_out):
+        """:meth:`step`, and each game's view, mask, reward, termination,
+        truncation, mines left, board seed and win written into the ``_out``
+        arrays (new ones, B games each) right after its step, while they are
+        in the cache (a pass over a large batch after the step read them back
+        from memory, one pass an array)."""
+        cdef Out o
+        cdef Py_ssize_t B = self.B
+        if (view_out.shape[0] != B or view_out.shape[1] != self.rows
+                or view_out.shape[2] != self.cols or mask_out.shape[0] != B
+                or mask_out.shape[1] != self.n_actions or reward_out.shape[0] != B
+                or term_out.shape[0] != B or trunc_out.shape[0] != B
+                or left_out.shape[0] != B or seed_out.shape[0] != B or won_out.shape[0] != B):
             raise ValueError("fastmine.env: output arrays of the wrong shape")
+        o.view = &view_out[0, 0, 0]
+        o.mask = &mask_out[0, 0]
+        o.reward = &reward_out[0]
+        o.term = &term_out[0]
+        o.trunc = &trunc_out[0]
+        o.left = &left_out[0]
+        o.seed = &seed_out[0]
+        o.won = &won_out[0]
         self._take_actions(actions)
         with nogil:
-            for i in range(self.B):
-                if self.dn[i]:
-                    self._new_episode(i, splitmix64(&self.stream[i]))
-                else:
-                    self._step_one(i, self.act[i])
-                    if self.chord and not self.dn[i]:
-                        self._chord_mask(i)
-                memcpy(&view_out[i, 0, 0], self.view + i * N, N)
-                memcpy(&mask_out[i, 0], self.mk + i * A, A)
+            self._step_all(&o)
+
+    cdef void _step_all(self, Out* o) noexcept nogil:
+        """Step every game (the actions taken already); with ``o`` (or NULL)
+        write each game's outputs there right after its step."""
+        cdef Py_ssize_t i, N = self.N, A = self.n_actions
+        for i in range(self.B):
+            # A batch's state outgrows the cache past a few hundred games: the
+            # memory of a game a few ahead is asked for now, and arrives while
+            # the games before it are stepped.
+            if i + AHEAD < self.B:
+                self._fetch(i + AHEAD)
+                if o != NULL:
+                    fmb_fetch_w(o.view + (i + AHEAD) * N, N)
+                    fmb_fetch_w(o.mask + (i + AHEAD) * A, A)
+            if self.dn[i]:
+                self._new_episode(i, splitmix64(&self.stream[i]))
+            else:
+                self._step_one(i, self.act[i])
+                if self.chord and not self.dn[i]:
+                    self._chord_mask(i)
+            if o != NULL:
+                memcpy(o.view + i * N, self.view + i * N, N)
+                memcpy(o.mask + i * A, self.mk + i * A, A)
+                o.reward[i] = self.rew[i]
+                o.term[i] = self.term[i]
+                o.trunc[i] = self.trunc[i]
+                o.left[i] = self.left[i]
+                o.seed[i] = self.bseed[i]
+                o.won[i] = self.wn[i]
+
+    cdef void _fetch(self, Py_ssize_t i) noexcept nogil:
+        """Ask for what stepping game i will touch first: its view and mask
+        (copied whole), and the cells of its action (or its whole state, to be
+        reset)."""
+        cdef Py_ssize_t N = self.N, a, cell, p
+        fmb_fetch(self.view + i * N, N)
+        fmb_fetch(self.mk + i * self.n_actions, self.n_actions)
+        if self.dn[i]:
+            fmb_fetch_w(self.st + i * self.P, self.P)
+            return
+        a = self.act[i]
+        cell = a % N
+        p = (cell // self.cols + 1) * self.W + cell % self.cols + 1
+        if not self.laid[i]:
+            fmb_fetch_w(self.pm + i * self.P, self.P)
+            fmb_fetch_w(self.pc + i * self.P, self.P)
+        else:
+            fmb_fetch(self.pm + i * self.P + p, 1)
+            fmb_fetch(self.pc + i * self.P + p, 1)
+        fmb_fetch(self.st + i * self.P + p, 1)
 
     cdef void _fill(self, Py_ssize_t i, Fill* f) noexcept nogil:
         f.st = self.st + i * self.P
