@@ -118,6 +118,7 @@ cdef class Batch:
     cdef int64_t* act           # the step's actions, copied while checked
     cdef uint32_t* ml           # each game's mines, padded cells (B x mines), once laid
     cdef uint32_t* vof          # padded cell -> view index (real cells only)
+    cdef uint32_t* allc         # view index -> padded cell (every cell, row-major)
     cdef uint64_t* fmod         # fmb_fastmod_m(n) at n for n = 1..N (small boards), else NULL
     cdef Py_ssize_t* stack
     cdef Py_ssize_t off[8]
@@ -192,12 +193,13 @@ cdef class Batch:
         act = np.zeros(B, np.int64)
         vof = np.zeros((rows + 2, cols + 2), np.uint32)
         vof[1:-1, 1:-1] = np.arange(self.N, dtype=np.uint32).reshape(rows, cols)
+        allc = np.flatnonzero(np.pad(np.ones((rows, cols), np.bool_), 1)).astype(np.uint32)
         # The lay draws a number below n for n = N, N - 1, ...: its remainders by
         # multiplication (a 64-bit division was the lay's largest cost); up to
         # 4,096 cells (a 32 KiB table), larger boards divide.
         fmod = np.zeros(self.N + 1 if self.N <= FASTMOD_CELLS else 0, np.uint64)
         self._keep = (pm, pc, st, fresh, laid, revealed, nflags, steps, stream, sampler,
-                      ml, cand, stack, vof, fmod, act)
+                      ml, cand, stack, vof, fmod, act, allc)
         self.pm = <uint8_t*>cnp.PyArray_DATA(pm)
         self.pc = <int8_t*>cnp.PyArray_DATA(pc)
         self.st = <uint8_t*>cnp.PyArray_DATA(st)
@@ -222,6 +224,7 @@ cdef class Batch:
         self.ml = <uint32_t*>cnp.PyArray_DATA(ml)
         self.act = <int64_t*>cnp.PyArray_DATA(act)
         self.vof = <uint32_t*>cnp.PyArray_DATA(vof)
+        self.allc = <uint32_t*>cnp.PyArray_DATA(allc)
         self.fmod = <uint64_t*>cnp.PyArray_DATA(fmod) if fmod.shape[0] else NULL
         if self.fmod != NULL:
             for r in range(1, self.N + 1):
@@ -322,10 +325,9 @@ cdef class Batch:
     cdef void _lay(self, Py_ssize_t i, Py_ssize_t fr, Py_ssize_t fc) noexcept nogil:
         """fastmine._kernels.lay_mines for game i, first click (fr, fc)."""
         cdef Py_ssize_t rows = self.rows, cols = self.cols, W = self.W
-        cdef Py_ssize_t n_allowed = 0, r, c, k, j, radius, block
-        cdef bint blocked
+        cdef Py_ssize_t n_allowed = 0, r, k, j, radius, block, r0, r1, c0, c1, start, stop
         cdef uint32_t tmp
-        cdef uint8_t mark
+        cdef uint32_t* ml
         cdef uint32_t* cand = self.cand
         cdef uint8_t* pm = self.pm + i * self.P
         cdef Rng rng
@@ -341,40 +343,55 @@ cdef class Batch:
         memset(pm, 0, self.P)
         rng_seed(&rng, self.bseed[i])
         # The allowed cells in row-major order (the order Board.generate shuffles):
-        # whole rows, and the rows of the safe block with its columns left out.
-        for r in range(rows):
-            blocked = radius >= 0 and fr - radius <= r <= fr + radius
-            for c in range(cols):
-                if blocked and fc - radius <= c <= fc + radius:
-                    continue
-                cand[n_allowed] = <uint32_t>((r + 1) * W + c + 1)
-                n_allowed += 1
+        # every cell (the table allc) with the safe block's cells left out, in
+        # at most four runs copied whole.
+        if radius < 0:
+            memcpy(cand, self.allc, self.N * sizeof(uint32_t))
+            n_allowed = self.N
+        else:
+            r0 = max(fr - radius, 0)
+            r1 = min(fr + radius, rows - 1)
+            c0 = max(fc - radius, 0)
+            c1 = min(fc + radius, cols - 1)
+            start = 0
+            for r in range(r0, r1 + 1):
+                stop = r * cols + c0            # up to the block's first cell in row r
+                memcpy(cand + n_allowed, self.allc + start, (stop - start) * sizeof(uint32_t))
+                n_allowed += stop - start
+                start = r * cols + c1 + 1
+            memcpy(cand + n_allowed, self.allc + start, (self.N - start) * sizeof(uint32_t))
+            n_allowed += self.N - start
         FMB_CHECK(n_allowed >= self.mines and n_allowed <= self.N, "lay: room for the mines")
+        # Fisher-Yates, cut short: draw r swaps a random later cell to place r.
+        # A place is never read after its draw, so only the drawn cell is kept
+        # (as a mine, or with a dense board as a safe cell: then the mines are
+        # the cells left at places k and on).
+        ml = self.ml + i * self.mines
         if self.mines <= n_allowed - self.mines:
-            k = self.mines
-            mark = 1
+            for r in range(self.mines):
+                j = r + self._below(&rng, n_allowed - r)
+                tmp = cand[j]
+                cand[j] = cand[r]
+                pm[tmp] = 1
+                ml[r] = tmp
         else:
             k = n_allowed - self.mines
-            mark = 0
             for j in range(n_allowed):
                 pm[cand[j]] = 1
-        for r in range(k):
-            if self.fmod != NULL:
-                j = r + <Py_ssize_t>rng_below_m(&rng, <uint64_t>(n_allowed - r),
-                                                self.fmod[n_allowed - r])
-            else:
-                j = r + <Py_ssize_t>rng_below(&rng, <uint64_t>(n_allowed - r))
-            # (the drawn cell kept in a register: a store through pm could
-            # alias cand, so cand[r] would be read back after it)
-            tmp = cand[j]
-            cand[j] = cand[r]
-            cand[r] = tmp
-            pm[tmp] = mark
-        # The mines: the cells drawn, or (a dense board) the cells not drawn.
-        memcpy(self.ml + i * self.mines, cand if mark else cand + k,
-               self.mines * sizeof(uint32_t))
+            for r in range(k):
+                j = r + self._below(&rng, n_allowed - r)
+                tmp = cand[j]
+                cand[j] = cand[r]
+                pm[tmp] = 0
+            memcpy(ml, cand + k, self.mines * sizeof(uint32_t))
         self._count(i)
         self.laid[i] = 1
+
+    cdef inline Py_ssize_t _below(self, Rng* rng, Py_ssize_t n) noexcept nogil:
+        """A draw below n from the board's stream (as Board.generate draws it)."""
+        if self.fmod != NULL:
+            return <Py_ssize_t>rng_below_m(rng, <uint64_t>n, self.fmod[n])
+        return <Py_ssize_t>rng_below(rng, <uint64_t>n)
 
     cdef void _count(self, Py_ssize_t i) noexcept nogil:
         count_from_mask(self.pc + i * self.P, self.pm + i * self.P, self.W, self.P)
