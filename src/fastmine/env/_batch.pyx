@@ -53,6 +53,19 @@ cdef struct Out:
     uint8_t* won
 
 
+cdef void* _out(cnp.ndarray a, int typenum, int ndim, const cnp.npy_intp* dims) except NULL:
+    """The data of ``a``, an output array the kernel will write: of that type
+    and shape, C-ordered and writable, else ValueError."""
+    cdef int k
+    if (cnp.PyArray_TYPE(a) != typenum or cnp.PyArray_NDIM(a) != ndim
+            or not cnp.PyArray_IS_C_CONTIGUOUS(a) or not cnp.PyArray_ISWRITEABLE(a)):
+        raise ValueError("fastmine.env: output arrays of the wrong shape or type")
+    for k in range(ndim):
+        if cnp.PyArray_DIMS(a)[k] != dims[k]:
+            raise ValueError("fastmine.env: output arrays of the wrong shape or type")
+    return cnp.PyArray_DATA(a)
+
+
 def next_seed(uint64_t state):
     """``(output, new state)`` of one splitmix64 step: how episode seeds are drawn."""
     cdef uint64_t s = state
@@ -475,31 +488,38 @@ cdef class Batch:
             self.act[i] = a
         return 0
 
-    def step_copy(self, const int64_t[::1] actions, int8_t[:, :, ::1] view_out,
-                  uint8_t[:, ::1] mask_out, double[::1] reward_out, uint8_t[::1] term_out,
-                  uint8_t[::1] trunc_out, int32_t[::1] left_out, uint64_t[::1] seed_out,
-                  uint8_t[::1] won_out):
-        """:meth:`step`, and each game's view, mask, reward, termination,
-        truncation, mines left, board seed and win written into the ``_out``
-        arrays (new ones, B games each) right after its step, while they are
-        in the cache (a pass over a large batch after the step read them back
-        from memory, one pass an array)."""
+    def step_copy(self, const int64_t[::1] actions, cnp.ndarray view_out, cnp.ndarray mask_out,
+                  cnp.ndarray reward_out, cnp.ndarray ends_out, cnp.ndarray left_out,
+                  cnp.ndarray seed_out):
+        """:meth:`step`, and each game's outputs written into new arrays right
+        after its step, while they are in the cache (a pass over a large batch
+        after the step read them back from memory, one pass an array):
+        ``view_out`` int8 (B, rows, cols), ``mask_out`` bool (B, actions),
+        ``reward_out`` float64 (B,), ``ends_out`` bool (3, B) (terminations,
+        truncations, wins), ``left_out`` int32 (B, 1), ``seed_out`` uint64 (B,).
+        Each is checked (type, shape, C order, writable) before anything is
+        stepped.  NumPy arrays, not memoryviews: a memoryview of a new array
+        builds its format string, ten of them a step."""
         cdef Out o
         cdef Py_ssize_t B = self.B
-        if (view_out.shape[0] != B or view_out.shape[1] != self.rows
-                or view_out.shape[2] != self.cols or mask_out.shape[0] != B
-                or mask_out.shape[1] != self.n_actions or reward_out.shape[0] != B
-                or term_out.shape[0] != B or trunc_out.shape[0] != B
-                or left_out.shape[0] != B or seed_out.shape[0] != B or won_out.shape[0] != B):
-            raise ValueError("fastmine.env: output arrays of the wrong shape")
-        o.view = &view_out[0, 0, 0]
-        o.mask = &mask_out[0, 0]
-        o.reward = &reward_out[0]
-        o.term = &term_out[0]
-        o.trunc = &trunc_out[0]
-        o.left = &left_out[0]
-        o.seed = &seed_out[0]
-        o.won = &won_out[0]
+        cdef cnp.npy_intp d3[3]
+        cdef cnp.npy_intp d2[2]
+        d3[0] = B
+        d3[1] = self.rows
+        d3[2] = self.cols
+        o.view = <int8_t*>_out(view_out, cnp.NPY_INT8, 3, d3)
+        d2[0] = B
+        d2[1] = self.n_actions
+        o.mask = <uint8_t*>_out(mask_out, cnp.NPY_BOOL, 2, d2)
+        o.reward = <double*>_out(reward_out, cnp.NPY_FLOAT64, 1, d2)
+        d2[1] = 1
+        o.left = <int32_t*>_out(left_out, cnp.NPY_INT32, 2, d2)
+        o.seed = <uint64_t*>_out(seed_out, cnp.NPY_UINT64, 1, d2)
+        d2[0] = 3
+        d2[1] = B
+        o.term = <uint8_t*>_out(ends_out, cnp.NPY_BOOL, 2, d2)
+        o.trunc = o.term + B
+        o.won = o.term + 2 * B
         self._take_actions(actions)
         with nogil:
             self._step_all(&o)
@@ -683,18 +703,18 @@ cdef class Batch:
 
     # ---------------------------------------------------------------- random agent
 
-    def sample(self, int64_t[::1] out, bint safe_only):
-        """A uniformly random valid reveal for every game, from each game's own
-        sampler stream (``safe_only``: among the safe hidden cells once the
-        mines are laid).  A game with no valid reveal (every hidden cell
-        flagged) gets a random valid action of any kind; a game whose episode
-        ended gets 0 (its next action is ignored)."""
+    def sample(self, cnp.ndarray out, bint safe_only):
+        """A uniformly random valid reveal for every game into ``out`` (int64
+        (B,)), from each game's own sampler stream (``safe_only``: among the
+        safe hidden cells once the mines are laid).  A game with no valid
+        reveal (every hidden cell flagged) gets a random valid action of any
+        kind; a game whose episode ended gets 0 (its next action is ignored)."""
         cdef Py_ssize_t i
-        if out.shape[0] != self.B:
-            raise ValueError("fastmine.env: one action per game")
+        cdef cnp.npy_intp n = self.B
+        cdef int64_t* a = <int64_t*>_out(out, cnp.NPY_INT64, 1, &n)
         with nogil:
             for i in range(self.B):
-                out[i] = 0 if self.dn[i] else self._sample_one(i, safe_only)
+                a[i] = 0 if self.dn[i] else self._sample_one(i, safe_only)
 
     cdef int64_t _sample_one(self, Py_ssize_t i, bint safe_only) noexcept nogil:
         cdef Py_ssize_t N = self.N, t, j, count, cols = self.cols, W = self.W

@@ -275,12 +275,11 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
             view, mask = self._buffers()
             reward, left, seed = np.empty(n), np.empty((n, 1), np.int32), np.empty(n, np.uint64)
             ended = np.empty((3, n), np.bool_)      # terminations, truncations, wins
-            u8 = ended.view(np.uint8)
             info = {"action_mask": mask, "board_seed": seed, "won": ended[2]}
             if self._labeller is None:
                 have = np.ones((3, n), np.bool_)
                 info.update(_action_mask=have[0], _board_seed=have[1], _won=have[2])
-            b.step_copy(a, view, mask.view(np.uint8), reward, u8[0], u8[1], left[:, 0], seed, u8[2])
+            b.step_copy(a, view, mask, reward, ended, left, seed)
             if self._labeller is not None:
                 info = self._info(given=info)
             return {"view": view, "mines_left": left}, reward, ended[0], ended[1], info
