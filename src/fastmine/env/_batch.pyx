@@ -464,7 +464,7 @@ cdef class Batch:
 
     # ---------------------------------------------------------------- steps
 
-    def step(self, const int64_t[::1] actions):
+    def step(self, cnp.ndarray actions):
         """Step every game with its action; a game whose episode ended at the
         previous step starts a new one instead (its action ignored)."""
         # One compare a game keeps the kernel's memory safe whatever it is given.
@@ -472,23 +472,27 @@ cdef class Batch:
         with nogil:
             self._step_all(NULL)
 
-    cdef int _take_actions(self, const int64_t[::1] actions) except -1:
-        """Copy ``actions`` into the kernel's own buffer, checking each (the
-        caller's array could change under a step that runs without the GIL);
-        nothing is stepped if one is out of range."""
+    cdef int _take_actions(self, cnp.ndarray actions) except -1:
+        """Copy ``actions`` (int64 (B,), C order) into the kernel's own buffer,
+        checking each (the caller's array could change under a step that runs
+        without the GIL); nothing is stepped if one is out of range."""
         cdef Py_ssize_t i
         cdef int64_t a
-        if actions.shape[0] != self.B:
-            raise ValueError("fastmine.env: one action per game")
+        cdef const int64_t* given
+        if (cnp.PyArray_TYPE(actions) != cnp.NPY_INT64 or cnp.PyArray_NDIM(actions) != 1
+                or not cnp.PyArray_IS_C_CONTIGUOUS(actions)
+                or cnp.PyArray_DIMS(actions)[0] != self.B):
+            raise ValueError("fastmine.env: one action per game, an int64 array")
+        given = <const int64_t*>cnp.PyArray_DATA(actions)
         for i in range(self.B):
-            a = actions[i]
+            a = given[i]
             if a < 0 or a >= self.n_actions:
                 raise ValueError(f"action {a} of environment {i} is out of range "
                                  f"(0 to {self.n_actions - 1})")
             self.act[i] = a
         return 0
 
-    def step_copy(self, const int64_t[::1] actions, cnp.ndarray view_out, cnp.ndarray mask_out,
+    def step_copy(self, cnp.ndarray actions, cnp.ndarray view_out, cnp.ndarray mask_out,
                   cnp.ndarray reward_out, cnp.ndarray ends_out, cnp.ndarray left_out,
                   cnp.ndarray seed_out):
         """:meth:`step`, and each game's outputs written into new arrays right
