@@ -107,7 +107,7 @@ cdef class Batch:
     # Arrays the Python layer reads (made read-only there).
     cdef readonly object obs, mask, mines_left, reward, terminated, truncated, won
     cdef readonly object done, phase, board_seed
-    cdef uint8_t* pm
+    cdef uint8_t* pm            # scratch: a board's 0/1 mines while it is laid
     cdef int8_t* pc
     cdef uint8_t* st
     cdef uint8_t* st_fresh      # one padded state array of a fresh game (ring revealed)
@@ -179,7 +179,9 @@ cdef class Batch:
         self.off[6] = W
         self.off[7] = W + 1
 
-        pm = np.zeros((B, self.P), np.uint8)
+        # A game's mines live in its counts (PC_MINE), not in an array of their
+        # own: a quarter less state a game for a step to bring into the cache.
+        pm = np.zeros(self.P, np.uint8)
         pc = np.zeros((B, self.P), np.int8)
         st = np.zeros((B, self.P), np.uint8)
         fresh = np.full((rows + 2, cols + 2), ST_REVEALED, np.uint8)
@@ -252,9 +254,9 @@ cdef class Batch:
 
     def _state(self):
         """Every array a game's state lives in, in a fixed order (the scratch
-        arrays cand and stack, and the constant fresh state, are left out)."""
-        pm, pc, st, _fresh, laid, revealed, nflags, steps, stream, sampler, ml = self._keep[:11]
-        return (pm, pc, st, laid, revealed, nflags, steps, stream, sampler, ml, self.obs,
+        arrays pm, cand and stack, and the constant fresh state, are left out)."""
+        _pm, pc, st, _fresh, laid, revealed, nflags, steps, stream, sampler, ml = self._keep[:11]
+        return (pc, st, laid, revealed, nflags, steps, stream, sampler, ml, self.obs,
                 self.mask, self.mines_left, self.reward, self.terminated, self.truncated,
                 self.won, self.done, self.phase, self.board_seed)
 
@@ -342,7 +344,7 @@ cdef class Batch:
         cdef uint32_t tmp
         cdef uint32_t* ml
         cdef uint32_t* cand = self.cand
-        cdef uint8_t* pm = self.pm + i * self.P
+        cdef uint8_t* pm = self.pm
         cdef Rng rng
         if self.rule == RULE_NONE:
             radius = -1
@@ -407,7 +409,9 @@ cdef class Batch:
         return <Py_ssize_t>rng_below(rng, <uint64_t>n)
 
     cdef void _count(self, Py_ssize_t i) noexcept nogil:
-        count_from_mask(self.pc + i * self.P, self.pm + i * self.P, self.W, self.P)
+        """Game i's counts from the scratch mine array, each mine marked in them."""
+        count_from_mask(self.pc + i * self.P, self.pm, self.W, self.P)
+        mark_mines(self.pc + i * self.P, self.ml + i * self.mines, self.mines, self.W, self.P)
 
     def set_board(self, Py_ssize_t i, const uint8_t[:, ::1] mines):
         """Give game i (not yet started) the board of the 0/1 array ``mines``."""
@@ -422,7 +426,7 @@ cdef class Batch:
                 total += mines[r, c] != 0
         if total != self.mines:
             raise ValueError(f"fastmine.env: the board has {total} mines, not {self.mines}")
-        pm = self.pm + i * self.P
+        pm = self.pm
         memset(pm, 0, self.P)
         total = 0
         for r in range(self.rows):
@@ -438,8 +442,8 @@ cdef class Batch:
         """Game i's mines as a (rows, cols) bool array (all False before the first reveal)."""
         if not 0 <= i < self.B:
             raise IndexError(f"fastmine.env: no game {i}")
-        pm = self._keep[0][i].reshape(self.rows + 2, self.cols + 2)[1:-1, 1:-1]
-        out = pm.astype(np.bool_)
+        pc = self._keep[1][i].reshape(self.rows + 2, self.cols + 2)[1:-1, 1:-1]
+        out = pc == PC_MINE
         if not self.laid[i]:
             out[:] = False
         return out
@@ -571,10 +575,8 @@ cdef class Batch:
         cell = a % N
         p = (cell // self.cols + 1) * self.W + cell % self.cols + 1
         if not self.laid[i]:
-            fmb_fetch_w(self.pm + i * self.P, self.P)
             fmb_fetch_w(self.pc + i * self.P, self.P)
         else:
-            fmb_fetch(self.pm + i * self.P + p, 1)
             fmb_fetch(self.pc + i * self.P + p, 1)
         fmb_fetch(self.st + i * self.P + p, 1)
 
@@ -598,7 +600,7 @@ cdef class Batch:
         cdef Py_ssize_t r = cell // self.cols, c = cell - r * self.cols
         cdef Py_ssize_t R = r + 1, p = R * self.W + c + 1, k, nb, flagged, hidden
         cdef uint8_t* st = self.st + i * self.P
-        cdef const uint8_t* pm
+        cdef const int8_t* pc = self.pc + i * self.P
         cdef uint8_t* m = self.mk + i * self.n_actions
         cdef uint8_t s = st[p]
         cdef bint valid = False, exploded = False
@@ -618,8 +620,7 @@ cdef class Batch:
                 if not self.laid[i]:
                     self._lay(i, r, c)
                 self.ph[i] = PH_PLAYING
-                pm = self.pm + i * self.P
-                if pm[p]:
+                if pc[p] == PC_MINE:
                     st[p] = ST_REVEALED
                     f.view[cell] = V_EXPLODED
                     exploded = True
@@ -653,14 +654,13 @@ cdef class Batch:
                         hidden += 1
                 if flagged == number and hidden:
                     valid = True
-                    pm = self.pm + i * self.P
                     # fastmine.Game.chord: every hidden neighbour, in this order,
                     # even after one of them was a mine.
                     for k in range(8):
                         nb = p + self.off[k]
                         if st[nb] != ST_HIDDEN:
                             continue
-                        if pm[nb]:
+                        if pc[nb] == PC_MINE:
                             st[nb] = ST_REVEALED
                             f.view[vi(&f, nb, R + (k >= 5) - (k <= 2))] = V_EXPLODED
                             exploded = True
@@ -692,7 +692,7 @@ cdef class Batch:
             memset(m, 1, self.n_actions)
 
     cdef void _finish_loss(self, Py_ssize_t i) noexcept nogil:
-        lost_view(self.view + i * self.N, self.pm + i * self.P, self.st + i * self.P,
+        lost_view(self.view + i * self.N, self.pc + i * self.P, self.st + i * self.P,
                   self.ml + i * self.mines, self.vof, self.mines, self.nflags[i] != 0,
                   self.rows, self.cols)
 
@@ -723,23 +723,23 @@ cdef class Batch:
     cdef int64_t _sample_one(self, Py_ssize_t i, bint safe_only) noexcept nogil:
         cdef Py_ssize_t N = self.N, t, j, count, cols = self.cols, W = self.W
         cdef const uint8_t* m = self.mk + i * self.n_actions
-        cdef const uint8_t* pm = self.pm + i * self.P
+        cdef const int8_t* pc = self.pc + i * self.P
         cdef uint64_t* state = &self.sampler[i]
         cdef uint64_t x
         cdef bint safe = safe_only and self.laid[i]
         # Rejection first (cheap while many cells are hidden), then an exact count.
         for t in range(32):
             j = <Py_ssize_t>mix_below(state, <uint64_t>N)
-            if m[j] and not (safe and pm[(j // cols + 1) * W + j % cols + 1]):
+            if m[j] and not (safe and pc[(j // cols + 1) * W + j % cols + 1] == PC_MINE):
                 return j
         count = 0
         for j in range(N):
-            if m[j] and not (safe and pm[(j // cols + 1) * W + j % cols + 1]):
+            if m[j] and not (safe and pc[(j // cols + 1) * W + j % cols + 1] == PC_MINE):
                 count += 1
         if count:
             x = mix_below(state, <uint64_t>count)
             for j in range(N):
-                if m[j] and not (safe and pm[(j // cols + 1) * W + j % cols + 1]):
+                if m[j] and not (safe and pc[(j // cols + 1) * W + j % cols + 1] == PC_MINE):
                     if x == 0:
                         return j
                     x -= 1

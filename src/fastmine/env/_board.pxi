@@ -29,12 +29,24 @@ cdef void count_from_mask(int8_t* pc, const uint8_t* pm, Py_ssize_t W, Py_ssize_
     fmb_counts(pc, pm, W, P)
 
 
-cdef void lost_view(int8_t* view, const uint8_t* pm, const uint8_t* st, const uint32_t* ml,
+cdef void mark_mines(int8_t* pc, const uint32_t* ml, Py_ssize_t mines, Py_ssize_t W,
+                     Py_ssize_t P) noexcept nogil:
+    """Mark each mine of a game's list in its counts (PC_MINE: no count is
+    negative, and the flood fill opens only cells whose count is 0 or more
+    next to a 0, which a mine never is)."""
+    cdef Py_ssize_t j, q
+    for j in range(mines):
+        q = ml[j]
+        FMB_CHECK(q > W and q < P - W, "mark: mine on the board")
+        pc[q] = PC_MINE
+
+
+cdef void lost_view(int8_t* view, const int8_t* pc, const uint8_t* st, const uint32_t* ml,
                     const uint32_t* vof, Py_ssize_t mines, bint any_flag, Py_ssize_t rows,
                     Py_ssize_t cols) noexcept nogil:
     """Show every hidden mine and mark every wrong flag (fastmine.Game's lost view)."""
     cdef Py_ssize_t r, c, o = 0, W = cols + 2, j, q
-    cdef const uint8_t* pmr
+    cdef const int8_t* pcr
     cdef const uint8_t* str_
     cdef int8_t v
     cdef uint8_t m, hid, wrong
@@ -49,10 +61,10 @@ cdef void lost_view(int8_t* view, const uint8_t* pm, const uint8_t* st, const ui
         return
     # Branch-free over every cell (a mine is a coin flip to the predictor).
     for r in range(1, rows + 1):
-        pmr = pm + r * W + 1
+        pcr = pc + r * W + 1
         str_ = st + r * W + 1
         for c in range(cols):
-            m = pmr[c]
+            m = (<uint8_t>pcr[c]) >> 7      # PC_MINE is the only negative count
             v = view[o + c]
             hid = m & (str_[c] == ST_HIDDEN)
             wrong = (m ^ 1) & (str_[c] == ST_FLAG)

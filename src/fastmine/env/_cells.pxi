@@ -17,6 +17,10 @@ cdef enum:
     V_EXPLODED = -5
     V_WRONG_FLAG = -6
 
+# A mine's entry in a game's counts (every other count is 0..8).
+cdef enum:
+    PC_MINE = -1
+
 # Phases of a game (exported: the Python layer reads them).
 cdef enum:
     PH_READY = 0
