@@ -102,40 +102,40 @@ def test_copy_true_outputs_are_new_writable_arrays_of_their_own():
 
 
 def test_the_kernel_refuses_outputs_of_another_size():
-    """step_copy and sample check every output array against their own batch
-    (they write B games into each): type, shape, C order and writability, and
-    step nothing when one is off."""
+    """step_copy and sample check every array they are given to write against
+    their own batch (they write B games into each): type, shape, C order and
+    writability, and step nothing when one is off; step_copy's own arrays are
+    new, of the batch's shapes."""
     envs = MinesweeperVectorEnv(AHEAD + 2, rows=5, cols=4, mines=3)
     envs.reset(seed=1)
     b = envs._batch
     n = envs.num_envs
-
-    def outs(**change):
-        arrays = dict(view=np.empty((n, 5, 4), np.int8), mask=np.empty((n, 20), np.bool_),
-                      reward=np.empty(n), ends=np.empty((3, n), np.bool_),
-                      left=np.empty((n, 1), np.int32), seed=np.empty(n, np.uint64))
-        arrays.update(change)
-        return list(arrays.values())
-
-    frozen = np.empty(n)
+    view, mask = np.empty((n, 5, 4), np.int8), np.empty((n, 20), np.bool_)
+    frozen = np.empty((n, 20), np.bool_)
     frozen.flags.writeable = False
     before = b.obs.copy()
     actions = np.zeros(n, np.int64)
-    for name, bad in [("view", np.empty((n, 4, 5), np.int8)), ("view", np.empty((n, 5, 4), np.uint8)),
-                      ("view", np.empty((n, 5, 8), np.int8)[:, :, ::2]),
-                      ("mask", np.empty((n, 19), np.bool_)), ("mask", np.empty((n, 20), np.uint8)),
-                      ("reward", np.empty(n - 1)), ("reward", frozen),
-                      ("reward", np.empty(n, np.float32)), ("ends", np.empty((2, n), np.bool_)),
-                      ("ends", np.empty((n, 3), np.bool_)), ("left", np.empty(n, np.int32)),
-                      ("left", np.empty((1, 1), np.int32)), ("seed", np.empty(n - 1, np.uint64)),
-                      ("seed", np.empty(n, np.int64))]:
+    for bad_view, bad_mask in [(np.empty((n, 4, 5), np.int8), mask),
+                               (np.empty((n, 5, 4), np.uint8), mask),
+                               (np.empty((n, 5, 8), np.int8)[:, :, ::2], mask),
+                               (np.empty((n - 1, 5, 4), np.int8), mask),
+                               (view, np.empty((n, 19), np.bool_)),
+                               (view, np.empty((n, 20), np.uint8)), (view, frozen),
+                               (view, np.empty((20, n), np.bool_).T)]:
         with pytest.raises(ValueError, match="wrong shape or type"):
-            b.step_copy(actions, *outs(**{name: bad}))
-        assert np.array_equal(b.obs, before), name
+            b.step_copy(actions, bad_view, bad_mask)
+        assert np.array_equal(b.obs, before)
     with pytest.raises(TypeError):
-        b.step_copy(actions, *outs(seed=[0] * n))
+        b.step_copy(actions, view, [[True] * 20] * n)
     for bad in (np.empty(n - 1, np.int64), np.empty(n, np.int32), np.empty((n, 1), np.int64)):
         with pytest.raises(ValueError, match="wrong shape or type"):
             b.sample(bad, False)
-    b.step_copy(actions, *outs())
+    made = b.step_copy(actions, view, mask)
     assert not np.array_equal(b.obs, before)
+    assert [(x.dtype, x.shape) for x in made] == [
+        (np.float64, (n,)), (np.bool_, (n,)), (np.bool_, (n,)), (np.int32, (n, 1)),
+        (np.uint64, (n,)), (np.bool_, (n,)), (np.bool_, (n,)), (np.bool_, (n,)),
+        (np.bool_, (n,))]
+    assert all(x.all() for x in made[6:])
+    assert len({id(x) for x in made}) == 9 and not any(
+        np.shares_memory(x, y) for k, x in enumerate(made) for y in made[k + 1:])

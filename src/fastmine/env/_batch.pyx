@@ -496,20 +496,22 @@ cdef class Batch:
             self.act[i] = a
         return 0
 
-    def step_copy(self, cnp.ndarray actions, cnp.ndarray view_out, cnp.ndarray mask_out,
-                  cnp.ndarray reward_out, cnp.ndarray ends_out, cnp.ndarray left_out,
-                  cnp.ndarray seed_out):
+    def step_copy(self, cnp.ndarray actions, cnp.ndarray view_out, cnp.ndarray mask_out):
         """:meth:`step`, and each game's outputs written into new arrays right
         after its step, while they are in the cache (a pass over a large batch
-        after the step read them back from memory, one pass an array):
-        ``view_out`` int8 (B, rows, cols), ``mask_out`` bool (B, actions),
-        ``reward_out`` float64 (B,), ``ends_out`` bool (3, B) (terminations,
-        truncations, wins), ``left_out`` int32 (B, 1), ``seed_out`` uint64 (B,).
-        Each is checked (type, shape, C order, writable) before anything is
-        stepped.  NumPy arrays, not memoryviews: a memoryview of a new array
-        builds its format string, ten of them a step."""
+        after the step read them back from memory, one pass an array).
+
+        ``view_out`` int8 (B, rows, cols) and ``mask_out`` bool (B, actions)
+        are the caller's (checked: type, shape, C order, writable, before
+        anything is stepped); the others are made here and returned:
+        ``(reward, terminated, truncated, mines_left (B, 1), board_seed, won,
+        every, every, every)``, ``every`` three new bool arrays of True (the
+        info's ``_key`` masks).  Made in C, and NumPy arrays rather than
+        memoryviews: the Python work between two steps of a batch larger than
+        the cache runs with little of it still cached, and each NumPy call
+        there (an np.ones, a row of an array) cost microseconds."""
         cdef Out o
-        cdef Py_ssize_t B = self.B
+        cdef Py_ssize_t B = self.B, k
         cdef cnp.npy_intp d3[3]
         cdef cnp.npy_intp d2[2]
         d3[0] = B
@@ -519,18 +521,26 @@ cdef class Batch:
         d2[0] = B
         d2[1] = self.n_actions
         o.mask = <uint8_t*>_out(mask_out, cnp.NPY_BOOL, 2, d2)
-        o.reward = <double*>_out(reward_out, cnp.NPY_FLOAT64, 1, d2)
-        d2[1] = 1
-        o.left = <int32_t*>_out(left_out, cnp.NPY_INT32, 2, d2)
-        o.seed = <uint64_t*>_out(seed_out, cnp.NPY_UINT64, 1, d2)
-        d2[0] = 3
-        d2[1] = B
-        o.term = <uint8_t*>_out(ends_out, cnp.NPY_BOOL, 2, d2)
-        o.trunc = o.term + B
-        o.won = o.term + 2 * B
         self._take_actions(actions)
+        d2[1] = 1
+        reward = cnp.PyArray_EMPTY(1, d2, cnp.NPY_FLOAT64, 0)
+        term = cnp.PyArray_EMPTY(1, d2, cnp.NPY_BOOL, 0)
+        trunc = cnp.PyArray_EMPTY(1, d2, cnp.NPY_BOOL, 0)
+        left = cnp.PyArray_EMPTY(2, d2, cnp.NPY_INT32, 0)
+        seed = cnp.PyArray_EMPTY(1, d2, cnp.NPY_UINT64, 0)
+        won = cnp.PyArray_EMPTY(1, d2, cnp.NPY_BOOL, 0)
+        every = tuple([cnp.PyArray_EMPTY(1, d2, cnp.NPY_BOOL, 0) for k in range(3)])
+        o.reward = <double*>cnp.PyArray_DATA(reward)
+        o.term = <uint8_t*>cnp.PyArray_DATA(term)
+        o.trunc = <uint8_t*>cnp.PyArray_DATA(trunc)
+        o.left = <int32_t*>cnp.PyArray_DATA(left)
+        o.seed = <uint64_t*>cnp.PyArray_DATA(seed)
+        o.won = <uint8_t*>cnp.PyArray_DATA(won)
+        for k in range(3):
+            memset(cnp.PyArray_DATA(every[k]), 1, B)
         with nogil:
             self._step_all(&o)
+        return (reward, term, trunc, left, seed, won) + every
 
     cdef void _step_all(self, Out* o) noexcept nogil:
         """Step every game (the actions taken already); with ``o`` (or NULL)

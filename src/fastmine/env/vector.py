@@ -266,23 +266,19 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
         if self.copy and self._planes is None and self.autoreset_mode is not AutoresetMode.SAME_STEP:
             # The default path: the kernel writes each game's outputs into new
             # arrays right after stepping it (one pass over the batch, where
-            # copies after the step made one pass an array over memory).
-            # Every array is made before the kernel runs: a large batch's step
-            # leaves little of the interpreter's and numpy's own memory in the
-            # cache, and work done after it (an np.ones) cost several times
-            # more than the same work before it.
-            n = self.num_envs
+            # copies after the step made one pass an array over memory), and
+            # makes the small ones itself: between two steps of a batch larger
+            # than the cache, little of the interpreter's and NumPy's own
+            # memory is still cached, and every NumPy call there cost
+            # microseconds.
             view, mask = self._buffers()
-            reward, left, seed = np.empty(n), np.empty((n, 1), np.int32), np.empty(n, np.uint64)
-            ended = np.empty((3, n), np.bool_)      # terminations, truncations, wins
-            info = {"action_mask": mask, "board_seed": seed, "won": ended[2]}
+            reward, term, trunc, left, seed, won, *every = b.step_copy(a, view, mask)
             if self._labeller is None:
-                have = np.ones((3, n), np.bool_)
-                info.update(_action_mask=have[0], _board_seed=have[1], _won=have[2])
-            b.step_copy(a, view, mask, reward, ended, left, seed)
-            if self._labeller is not None:
-                info = self._info(given=info)
-            return {"view": view, "mines_left": left}, reward, ended[0], ended[1], info
+                info = {"action_mask": mask, "board_seed": seed, "won": won,
+                        "_action_mask": every[0], "_board_seed": every[1], "_won": every[2]}
+            else:
+                info = self._info(given={"action_mask": mask, "board_seed": seed, "won": won})
+            return {"view": view, "mines_left": left}, reward, term, trunc, info
         b.step(a)
         if self.autoreset_mode is AutoresetMode.SAME_STEP:
             return self._same_step()
