@@ -717,18 +717,22 @@ cdef class Batch:
 
     # ---------------------------------------------------------------- random agent
 
-    def sample(self, cnp.ndarray out, bint safe_only):
+    def sample(self, out, bint safe_only):
         """A uniformly random valid reveal for every game into ``out`` (int64
-        (B,)), from each game's own sampler stream (``safe_only``: among the
-        safe hidden cells once the mines are laid).  A game with no valid
-        reveal (every hidden cell flagged) gets a random valid action of any
-        kind; a game whose episode ended gets 0 (its next action is ignored)."""
+        (B,), or None: a new array, made here), from each game's own sampler
+        stream (``safe_only``: among the safe hidden cells once the mines are
+        laid); returns ``out``.  A game with no valid reveal (every hidden cell
+        flagged) gets a random valid action of any kind; a game whose episode
+        ended gets 0 (its next action is ignored)."""
         cdef Py_ssize_t i
         cdef cnp.npy_intp n = self.B
+        if out is None:
+            out = cnp.PyArray_EMPTY(1, &n, cnp.NPY_INT64, 0)
         cdef int64_t* a = <int64_t*>_out(out, cnp.NPY_INT64, 1, &n)
         with nogil:
             for i in range(self.B):
                 a[i] = 0 if self.dn[i] else self._sample_one(i, safe_only)
+        return out
 
     cdef int64_t _sample_one(self, Py_ssize_t i, bint safe_only) noexcept nogil:
         cdef Py_ssize_t N = self.N, t, j, count, cols = self.cols, W = self.W

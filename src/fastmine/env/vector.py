@@ -33,6 +33,9 @@ from .seeds import vector_seeds
 
 __all__ = ["MinesweeperVectorEnv", "check_actions"]
 
+_INT64 = np.dtype(np.int64)     # (NumPy keeps one dtype object of each built-in type)
+_STRIDE = (8,)                  # an int64 array's strides in C order
+
 
 def check_actions(actions: object, num_envs: int, n_actions: int, *,
                   in_range: bool = True) -> NDArray[np.int64]:
@@ -128,6 +131,7 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
         # The instance's own metadata: Gymnasium's make_vec reads the mode from it.
         self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
         self.num_envs = int(num_envs)
+        self._one_each = (self.num_envs,)
         self.render_mode = render_mode
         self.copy = bool(copy)
         # The memory budget is checked (in Options.batch) before anything of the
@@ -251,8 +255,15 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
         """
         # The range is the kernel's to check (as it copies the actions; a bad
         # one changes nothing), except before the no-guess boards are laid.
-        a = check_actions(actions, self.num_envs, self.options.n_actions,
-                          in_range=self.options.rule == "no_guess")
+        # An int64 array of one action a game, in C order, goes to it as it is
+        # (what check_actions would hand back) without the checks' NumPy calls.
+        if (type(actions) is np.ndarray and actions.dtype is _INT64
+                and actions.shape == self._one_each and actions.strides == _STRIDE
+                and self.options.rule != "no_guess"):
+            a = actions
+        else:
+            a = check_actions(actions, self.num_envs, self.options.n_actions,
+                              in_range=self.options.rule == "no_guess")
         if not self._started:
             raise GameOverError("call reset() before the first step")
         b = self._batch
@@ -346,9 +357,7 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
         numpy.ndarray
             int64 (B,): one action per game.
         """
-        out = np.empty(self.num_envs, np.int64)      # (the kernel writes every entry)
-        self._batch.sample(out, False)
-        return out
+        return self._batch.sample(None, False)      # (a new array, made by the kernel)
 
     def render(self) -> tuple[Any, ...] | None:
         """Every game's view as text or an image (``render_mode``), in a tuple.
