@@ -148,3 +148,22 @@ def test_copy_true_reuses_a_pair_nobody_holds():
     for _ in range(5):
         envs.step(envs.random_reveals())
     assert np.array_equal(row, before)
+
+
+def test_arrays_made_read_only_and_dropped_are_not_reused():
+    """A copy=True step reuses the view and mask arrays it handed out once nobody
+    holds them; one its holder made read-only before dropping it is replaced,
+    not written (the step raised 'buffer source array is read-only' before)."""
+    envs = MinesweeperVectorEnv(4, rows=5, cols=5, mines=3)
+    twin = MinesweeperVectorEnv(4, rows=5, cols=5, mines=3)
+    envs.reset(seed=0)
+    twin.reset(seed=0)
+    for _ in range(6):
+        actions = twin.random_reveals()
+        obs, _, _, _, info = envs.step(actions)
+        want, _, _, _, want_info = twin.step(actions)
+        assert np.array_equal(obs["view"], want["view"])
+        assert np.array_equal(info["action_mask"], want_info["action_mask"])
+        obs["view"].flags.writeable = False
+        info["action_mask"].flags.writeable = False
+        del obs, info

@@ -509,6 +509,10 @@ def _reuse(pool: list[NDArray[Any]], like: NDArray[Any]) -> NDArray[Any]:
     in the pool, up to 4)."""
     for k in range(len(pool)):
         if _held_by_list_only(pool, k) <= _FREE:
+            if not pool[k].flags.writeable:
+                # Its last holder made it read-only: the kernel cannot write
+                # it (and should not undo the holder's choice), so a new one.
+                pool[k] = np.empty_like(like)
             return pool[k]
     arr = np.empty_like(like)
     if len(pool) < 4:
