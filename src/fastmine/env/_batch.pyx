@@ -6,9 +6,11 @@
 # (the view) is not padded: the kernel writes it straight into the (B, rows,
 # cols) array the environment hands out.
 #
-# The kernel allocates every array it reads or writes and takes every size from
-# itself; the Python layer (fastmine.env.single / vector) validates actions
-# before they arrive, and the kernel is compiled without bounds checks.
+# The kernel allocates the arrays its state lives in and takes every size from
+# itself; an array handed in (actions, a copy=True step's view and mask, the
+# sampler's output) is checked against those sizes, type and C order first.
+# The Python layer (fastmine.env.single / vector) validates actions before they
+# arrive, and the kernel is compiled without bounds checks.
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
