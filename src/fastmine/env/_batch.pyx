@@ -22,8 +22,9 @@ cimport numpy as cnp
 cnp.import_array()
 
 include "_cells.pxi"
-include "_board.pxi"
 include "_rng.pxi"
+include "_board.pxi"
+include "_agent.pxi"
 
 # Exported for the Python layer.
 READY = PH_READY
@@ -341,13 +342,7 @@ cdef class Batch:
 
     cdef void _lay(self, Py_ssize_t i, Py_ssize_t fr, Py_ssize_t fc) noexcept nogil:
         """fastmine._kernels.lay_mines for game i, first click (fr, fc)."""
-        cdef Py_ssize_t rows = self.rows, cols = self.cols, W = self.W
-        cdef Py_ssize_t n_allowed = 0, r, k, j, radius, block, r0, r1, c0, c1, start, stop
-        cdef uint32_t tmp
-        cdef uint32_t* ml
-        cdef uint32_t* cand = self.cand
-        cdef uint8_t* pm = self.pm
-        cdef Rng rng
+        cdef Py_ssize_t rows = self.rows, cols = self.cols, radius, block
         if self.rule == RULE_NONE:
             radius = -1
         elif self.rule == RULE_CELL:
@@ -357,58 +352,10 @@ cdef class Batch:
             block = ((min(fr + 1, rows - 1) - max(fr - 1, 0) + 1)
                      * (min(fc + 1, cols - 1) - max(fc - 1, 0) + 1))
             radius = 1 if self.mines <= rows * cols - block else 0
-        memset(pm, 0, self.P)
-        rng_seed(&rng, self.bseed[i])
-        # The allowed cells in row-major order (the order Board.generate shuffles):
-        # every cell (the table allc) with the safe block's cells left out, in
-        # at most four runs copied whole.
-        if radius < 0:
-            memcpy(cand, self.allc, self.N * sizeof(uint32_t))
-            n_allowed = self.N
-        else:
-            r0 = max(fr - radius, 0)
-            r1 = min(fr + radius, rows - 1)
-            c0 = max(fc - radius, 0)
-            c1 = min(fc + radius, cols - 1)
-            start = 0
-            for r in range(r0, r1 + 1):
-                stop = r * cols + c0            # up to the block's first cell in row r
-                memcpy(cand + n_allowed, self.allc + start, (stop - start) * sizeof(uint32_t))
-                n_allowed += stop - start
-                start = r * cols + c1 + 1
-            memcpy(cand + n_allowed, self.allc + start, (self.N - start) * sizeof(uint32_t))
-            n_allowed += self.N - start
-        FMB_CHECK(n_allowed >= self.mines and n_allowed <= self.N, "lay: room for the mines")
-        # Fisher-Yates, cut short: draw r swaps a random later cell to place r.
-        # A place is never read after its draw, so only the drawn cell is kept
-        # (as a mine, or with a dense board as a safe cell: then the mines are
-        # the cells left at places k and on).
-        ml = self.ml + i * self.mines
-        if self.mines <= n_allowed - self.mines:
-            for r in range(self.mines):
-                j = r + self._below(&rng, n_allowed - r)
-                tmp = cand[j]
-                cand[j] = cand[r]
-                pm[tmp] = 1
-                ml[r] = tmp
-        else:
-            k = n_allowed - self.mines
-            for j in range(n_allowed):
-                pm[cand[j]] = 1
-            for r in range(k):
-                j = r + self._below(&rng, n_allowed - r)
-                tmp = cand[j]
-                cand[j] = cand[r]
-                pm[tmp] = 0
-            memcpy(ml, cand + k, self.mines * sizeof(uint32_t))
+        lay_mines(self.pm, self.ml + i * self.mines, self.cand, self.allc, self.fmod,
+                  self.bseed[i], rows, cols, self.mines, fr, fc, radius)
         self._count(i)
         self.laid[i] = 1
-
-    cdef inline Py_ssize_t _below(self, Rng* rng, Py_ssize_t n) noexcept nogil:
-        """A draw below n from the board's stream (as Board.generate draws it)."""
-        if self.fmod != NULL:
-            return <Py_ssize_t>rng_below_m(rng, <uint64_t>n, self.fmod[n])
-        return <Py_ssize_t>rng_below(rng, <uint64_t>n)
 
     cdef void _count(self, Py_ssize_t i) noexcept nogil:
         """Game i's counts from the scratch mine array, each mine marked in them."""
@@ -560,9 +507,9 @@ cdef class Batch:
             if self.dn[i]:
                 self._new_episode(i, splitmix64(&self.stream[i]))
             else:
-                self._step_one(i, self.act[i])
+                step_one(self, i, self.act[i])
                 if self.chord and not self.dn[i]:
-                    self._chord_mask(i)
+                    chord_mask_of(self, i)
             if o != NULL:
                 memcpy(o.view + i * N, self.view + i * N, N)
                 memcpy(o.mask + i * A, self.mk + i * A, A)
@@ -592,131 +539,6 @@ cdef class Batch:
             fmb_fetch(self.pc + i * self.P + p, 1)
         fmb_fetch(self.st + i * self.P + p, 1)
 
-    cdef void _fill(self, Py_ssize_t i, Fill* f) noexcept nogil:
-        f.st = self.st + i * self.P
-        f.pc = self.pc + i * self.P
-        f.view = self.view + i * self.N
-        f.mrev = self.mk + i * self.n_actions
-        f.mflag = f.mrev + self.N if self.flags else NULL
-        f.n = self.P
-        f.W = self.W
-        f.cols = self.cols
-        f.nv = self.N
-        f.opened = 0
-        f.stack = self.stack
-        f.top = 0
-        f.cap = 3 * self.N + 3
-
-    cdef void _step_one(self, Py_ssize_t i, int64_t a) noexcept nogil:
-        cdef Py_ssize_t N = self.N, kind = a // N, cell = a - kind * N
-        cdef Py_ssize_t r = cell // self.cols, c = cell - r * self.cols
-        cdef Py_ssize_t R = r + 1, p = R * self.W + c + 1, k, nb, flagged, hidden
-        cdef uint8_t* st = self.st + i * self.P
-        cdef const int8_t* pc = self.pc + i * self.P
-        cdef uint8_t* m = self.mk + i * self.n_actions
-        cdef uint8_t s = st[p]
-        cdef bint valid = False, exploded = False
-        cdef int8_t number
-        cdef Fill f
-        FMB_CHECK(i >= 0 and i < self.B and kind >= 0 and kind * N < self.n_actions
-                  and p > self.W and p < self.P - self.W, "step: game and action in range")
-        self._fill(i, &f)
-        self.rew[i] = 0.0
-        self.term[i] = 0
-        self.trunc[i] = 0
-        self.wn[i] = 0
-        self.steps[i] += 1
-        if kind == 0:
-            if s == ST_HIDDEN:
-                valid = True
-                if not self.laid[i]:
-                    self._lay(i, r, c)
-                self.ph[i] = PH_PLAYING
-                if pc[p] == PC_MINE:
-                    st[p] = ST_REVEALED
-                    f.view[cell] = V_EXPLODED
-                    exploded = True
-                else:
-                    open_safe(&f, p, R)
-        elif kind == 1:
-            if s == ST_HIDDEN:
-                valid = True
-                st[p] = ST_FLAG
-                f.view[cell] = V_FLAG
-                m[cell] = 0
-                self.nflags[i] += 1
-            elif s == ST_FLAG:
-                valid = True
-                st[p] = ST_HIDDEN
-                f.view[cell] = V_HIDDEN
-                m[cell] = 1
-                self.nflags[i] -= 1
-            self.left[i] = <int32_t>(self.mines - self.nflags[i])
-        else:
-            number = f.view[cell]
-            # A revealed 0 chords too (fastmine.Game's rule): no flag around it,
-            # and the hidden neighbour a flag kept closed opens.
-            if s == ST_REVEALED and number >= 0:
-                flagged = 0
-                hidden = 0
-                for k in range(8):
-                    if st[p + self.off[k]] == ST_FLAG:
-                        flagged += 1
-                    elif st[p + self.off[k]] == ST_HIDDEN:
-                        hidden += 1
-                if flagged == number and hidden:
-                    valid = True
-                    # fastmine.Game.chord: every hidden neighbour, in this order,
-                    # even after one of them was a mine.
-                    for k in range(8):
-                        nb = p + self.off[k]
-                        if st[nb] != ST_HIDDEN:
-                            continue
-                        if pc[nb] == PC_MINE:
-                            st[nb] = ST_REVEALED
-                            f.view[vi(&f, nb, R + (k >= 5) - (k <= 2))] = V_EXPLODED
-                            exploded = True
-                        else:
-                            open_safe(&f, nb, R + (k >= 5) - (k <= 2))
-        self.revealed[i] += <int32_t>f.opened
-        if not valid:
-            self.rew[i] = self.r_invalid
-            if self.invalid_ends:
-                self.term[i] = 1
-        else:
-            self.rew[i] = self.r_progress * f.opened
-            if exploded:
-                self.ph[i] = PH_LOST
-                self.rew[i] += self.r_loss
-                self.term[i] = 1
-                self._finish_loss(i)
-            elif self.revealed[i] == self.safe:
-                self.ph[i] = PH_WON
-                self.rew[i] += self.r_win
-                self.term[i] = 1
-                self.wn[i] = 1
-                self._finish_win(i)
-        if not self.term[i] and self.max_steps and self.steps[i] >= self.max_steps:
-            self.trunc[i] = 1
-        if self.term[i] or self.trunc[i]:
-            self.dn[i] = 1
-            # The next action is ignored (the game starts a new episode): any is allowed.
-            memset(m, 1, self.n_actions)
-
-    cdef void _finish_loss(self, Py_ssize_t i) noexcept nogil:
-        lost_view(self.view + i * self.N, self.pc + i * self.P, self.st + i * self.P,
-                  self.ml + i * self.mines, self.vof, self.mines, self.nflags[i] != 0,
-                  self.rows, self.cols)
-
-    cdef void _finish_win(self, Py_ssize_t i) noexcept nogil:
-        self.nflags[i] += flag_mines(self.view + i * self.N, self.st + i * self.P,
-                                     self.ml + i * self.mines, self.vof, self.mines)
-        self.left[i] = <int32_t>(self.mines - self.nflags[i])
-
-    cdef void _chord_mask(self, Py_ssize_t i) noexcept nogil:
-        chord_mask(self.mk + i * self.n_actions + 2 * self.N, self.st + i * self.P,
-                   self.view + i * self.N, self.off, self.rows, self.cols)
-
     # ---------------------------------------------------------------- random agent
 
     def sample(self, out, bint safe_only):
@@ -737,37 +559,9 @@ cdef class Batch:
         return out
 
     cdef int64_t _sample_one(self, Py_ssize_t i, bint safe_only) noexcept nogil:
-        cdef Py_ssize_t N = self.N, t, j, count, cols = self.cols, W = self.W
-        cdef const uint8_t* m = self.mk + i * self.n_actions
-        cdef const int8_t* pc = self.pc + i * self.P
-        cdef uint64_t* state = &self.sampler[i]
-        cdef uint64_t x
-        cdef bint safe = safe_only and self.laid[i]
-        # Rejection first (cheap while many cells are hidden), then an exact count.
-        for t in range(32):
-            j = <Py_ssize_t>mix_below(state, <uint64_t>N)
-            if m[j] and not (safe and pc[(j // cols + 1) * W + j % cols + 1] == PC_MINE):
-                return j
-        count = 0
-        for j in range(N):
-            if m[j] and not (safe and pc[(j // cols + 1) * W + j % cols + 1] == PC_MINE):
-                count += 1
-        if count:
-            x = mix_below(state, <uint64_t>count)
-            for j in range(N):
-                if m[j] and not (safe and pc[(j // cols + 1) * W + j % cols + 1] == PC_MINE):
-                    if x == 0:
-                        return j
-                    x -= 1
-        count = 0
-        for j in range(self.n_actions):
-            count += m[j]
-        if count == 0:
-            return 0
-        x = mix_below(state, <uint64_t>count)
-        for j in range(self.n_actions):
-            if m[j]:
-                if x == 0:
-                    return j
-                x -= 1
-        return 0
+        return sample_reveal(self.mk + i * self.n_actions, self.pc + i * self.P,
+                             &self.sampler[i], self.N, self.n_actions, self.cols,
+                             safe_only and self.laid[i])
+
+
+include "_step.pxi"

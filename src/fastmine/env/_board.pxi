@@ -1,5 +1,6 @@
-# Whole-board parts of the batch kernel (_batch.pyx includes this file): the
-# neighbour counts from a game's mine array, the view of a lost and of a won
+# Whole-board parts of the batch kernel (_batch.pyx includes this file, after
+# _rng.pxi): a board's mines laid from its seed, the neighbour counts from a
+# game's mine array, the view of a lost and of a won
 # game, the chord part of the action mask.  Each takes one game's arrays
 # (padded state of (rows + 2) x (cols + 2) cells, unpadded view) and sizes.
 
@@ -104,3 +105,67 @@ cdef void chord_mask(uint8_t* m, const uint8_t* st, const int8_t* view, const Py
                         hidden += 1
                 m[o] = flagged == view[o] and hidden > 0
             o += 1
+
+
+cdef inline Py_ssize_t draw_below(Rng* rng, Py_ssize_t n, const uint64_t* fmod) noexcept nogil:
+    """A draw below n from a board's stream, as Board.generate draws it (``fmod``:
+    the remainders' table of small boards, or NULL: larger boards divide)."""
+    if fmod != NULL:
+        return <Py_ssize_t>rng_below_m(rng, <uint64_t>n, fmod[n])
+    return <Py_ssize_t>rng_below(rng, <uint64_t>n)
+
+
+cdef void lay_mines(uint8_t* pm, uint32_t* ml, uint32_t* cand, const uint32_t* allc,
+                    const uint64_t* fmod, uint64_t seed, Py_ssize_t rows, Py_ssize_t cols,
+                    Py_ssize_t mines, Py_ssize_t fr, Py_ssize_t fc,
+                    Py_ssize_t radius) noexcept nogil:
+    """fastmine._kernels.lay_mines: ``mines`` mines drawn from ``seed``, none
+    within ``radius`` of the first click (fr, fc) (-1: anywhere), into ``pm``
+    (the padded board, 0/1, cleared here) and ``ml`` (their padded cells).
+    ``cand``: room for every cell; ``allc``: every cell's padded index, row-major."""
+    cdef Py_ssize_t N = rows * cols, n_allowed = 0, r, k, j, r0, r1, c0, c1, start, stop
+    cdef uint32_t tmp
+    cdef Rng rng
+    memset(pm, 0, (rows + 2) * (cols + 2))
+    rng_seed(&rng, seed)
+    # The allowed cells in row-major order (the order Board.generate shuffles):
+    # every cell (the table allc) with the safe block's cells left out, in at
+    # most four runs copied whole.
+    if radius < 0:
+        memcpy(cand, allc, N * sizeof(uint32_t))
+        n_allowed = N
+    else:
+        r0 = max(fr - radius, 0)
+        r1 = min(fr + radius, rows - 1)
+        c0 = max(fc - radius, 0)
+        c1 = min(fc + radius, cols - 1)
+        start = 0
+        for r in range(r0, r1 + 1):
+            stop = r * cols + c0                # up to the block's first cell in row r
+            memcpy(cand + n_allowed, allc + start, (stop - start) * sizeof(uint32_t))
+            n_allowed += stop - start
+            start = r * cols + c1 + 1
+        memcpy(cand + n_allowed, allc + start, (N - start) * sizeof(uint32_t))
+        n_allowed += N - start
+    FMB_CHECK(n_allowed >= mines and n_allowed <= N, "lay: room for the mines")
+    # Fisher-Yates, cut short: draw r swaps a random later cell to place r.  A
+    # place is never read after its draw, so only the drawn cell is kept (as a
+    # mine, or with a dense board as a safe cell: then the mines are the cells
+    # left at places k and on).
+    if mines <= n_allowed - mines:
+        for r in range(mines):
+            j = r + draw_below(&rng, n_allowed - r, fmod)
+            tmp = cand[j]
+            cand[j] = cand[r]
+            pm[tmp] = 1
+            ml[r] = tmp
+    else:
+        k = n_allowed - mines
+        for j in range(n_allowed):
+            pm[cand[j]] = 1
+        for r in range(k):
+            j = r + draw_below(&rng, n_allowed - r, fmod)
+            tmp = cand[j]
+            cand[j] = cand[r]
+            pm[tmp] = 0
+        memcpy(ml, cand + k, mines * sizeof(uint32_t))
