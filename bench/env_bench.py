@@ -11,8 +11,8 @@ valid reveal the cheapest way it offers:
 * fastmine, batched: ``MinesweeperVectorEnv.step(envs.random_reveals())`` with
   B = 1024 games and Gymnasium's next-step auto-reset, the kernel writing into
   its preallocated arrays (``copy=False``); also with ``copy=True`` (the
-  default: new observation, reward and mask arrays every step), whose copies
-  cost about as much as the steps themselves.
+  default: new observation, reward and mask arrays every step, which the
+  kernel writes game by game as it steps them).
 * gym-minesweeper 0.0.1 (old gym API): a random hidden cell by rejection in
   Python, ``reset()`` when done.  Its ``step`` refuses a column index at or
   above the row count, so Expert runs as its transpose, 30 rows of 16.

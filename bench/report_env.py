@@ -103,6 +103,7 @@ def sweep_lines(env: dict) -> list[str]:
                        f"{r['steps_per_s'] / single['steps_per_s']:.1f}x |")
         out += [f"| one game | {single['steps_per_s']:,.0f} | "
                 f"{1e9 / single['steps_per_s']:,.0f} ns | 1.0x |", ""]
+        out += _sweep_targets(batches, single)
     labelled = {r["peer"]: r for r in env.get("labels") or [] if r.get("status") == "ok"}
     if len(labelled) == 2:
         one, many = labelled["fastmine_single"], labelled["fastmine_batch"]
@@ -110,6 +111,25 @@ def sweep_lines(env: dict) -> list[str]:
                 f"{one['steps_per_s']:,.0f} steps/s, a batch of {many['num_envs']} "
                 f"{many['steps_per_s']:,.0f} ({many['steps_per_s'] / one['steps_per_s']:.1f}x).",
                 ""]
+    return out
+
+
+def _sweep_targets(batches: list[dict], single: dict) -> list[str]:
+    """The batch-size table's verdicts: the targets at B=1,024 with the default
+    settings, and how much the speed per step changes from B=1,024 up."""
+    out: list[str] = []
+    at = next((r for r in batches if r["num_envs"] == 1024), None)
+    if at:
+        rate, ratio = at["steps_per_s"], at["steps_per_s"] / single["steps_per_s"]
+        ok = rate >= TARGET_STEPS and ratio >= TARGET_RATIO
+        out += [f"Targets at {single['size']}, B=1,024, `copy=True`: at least "
+                f"{TARGET_STEPS:,} env-steps/s and {TARGET_RATIO:.0f}x the one-game loop. "
+                f"Measured {rate:,.0f} steps/s, {ratio:.1f}x: "
+                + ("**met**." if ok else "**not met**."), ""]
+    large = [r["steps_per_s"] for r in batches if r["num_envs"] >= 1024]
+    if len(large) > 1:
+        out += [f"From B=1,024 up the speed per step of a game varies by "
+                f"{max(large) / min(large) - 1:.0%} (slowest to fastest).", ""]
     return out
 
 

@@ -200,6 +200,12 @@ def test_kernel_refuses_out_of_range_actions_itself():
     envs.reset(seed=0)
     with pytest.raises(ValueError, match="out of range"):
         envs._batch.step(np.array([0, 9], np.int64))
+    before = envs._batch.obs.copy()
+    for bad in (np.array([0, 1], np.int32), np.array([[0, 1]], np.int64), np.array([0], np.int64),
+                np.array([0, 5, 1, 5], np.int64)[::2]):
+        with pytest.raises(ValueError, match="one action per game, an int64 array"):
+            envs._batch.step(bad)
+    assert np.array_equal(envs._batch.obs, before)
 
 
 def test_step_before_reset_and_after_the_end():

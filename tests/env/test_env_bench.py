@@ -50,4 +50,24 @@ def test_quick_env_section(tmp_path):
     assert [r.get("num_envs") for r in env["sweep"]] == [1, 64, 1024]
     assert all(r["status"] == "ok" and r["steps_per_s"] > 0 for r in env["sweep"] + env["labels"])
     assert "| B | steps/s | per step of a game | x one game |" in md
+    assert ", B=1,024, `copy=True`: at least 1,000,000 env-steps/s and 10x" in md
     assert "Exact labels (`labels=True`" in md
+
+
+def test_batch_size_verdicts():
+    """The sweep's lines say whether the targets hold at B=1,024 and how much the
+    speed per step changes from B=1,024 up."""
+    from bench.report_env import sweep_lines
+
+    def run(rates):
+        sweep = [{"peer": "fastmine_single", "size": "16x30/99", "num_envs": 1,
+                  "steps_per_s": 250_000.0, "status": "ok"}]
+        sweep += [{"peer": "fastmine_batch", "size": "16x30/99", "num_envs": b,
+                   "steps_per_s": r, "status": "ok"} for b, r in rates.items()]
+        return "\n".join(sweep_lines({"sweep": sweep}))
+
+    md = run({256: 3.5e6, 1024: 3.0e6, 4096: 3.3e6})
+    assert "Measured 3,000,000 steps/s, 12.0x: **met**." in md
+    assert "From B=1,024 up the speed per step of a game varies by 10%" in md
+    md = run({1024: 2.4e6})
+    assert "9.6x: **not met**." in md and "varies" not in md

@@ -36,6 +36,33 @@ def test_boards_are_board_generates(rows, cols, mines, rule):
         assert np.array_equal(envs.mine_mask(i), board.mines), (i, int(cells[i]))
 
 
+def test_fast_remainder_is_the_remainder():
+    """The board's draws take x % d by one high multiplication and a correction:
+    exact at the edges (x near 0 and 2**64, multiples of d and one off them) and
+    on random 64-bit x, for every d a board up to 4,096 cells uses, and large d."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from fastmine.env import _batch
+
+    top = 2**64 - 1
+    for d in [*range(1, 4097), 2**32 - 1, 2**32, 2**32 + 1, 2**62 + 7, 2**63]:
+        for x in (0, 1, d - 1, d, d + 1, 2 * d - 1, 2 * d, top, top - 1, top - d, (top // d) * d,
+                  (top // d) * d - 1):
+            if 0 <= x <= top:
+                assert _batch.fast_remainder(x, d) == x % d, (x, d)
+
+    @settings(max_examples=3000, deadline=None)
+    @given(st.integers(0, top), st.integers(1, 2**63))
+    def check(x, d):
+        assert _batch.fast_remainder(x, d) == x % d
+
+    check()
+    for bad in (0, 2**63 + 1):
+        with pytest.raises(ValueError, match="divisor"):
+            _batch.fast_remainder(5, bad)
+
+
 @pytest.mark.parametrize("flags", [False, True])
 def test_lost_and_won_views_are_fastmine_games(flags):
     """Random play (flags put and taken off with flags=True) against fastmine.Game
@@ -121,3 +148,22 @@ def test_copy_true_reuses_a_pair_nobody_holds():
     for _ in range(5):
         envs.step(envs.random_reveals())
     assert np.array_equal(row, before)
+
+
+def test_arrays_made_read_only_and_dropped_are_not_reused():
+    """A copy=True step reuses the view and mask arrays it handed out once nobody
+    holds them; one its holder made read-only before dropping it is replaced,
+    not written (the step raised 'buffer source array is read-only' before)."""
+    envs = MinesweeperVectorEnv(4, rows=5, cols=5, mines=3)
+    twin = MinesweeperVectorEnv(4, rows=5, cols=5, mines=3)
+    envs.reset(seed=0)
+    twin.reset(seed=0)
+    for _ in range(6):
+        actions = twin.random_reveals()
+        obs, _, _, _, info = envs.step(actions)
+        want, _, _, _, want_info = twin.step(actions)
+        assert np.array_equal(obs["view"], want["view"])
+        assert np.array_equal(info["action_mask"], want_info["action_mask"])
+        obs["view"].flags.writeable = False
+        info["action_mask"].flags.writeable = False
+        del obs, info

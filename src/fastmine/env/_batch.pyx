@@ -6,9 +6,11 @@
 # (the view) is not padded: the kernel writes it straight into the (B, rows,
 # cols) array the environment hands out.
 #
-# The kernel allocates every array it reads or writes and takes every size from
-# itself; the Python layer (fastmine.env.single / vector) validates actions
-# before they arrive, and the kernel is compiled without bounds checks.
+# The kernel allocates the arrays its state lives in and takes every size from
+# itself; an array handed in (actions, a copy=True step's view and mask, the
+# sampler's output) is checked against those sizes, type and C order first.
+# The Python layer (fastmine.env.single / vector) validates actions before they
+# arrive, and the kernel is compiled without bounds checks.
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
@@ -20,8 +22,9 @@ cimport numpy as cnp
 cnp.import_array()
 
 include "_cells.pxi"
-include "_board.pxi"
 include "_rng.pxi"
+include "_board.pxi"
+include "_agent.pxi"
 
 # Exported for the Python layer.
 READY = PH_READY
@@ -36,6 +39,34 @@ BOUNDS_CHECKED = bool(FASTMINE_DEBUG)
 
 cdef enum:
     FASTMOD_CELLS = 4096
+    # How many games ahead a step asks for the memory of the game it will step
+    # (its state is out of the cache in a batch of more than a few hundred).
+    AHEAD = 6
+
+
+cdef struct Out:
+    # Where a copy=True step writes each game's outputs (B games each).
+    int8_t* view        # B x rows x cols
+    uint8_t* mask       # B x n_actions
+    double* reward
+    uint8_t* term
+    uint8_t* trunc
+    int32_t* left
+    uint64_t* seed
+    uint8_t* won
+
+
+cdef void* _out(cnp.ndarray a, int typenum, int ndim, const cnp.npy_intp* dims) except NULL:
+    """The data of ``a``, an output array the kernel will write: of that type
+    and shape, C-ordered and writable, else ValueError."""
+    cdef int k
+    if (cnp.PyArray_TYPE(a) != typenum or cnp.PyArray_NDIM(a) != ndim
+            or not cnp.PyArray_IS_C_CONTIGUOUS(a) or not cnp.PyArray_ISWRITEABLE(a)):
+        raise ValueError("fastmine.env: output arrays of the wrong shape or type")
+    for k in range(ndim):
+        if cnp.PyArray_DIMS(a)[k] != dims[k]:
+            raise ValueError("fastmine.env: output arrays of the wrong shape or type")
+    return cnp.PyArray_DATA(a)
 
 
 def next_seed(uint64_t state):
@@ -43,6 +74,18 @@ def next_seed(uint64_t state):
     cdef uint64_t s = state
     cdef uint64_t out = splitmix64(&s)
     return out, s
+
+
+# How many games ahead a step asks for memory (tests step batches on both sides).
+FETCH_AHEAD = AHEAD
+
+
+def fast_remainder(uint64_t x, uint64_t d):
+    """``x % d`` as the board's draws take it (by multiplication), for tests;
+    ``1 <= d <= 2**63``."""
+    if d < 1 or d > (<uint64_t>1 << 63):
+        raise ValueError("fastmine.env: divisor out of range")
+    return fmb_fastmod(x, fmb_fastmod_m(d), d)
 
 
 def _rebuild(args, state):
@@ -67,7 +110,7 @@ cdef class Batch:
     # Arrays the Python layer reads (made read-only there).
     cdef readonly object obs, mask, mines_left, reward, terminated, truncated, won
     cdef readonly object done, phase, board_seed
-    cdef uint8_t* pm
+    cdef uint8_t* pm            # scratch: a board's 0/1 mines while it is laid
     cdef int8_t* pc
     cdef uint8_t* st
     cdef uint8_t* st_fresh      # one padded state array of a fresh game (ring revealed)
@@ -91,7 +134,8 @@ cdef class Batch:
     cdef int64_t* act           # the step's actions, copied while checked
     cdef uint32_t* ml           # each game's mines, padded cells (B x mines), once laid
     cdef uint32_t* vof          # padded cell -> view index (real cells only)
-    cdef uint64_t* fmod         # fmb_fastmod_m(n) for n = 1..N (small boards), else NULL
+    cdef uint32_t* allc         # view index -> padded cell (every cell, row-major)
+    cdef uint64_t* fmod         # fmb_fastmod_m(n) at n for n = 1..N (small boards), else NULL
     cdef Py_ssize_t* stack
     cdef Py_ssize_t off[8]
     cdef object _keep           # the numpy arrays behind the raw pointers
@@ -138,7 +182,9 @@ cdef class Batch:
         self.off[6] = W
         self.off[7] = W + 1
 
-        pm = np.zeros((B, self.P), np.uint8)
+        # A game's mines live in its counts (PC_MINE), not in an array of their
+        # own: a quarter less state a game for a step to bring into the cache.
+        pm = np.zeros(self.P, np.uint8)
         pc = np.zeros((B, self.P), np.int8)
         st = np.zeros((B, self.P), np.uint8)
         fresh = np.full((rows + 2, cols + 2), ST_REVEALED, np.uint8)
@@ -165,12 +211,13 @@ cdef class Batch:
         act = np.zeros(B, np.int64)
         vof = np.zeros((rows + 2, cols + 2), np.uint32)
         vof[1:-1, 1:-1] = np.arange(self.N, dtype=np.uint32).reshape(rows, cols)
+        allc = np.flatnonzero(np.pad(np.ones((rows, cols), np.bool_), 1)).astype(np.uint32)
         # The lay draws a number below n for n = N, N - 1, ...: its remainders by
         # multiplication (a 64-bit division was the lay's largest cost); up to
-        # 4,096 cells (a 64 KiB table), larger boards divide.
-        fmod = np.zeros((self.N + 1 if self.N <= FASTMOD_CELLS else 0, 2), np.uint64)
+        # 4,096 cells (a 32 KiB table), larger boards divide.
+        fmod = np.zeros(self.N + 1 if self.N <= FASTMOD_CELLS else 0, np.uint64)
         self._keep = (pm, pc, st, fresh, laid, revealed, nflags, steps, stream, sampler,
-                      ml, cand, stack, vof, fmod, act)
+                      ml, cand, stack, vof, fmod, act, allc)
         self.pm = <uint8_t*>cnp.PyArray_DATA(pm)
         self.pc = <int8_t*>cnp.PyArray_DATA(pc)
         self.st = <uint8_t*>cnp.PyArray_DATA(st)
@@ -195,10 +242,11 @@ cdef class Batch:
         self.ml = <uint32_t*>cnp.PyArray_DATA(ml)
         self.act = <int64_t*>cnp.PyArray_DATA(act)
         self.vof = <uint32_t*>cnp.PyArray_DATA(vof)
+        self.allc = <uint32_t*>cnp.PyArray_DATA(allc)
         self.fmod = <uint64_t*>cnp.PyArray_DATA(fmod) if fmod.shape[0] else NULL
         if self.fmod != NULL:
             for r in range(1, self.N + 1):
-                fmb_fastmod_m(<uint64_t>r, self.fmod + 2 * r)
+                self.fmod[r] = fmb_fastmod_m(<uint64_t>r)
         self.stack = <Py_ssize_t*>cnp.PyArray_DATA(stack)
         for r in range(B):
             self._clear(r)
@@ -209,9 +257,9 @@ cdef class Batch:
 
     def _state(self):
         """Every array a game's state lives in, in a fixed order (the scratch
-        arrays cand and stack, and the constant fresh state, are left out)."""
-        pm, pc, st, _fresh, laid, revealed, nflags, steps, stream, sampler, ml = self._keep[:11]
-        return (pm, pc, st, laid, revealed, nflags, steps, stream, sampler, ml, self.obs,
+        arrays pm, cand and stack, and the constant fresh state, are left out)."""
+        _pm, pc, st, _fresh, laid, revealed, nflags, steps, stream, sampler, ml = self._keep[:11]
+        return (pc, st, laid, revealed, nflags, steps, stream, sampler, ml, self.obs,
                 self.mask, self.mines_left, self.reward, self.terminated, self.truncated,
                 self.won, self.done, self.phase, self.board_seed)
 
@@ -294,14 +342,7 @@ cdef class Batch:
 
     cdef void _lay(self, Py_ssize_t i, Py_ssize_t fr, Py_ssize_t fc) noexcept nogil:
         """fastmine._kernels.lay_mines for game i, first click (fr, fc)."""
-        cdef Py_ssize_t rows = self.rows, cols = self.cols, W = self.W
-        cdef Py_ssize_t n_allowed = 0, r, c, k, j, radius, block
-        cdef bint blocked
-        cdef uint32_t tmp
-        cdef uint8_t mark
-        cdef uint32_t* cand = self.cand
-        cdef uint8_t* pm = self.pm + i * self.P
-        cdef Rng rng
+        cdef Py_ssize_t rows = self.rows, cols = self.cols, radius, block
         if self.rule == RULE_NONE:
             radius = -1
         elif self.rule == RULE_CELL:
@@ -311,45 +352,15 @@ cdef class Batch:
             block = ((min(fr + 1, rows - 1) - max(fr - 1, 0) + 1)
                      * (min(fc + 1, cols - 1) - max(fc - 1, 0) + 1))
             radius = 1 if self.mines <= rows * cols - block else 0
-        memset(pm, 0, self.P)
-        rng_seed(&rng, self.bseed[i])
-        # The allowed cells in row-major order (the order Board.generate shuffles):
-        # whole rows, and the rows of the safe block with its columns left out.
-        for r in range(rows):
-            blocked = radius >= 0 and fr - radius <= r <= fr + radius
-            for c in range(cols):
-                if blocked and fc - radius <= c <= fc + radius:
-                    continue
-                cand[n_allowed] = <uint32_t>((r + 1) * W + c + 1)
-                n_allowed += 1
-        FMB_CHECK(n_allowed >= self.mines and n_allowed <= self.N, "lay: room for the mines")
-        if self.mines <= n_allowed - self.mines:
-            k = self.mines
-            mark = 1
-        else:
-            k = n_allowed - self.mines
-            mark = 0
-            for j in range(n_allowed):
-                pm[cand[j]] = 1
-        for r in range(k):
-            if self.fmod != NULL:
-                j = r + <Py_ssize_t>rng_below_m(&rng, <uint64_t>(n_allowed - r),
-                                                self.fmod + 2 * (n_allowed - r))
-            else:
-                j = r + <Py_ssize_t>rng_below(&rng, <uint64_t>(n_allowed - r))
-            tmp = cand[r]
-            cand[r] = cand[j]
-            cand[j] = tmp
-            pm[cand[r]] = mark
-        # The mines: the cells drawn, or (a dense board) the cells not drawn.
-        memcpy(self.ml + i * self.mines, cand if mark else cand + k,
-               self.mines * sizeof(uint32_t))
+        lay_mines(self.pm, self.ml + i * self.mines, self.cand, self.allc, self.fmod,
+                  self.bseed[i], rows, cols, self.mines, fr, fc, radius)
         self._count(i)
         self.laid[i] = 1
 
     cdef void _count(self, Py_ssize_t i) noexcept nogil:
-        count_from_mines(self.pc + i * self.P, self.ml + i * self.mines, self.mines, self.W,
-                         self.P)
+        """Game i's counts from the scratch mine array, each mine marked in them."""
+        count_from_mask(self.pc + i * self.P, self.pm, self.W, self.P)
+        mark_mines(self.pc + i * self.P, self.ml + i * self.mines, self.mines, self.W, self.P)
 
     def set_board(self, Py_ssize_t i, const uint8_t[:, ::1] mines):
         """Give game i (not yet started) the board of the 0/1 array ``mines``."""
@@ -364,7 +375,7 @@ cdef class Batch:
                 total += mines[r, c] != 0
         if total != self.mines:
             raise ValueError(f"fastmine.env: the board has {total} mines, not {self.mines}")
-        pm = self.pm + i * self.P
+        pm = self.pm
         memset(pm, 0, self.P)
         total = 0
         for r in range(self.rows):
@@ -380,8 +391,8 @@ cdef class Batch:
         """Game i's mines as a (rows, cols) bool array (all False before the first reveal)."""
         if not 0 <= i < self.B:
             raise IndexError(f"fastmine.env: no game {i}")
-        pm = self._keep[0][i].reshape(self.rows + 2, self.cols + 2)[1:-1, 1:-1]
-        out = pm.astype(np.bool_)
+        pc = self._keep[1][i].reshape(self.rows + 2, self.cols + 2)[1:-1, 1:-1]
+        out = pc == PC_MINE
         if not self.laid[i]:
             out[:] = False
         return out
@@ -406,234 +417,151 @@ cdef class Batch:
 
     # ---------------------------------------------------------------- steps
 
-    def step(self, const int64_t[::1] actions):
+    def step(self, cnp.ndarray actions):
         """Step every game with its action; a game whose episode ended at the
         previous step starts a new one instead (its action ignored)."""
-        cdef Py_ssize_t i
         # One compare a game keeps the kernel's memory safe whatever it is given.
         self._take_actions(actions)
         with nogil:
-            for i in range(self.B):
-                if self.dn[i]:
-                    self._new_episode(i, splitmix64(&self.stream[i]))
-                else:
-                    self._step_one(i, self.act[i])
-                    if self.chord and not self.dn[i]:
-                        self._chord_mask(i)
+            self._step_all(NULL)
 
-    cdef int _take_actions(self, const int64_t[::1] actions) except -1:
-        """Copy ``actions`` into the kernel's own buffer, checking each (the
-        caller's array could change under a step that runs without the GIL);
-        nothing is stepped if one is out of range."""
+    cdef int _take_actions(self, cnp.ndarray actions) except -1:
+        """Copy ``actions`` (int64 (B,), C order) into the kernel's own buffer,
+        checking each (the caller's array could change under a step that runs
+        without the GIL); nothing is stepped if one is out of range."""
         cdef Py_ssize_t i
         cdef int64_t a
-        if actions.shape[0] != self.B:
-            raise ValueError("fastmine.env: one action per game")
+        cdef const int64_t* given
+        if (cnp.PyArray_TYPE(actions) != cnp.NPY_INT64 or cnp.PyArray_NDIM(actions) != 1
+                or not cnp.PyArray_IS_C_CONTIGUOUS(actions)
+                or cnp.PyArray_DIMS(actions)[0] != self.B):
+            raise ValueError("fastmine.env: one action per game, an int64 array")
+        given = <const int64_t*>cnp.PyArray_DATA(actions)
         for i in range(self.B):
-            a = actions[i]
+            a = given[i]
             if a < 0 or a >= self.n_actions:
                 raise ValueError(f"action {a} of environment {i} is out of range "
                                  f"(0 to {self.n_actions - 1})")
             self.act[i] = a
         return 0
 
-    def step_copy(self, const int64_t[::1] actions, int8_t[:, :, ::1] view_out,
-                  uint8_t[:, ::1] mask_out):
-        """:meth:`step`, and each game's view and mask copied into ``view_out``
-        (B, rows, cols) and ``mask_out`` (B, actions) right after its step, while
-        they are in the cache (a second pass over a large batch reads them back
-        from memory)."""
-        cdef Py_ssize_t i, N = self.N, A = self.n_actions
-        if (view_out.shape[0] != self.B or view_out.shape[1] != self.rows
-                or view_out.shape[2] != self.cols or mask_out.shape[0] != self.B
-                or mask_out.shape[1] != A):
-            raise ValueError("fastmine.env: output arrays of the wrong shape")
+    def step_copy(self, cnp.ndarray actions, cnp.ndarray view_out, cnp.ndarray mask_out):
+        """:meth:`step`, and each game's outputs written into new arrays right
+        after its step, while they are in the cache (a pass over a large batch
+        after the step read them back from memory, one pass an array).
+
+        ``view_out`` int8 (B, rows, cols) and ``mask_out`` bool (B, actions)
+        are the caller's (checked: type, shape, C order, writable, before
+        anything is stepped); the others are made here and returned:
+        ``(reward, terminated, truncated, mines_left (B, 1), board_seed, won,
+        every, every, every)``, ``every`` three new bool arrays of True (the
+        info's ``_key`` masks).  Made in C, and NumPy arrays rather than
+        memoryviews: the Python work between two steps of a batch larger than
+        the cache runs with little of it still cached, and each NumPy call
+        there (an np.ones, a row of an array) cost microseconds."""
+        cdef Out o
+        cdef Py_ssize_t B = self.B, k
+        cdef cnp.npy_intp d3[3]
+        cdef cnp.npy_intp d2[2]
+        d3[0] = B
+        d3[1] = self.rows
+        d3[2] = self.cols
+        o.view = <int8_t*>_out(view_out, cnp.NPY_INT8, 3, d3)
+        d2[0] = B
+        d2[1] = self.n_actions
+        o.mask = <uint8_t*>_out(mask_out, cnp.NPY_BOOL, 2, d2)
         self._take_actions(actions)
+        d2[1] = 1
+        reward = cnp.PyArray_EMPTY(1, d2, cnp.NPY_FLOAT64, 0)
+        term = cnp.PyArray_EMPTY(1, d2, cnp.NPY_BOOL, 0)
+        trunc = cnp.PyArray_EMPTY(1, d2, cnp.NPY_BOOL, 0)
+        left = cnp.PyArray_EMPTY(2, d2, cnp.NPY_INT32, 0)
+        seed = cnp.PyArray_EMPTY(1, d2, cnp.NPY_UINT64, 0)
+        won = cnp.PyArray_EMPTY(1, d2, cnp.NPY_BOOL, 0)
+        every = tuple([cnp.PyArray_EMPTY(1, d2, cnp.NPY_BOOL, 0) for k in range(3)])
+        o.reward = <double*>cnp.PyArray_DATA(reward)
+        o.term = <uint8_t*>cnp.PyArray_DATA(term)
+        o.trunc = <uint8_t*>cnp.PyArray_DATA(trunc)
+        o.left = <int32_t*>cnp.PyArray_DATA(left)
+        o.seed = <uint64_t*>cnp.PyArray_DATA(seed)
+        o.won = <uint8_t*>cnp.PyArray_DATA(won)
+        for k in range(3):
+            memset(cnp.PyArray_DATA(every[k]), 1, B)
         with nogil:
-            for i in range(self.B):
-                if self.dn[i]:
-                    self._new_episode(i, splitmix64(&self.stream[i]))
-                else:
-                    self._step_one(i, self.act[i])
-                    if self.chord and not self.dn[i]:
-                        self._chord_mask(i)
-                memcpy(&view_out[i, 0, 0], self.view + i * N, N)
-                memcpy(&mask_out[i, 0], self.mk + i * A, A)
+            self._step_all(&o)
+        return (reward, term, trunc, left, seed, won) + every
 
-    cdef void _fill(self, Py_ssize_t i, Fill* f) noexcept nogil:
-        f.st = self.st + i * self.P
-        f.pc = self.pc + i * self.P
-        f.view = self.view + i * self.N
-        f.mrev = self.mk + i * self.n_actions
-        f.mflag = f.mrev + self.N if self.flags else NULL
-        f.n = self.P
-        f.W = self.W
-        f.cols = self.cols
-        f.nv = self.N
-        f.opened = 0
-        f.stack = self.stack
-        f.top = 0
-        f.cap = 3 * self.N + 3
+    cdef void _step_all(self, Out* o) noexcept nogil:
+        """Step every game (the actions taken already); with ``o`` (or NULL)
+        write each game's outputs there right after its step."""
+        cdef Py_ssize_t i, N = self.N, A = self.n_actions
+        for i in range(self.B):
+            # A batch's state outgrows the cache past a few hundred games: the
+            # memory of a game a few ahead is asked for now, and arrives while
+            # the games before it are stepped.
+            if i + AHEAD < self.B:
+                self._fetch(i + AHEAD)
+                if o != NULL:
+                    fmb_fetch_w(o.view + (i + AHEAD) * N, N)
+                    fmb_fetch_w(o.mask + (i + AHEAD) * A, A)
+            if self.dn[i]:
+                self._new_episode(i, splitmix64(&self.stream[i]))
+            else:
+                step_one(self, i, self.act[i])
+                if self.chord and not self.dn[i]:
+                    chord_mask_of(self, i)
+            if o != NULL:
+                memcpy(o.view + i * N, self.view + i * N, N)
+                memcpy(o.mask + i * A, self.mk + i * A, A)
+                o.reward[i] = self.rew[i]
+                o.term[i] = self.term[i]
+                o.trunc[i] = self.trunc[i]
+                o.left[i] = self.left[i]
+                o.seed[i] = self.bseed[i]
+                o.won[i] = self.wn[i]
 
-    cdef void _step_one(self, Py_ssize_t i, int64_t a) noexcept nogil:
-        cdef Py_ssize_t N = self.N, kind = a // N, cell = a - kind * N
-        cdef Py_ssize_t r = cell // self.cols, c = cell - r * self.cols
-        cdef Py_ssize_t R = r + 1, p = R * self.W + c + 1, k, nb, flagged, hidden
-        cdef uint8_t* st = self.st + i * self.P
-        cdef const uint8_t* pm
-        cdef uint8_t* m = self.mk + i * self.n_actions
-        cdef uint8_t s = st[p]
-        cdef bint valid = False, exploded = False
-        cdef int8_t number
-        cdef Fill f
-        FMB_CHECK(i >= 0 and i < self.B and kind >= 0 and kind * N < self.n_actions
-                  and p > self.W and p < self.P - self.W, "step: game and action in range")
-        self._fill(i, &f)
-        self.rew[i] = 0.0
-        self.term[i] = 0
-        self.trunc[i] = 0
-        self.wn[i] = 0
-        self.steps[i] += 1
-        if kind == 0:
-            if s == ST_HIDDEN:
-                valid = True
-                if not self.laid[i]:
-                    self._lay(i, r, c)
-                self.ph[i] = PH_PLAYING
-                pm = self.pm + i * self.P
-                if pm[p]:
-                    st[p] = ST_REVEALED
-                    f.view[cell] = V_EXPLODED
-                    exploded = True
-                else:
-                    open_safe(&f, p, R)
-        elif kind == 1:
-            if s == ST_HIDDEN:
-                valid = True
-                st[p] = ST_FLAG
-                f.view[cell] = V_FLAG
-                m[cell] = 0
-                self.nflags[i] += 1
-            elif s == ST_FLAG:
-                valid = True
-                st[p] = ST_HIDDEN
-                f.view[cell] = V_HIDDEN
-                m[cell] = 1
-                self.nflags[i] -= 1
-            self.left[i] = <int32_t>(self.mines - self.nflags[i])
+    cdef void _fetch(self, Py_ssize_t i) noexcept nogil:
+        """Ask for what stepping game i will touch first: its view and mask
+        (copied whole), and the cells of its action (or its whole state, to be
+        reset)."""
+        cdef Py_ssize_t N = self.N, a, cell, p
+        fmb_fetch(self.view + i * N, N)
+        fmb_fetch(self.mk + i * self.n_actions, self.n_actions)
+        if self.dn[i]:
+            fmb_fetch_w(self.st + i * self.P, self.P)
+            return
+        a = self.act[i]
+        cell = a % N
+        p = (cell // self.cols + 1) * self.W + cell % self.cols + 1
+        if not self.laid[i]:
+            fmb_fetch_w(self.pc + i * self.P, self.P)
         else:
-            number = f.view[cell]
-            # A revealed 0 chords too (fastmine.Game's rule): no flag around it,
-            # and the hidden neighbour a flag kept closed opens.
-            if s == ST_REVEALED and number >= 0:
-                flagged = 0
-                hidden = 0
-                for k in range(8):
-                    if st[p + self.off[k]] == ST_FLAG:
-                        flagged += 1
-                    elif st[p + self.off[k]] == ST_HIDDEN:
-                        hidden += 1
-                if flagged == number and hidden:
-                    valid = True
-                    pm = self.pm + i * self.P
-                    # fastmine.Game.chord: every hidden neighbour, in this order,
-                    # even after one of them was a mine.
-                    for k in range(8):
-                        nb = p + self.off[k]
-                        if st[nb] != ST_HIDDEN:
-                            continue
-                        if pm[nb]:
-                            st[nb] = ST_REVEALED
-                            f.view[vi(&f, nb, R + (k >= 5) - (k <= 2))] = V_EXPLODED
-                            exploded = True
-                        else:
-                            open_safe(&f, nb, R + (k >= 5) - (k <= 2))
-        self.revealed[i] += <int32_t>f.opened
-        if not valid:
-            self.rew[i] = self.r_invalid
-            if self.invalid_ends:
-                self.term[i] = 1
-        else:
-            self.rew[i] = self.r_progress * f.opened
-            if exploded:
-                self.ph[i] = PH_LOST
-                self.rew[i] += self.r_loss
-                self.term[i] = 1
-                self._finish_loss(i)
-            elif self.revealed[i] == self.safe:
-                self.ph[i] = PH_WON
-                self.rew[i] += self.r_win
-                self.term[i] = 1
-                self.wn[i] = 1
-                self._finish_win(i)
-        if not self.term[i] and self.max_steps and self.steps[i] >= self.max_steps:
-            self.trunc[i] = 1
-        if self.term[i] or self.trunc[i]:
-            self.dn[i] = 1
-            # The next action is ignored (the game starts a new episode): any is allowed.
-            memset(m, 1, self.n_actions)
-
-    cdef void _finish_loss(self, Py_ssize_t i) noexcept nogil:
-        lost_view(self.view + i * self.N, self.pm + i * self.P, self.st + i * self.P,
-                  self.ml + i * self.mines, self.vof, self.mines, self.nflags[i] != 0,
-                  self.rows, self.cols)
-
-    cdef void _finish_win(self, Py_ssize_t i) noexcept nogil:
-        self.nflags[i] += flag_mines(self.view + i * self.N, self.st + i * self.P,
-                                     self.ml + i * self.mines, self.vof, self.mines)
-        self.left[i] = <int32_t>(self.mines - self.nflags[i])
-
-    cdef void _chord_mask(self, Py_ssize_t i) noexcept nogil:
-        chord_mask(self.mk + i * self.n_actions + 2 * self.N, self.st + i * self.P,
-                   self.view + i * self.N, self.off, self.rows, self.cols)
+            fmb_fetch(self.pc + i * self.P + p, 1)
+        fmb_fetch(self.st + i * self.P + p, 1)
 
     # ---------------------------------------------------------------- random agent
 
-    def sample(self, int64_t[::1] out, bint safe_only):
-        """A uniformly random valid reveal for every game, from each game's own
-        sampler stream (``safe_only``: among the safe hidden cells once the
-        mines are laid).  A game with no valid reveal (every hidden cell
+    def sample(self, out, bint safe_only):
+        """A uniformly random valid reveal for every game into ``out`` (int64
+        (B,), or None: a new array, made here), from each game's own sampler
+        stream (``safe_only``: among the safe hidden cells once the mines are
+        laid); returns ``out``.  A game with no valid reveal (every hidden cell
         flagged) gets a random valid action of any kind; a game whose episode
         ended gets 0 (its next action is ignored)."""
         cdef Py_ssize_t i
-        if out.shape[0] != self.B:
-            raise ValueError("fastmine.env: one action per game")
+        cdef cnp.npy_intp n = self.B
+        if out is None:
+            out = cnp.PyArray_EMPTY(1, &n, cnp.NPY_INT64, 0)
+        cdef int64_t* a = <int64_t*>_out(out, cnp.NPY_INT64, 1, &n)
         with nogil:
             for i in range(self.B):
-                out[i] = 0 if self.dn[i] else self._sample_one(i, safe_only)
+                a[i] = 0 if self.dn[i] else self._sample_one(i, safe_only)
+        return out
 
     cdef int64_t _sample_one(self, Py_ssize_t i, bint safe_only) noexcept nogil:
-        cdef Py_ssize_t N = self.N, t, j, count, cols = self.cols, W = self.W
-        cdef const uint8_t* m = self.mk + i * self.n_actions
-        cdef const uint8_t* pm = self.pm + i * self.P
-        cdef uint64_t* state = &self.sampler[i]
-        cdef uint64_t x
-        cdef bint safe = safe_only and self.laid[i]
-        # Rejection first (cheap while many cells are hidden), then an exact count.
-        for t in range(32):
-            j = <Py_ssize_t>mix_below(state, <uint64_t>N)
-            if m[j] and not (safe and pm[(j // cols + 1) * W + j % cols + 1]):
-                return j
-        count = 0
-        for j in range(N):
-            if m[j] and not (safe and pm[(j // cols + 1) * W + j % cols + 1]):
-                count += 1
-        if count:
-            x = mix_below(state, <uint64_t>count)
-            for j in range(N):
-                if m[j] and not (safe and pm[(j // cols + 1) * W + j % cols + 1]):
-                    if x == 0:
-                        return j
-                    x -= 1
-        count = 0
-        for j in range(self.n_actions):
-            count += m[j]
-        if count == 0:
-            return 0
-        x = mix_below(state, <uint64_t>count)
-        for j in range(self.n_actions):
-            if m[j]:
-                if x == 0:
-                    return j
-                x -= 1
-        return 0
+        return sample_reveal(self.mk + i * self.n_actions, self.pc + i * self.P,
+                             &self.sampler[i], self.N, self.n_actions, self.cols,
+                             safe_only and self.laid[i])
+
+
+include "_step.pxi"

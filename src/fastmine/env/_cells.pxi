@@ -17,6 +17,10 @@ cdef enum:
     V_EXPLODED = -5
     V_WRONG_FLAG = -6
 
+# A mine's entry in a game's counts (every other count is 0..8).
+cdef enum:
+    PC_MINE = -1
+
 # Phases of a game (exported: the Python layer reads them).
 cdef enum:
     PH_READY = 0
@@ -62,8 +66,23 @@ cdef extern from *:
             abort();
         }
     }
+    /* Ask for the cache lines of n bytes from p ahead of their use, to read
+       (fmb_fetch) or to write (fmb_fetch_w).  A hint only: no fault, no
+       change to memory, and the callers pass spans of arrays they own. */
+    static inline void fmb_fetch(const void* p, Py_ssize_t n) {
+        const char* c = (const char*)p;
+        for (Py_ssize_t k = 0; k < n; k += 64) __builtin_prefetch(c + k, 0, 3);
+        __builtin_prefetch(c + n - 1, 0, 3);
+    }
+    static inline void fmb_fetch_w(void* p, Py_ssize_t n) {
+        char* c = (char*)p;
+        for (Py_ssize_t k = 0; k < n; k += 64) __builtin_prefetch(c + k, 1, 3);
+        __builtin_prefetch(c + n - 1, 1, 3);
+    }
     """
     int FASTMINE_DEBUG
+    void fmb_fetch(const void* p, Py_ssize_t n) noexcept nogil
+    void fmb_fetch_w(void* p, Py_ssize_t n) noexcept nogil
     void FMB_CHECK(bint ok, const char* what) noexcept nogil
     bint fmb_all_open_zero(const uint8_t* st, const int8_t* pc) noexcept nogil
     bint fmb_none_openable(const uint8_t* st) noexcept nogil

@@ -9,24 +9,22 @@
 
 cdef extern from *:
     """
-    /* x % d without a division, from M = ceil(2**128 / d) (Lemire, Kaser and
-       Kurz, "Faster remainder by direct computation", 2019): exact for every
-       64-bit x and d >= 1. */
-    static inline uint64_t fmb_fastmod(uint64_t x, const uint64_t* m, uint64_t d) {
-        __uint128_t M = ((__uint128_t)m[1] << 64) | m[0];
-        __uint128_t low = M * x;
-        __uint128_t bottom = ((low & 0xFFFFFFFFFFFFFFFFULL) * (__uint128_t)d) >> 64;
-        __uint128_t top = (low >> 64) * (__uint128_t)d;
-        return (uint64_t)((bottom + top) >> 64);
+    /* x % d without a division, from m = floor((2**64 - 1) / d): q, the high
+       word of x * m, is floor(x / d) or one less (m * d > 2**64 - 1 - d, so
+       x * m / 2**64 lies in (x / d - 1, x / d]), so x - q * d is the remainder
+       or the remainder plus d, and one compare settles it.  Exact for every
+       64-bit x and 1 <= d <= 2**63; two multiplications where a 128-bit
+       reciprocal (Lemire, Kaser and Kurz, 2019) takes four, and the board's
+       draws were bound by the multiplier. */
+    static inline uint64_t fmb_fastmod(uint64_t x, uint64_t m, uint64_t d) {
+        uint64_t q = (uint64_t)(((__uint128_t)x * m) >> 64);
+        uint64_t r = x - q * d;
+        return r >= d ? r - d : r;
     }
-    static inline void fmb_fastmod_m(uint64_t d, uint64_t* m) {
-        __uint128_t M = ((__uint128_t)0 - 1) / d + 1;
-        m[0] = (uint64_t)M;
-        m[1] = (uint64_t)(M >> 64);
-    }
+    static inline uint64_t fmb_fastmod_m(uint64_t d) { return UINT64_MAX / d; }
     """
-    uint64_t fmb_fastmod(uint64_t x, const uint64_t* m, uint64_t d) noexcept nogil
-    void fmb_fastmod_m(uint64_t d, uint64_t* m) noexcept nogil
+    uint64_t fmb_fastmod(uint64_t x, uint64_t m, uint64_t d) noexcept nogil
+    uint64_t fmb_fastmod_m(uint64_t d) noexcept nogil
 
 
 cdef struct Rng:
@@ -81,9 +79,9 @@ cdef inline uint64_t rng_below(Rng* r, uint64_t n) noexcept nogil:
     return x % n
 
 
-cdef inline uint64_t rng_below_m(Rng* r, uint64_t n, const uint64_t* m) noexcept nogil:
+cdef inline uint64_t rng_below_m(Rng* r, uint64_t n, uint64_t m) noexcept nogil:
     """rng_below, the same number, with the remainder taken by multiplication
-    (``m``: the two words of fmb_fastmod_m(n))."""
+    (``m``: fmb_fastmod_m(n))."""
     cdef uint64_t x = rng_next(r)
     cdef uint64_t threshold
     if x < n:

@@ -33,6 +33,9 @@ from .seeds import vector_seeds
 
 __all__ = ["MinesweeperVectorEnv", "check_actions"]
 
+_INT64 = np.dtype(np.int64)     # (NumPy keeps one dtype object of each built-in type)
+_STRIDE = (8,)                  # an int64 array's strides in C order
+
 
 def check_actions(actions: object, num_envs: int, n_actions: int, *,
                   in_range: bool = True) -> NDArray[np.int64]:
@@ -128,6 +131,7 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
         # The instance's own metadata: Gymnasium's make_vec reads the mode from it.
         self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
         self.num_envs = int(num_envs)
+        self._one_each = (self.num_envs,)
         self.render_mode = render_mode
         self.copy = bool(copy)
         # The memory budget is checked (in Options.batch) before anything of the
@@ -251,8 +255,15 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
         """
         # The range is the kernel's to check (as it copies the actions; a bad
         # one changes nothing), except before the no-guess boards are laid.
-        a = check_actions(actions, self.num_envs, self.options.n_actions,
-                          in_range=self.options.rule == "no_guess")
+        # An int64 array of one action a game, in C order, goes to it as it is
+        # (what check_actions would hand back) without the checks' NumPy calls.
+        if (type(actions) is np.ndarray and actions.dtype is _INT64
+                and actions.shape == self._one_each and actions.strides == _STRIDE
+                and self.options.rule != "no_guess"):
+            a = actions
+        else:
+            a = check_actions(actions, self.num_envs, self.options.n_actions,
+                              in_range=self.options.rule == "no_guess")
         if not self._started:
             raise GameOverError("call reset() before the first step")
         b = self._batch
@@ -264,13 +275,21 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
         if self.options.rule == "no_guess" and b.needs_board(a, self._need):
             self._lay_no_guess(a)
         if self.copy and self._planes is None and self.autoreset_mode is not AutoresetMode.SAME_STEP:
-            # The default path: the kernel copies each game's view and mask out
-            # right after stepping it (one pass over the batch, not three).
+            # The default path: the kernel writes each game's outputs into new
+            # arrays right after stepping it (one pass over the batch, where
+            # copies after the step made one pass an array over memory), and
+            # makes the small ones itself: between two steps of a batch larger
+            # than the cache, little of the interpreter's and NumPy's own
+            # memory is still cached, and every NumPy call there cost
+            # microseconds.
             view, mask = self._buffers()
-            b.step_copy(a, view, mask.view(np.uint8))
-            info = self._info(mask=mask)
-            obs = {"view": view, "mines_left": b.mines_left.reshape(self.num_envs, 1).copy()}
-            return obs, b.reward.copy(), b.terminated.copy(), b.truncated.copy(), info
+            reward, term, trunc, left, seed, won, *every = b.step_copy(a, view, mask)
+            if self._labeller is None:
+                info = {"action_mask": mask, "board_seed": seed, "won": won,
+                        "_action_mask": every[0], "_board_seed": every[1], "_won": every[2]}
+            else:
+                info = self._info(given={"action_mask": mask, "board_seed": seed, "won": won})
+            return {"view": view, "mines_left": left}, reward, term, trunc, info
         b.step(a)
         if self.autoreset_mode is AutoresetMode.SAME_STEP:
             return self._same_step()
@@ -338,9 +357,7 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
         numpy.ndarray
             int64 (B,): one action per game.
         """
-        out = np.zeros(self.num_envs, np.int64)
-        self._batch.sample(out, False)
-        return out
+        return self._batch.sample(None, False)      # (a new array, made by the kernel)
 
     def render(self) -> tuple[Any, ...] | None:
         """Every game's view as text or an image (``render_mode``), in a tuple.
@@ -448,14 +465,16 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
         return {"view": view, "mines_left": left}
 
     def _info(self, masks: bool = True, fresh: bool = False,
-              mask: NDArray[np.bool_] | None = None) -> dict[str, Any]:
+              given: dict[str, Any] | None = None) -> dict[str, Any]:
         """Every game's info, with its ``_key`` masks (every game has every entry);
-        ``mask``: the action masks, copied already."""
+        ``given``: its arrays, written by the kernel already (copy=True)."""
         b = self._batch
         copy = self.copy or fresh
-        if copy:
-            info: dict[str, Any] = {"action_mask": b.mask.copy() if mask is None else mask,
-                                    "board_seed": b.board_seed.copy(), "won": b.won.copy()}
+        if given is not None:
+            info: dict[str, Any] = given
+        elif copy:
+            info = {"action_mask": b.mask.copy(), "board_seed": b.board_seed.copy(),
+                    "won": b.won.copy()}
         else:
             info = {k: self._out[n] for k, n in (("action_mask", "mask"),
                                                   ("board_seed", "board_seed"), ("won", "won"))}
@@ -464,8 +483,12 @@ class MinesweeperVectorEnv(VectorEnv[dict[str, NDArray[Any]], NDArray[np.int64],
         if not masks:
             return info
         if copy:
-            for key in list(info):
-                info[f"_{key}"] = np.ones(self.num_envs, np.bool_)
+            # Every mask new, as every array of a copy=True step: rows of one
+            # allocation (one call where one a key cost as much as the kernel's
+            # step of 64 games).
+            keys = list(info)
+            for key, row in zip(keys, np.ones((len(keys), self.num_envs), np.bool_), strict=True):
+                info[f"_{key}"] = row
             return info
         return with_masks(info, self._have_all)
 
@@ -486,6 +509,10 @@ def _reuse(pool: list[NDArray[Any]], like: NDArray[Any]) -> NDArray[Any]:
     in the pool, up to 4)."""
     for k in range(len(pool)):
         if _held_by_list_only(pool, k) <= _FREE:
+            if not pool[k].flags.writeable:
+                # Its last holder made it read-only: the kernel cannot write
+                # it (and should not undo the holder's choice), so a new one.
+                pool[k] = np.empty_like(like)
             return pool[k]
     arr = np.empty_like(like)
     if len(pool) < 4:
