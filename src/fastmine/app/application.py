@@ -25,9 +25,11 @@ from kivy.uix.modalview import ModalView
 
 from fastmine import DIFFICULTIES, Difficulty, Game, difficulty_name
 
-from . import appfiles, assist, controls, haptics
 from . import settings as S
-from .dialogs import (
+from .board import controls
+from .board.theme import LIGHT, get_theme
+from .board.tiles import Atlas
+from .dialogs.dialogs import (
     ConfirmDialog,
     EndDialog,
     MessageDialog,
@@ -36,29 +38,29 @@ from .dialogs import (
     end_lines,
     fmt_time,
 )
-from .i18n import _, board_name, ngettext, sentence
-from .languages import LanguageMixin
-from .leaving import LeavingMixin
-from .screenloader import SCREENS as SCREEN_MODULES
-from .screenloader import Screens, load_kv, screen_class
-from .screens import GameScreen
-from .sharing import SharingMixin
-from .sounds import SoundBoard
+from .play import assist
+from .play.leaving import LeavingMixin
+from .play.sharing import SharingMixin
+from .replays.watching import ReplayMixin
+from .screens.screenloader import SCREENS as SCREEN_MODULES
+from .screens.screenloader import Screens, load_kv, screen_class
+from .screens.screens import GameScreen
+from .screens.tutorial import TutorialMixin
+from .services import appfiles, haptics
+from .services.sounds import SoundBoard
 from .store import Store, StoreError
-from .theme import LIGHT, get_theme
-from .tiles import Atlas
-from .tutorial import TutorialMixin
-from .watching import ReplayMixin
+from .text.i18n import _, board_name, ngettext, sentence
+from .text.languages import LanguageMixin
 
 if TYPE_CHECKING:
-    from .appfiles import SettingsConfig
-    from .controller import GameController
     from .kivytypes import ClockEvent
-    from .screenloader import Screens
-    from .settingsscreen import SettingsScreen
+    from .play.controller import GameController
+    from .screens.screenloader import Screens
+    from .screens.settingsscreen import SettingsScreen
+    from .services.appfiles import SettingsConfig
 
 END_DIALOG_DELAY = 0.6  # seconds to see the board before the dialog covers it
-KV_FILES = ("widgets.kv", "game.kv")
+KV_FILES = ("widgets.kv", "screens/game.kv")
 """The layouts loaded at start (beside this module), in this order: a rule
 loaded later refines an earlier one for the same class.  The game screen's and
 its menus' only: each other screen's load with it, on first use
@@ -172,7 +174,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         return config
 
     def build_config(self, config: SettingsConfig) -> None:
-        from .viewport import touch_first
+        from .board.viewport import touch_first
 
         for section, values in (S.touch_defaults(S.DEFAULTS) if touch_first() else S.DEFAULTS).items():
             config.setdefaults(section, values)
@@ -223,7 +225,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         self._restore_window_size()
         Window.bind(on_key_down=self._on_key_down, focus=self._on_focus, on_flip=self._on_first_flip,
                     on_request_close=self._on_request_close)
-        from . import videoimport
+        from .replays import videoimport
 
         videoimport.install(self)  # a video dropped on the window is imported
         if self.settings_note:

@@ -11,7 +11,7 @@ import json
 from configparser import RawConfigParser
 from typing import TypedDict
 
-from .i18n import LANGUAGES, N_
+from .text.i18n import LANGUAGES, N_
 
 SECTION = "game"
 

@@ -1,0 +1,140 @@
+"""The game screen: the board, its bars or side column, keyboard play.
+
+Its layout is in ``game.kv``.  The other screens load on first use
+(:mod:`.screenloader`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.app import App
+from kivy.factory import Factory
+from kivy.properties import BooleanProperty, ObjectProperty
+from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
+
+from ..board.boardview import BoardView
+from ..play.controller import GameController
+
+KEY_UP, KEY_DOWN, KEY_RIGHT, KEY_LEFT = 273, 274, 275, 276
+KEY_SPACE, KEY_ENTER, KEY_ESCAPE, KEY_BACK = 32, 13, 27, 1001
+
+
+# The game screen's controls, in the order the landscape side column shows them
+# (two a row); in portrait the counters, face and menu go in the top bar and
+# the play controls in the bar at the bottom, under the thumb.
+TOP_CONTROLS = ("mines_left", "spacer_left", "face", "spacer_right", "timer", "menu_button")
+TOOL_CONTROLS = ("flag_mode", "pause", "hint", "odds", "solver")
+SIDE_ROWS = (("mines_left", "timer"), ("face", "menu_button"), ("flag_mode", "pause"),
+             ("hint", "odds"), ("solver",))
+
+
+class GameScreen(Screen):  # type: ignore[misc]  # Kivy has no type information
+    """The board with a top bar and a tool bar (portrait) or a side column (landscape)."""
+
+    ctrl = ObjectProperty(None)
+    landscape = BooleanProperty(False)
+    """Wider than tall: the controls are in a column beside the board."""
+
+    def __init__(self, clock: Callable[[], float], **kwargs: Any) -> None:
+        self.board = BoardView(pos_hint={"x": 0, "y": 0})
+        self.ctrl = GameController(self.board, clock=clock)
+        self._side: Widget | None = None  # the landscape column, made when first needed
+        super().__init__(**kwargs)
+        self.ids.board_area.add_widget(self.board, index=len(self.ids.board_area.children))
+        # ids are weak references: the parts moved between layouts are kept here,
+        # or a bar out of the window's tree in landscape would be collected
+        self._parts = {n: self.ids[n].__self__ for n in (*TOP_CONTROLS, *TOOL_CONTROLS,
+                                                          "top_bar", "tool_bar", "board_area")}
+        self.bind(size=self._check_orientation)
+
+    def _check_orientation(self, *_args: object) -> None:
+        landscape = self.width > self.height * 1.05
+        if landscape != self.landscape:
+            self.landscape = landscape
+
+    def on_landscape(self, _inst: object, landscape: bool) -> None:
+        """Move the controls between the bars and the side column."""
+        ids = self._parts
+        frame = self.ids.frame
+        for name in (*TOP_CONTROLS, *TOOL_CONTROLS):
+            w = ids[name]
+            if w.parent is not None:
+                w.parent.remove_widget(w)
+        frame.clear_widgets()
+        if self._side is not None:
+            for row in self._side.children:
+                row.clear_widgets()
+            self._side.clear_widgets()
+        if not landscape:
+            frame.orientation = "vertical"
+            for name in TOP_CONTROLS:
+                ids["top_bar"].add_widget(ids[name])
+            for name in TOOL_CONTROLS:
+                ids["tool_bar"].add_widget(ids[name])
+            for bar in ("top_bar", "board_area", "tool_bar"):
+                frame.add_widget(ids[bar])
+            return
+        frame.orientation = "horizontal"
+        side = self._side = self._side or Factory.SideColumn()
+        for names in SIDE_ROWS:
+            row = Factory.SideRow()
+            icons = all(ids[n].size_hint_x is None for n in names)
+            if icons:  # fixed-size controls are centred, the others share the row
+                row.add_widget(Widget())
+            for n in names:
+                row.add_widget(ids[n])
+            if icons:
+                row.add_widget(Widget())
+            side.add_widget(row)
+        side.add_widget(Widget())  # the rest of the column stays empty
+        frame.add_widget(ids["board_area"])
+        frame.add_widget(side)
+
+    @property
+    def controls(self) -> list[Widget]:
+        """Every button and counter of the game screen (not the spacers)."""
+        return [self.ids[n] for n in (*TOP_CONTROLS, *TOOL_CONTROLS) if not n.startswith("spacer")]
+
+    def on_key(self, key: int, text: str | None) -> bool:
+        """Keyboard play: arrows move a cursor, space reveals or chords, f
+        marks, n starts a new game, p pauses, h hints."""
+        ctrl, board = self.ctrl, self.board
+        if ctrl.game is None:
+            return False
+        if key in (KEY_UP, KEY_DOWN, KEY_LEFT, KEY_RIGHT):
+            r, c = board.cursor or (board.rows // 2, board.cols // 2)
+            if board.cursor is not None:
+                dr = {KEY_UP: -1, KEY_DOWN: 1}.get(key, 0)
+                dc = {KEY_LEFT: -1, KEY_RIGHT: 1}.get(key, 0)
+                if board.transposed:  # the arrows move on the screen, not in the game
+                    dr, dc = dc, dr
+                r = min(max(r + dr, 0), board.rows - 1)
+                c = min(max(c + dc, 0), board.cols - 1)
+            board.cursor = (r, c)
+            board.show_cell(r, c)
+            return True
+        text = (text or "").lower()
+        if key in (KEY_SPACE, KEY_ENTER) or text == " ":
+            if board.cursor is not None:
+                ctrl.open(*board.cursor)
+            return True
+        if text == "f":
+            if board.cursor is not None:
+                ctrl.mark(*board.cursor)
+            return True
+        if text == "n":
+            App.get_running_app().new_game()
+            return True
+        if text == "p":
+            ctrl.toggle_pause()
+            return True
+        if text == "h":
+            ctrl.hint()
+            return True
+        if text == "u" or text == "z":
+            App.get_running_app().undo_loss()
+            return True
+        return False
