@@ -249,7 +249,7 @@ def test_recipe_steps_build_a_kernel_that_plays(tmp_path):
     # the app ships in the package: its modules and every kv file it loads
     assert (package / "app" / "__main__.py").is_file()
     assert {p.relative_to(package / "app").as_posix() for p in (package / "app").rglob("*.kv")} >= set(
-        _app_kv_files()) | {"replays/replay.kv", "screens/stats.kv"}
+        _app_kv_files()) | {"replays/replays.kv", "screens/progress.kv"}
     res = subprocess.run([sys.executable, "-c", _PLAY, str(tmp_path / "stage")],
                          capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr[-2000:]

@@ -145,11 +145,11 @@ def write_saved_game(data_dir: str) -> None:
     from fixedgame import MASK
 
     from fastmine import Board, Game
-    from fastmine.app.store import Store
+    from fastmine.app.playerdata import PlayerData
 
     game = Game.from_board(Board.from_mines(MASK), clock=lambda: 0.0)
     game.reveal(1, 2)
-    Store(data_dir).save_game(game)
+    PlayerData(data_dir).save_game(game)
 
 
 def main(profile_name: str, language: str, mode: str, out_dir: str, *names: str) -> None:
@@ -180,7 +180,7 @@ def main(profile_name: str, language: str, mode: str, out_dir: str, *names: str)
 
     set_metrics(profile.density, profile.fontscale)
     if mode == "warm":
-        from fastmine.app.screens.screenloader import load_kv
+        from fastmine.app.kvfiles import load_kv
 
         load_kv(*all_kv_files())
     clock = FakeClock.install()

@@ -12,13 +12,13 @@ from hypothesis import strategies as st
 
 pytest.importorskip("kivy")
 
-MODULES = ["board.raster", "board.theme", "board.tiles", "services.sounds", "store", "dialogs.dialogs",
-           "screens.screens", "screens.newgamescreen", "screens.recordsscreen", "screens.aboutscreen",
-           "settings", "board.viewport", "screens.chart", "screens.statsscreen", "play.livecoach",
+MODULES = ["board.raster", "board.theme", "board.tiles", "services.sounds", "playerdata", "dialogs.endgame",
+           "screens.game", "screens.newgame", "screens.records", "screens.about",
+           "settings", "board.viewport", "screens.chart", "screens.progress", "play.livecoach",
            "play.assist", "board.controls", "services.haptics"]
 
 
-MODULES += ["text.i18n", "screens.settingsscreen", "replays.replayscreen", "replays.replaylist"]  # words, languages
+MODULES += ["dialogs.messages", "text.i18n", "screens.settings", "replays.player", "replays.listing"]  # words, languages
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -30,6 +30,7 @@ pytest.importorskip("kivy")
 
 import firstopened  # noqa: E402
 
+from fastmine.app import kvfiles  # noqa: E402
 from fastmine.app.screens import screenloader  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -57,8 +58,7 @@ def warm(kivy_window, tmp_path_factory):
 def test_the_targets_are_every_screen_and_every_dialog():
     assert set(screenloader.SCREENS) <= set(firstopened.targets())
     # every kv file of the app is loaded in the warm run
-    kv_here = {p.relative_to(screenloader.APP_DIR).as_posix()
-               for p in Path(screenloader.APP_DIR).rglob("*.kv")}
+    kv_here = {p.relative_to(kvfiles.APP_DIR).as_posix() for p in Path(kvfiles.APP_DIR).rglob("*.kv")}
     assert set(firstopened.all_kv_files()) == kv_here
 
 

@@ -12,7 +12,8 @@ from fixedgame import MASK  # noqa: E402
 
 from fastmine import FLAG, HIDDEN, QUESTION, records  # noqa: E402
 from fastmine.app.board import tiles as T  # noqa: E402
-from fastmine.app.dialogs.dialogs import EndDialog, ResumeDialog  # noqa: E402
+from fastmine.app.dialogs.endgame import EndDialog  # noqa: E402
+from fastmine.app.dialogs.messages import ResumeDialog  # noqa: E402
 
 # MASK is beginner-sized (9x9, 10 mines) so the records see a "beginner" game.
 SAFE = [(r, c) for r in range(9) for c in range(9) if not MASK[r, c]]
@@ -171,7 +172,7 @@ def test_resume_after_restart(make_app, data_dir):
 def test_corrupt_save_is_reported_and_kept(make_app, data_dir):
     (data_dir / "saved-game.json").write_text("{not json")
     drv = make_app(data_dir)
-    from fastmine.app.dialogs.dialogs import MessageDialog
+    from fastmine.app.dialogs.messages import MessageDialog
     msgs = [w for w in drv.window.children if isinstance(w, MessageDialog)]
     assert msgs and "corrupt" in msgs[0].text
     kept = list(data_dir.glob("saved-game.json.corrupt*"))

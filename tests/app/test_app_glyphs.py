@@ -29,7 +29,7 @@ from fastmine.app.text import i18n  # noqa: E402
 CODES = tuple(i18n.LANGUAGES)
 CJK = ("zh_CN", "ja", "ko")
 DATE_PATTERNS = ("d MMM yy", "d MMM yy HH:mm")
-"""The patterns the Records (recordsscreen) and Replays (replaylist) screens write dates in."""
+"""The patterns the Records (screens/records.py) and Replays (replays/listing.py) screens write dates in."""
 
 SURNAMES_ZH = ("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋"
                "蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段"

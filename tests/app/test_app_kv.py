@@ -15,8 +15,9 @@ pytest.importorskip("kivy")
 
 from kivy.lang import Builder  # noqa: E402
 
-from fastmine.app import application  # noqa: E402
-from fastmine.app.dialogs.dialogs import EndDialog, ResumeDialog  # noqa: E402
+from fastmine.app import application, kvfiles  # noqa: E402
+from fastmine.app.dialogs.endgame import EndDialog  # noqa: E402
+from fastmine.app.dialogs.messages import ResumeDialog  # noqa: E402
 from fastmine.app.screens import screenloader  # noqa: E402
 
 
@@ -48,7 +49,7 @@ def test_a_second_app_builds_each_widget_once(make_app, tmp_path):
 
 
 def test_every_kv_file_is_loaded_once_and_in_order(drv):
-    here = screenloader.APP_DIR
+    here = kvfiles.APP_DIR
     loaded = [os.path.abspath(f) for f in Builder.files]
     wanted = [os.path.join(here, *name.split("/")) for name in application.KV_FILES]
     assert all(loaded.count(p) == 1 for p in wanted), loaded

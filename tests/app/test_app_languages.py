@@ -163,7 +163,7 @@ def test_a_word_with_two_senses_is_two_messages(make_app, data_dir):
 
 @pytest.mark.parametrize("code", [c for c in i18n.LANGUAGES if c != i18n.SOURCE])
 def test_every_language_tells_the_two_senses_apart(code):
-    from fastmine.app.screens.settingsscreen import shown
+    from fastmine.app.screens.settings import shown
 
     i18n.set_language(code)
     assert shown("Light", "theme") != shown("Light", "vibration")

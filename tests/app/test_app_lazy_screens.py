@@ -30,11 +30,11 @@ from kivy.core.window import Window
 from kivy.lang import Builder
 
 from fastmine.app.application import FastmineApp
-from fastmine.app.screens import screenloader
+from fastmine.app import kvfiles
 from fastmine.app.services import appfiles
 
 seen = {}
-here = screenloader.APP_DIR
+here = kvfiles.APP_DIR
 
 
 def loaded():

@@ -126,7 +126,7 @@ LANDSCAPE_360_FONT13 = ("phone_360_font13", (1280, 720))  # the narrow phone tur
 
 
 def _win_a_record(drv) -> None:
-    from fastmine.app.dialogs.dialogs import EndDialog
+    from fastmine.app.dialogs.endgame import EndDialog
 
     mask = np.zeros((9, 9), bool)
     for rc in ((0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (6, 6)):

@@ -65,7 +65,7 @@ def on_screen(board, cell, margin_cells: float = 0.0) -> bool:
 
 def why(drv, rep):
     """What "Why did I lose?" does: the player at the fatal move."""
-    from fastmine.app.replays.replayscreen import analyse
+    from fastmine.app.replays.player import analyse
 
     coaching = analyse(rep)
     fatal = coaching.fatal

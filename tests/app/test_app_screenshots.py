@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("kivy")
 
 from fastmine import Difficulty  # noqa: E402
-from fastmine.app.dialogs.dialogs import EndDialog  # noqa: E402
+from fastmine.app.dialogs.endgame import EndDialog  # noqa: E402
 from fastmine.app.play import assist  # noqa: E402
 
 
@@ -184,7 +184,7 @@ def test_phone_screens(make_app, data_dir, screenshot_dir, touch_first, profile)
         drv.press(drv.ids("face"))  # a game in progress: the app asks first
         drv.wait(0.4)
         shot(drv, screenshot_dir, f"{profile}_abandon")
-        from fastmine.app.dialogs.dialogs import ConfirmDialog
+        from fastmine.app.dialogs.messages import ConfirmDialog
 
         drv.press(next(w for w in drv.window.children if isinstance(w, ConfirmDialog)).ids.no)
         drv.wait(0.4)

@@ -30,7 +30,8 @@ from fixedgame import MASK, end_dialog  # noqa: E402
 from profiles import start_app  # noqa: E402
 
 from fastmine import HIDDEN  # noqa: E402
-from fastmine.app.dialogs.dialogs import EndDialog, MessageDialog  # noqa: E402
+from fastmine.app.dialogs.endgame import EndDialog  # noqa: E402
+from fastmine.app.dialogs.messages import MessageDialog  # noqa: E402
 
 
 def quick_tap(drv, x, y) -> None:

@@ -18,7 +18,8 @@ from kivy.uix.textinput import TextInput  # noqa: E402
 from profiles import PHONES, inside, start_app  # noqa: E402
 
 from fastmine import HIDDEN, Difficulty  # noqa: E402
-from fastmine.app.dialogs.dialogs import ConfirmDialog, EndDialog, ResumeDialog  # noqa: E402
+from fastmine.app.dialogs.endgame import EndDialog  # noqa: E402
+from fastmine.app.dialogs.messages import ConfirmDialog, ResumeDialog  # noqa: E402
 from fastmine.app.play import assist  # noqa: E402
 from fastmine.app.widgets import MainMenu, Toast  # noqa: E402
 

@@ -16,7 +16,7 @@ from tests.videos.video_files import DATA  # noqa: E402
 
 
 def _messages(drv):
-    from fastmine.app.dialogs.dialogs import MessageDialog
+    from fastmine.app.dialogs.messages import MessageDialog
 
     return [w for w in drv.window.children if isinstance(w, MessageDialog)]
 

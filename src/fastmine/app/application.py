@@ -29,26 +29,20 @@ from . import settings as S
 from .board import controls
 from .board.theme import LIGHT, get_theme
 from .board.tiles import Atlas
-from .dialogs.dialogs import (
-    ConfirmDialog,
-    EndDialog,
-    MessageDialog,
-    ResumeDialog,
-    SolverMenu,
-    end_lines,
-    fmt_time,
-)
+from .dialogs.endgame import EndDialog, end_lines, fmt_time
+from .dialogs.messages import ConfirmDialog, MessageDialog, ResumeDialog
+from .kvfiles import load_kv
 from .play import assist
 from .play.leaving import LeavingMixin
 from .play.sharing import SharingMixin
+from .playerdata import PlayerData, PlayerDataError
 from .replays.watching import ReplayMixin
+from .screens.game import GameScreen
 from .screens.screenloader import SCREENS as SCREEN_MODULES
-from .screens.screenloader import Screens, load_kv, screen_class
-from .screens.screens import GameScreen
+from .screens.screenloader import Screens, screen_class
 from .screens.tutorial import TutorialMixin
 from .services import appfiles, haptics
 from .services.sounds import SoundBoard
-from .store import Store, StoreError
 from .text.i18n import _, board_name, ngettext, sentence
 from .text.languages import LanguageMixin
 
@@ -56,7 +50,7 @@ if TYPE_CHECKING:
     from .kivytypes import ClockEvent
     from .play.controller import GameController
     from .screens.screenloader import Screens
-    from .screens.settingsscreen import SettingsScreen
+    from .screens.settings import SettingsScreen
     from .services.appfiles import SettingsConfig
 
 END_DIALOG_DELAY = 0.6  # seconds to see the board before the dialog covers it
@@ -96,7 +90,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         self._told_settings_unsaved = False
         self._settings_changed = False  # a setting changed in memory (migrated), not yet written
         self.clock = clock
-        self.store: Store | None = None
+        self.store: PlayerData | None = None
         self.sounds: SoundBoard | None = None
         self.game_screen: GameScreen | None = None
         self.end_dialog: EndDialog | None = None
@@ -193,7 +187,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
             raise AttributeError("the app has no game screen before it is built")
         return self.game_screen
 
-    def _records(self) -> Store:
+    def _records(self) -> PlayerData:
         # The records, which build() opens: every caller runs after that.
         if self.store is None:
             raise AttributeError("the app has no records before it is built")
@@ -201,7 +195,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
 
     def build(self) -> Screens:
         cfg = self.config
-        self.store = Store(self.user_data_dir)
+        self.store = PlayerData(self.user_data_dir)
         self.sounds = SoundBoard(os.path.join(self.user_data_dir, "sounds"), S.flag(cfg, "sound"))
         self.apply_theme(cfg.get(S.SECTION, "theme"))
         sm = Screens()  # switches at once; releases the screens left (screenloader)
@@ -351,13 +345,6 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         screen: SettingsScreen = self.root.get_screen("settings")
         return screen
 
-    def open_solver_menu(self, button: Any) -> SolverMenu:
-        """The Solver control: the five strategies in plain words, one move each."""
-        menu = SolverMenu()
-        menu.bind(on_choose=lambda _m, strategy: self.ctrl.assist(strategy))
-        menu.open(button)
-        return menu
-
     def _on_key_down(self, _window: object, key: int, _scancode: int, codepoint: str | None,
                      _modifiers: list[str]) -> bool:
         # a dialog fading out after it was closed takes no more keys (nor touches)
@@ -477,7 +464,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         g = ctrl.game
         try:
             self._records().clear_saved()
-        except StoreError as exc:
+        except PlayerDataError as exc:
             Logger.warning(f"fastmine: cannot clear the saved game: {exc}")
         st = g.stats()
         diff = difficulty_name(g.rows, g.cols, g.mine_count)
@@ -496,7 +483,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
             try:
                 best = self._records().best_time(board)
                 ask = self._records().is_best_time(g)
-            except StoreError as exc:
+            except PlayerDataError as exc:
                 note = _("Records unavailable: {why}").format(why=exc)
             if ask:
                 note = (_("New best time (was {time} by {name})! Enter your name:").format(
@@ -540,7 +527,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         if record_id is not None:
             try:
                 self._records().remove_record(record_id)
-            except StoreError as exc:
+            except PlayerDataError as exc:
                 Logger.warning(f"fastmine: cannot take back the recorded loss: {exc}")
         dialog, self.end_dialog = self.end_dialog, None
         if dialog is not None and dialog.parent is not None:
@@ -552,13 +539,13 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         when the game is recorded)."""
         try:
             return self._records().read_only_note()
-        except StoreError:
+        except PlayerDataError:
             return None
 
     def _last_name(self) -> str:
         try:
             return self._records().last_name()
-        except StoreError:
+        except PlayerDataError:
             return ""
 
     def _record(self, game: Game, name: str | None = None) -> int | None:
@@ -567,7 +554,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
             name = self.config.get(S.SECTION, "player_name")
         try:
             return self._records().record_game(game, name)
-        except StoreError as exc:
+        except PlayerDataError as exc:
             why = str(exc)
             Logger.warning(f"fastmine: cannot store the game: {why}")
             self._events.append(Clock.schedule_once(
@@ -584,7 +571,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
             self._write_config()
         try:
             self._records().set_name(record_id, name)
-        except StoreError as exc:
+        except PlayerDataError as exc:
             dialog.note = _("The name was not saved: {why}").format(why=exc)
             return
         dialog.note = _("Saved: {name}, {time}.").format(
@@ -605,17 +592,17 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         self._flush_pending_record()
         try:
             self._records().save_game(game)
-        except StoreError as exc:
+        except PlayerDataError as exc:
             Logger.warning(f"fastmine: cannot save the game: {exc}")
 
     def _offer_resume(self) -> None:
         try:
             game = self._records().load_game(self.clock)
-        except StoreError as exc:
+        except PlayerDataError as exc:
             try:
                 kept = self._records().move_saved_aside()
                 where = " " + _("It was kept as {file}.").format(file=kept)
-            except StoreError:
+            except PlayerDataError:
                 where = ""
             self.show_message(_("Saved game not loaded"), f"{exc}.{where}")
             return
@@ -642,7 +629,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
             self._count_abandoned(game)  # a game in progress, given up for a new one
             try:
                 self._records().clear_saved()
-            except StoreError as exc:
+            except PlayerDataError as exc:
                 Logger.warning(f"fastmine: cannot clear the saved game: {exc}")
 
         d.bind(on_resume_game=resume, on_discard=discard)

@@ -13,15 +13,15 @@ from typing import TYPE_CHECKING
 from kivy.core.window import Window
 from kivy.logger import Logger
 
-from ..dialogs.dialogs import ConfirmDialog
-from ..store import StoreError
+from ..dialogs.messages import ConfirmDialog
+from ..playerdata import PlayerDataError
 from ..text.i18n import _
 
 if TYPE_CHECKING:
     from fastmine import Game
 
+    from ..playerdata import PlayerData
     from ..services.appfiles import SettingsConfig
-    from ..store import Store
     from .controller import GameController
 
 
@@ -30,7 +30,7 @@ class LeavingMixin:
     ``store``, ``config`` and ``_write_config``)."""
 
     if TYPE_CHECKING:  # the App's, declared for the type checker only
-        store: Store | None
+        store: PlayerData | None
         config: SettingsConfig
 
         @property
@@ -81,7 +81,7 @@ class LeavingMixin:
             return
         try:
             self.store.count_abandoned(game)
-        except (StoreError, OSError) as exc:
+        except (PlayerDataError, OSError) as exc:
             Logger.warning(f"fastmine: cannot count the abandoned game: {exc}")
 
     def ask_quit(self) -> ConfirmDialog:

@@ -14,7 +14,7 @@ from kivy.logger import Logger
 from ..text.i18n import N_, _
 
 if TYPE_CHECKING:
-    from ..dialogs.dialogs import ConfirmDialog, MessageDialog
+    from ..dialogs.messages import ConfirmDialog, MessageDialog
     from .controller import GameController
 
 CODE_PROBLEMS = (

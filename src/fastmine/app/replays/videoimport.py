@@ -54,8 +54,8 @@ def import_path(app: Any, path: str) -> Any:
     from fastmine.replay.playback import MAX_REPLAY_BYTES
     from fastmine.videos.model import MAX_FILE_BYTES
 
-    from ..store import StoreError
-    from .replayscreen import analyse
+    from ..playerdata import PlayerDataError
+    from .player import analyse
 
     name = os.path.basename(path)
     try:
@@ -70,7 +70,7 @@ def import_path(app: Any, path: str) -> Any:
             record = imported.record()
             if record is not None:
                 app.store.add_imported(record, replay)
-    except (OSError, ValueError, StoreError) as exc:
+    except (OSError, ValueError, PlayerDataError) as exc:
         why = (_("There is no such file: {path}").format(path=path)
                if isinstance(exc, FileNotFoundError) else str(exc))
         Logger.info(f"fastmine: could not import {path}: {why}")

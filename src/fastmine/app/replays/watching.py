@@ -2,7 +2,7 @@
 replay", "Why did I lose?" and the coach's line, and :meth:`ReplayMixin.watch_replay`
 (the Replays screen's way in too).
 
-The player (:mod:`.replayscreen`) and the list (:mod:`.replaylist`) load on
+The player (:mod:`.player`) and the list (:mod:`.listing`) load on
 first use: at the end of a game, or when the player opens one.
 """
 
@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from fastmine import Game
     from fastmine.replay import Replay
 
-    from ..dialogs.dialogs import EndDialog
-    from .replayscreen import Coaching, ReplayScreen
+    from ..dialogs.endgame import EndDialog
+    from .player import Coaching, ReplayScreen
 
 
 class ReplayMixin:
@@ -59,7 +59,7 @@ class ReplayMixin:
         from an old save) gets neither."""
         from fastmine.replay import Replay
 
-        from .replayscreen import analyse
+        from .player import analyse
 
         try:
             replay = Replay.from_game(game)

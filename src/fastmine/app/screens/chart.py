@@ -1,6 +1,6 @@
 """A small chart drawn with Kivy graphics: points, a median line, axes with ticks.
 
-The Progress screen (:mod:`.statsscreen`) draws a board's times and 3BV/s
+The Progress screen (:mod:`.progress`) draws a board's times and 3BV/s
 with it.  No plotting library: the Android build has none, and a few dozen
 points, one line and two axes are quick to draw with canvas instructions.
 The tick labels are label widgets (their size follows the font scale); a

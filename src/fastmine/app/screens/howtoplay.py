@@ -11,8 +11,8 @@ from typing import Any
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
+from ..kvfiles import load_kv
 from ..text.i18n import N_, translate
-from .screenloader import load_kv
 
 
 class HowToPlayScreen(Screen):  # type: ignore[misc]

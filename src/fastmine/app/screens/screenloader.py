@@ -8,9 +8,7 @@ the replay player or the rules.  Rules more than one of these screens use are
 in ``widgets.kv``, which loads at start: a screen's rules may come first in
 any order.
 
-A kv file loads once per process (:func:`load_kv`): tests and the benchmark
-start several apps in one process, and a file loaded twice would give every
-widget of its rules its children twice.
+A kv file loads once per process (:func:`.kvfiles.load_kv`).
 
 Memory comes back too: :class:`Screens` releases every screen but the game's
 once the player is back at the game (:func:`release`): the screen leaves the
@@ -29,7 +27,6 @@ import contextlib
 import ctypes
 import gc
 import importlib
-import os
 import sys
 from typing import Any
 
@@ -37,35 +34,22 @@ from kivy.clock import Clock
 from kivy.properties import ObjectProperty
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
-APP_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-"""The app's folder: kv files are named by their path in it."""
+from ..kvfiles import load_kv
+
 APP_PACKAGE = __package__.rpartition(".")[0]
 
 SCREENS: dict[str, tuple[str, str, tuple[str, ...]]] = {
-    "new_game": ("screens.newgamescreen", "NewGameScreen", ("screens/newgame.kv",)),
-    "records": ("screens.recordsscreen", "RecordsScreen", ("screens/records.kv",)),
-    "progress": ("screens.statsscreen", "ProgressScreen", ("screens/stats.kv",)),
-    "about": ("screens.aboutscreen", "AboutScreen", ("screens/about.kv",)),
-    "settings": ("screens.settingsscreen", "SettingsScreen", ("screens/settings.kv",)),
-    "replays": ("replays.replaylist", "ReplaysScreen", ("replays/replay.kv",)),
-    "replay": ("replays.replayscreen", "ReplayScreen", ("replays/replay.kv",)),
+    "new_game": ("screens.newgame", "NewGameScreen", ("screens/newgame.kv",)),
+    "records": ("screens.records", "RecordsScreen", ("screens/records.kv",)),
+    "progress": ("screens.progress", "ProgressScreen", ("screens/progress.kv",)),
+    "about": ("screens.about", "AboutScreen", ("screens/about.kv",)),
+    "settings": ("screens.settings", "SettingsScreen", ("screens/settings.kv",)),
+    "replays": ("replays.listing", "ReplaysScreen", ("replays/replays.kv",)),
+    "replay": ("replays.player", "ReplayScreen", ("replays/replays.kv",)),
     "how_to_play": ("screens.howtoplay", "HowToPlayScreen", ("screens/howtoplay.kv",)),
 }
 """Screen name -> (its module in the app's package, its class, the kv files it needs,
-each by its path in the app's folder)."""
-
-
-def load_kv(*names: str) -> None:
-    """Load the kv files ``names`` (paths in the app's folder, ``screens/game.kv``)
-    in this order, each once per process."""
-    from kivy.lang import Builder
-
-    loaded = {os.path.abspath(f) for f in Builder.files}
-    for name in names:
-        path = os.path.join(APP_DIR, *name.split("/"))
-        if path not in loaded:
-            Builder.load_file(path)
-            loaded.add(path)
+each by its path in the app's folder: :func:`.kvfiles.load_kv`)."""
 
 
 def screen_class(name: str) -> type:

@@ -24,9 +24,9 @@ from kivy.uix.boxlayout import BoxLayout
 
 from fastmine import FLAG, Board, Game
 
+from .. import kvfiles
 from .. import settings as S
 from ..text.i18n import N_, _, translate
-from . import screenloader
 
 MINES = ((0, 2), (3, 3), (4, 3), (4, 4), (4, 5))
 """The tutorial's 6 x 6 board: five mines, laid so each step has its move."""
@@ -101,7 +101,7 @@ def board() -> Board:
 
 def load_kv() -> None:
     """Load ``tutorial.kv`` (the card) once per process: when a tutorial first starts."""
-    screenloader.load_kv("screens/tutorial.kv")
+    kvfiles.load_kv("screens/tutorial.kv")
 
 
 class TutorialCard(BoxLayout):  # type: ignore[misc]  # Kivy has no type information

@@ -20,7 +20,7 @@ from kivy.core.window import Window
 from . import cjkbreak, i18n
 
 if TYPE_CHECKING:
-    from ..screens.screens import GameScreen
+    from ..screens.game import GameScreen
 
 _KIVY_FONT: list[str] = []
 """Kivy's own default font files (regular, italic, bold, bold italic), kept to come back to."""

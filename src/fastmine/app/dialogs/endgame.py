@@ -1,35 +1,27 @@
-"""Modal dialogs: end of game (with the best-time name prompt and undo), resume,
-message, confirmation; and the Solver menu.
+"""The end-of-game dialog: the game's numbers, the best-time name prompt, Undo
+the losing move, and the ways into the replay player.
 
-Each is a ModalView whose layout is in ``dialogs.kv``, loaded when the first
-one is made (most starts show none), or, the Solver menu's, in ``game.kv`` with
-the game's other menu; the app listens to their events and does the work
-(records, new games), so the dialogs only show and ask.
+Its layout is in ``dialogs.kv`` (loaded with the first dialog, see
+:class:`.messages.RulesOnFirstUse`); the app listens to its events and does the
+work (:mod:`fastmine.app.play.ending`: records, new games), so the dialog only
+shows and asks.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.modalview import ModalView
 
-from ..screens.screenloader import load_kv
 from ..text.i18n import _, fmt_number, fmt_percent, fmt_seconds
 from ..widgets import LetsGoWhenClosing
+from .messages import RulesOnFirstUse
 
 if TYPE_CHECKING:
     from fastmine.metrics import GameStats
 
     from ..widgets import TLabel
-
-
-class RulesOnFirstUse:
-    """Loads ``dialogs.kv`` before the first dialog is built (once per process)."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        load_kv("dialogs/dialogs.kv")
-        super().__init__(**kwargs)
 
 
 def fmt_time(t: float | None) -> str:
@@ -272,93 +264,3 @@ class EndDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):  # type: ignore[
 
     def on_name_entered(self, name: str) -> None:
         """The player typed a name for a best time."""
-
-
-class ResumeDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):  # type: ignore[misc]  # Kivy has no type information
-    """Offered at start when an unfinished game was saved."""
-
-    text = StringProperty("")
-
-    __events__ = ("on_resume_game", "on_discard")
-
-    def choose(self, resume: bool) -> None:
-        self.dismiss()
-        self.dispatch("on_resume_game" if resume else "on_discard")
-
-    def on_resume_game(self) -> None:
-        """Resume the saved game."""
-
-    def on_discard(self) -> None:
-        """Start a new game instead."""
-
-
-class MessageDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):  # type: ignore[misc]  # Kivy has no type information
-    """A title, a message and an OK button."""
-
-    title = StringProperty("")
-    text = StringProperty("")
-
-
-class ConfirmDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):  # type: ignore[misc]  # Kivy has no type information
-    """A question with two answers: ``on_yes`` or ``on_no`` (escape says no)."""
-
-    title = StringProperty("")
-    text = StringProperty("")
-    yes_text = StringProperty("")
-    no_text = StringProperty("")
-
-    __events__ = ("on_yes", "on_no")
-
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("yes_text", _("OK"))
-        kwargs.setdefault("no_text", _("Cancel"))
-        super().__init__(**kwargs)
-
-    def answer(self, yes: bool) -> None:
-        """A button was pressed."""
-        self._answered = True
-        self.dismiss()
-        self.dispatch("on_yes" if yes else "on_no")
-
-    def on_dismiss(self) -> None:
-        if not getattr(self, "_answered", False):  # escape / back / a tap outside
-            self._answered = True
-            self.dispatch("on_no")
-
-    def on_yes(self) -> None:
-        """The player confirmed."""
-
-    def on_no(self) -> None:
-        """The player declined."""
-
-
-class SolverMenu(LetsGoWhenClosing, ModalView):  # type: ignore[misc]  # Kivy has no type information
-    """The Solver control's sheet: each strategy with its plain name and a line
-    on what it does; a tap plays one move (``on_choose``), a tap outside closes it."""
-
-    __events__ = ("on_choose",)
-    wide = BooleanProperty(False)
-    """Entries in two columns (a landscape screen is too low for one)."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        from ..play.assist import SOLVER_MOVES
-        from ..widgets import MenuEntry
-
-        for move in SOLVER_MOVES:
-            btn = MenuEntry(title=_(move.title), line=_(move.line))
-            btn.strategy = move.strategy
-            btn.bind(on_release=self._pick)
-            self.ids.container.add_widget(btn)
-
-    @property
-    def container(self) -> Any:
-        """The layout holding the entries, top one last (Kivy's order)."""
-        return self.ids.container
-
-    def _pick(self, btn: Any) -> None:
-        self.dismiss()
-        self.dispatch("on_choose", btn.strategy)
-
-    def on_choose(self, strategy: str) -> None:
-        """A strategy was picked."""

@@ -12,7 +12,7 @@ pans and zooms, and a tap does nothing; on a touch screen it opens zoomed
 around the move shown and follows the moves (:mod:`.replayboard`).
 
 The list of recorded games with a replay (newest first) is in
-:mod:`.replaylist`; the layouts of both are in ``replay.kv``, loaded once
+:mod:`.listing`; the layouts of both are in ``replays.kv``, loaded once
 from here.
 """
 
@@ -32,8 +32,8 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Stri
 from kivy.uix.screenmanager import Screen
 from kivy.uix.slider import Slider
 
+from .. import kvfiles
 from ..board import tiles as T
-from ..screens import screenloader
 from ..text.i18n import N_, _, board_name, coach_words, ngettext
 from .replayboard import ReplayBoard
 
@@ -70,11 +70,11 @@ MARKS: dict[str, tuple[str, tuple[float, float, float, float]]] = {
 
 
 def load_kv() -> None:
-    """Load ``replay.kv`` once per process (a second app must not apply its rules twice).
+    """Load ``replays.kv`` once per process (a second app must not apply its rules twice).
 
     Called when a replay screen is first built, after the app loaded
     the files of ``application.KV_FILES``: rules loaded later win, and these refine its widgets."""
-    screenloader.load_kv("replays/replay.kv")
+    kvfiles.load_kv("replays/replays.kv")
 
 
 def playback_delays(times_ms: ArrayLike, speed: float, max_pause: float = MAX_PAUSE) -> NDArray[np.float64]:
@@ -257,7 +257,7 @@ class Timeline(Slider):  # type: ignore[misc]  # Kivy has no type information
 
 
 class ReplayScreen(Screen):  # type: ignore[misc]  # Kivy has no type information
-    """The replay player (layout in ``replay.kv``): board, timeline, clock, the
+    """The replay player (layout in ``replays.kv``): board, timeline, clock, the
     coach's word on the move shown, play/pause, speed, steps, start and end."""
 
     k = NumericProperty(0)

@@ -1,9 +1,9 @@
 """The Replays screen: the recorded games that have a replay, newest first
-(layout in ``replay.kv``; both load on the screen's first use, see
+(layout in ``replays.kv``; both load on the screen's first use, see
 :mod:`.screenloader`).
 
 The end-of-game dialog's ways into the player are :mod:`.watching`; the player
-itself is :mod:`.replayscreen`.
+itself is :mod:`.player`.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from kivy.factory import Factory
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
-from ..store import ReplayEntry, StoreError
+from ..playerdata import PlayerDataError, ReplayEntry
 from ..text.i18n import _, board_name, fmt_date
-from .replayscreen import KEY_BACK, KEY_ESCAPE, Coaching, ReplayScreen, analyse, fmt_clock, load_kv
+from .player import KEY_BACK, KEY_ESCAPE, Coaching, ReplayScreen, analyse, fmt_clock, load_kv
 
 RECENT = 100
 """How many recorded games the Replays screen lists."""
@@ -74,7 +74,7 @@ class ReplaysScreen(Screen):  # type: ignore[misc]  # Kivy has no type informati
         rows.clear_widgets()
         try:
             entries = app.store.replay_list(RECENT + 1)  # one more: are there older ones?
-        except StoreError as exc:
+        except PlayerDataError as exc:
             self.error, self.empty_text = _("Records unavailable: {why}").format(why=exc), ""
             return
         self.error = ""
@@ -98,7 +98,7 @@ class ReplaysScreen(Screen):  # type: ignore[misc]  # Kivy has no type informati
         app = App.get_running_app()
         try:
             replay = app.store.replay(record_id)
-        except StoreError as exc:
+        except PlayerDataError as exc:
             self.error = _("That replay cannot be read: {why}").format(why=exc)
             return None
         if replay is None:

@@ -1,7 +1,8 @@
-"""The game screen: the board, its bars or side column, keyboard play.
+"""The game screen: the board, its bars or side column, the Solver menu,
+keyboard play.
 
-Its layout is in ``game.kv``.  The other screens load on first use
-(:mod:`.screenloader`).
+Its layout is in ``game.kv`` (the Main menu's and the Solver menu's too).  The
+other screens load on first use (:mod:`.screenloader`).
 """
 
 from __future__ import annotations
@@ -12,11 +13,14 @@ from typing import Any
 from kivy.app import App
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, ObjectProperty
+from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from ..board.boardview import BoardView
 from ..play.controller import GameController
+from ..text.i18n import _
+from ..widgets import LetsGoWhenClosing
 
 KEY_UP, KEY_DOWN, KEY_RIGHT, KEY_LEFT = 273, 274, 275, 276
 KEY_SPACE, KEY_ENTER, KEY_ESCAPE, KEY_BACK = 32, 13, 27, 1001
@@ -93,6 +97,13 @@ class GameScreen(Screen):  # type: ignore[misc]  # Kivy has no type information
         frame.add_widget(ids["board_area"])
         frame.add_widget(side)
 
+    def open_solver_menu(self, button: Any) -> SolverMenu:
+        """The Solver control: the five strategies in plain words, one move each."""
+        menu = SolverMenu()
+        menu.bind(on_choose=lambda _m, strategy: self.ctrl.assist(strategy))
+        menu.open(button)
+        return menu
+
     @property
     def controls(self) -> list[Widget]:
         """Every button and counter of the game screen (not the spacers)."""
@@ -138,3 +149,35 @@ class GameScreen(Screen):  # type: ignore[misc]  # Kivy has no type information
             App.get_running_app().undo_loss()
             return True
         return False
+
+
+class SolverMenu(LetsGoWhenClosing, ModalView):  # type: ignore[misc]  # Kivy has no type information
+    """The Solver control's sheet: each strategy with its plain name and a line
+    on what it does; a tap plays one move (``on_choose``), a tap outside closes it."""
+
+    __events__ = ("on_choose",)
+    wide = BooleanProperty(False)
+    """Entries in two columns (a landscape screen is too low for one)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        from ..play.assist import SOLVER_MOVES
+        from ..widgets import MenuEntry
+
+        for move in SOLVER_MOVES:
+            btn = MenuEntry(title=_(move.title), line=_(move.line))
+            btn.strategy = move.strategy
+            btn.bind(on_release=self._pick)
+            self.ids.container.add_widget(btn)
+
+    @property
+    def container(self) -> Any:
+        """The layout holding the entries, top one last (Kivy's order)."""
+        return self.ids.container
+
+    def _pick(self, btn: Any) -> None:
+        self.dismiss()
+        self.dispatch("on_choose", btn.strategy)
+
+    def on_choose(self, strategy: str) -> None:
+        """A strategy was picked."""

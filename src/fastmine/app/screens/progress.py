@@ -5,7 +5,7 @@ Records screen's) and over the last 25, 50 or 100 games or all of them: the
 time and the 3BV/s of each won game with their running median
 (:mod:`fastmine.records.progress`, the series ``fastmine records --plot`` draws
 too), and a line of played, won, win %, best and median.  Unassisted games
-only, as on the Records screen.  Its layout is in ``stats.kv``; both load on
+only, as on the Records screen.  Its layout is in ``progress.kv``; both load on
 the screen's first use (:mod:`.screenloader`).
 """
 
@@ -22,16 +22,16 @@ from kivy.uix.screenmanager import Screen
 from fastmine import DIFFICULTIES
 from fastmine.records.progress import MEDIAN_WINDOW, Progress, progress
 
+from ..kvfiles import load_kv
 from ..text.i18n import N_, _, board_name, fmt_number, fmt_percent, fmt_seconds, ngettext
 from ..widgets import WordToggle
 from .chart import Chart
-from .recordsscreen import BoardPicker, current_board, short_date, shown_label
-from .screenloader import load_kv
+from .records import BoardPicker, current_board, short_date, shown_label
 
 if TYPE_CHECKING:
     from fastmine.records import GameRecord
 
-    from ..store import Store
+    from ..playerdata import PlayerData
 
 LAST_CHOICES = ("25", "50", "100", "all")
 """How many of the last games the screen offers to look at ("all": every one)."""
@@ -131,7 +131,7 @@ class ProgressScreen(BoardPicker, Screen):  # type: ignore[misc]  # Kivy has no 
     legend = StringProperty("")
 
     def __init__(self, **kwargs: Any) -> None:
-        load_kv("screens/stats.kv")  # its rules before the screen is built
+        load_kv("screens/progress.kv")  # its rules before the screen is built
         super().__init__(**kwargs)
 
     def on_kv_post(self, _base: object) -> None:
@@ -190,13 +190,13 @@ class ProgressScreen(BoardPicker, Screen):  # type: ignore[misc]  # Kivy has no 
         app = App.get_running_app()
         if app is None or getattr(app, "store", None) is None:
             return
-        from ..store import StoreError, board_key
+        from ..playerdata import PlayerDataError, board_key
 
         self.picked, self.picked_record = "", None
         try:
             self.names = [shown_label(n) for n in app.store.board_labels()]
             games = app.store.games(board_key(self.difficulty.lower()))
-        except StoreError as exc:
+        except PlayerDataError as exc:
             self.error = str(exc)
             self.summary, self.progress = "", None
             self.empty = _("The records cannot be read.")
@@ -210,13 +210,13 @@ class ProgressScreen(BoardPicker, Screen):  # type: ignore[misc]  # Kivy has no 
                                                   self._assisted(app.store))
         self._show(p if p.won else None)
 
-    def _assisted(self, store: Store) -> int:
+    def _assisted(self, store: PlayerData) -> int:
         """Assisted games on the board shown (the charts leave them out)."""
-        from ..store import StoreError, board_key
+        from ..playerdata import PlayerDataError, board_key
 
         try:
             return store.stats(board_key(self.difficulty.lower())).assisted
-        except StoreError:
+        except PlayerDataError:
             return 0
 
     def _show(self, p: Progress | None) -> None:

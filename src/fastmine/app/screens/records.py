@@ -122,7 +122,7 @@ class RecordsScreen(BoardPicker, Screen):  # type: ignore[misc]  # Kivy has no t
         app = App.get_running_app()
         if app is None or getattr(app, "store", None) is None:
             return
-        from ..store import StoreError, board_key
+        from ..playerdata import PlayerDataError, board_key
 
         try:
             self.names = [shown_label(n) for n in app.store.board_labels()]
@@ -130,7 +130,7 @@ class RecordsScreen(BoardPicker, Screen):  # type: ignore[misc]  # Kivy has no t
             st = app.store.stats(board)
             best = app.store.best_times(board, limit=10)
             note = app.store.read_only_note()
-        except StoreError as exc:
+        except PlayerDataError as exc:
             self.error = str(exc)
             self.summary, self.rows, self.note = "", [], ""
             return

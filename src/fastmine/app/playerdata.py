@@ -1,8 +1,10 @@
-"""The app's only door to the shared records store and the saved game.
+"""The player's data as the app sees it: records, replays and the saved game.
 
-Wraps :mod:`fastmine.records` (SQLite, shared with the terminal game and
-``fastmine records``) and :mod:`fastmine.files.savedgame`, so the rest of the app
-calls a handful of methods and sees one exception type, :class:`StoreError`.
+:class:`PlayerData` is the app's only door to the shared records store
+(:class:`fastmine.records.RecordsStore`: SQLite, shared with the terminal game
+and ``fastmine records``) and to the saved game (:mod:`fastmine.files.savedgame`),
+so the rest of the app calls a handful of methods and sees one exception type,
+:class:`PlayerDataError`.
 ``data_dir`` None means the shared default (``FASTMINE_DATA_DIR`` or the
 platform's user data folder, see :mod:`fastmine.files.storage`).
 
@@ -54,11 +56,11 @@ def _records() -> ModuleType:
 BoardKey = str | tuple[int, int, int]
 
 
-class StoreError(ValueError):
+class PlayerDataError(ValueError):
     """A records or save file cannot be used; it was left as it is."""
 
 
-class _NotCounts(StoreError):
+class _NotCounts(PlayerDataError):
     """The old abandoned.json is not the table of counts the app wrote."""
 
 
@@ -98,14 +100,14 @@ _T = TypeVar("_T")
 
 
 def _wrap(fn: Callable[_P, _T]) -> Callable[_P, _T]:
-    """``fn``, raising :class:`StoreError` where it raised a records, save-format or OS error."""
+    """``fn``, raising :class:`PlayerDataError` where it raised a records, save-format or OS error."""
     def call(*args: _P.args, **kwargs: _P.kwargs) -> _T:
         try:
             return fn(*args, **kwargs)
         except Exception as exc:
             # a RecordsError comes from fastmine.records, loaded by then
             if isinstance(exc, (_records().RecordsError, SaveFormatError, OSError)):
-                raise StoreError(str(exc)) from None
+                raise PlayerDataError(str(exc)) from None
             raise
     call.__doc__ = fn.__doc__
     call.__name__ = fn.__name__
@@ -128,7 +130,7 @@ def board_key(label: str) -> BoardKey:
 def _stored_id(record: R.GameRecord) -> int:
     """The id of a game the records hold (they set it when they store one)."""
     if record.id is None:
-        raise StoreError("the records returned a game without its id")
+        raise PlayerDataError("the records returned a game without its id")
     return record.id
 
 
@@ -144,8 +146,9 @@ class ReplayEntry:
     assisted: bool
 
 
-class Store:
-    """Records and the saved game under ``data_dir`` (None: the shared default)."""
+class PlayerData:
+    """The player's records, replays and saved game under ``data_dir`` (None: the
+    shared default)."""
 
     def __init__(self, data_dir: str | None = None) -> None:
         self.data_dir = data_dir
@@ -172,7 +175,7 @@ class Store:
 
     @_wrap
     def add_imported(self, record: R.GameRecord, replay: Replay | None) -> int:
-        """Store an imported game's record (a video's: player, software, date)
+        """PlayerData an imported game's record (a video's: player, software, date)
         with its replay; returns its record id."""
         with self._db() as db:
             return _stored_id(db.add(record, replay))
@@ -257,7 +260,7 @@ class Store:
 
     def _abandoned_counts(self) -> dict[tuple[int, int, int], int] | None:
         """The old file's counts by board size; None if there is no file.  Anything
-        but the table of counts the app wrote raises :class:`StoreError`."""
+        but the table of counts the app wrote raises :class:`PlayerDataError`."""
         path = self._abandoned_path()
         try:
             # never waits on a FIFO nor reads without bound: a few bytes per board size
@@ -265,7 +268,7 @@ class Store:
         except FileNotFoundError:
             return None
         except PermissionError as exc:     # the file may be fine: try again next start
-            raise StoreError(f"cannot read {path}: {exc}") from None
+            raise PlayerDataError(f"cannot read {path}: {exc}") from None
         except (OSError, ValueError) as exc:   # a FIFO, too big, not UTF-8 or not JSON
             raise _NotCounts(f"cannot read {path}: {exc}") from None
         except RecursionError:      # json nests a Python call per level: the table has two
@@ -308,7 +311,7 @@ class Store:
             log.warning("fastmine: abandoned games of %s not imported: %s; kept as %s",
                         ABANDONED_FILE, exc, kept.name)
             return
-        except StoreError as exc:
+        except PlayerDataError as exc:
             log.warning("fastmine: abandoned games of %s not imported, the file is left for "
                         "the next start: %s", ABANDONED_FILE, exc)
             return
@@ -359,7 +362,7 @@ class Store:
 
     @_wrap
     def load_game(self, clock: Callable[[], float]) -> Game | None:
-        """The saved game, or None.  An unreadable file raises :class:`StoreError`."""
+        """The saved game, or None.  An unreadable file raises :class:`PlayerDataError`."""
         return S.load_game(data_dir=self.data_dir, clock=clock)
 
     @_wrap
