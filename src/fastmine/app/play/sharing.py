@@ -16,6 +16,7 @@ from ..text.i18n import N_, _
 if TYPE_CHECKING:
     from ..dialogs.messages import ConfirmDialog, MessageDialog
     from .controller import GameController
+    from .ending import Ending
 
 CODE_PROBLEMS = (
     ("this code has a typo", N_("This code has a typo: check it letter by letter.")),
@@ -47,10 +48,11 @@ def code_problem(message: str) -> str:
 
 class SharingMixin:
     """Game codes, for the App (which has ``ctrl``, ``root``, ``confirm_abandon``,
-    ``show_message`` and ``_flush_pending_record``)."""
+    ``show_message`` and ``ending``)."""
 
     if TYPE_CHECKING:  # the App's, declared for the type checker only
         root: Any  # Kivy's ScreenManager
+        ending: Ending
 
         @property
         def ctrl(self) -> GameController:
@@ -62,8 +64,6 @@ class SharingMixin:
         def show_message(self, title: str, text: str) -> MessageDialog:
             """Show a message with an OK button."""
 
-        def _flush_pending_record(self) -> None:
-            """Store the finished game a dialog still holds."""
 
     def play_code(self, text: str) -> str:
         """Start the game of a game code; returns "" or why the code cannot be played.
@@ -81,7 +81,7 @@ class SharingMixin:
             return code_problem(str(exc))
 
         def start() -> None:
-            self._flush_pending_record()
+            self.ending.forget()
             self.ctrl.attach(game)
             if self.root is not None:
                 self.root.current = "game"

@@ -29,7 +29,10 @@ class ReplayMixin:
 
     if TYPE_CHECKING:  # the App's, declared for the type checker only
         root: Any  # Kivy's ScreenManager
-        end_dialog: EndDialog | None
+
+        @property
+        def end_dialog(self) -> EndDialog | None:
+            """The end dialog of the last game."""
 
         def show_screen(self, name: str) -> None:
             """Show the screen ``name`` (built on first use)."""

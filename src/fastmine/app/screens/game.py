@@ -12,11 +12,14 @@ from typing import Any
 
 from kivy.app import App
 from kivy.factory import Factory
+from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ObjectProperty
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
+from .. import settings as S
+from ..board import controls
 from ..board.boardview import BoardView
 from ..play.controller import GameController
 from ..text.i18n import _
@@ -96,6 +99,44 @@ class GameScreen(Screen):  # type: ignore[misc]  # Kivy has no type information
         side.add_widget(Widget())  # the rest of the column stays empty
         frame.add_widget(ids["board_area"])
         frame.add_widget(side)
+
+    GAME_SETTINGS = ("question_marks", "long_press_delay", "first_click", "coach", "controls",
+                     "tap_number", "double_tap_delay", "touch_slop", "cell_size")
+    """The settings this screen's board and controller follow (:meth:`apply_settings`)."""
+
+    def apply_settings(self, config: Any, key: str | None = None) -> bool:
+        """Give the board and the controller the setting ``key`` from ``config``, or
+        every one of :data:`GAME_SETTINGS` (``key`` None, when the app is built);
+        False when ``key`` is not one of them."""
+        if key is not None and key not in self.GAME_SETTINGS:
+            return False
+        ctrl, board, every = self.ctrl, self.board, key is None
+        if every or key == "question_marks":
+            if every:
+                ctrl.question_marks = S.flag(config, "question_marks")
+            else:
+                ctrl.set_question_marks(S.flag(config, "question_marks"))
+        if every or key == "long_press_delay":
+            board.long_press_delay = S.long_press_delay(config)
+        if every or key == "first_click":
+            ctrl.rule = S.first_click(config)
+        if every or key == "coach":
+            ctrl.coach = S.flag(config, "coach")
+        if every or key in ("controls", "tap_number", "double_tap_delay", "touch_slop"):
+            self.apply_controls(config)
+        if key == "cell_size":
+            board.apply_cell_size()  # the game on screen, and the next ones
+        return True
+
+    def apply_controls(self, config: Any) -> None:
+        """The control scheme, tap on a number, double-tap delay and touch tolerance
+        settings, from ``config``."""
+        ctrl, board = self.ctrl, self.board
+        ctrl.scheme = S.control_scheme(config)
+        ctrl.tap_number = S.tap_number(config)
+        double = controls.uses_double_tap(ctrl.scheme)
+        board.double_tap_delay = S.double_tap_delay(config) if double else 0.0
+        board.gestures.slop = dp(S.touch_slop(config))
 
     def open_solver_menu(self, button: Any) -> SolverMenu:
         """The Solver control: the five strategies in plain words, one move each."""
