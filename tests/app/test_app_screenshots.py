@@ -137,7 +137,7 @@ def test_other_screens(drv, screenshot_dir):
     drv.frames(3)
     shot(drv, screenshot_dir, "settings")
     drv.app.close_settings()
-    drv.app.open_menu(drv.ids("menu_button"))
+    drv.app.game_screen.open_menu(drv.ids("menu_button"))
     drv.wait(0.4)
     shot(drv, screenshot_dir, "menu")
 

@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
-from kivy.factory import Factory
 from kivy.logger import Logger
 from kivy.properties import BooleanProperty, ObjectProperty
 from kivy.uix.modalview import ModalView
@@ -294,10 +293,6 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         if not self.root.has_screen(name):
             self.root.add_widget(screen_class(name)(name=name))
         self.root.current = name
-
-    def open_menu(self, button: Any) -> None:
-        """The Menu button's drop-down."""
-        Factory.MainMenu().open(button)
 
     def open_settings(self, *largs: object) -> bool:
         """The settings screen (the menu, F1), in the app's theme and words;

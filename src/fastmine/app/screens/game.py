@@ -138,6 +138,12 @@ class GameScreen(Screen):  # type: ignore[misc]  # Kivy has no type information
         board.double_tap_delay = S.double_tap_delay(config) if double else 0.0
         board.gestures.slop = dp(S.touch_slop(config))
 
+    def open_menu(self, button: Any) -> Any:
+        """The Menu button's drop-down (its entries are in ``game.kv``)."""
+        menu = Factory.MainMenu()
+        menu.open(button)
+        return menu
+
     def open_solver_menu(self, button: Any) -> SolverMenu:
         """The Solver control: the five strategies in plain words, one move each."""
         menu = SolverMenu()
