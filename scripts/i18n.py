@@ -40,9 +40,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = ROOT / "src" / "fastmine" / "app"
-LOCALE = APP / "locale"
+LOCALE = APP / "text" / "locale"
 POT = LOCALE / "fastmine.pot"
-FONT_DIR = APP / "fonts"
+FONT_DIR = APP / "text" / "fonts"
 FONT_SOURCE = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
 """Where Debian's fonts-noto-cjk puts the font collection."""
 FACES = {"zh_CN": ("NotoSansSC-subset.otf", 2), "ja": ("NotoSansJP-subset.otf", 0),
@@ -67,7 +67,7 @@ def table_messages() -> list[tuple[str, str | None]]:
     """The settings screen's words (``PANEL``): titles, descriptions, choices, each
     with its context (None, or the setting's key for :data:`i18n.CONTEXT_KEYS`)."""
     from fastmine.app import settings as S
-    from fastmine.app.i18n import CONTEXT_KEYS, LANGUAGES
+    from fastmine.app.text.i18n import CONTEXT_KEYS, LANGUAGES
 
     out: list[tuple[str, str | None]] = []
     for item in S.PANEL:
@@ -289,7 +289,7 @@ def font_characters(code: str) -> str:
     language's name, ASCII, Latin-1, Latin Extended-A and :data:`SYMBOLS`."""
     from babel.messages.pofile import read_po
 
-    from fastmine.app.i18n import LANGUAGES
+    from fastmine.app.text.i18n import LANGUAGES
 
     chars = {chr(c) for c in range(0x20, 0x7F)} | {chr(c) for c in range(0xA0, 0x180)}
     chars |= set(SYMBOLS) | set("".join(LANGUAGES.values()))

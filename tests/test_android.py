@@ -153,8 +153,10 @@ def app_imports() -> dict[str, set[str]]:
     NumPy's (a requirement anyway).
     """
     todo = [(ROOT / "app" / "main.py", "main")]
-    todo += [(p, "fastmine.app" if p.stem == "__init__" else f"fastmine.app.{p.stem}")
-             for p in sorted((ROOT / "src" / "fastmine" / "app").glob("*.py"))]
+    app = ROOT / "src" / "fastmine" / "app"
+    for p in sorted(app.rglob("*.py")):
+        parts = ("fastmine", "app", *p.relative_to(app).with_suffix("").parts)
+        todo.append((p, ".".join(parts[:-1] if parts[-1] == "__init__" else parts)))
     seen: set[Path] = set()
     found: dict[str, set[str]] = {}
     while todo:
@@ -246,8 +248,8 @@ def test_recipe_steps_build_a_kernel_that_plays(tmp_path):
     assert steps.built_kernels(package) == KERNELS_TO_PLAY
     # the app ships in the package: its modules and every kv file it loads
     assert (package / "app" / "__main__.py").is_file()
-    assert {p.name for p in (package / "app").glob("*.kv")} >= set(_app_kv_files()) | {
-        "replay.kv", "stats.kv"}
+    assert {p.relative_to(package / "app").as_posix() for p in (package / "app").rglob("*.kv")} >= set(
+        _app_kv_files()) | {"replays/replays.kv", "screens/progress.kv"}
     res = subprocess.run([sys.executable, "-c", _PLAY, str(tmp_path / "stage")],
                          capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr[-2000:]

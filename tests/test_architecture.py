@@ -278,3 +278,61 @@ def test_every_module_outside_the_app_is_named_in_the_architecture_page():
                      and f" {name.rsplit('.', 1)[1]}," not in text
                      and f" {name.rsplit('.', 1)[1]} " not in text)
     assert missing == []
+
+
+def _app_map() -> str:
+    """The module map of the app's page (docs/app.md, *How it is built*)."""
+    page = Path(__file__).resolve().parents[1] / "docs" / "app.md"
+    if not page.is_file():
+        pytest.skip("docs/ is not beside the tests (a run against an installed wheel)")
+    text = page.read_text(encoding="utf-8")
+    start = text.index("## How it is built")
+    return text[start: text.index("\n## ", start + 1)]
+
+
+def test_every_app_module_is_named_in_the_apps_module_map():
+    """docs/app.md maps the app's folder: every module by its path in the folder
+    (``board/gestures.py``), so a newcomer finds the one file to open."""
+    app = PACKAGE / "app"
+    text = _app_map()
+    missing = sorted(rel for rel in (p.relative_to(app).as_posix() for p in app.rglob("*.py"))
+                     if not rel.endswith("__init__.py") and f"`{rel}`" not in text)
+    assert missing == []
+
+
+def test_the_app_is_in_sub_packages_each_named_in_the_architecture_page():
+    """The app's folder shows its parts: a few modules the whole app shares at its
+    top, every other module in a sub-package that docs/architecture.md names."""
+    page = Path(__file__).resolve().parents[1] / "docs" / "architecture.md"
+    if not page.is_file():
+        pytest.skip("docs/ is not beside the tests (a run against an installed wheel)")
+    app = PACKAGE / "app"
+    subpackages = sorted(p.parent.name for p in app.glob("*/__init__.py"))
+    assert len(subpackages) >= 5
+    text = page.read_text(encoding="utf-8")
+    assert [s for s in subpackages if f"`{s}/`" not in text] == []
+    top = sorted(p.stem for p in app.glob("*.py") if p.stem != "__init__")
+    assert len(top) <= 12, top
+
+
+def test_each_screen_module_lies_beside_its_kv_file_and_shares_its_name():
+    """Each screen of ``screenloader.SCREENS`` (read from the source: no Kivy) is a
+    module beside its kv file, both named for the screen or its sub-package
+    (``screens/progress.py`` + ``screens/progress.kv``; the replay player and the
+    Replays list share ``replays/replays.kv``)."""
+    app = PACKAGE / "app"
+    tree = ast.parse(next(app.rglob("screenloader.py")).read_text(encoding="utf-8"))
+    table = next(node.value for node in tree.body if isinstance(node, ast.AnnAssign)
+                 and getattr(node.target, "id", None) == "SCREENS")
+    screens = ast.literal_eval(table)
+    assert len(screens) >= 8
+    wrong = []
+    for name, (module, _cls, kv_files) in screens.items():
+        path = app.joinpath(*module.split(".")).with_suffix(".py")
+        assert path.is_file(), f"{name}: no {path}"
+        for kv in kv_files:
+            kv_path = app.joinpath(*kv.split("/"))
+            assert kv_path.is_file(), f"{name}: no {kv_path}"
+            if kv_path.parent != path.parent or kv_path.stem not in (path.stem, path.parent.name):
+                wrong.append(f"{name}: {module} and {kv}")
+    assert wrong == []

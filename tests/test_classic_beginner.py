@@ -14,7 +14,7 @@ import pytest
 
 import fastmine
 from fastmine import DIFFICULTIES, difficulty_name
-from fastmine.app.store import board_key
+from fastmine.app.playerdata import board_key
 from fastmine.difficulty import CLASSIC_BEGINNER, NAMED_BOARDS
 from fastmine.records import GameRecord, RecordsStore, board_label
 from fastmine.replay import Replay

@@ -417,7 +417,7 @@ def test_the_words_for_a_forced_guess_taken_early() -> None:
 def _catalog(code: str) -> Words:
     """The coach's words from the app's compiled catalog for ``code`` (read as the
     app reads it, without loading the app)."""
-    locale = Path(fastmine.__file__).parent / "app" / "locale"
+    locale = Path(fastmine.__file__).parent / "app" / "text" / "locale"
     return Words(gettext.translation("fastmine", locale, languages=[code]), decimal=",")
 
 

@@ -227,7 +227,7 @@ def test_every_file_the_program_keeps_is_listed_as_owned():
     assert savedgame.SAVE_FILE == storage.SAVE_FILE
     app = Path(storage.__file__).resolve().parents[1] / "app"
     names = set()
-    for module in app.glob("*.py"):
+    for module in app.rglob("*.py"):
         text = module.read_text(encoding="utf-8")
         names |= set(re.findall(r'^[A-Z_]+_FILE = "([^"/]+\.(?:json|ini|sqlite3))"', text, re.M))
         names |= set(re.findall(r'os\.path\.join\(self\.user_data_dir, "([^"]+)"\)', text))

@@ -207,3 +207,29 @@ def test_the_installed_package_holds_no_source_nothing_imports():
     sources = sorted(n for n in names if n.endswith((".pyx", ".pxd", ".pxi", ".c", ".po", ".pot")))
     assert sources == []
     assert any(n.endswith(".mo") for n in names) and any(n.endswith(".pyi") for n in names)
+
+
+def test_every_file_the_app_reads_is_package_data():
+    """The app's kv files, fonts and compiled catalogs lie in its sub-packages
+    (``screens/game.kv``, ``text/fonts/``, ``text/locale/``): each is matched by a
+    package-data pattern of pyproject.toml, expanded as setuptools expands them
+    (``glob`` in the package's folder, ``**`` recursive), so the wheel ships it."""
+    import glob
+
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        tomllib = pytest.importorskip("tomli")
+    root = Path(__file__).resolve().parents[1]
+    if not (root / "pyproject.toml").is_file():
+        pytest.skip("pyproject.toml is not beside the tests (a run against an installed wheel)")
+    with (root / "pyproject.toml").open("rb") as f:
+        patterns = tomllib.load(f)["tool"]["setuptools"]["package-data"]["fastmine.app"]
+    app = root / "src" / "fastmine" / "app"
+    matched = {Path(p).resolve() for pattern in patterns
+               for p in glob.glob(str(app / pattern), recursive=True)}
+    needed = {p.resolve() for p in app.rglob("*")
+              if p.suffix in (".kv", ".otf", ".ttf", ".mo") or p.name == "OFL.txt"}
+    assert len([p for p in needed if p.suffix == ".kv"]) >= 10
+    assert {p.parent.name for p in needed if p.suffix == ".kv"} >= {"screens", "replays", "dialogs"}
+    assert sorted(str(p.relative_to(app.resolve())) for p in needed - matched) == []

@@ -5,7 +5,7 @@ damaged index page made ``fastmine records`` die with
 ``sqlite3.DatabaseError`` in the middle of its table, and a damaged schema
 with ``UnicodeDecodeError``; quick_check's own report ran over several lines.
 Every read now says it in one line (:class:`fastmine.records.RecordsError`,
-the app's ``StoreError``), the file stays byte for byte as it was, and the
+the app's ``PlayerDataError``), the file stays byte for byte as it was, and the
 commands that can still read what they need go on.
 """
 
@@ -117,13 +117,13 @@ def _read_failing_database(records_bytes: bytes, folder: Path) -> bool:
 
 
 def test_the_apps_statistics_get_one_line_too(records_bytes, tmp_path):
-    from fastmine.app.store import Store, StoreError
+    from fastmine.app.playerdata import PlayerData, PlayerDataError
 
     if not _read_failing_database(records_bytes, tmp_path):
         pytest.skip("no page damage here passes the check at opening")
     before = (tmp_path / "records.sqlite3").read_bytes()
-    store = Store(str(tmp_path))
-    with pytest.raises(StoreError) as info:
+    store = PlayerData(str(tmp_path))
+    with pytest.raises(PlayerDataError) as info:
         for board in ["beginner", *store.board_labels()]:
             store.stats(board)
             store.best_times(board)

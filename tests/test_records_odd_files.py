@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 import fastmine
-from fastmine.app.store import Store, StoreError
+from fastmine.app.playerdata import PlayerData, PlayerDataError
 from fastmine.cli import main
 from fastmine.records import RecordsStore
 
@@ -81,8 +81,8 @@ def test_a_folder_in_place_of_the_log_is_named_and_nothing_changes(records_dir, 
         assert code != 0 and out == ""
         assert f": cannot open the records: {want}\n" in err, err
         assert "unable to open" not in err and "check that its folder exists" not in err
-    with pytest.raises(StoreError) as exc:
-        Store(str(records_dir)).record_game(finished_game(seed=4))
+    with pytest.raises(PlayerDataError) as exc:
+        PlayerData(str(records_dir)).record_game(finished_game(seed=4))
     doing = "could not store the game" if reads else "cannot open the records"
     assert str(exc.value) == f"{doing}: {want}"
     assert digest(db) == before
@@ -117,8 +117,8 @@ def test_a_link_to_a_missing_records_file_is_not_no_records(tmp_path, capsys):
         assert code != 0, argv
         assert "No games recorded yet" not in out and "no recorded game" not in out
         assert want in err, err
-    with pytest.raises(StoreError) as exc:
-        Store(str(data)).record_game(finished_game())
+    with pytest.raises(PlayerDataError) as exc:
+        PlayerData(str(data)).record_game(finished_game())
     assert str(exc.value) == want
     assert not os.path.lexists(target) and list(target.parent.iterdir()) == []
     assert link.is_symlink() and sorted(p.name for p in data.iterdir()) == ["records.sqlite3"]
@@ -140,7 +140,7 @@ def test_a_link_to_a_records_file_that_is_there_still_reads_and_records(records_
     (records_dir / "records.sqlite3").symlink_to(moved)
     code, out, err = run_cli(["records", "--data-dir", str(records_dir), "--json", "-"], capsys)
     assert code == 0 and [g["name"] for g in json.loads(out)["games"]] == ["Ann"], err
-    Store(str(records_dir)).record_game(finished_game(seed=4), name="Bob")
+    PlayerData(str(records_dir)).record_game(finished_game(seed=4), name="Bob")
     with RecordsStore(moved, create=False) as store:
         assert sorted(r.name or "" for r in store.games()) == ["Ann", "Bob"]
     assert (records_dir / "records.sqlite3").is_symlink()

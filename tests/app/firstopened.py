@@ -36,18 +36,19 @@ DIALOGS = ("won", "lost", "resume", "quit", "abandon", "message", "main_menu", "
 
 def all_kv_files() -> list[str]:
     """Every kv file of the app, in the order the app would meet them."""
-    from fastmine.app import application, screenloader
+    from fastmine.app import application
+    from fastmine.app.screens import screenloader
 
     names = list(application.KV_FILES)
     for _module, _cls, kv_files in screenloader.SCREENS.values():
         names += [kv for kv in kv_files if kv not in names]
-    names += [kv for kv in ("dialogs.kv", "tutorial.kv") if kv not in names]
+    names += [kv for kv in ("dialogs/dialogs.kv", "screens/tutorial.kv") if kv not in names]
     return names
 
 
 def targets() -> list[str]:
     """Every screen (screenloader.SCREENS) and every dialog: what a run can open."""
-    from fastmine.app import screenloader
+    from fastmine.app.screens import screenloader
 
     return [*screenloader.SCREENS, *DIALOGS]
 
@@ -55,7 +56,7 @@ def targets() -> list[str]:
 def _press_entry(drv, words: str) -> None:
     """Open the Main menu by its button and tap the entry titled ``words``
     (in the app's language)."""
-    from fastmine.app.i18n import _
+    from fastmine.app.text.i18n import _
 
     drv.press(drv.ids("menu_button"))
     drv.frames(20)  # the drop-down opens with an animation
@@ -95,7 +96,7 @@ def open_target(drv, target: str) -> None:
                     drv.tap_cell(int(r), int(c))
         assert game.state.value == target, game.state
         # the confetti (random) fall over the board until the celebration is over
-        from fastmine.app.effects import CELEBRATION_TIME
+        from fastmine.app.board.effects import CELEBRATION_TIME
 
         drv.wait(CELEBRATION_TIME + 0.5)
     elif target == "resume":
@@ -144,11 +145,11 @@ def write_saved_game(data_dir: str) -> None:
     from fixedgame import MASK
 
     from fastmine import Board, Game
-    from fastmine.app.store import Store
+    from fastmine.app.playerdata import PlayerData
 
     game = Game.from_board(Board.from_mines(MASK), clock=lambda: 0.0)
     game.reveal(1, 2)
-    Store(data_dir).save_game(game)
+    PlayerData(data_dir).save_game(game)
 
 
 def main(profile_name: str, language: str, mode: str, out_dir: str, *names: str) -> None:
@@ -179,7 +180,7 @@ def main(profile_name: str, language: str, mode: str, out_dir: str, *names: str)
 
     set_metrics(profile.density, profile.fontscale)
     if mode == "warm":
-        from fastmine.app.screenloader import load_kv
+        from fastmine.app.kvfiles import load_kv
 
         load_kv(*all_kv_files())
     clock = FakeClock.install()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fastmine.app.dialogs import EndDialog
+from fastmine.app.dialogs.endgame import EndDialog
 
 MINES = [(0, 0), (0, 8), (8, 0), (8, 8), (4, 4), (0, 4), (8, 4), (4, 0), (4, 8), (2, 6)]
 MASK = np.zeros((9, 9), bool)

@@ -1,6 +1,6 @@
 """The tile painter as it was before shapes carried boxes and keys: every fill
 evaluates its shape over the whole tile, nothing is kept between fills or
-tiles.  A slow, obviously correct reference for :mod:`fastmine.app.raster`
+tiles.  A slow, obviously correct reference for :mod:`fastmine.app.board.raster`
 (``test_app_atlas_drawing`` checks the fast painter gives the same pixels).
 The one change: :class:`Painter` accepts the ``cache`` keyword and ignores it.
 """

@@ -14,8 +14,8 @@ import slowraster  # tests/app's own reference, beside this file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fastmine.app import raster, tiles
-from fastmine.app.theme import PALETTES, THEMES, get_theme
+from fastmine.app.board import raster, tiles
+from fastmine.app.board.theme import PALETTES, THEMES, get_theme
 
 PAINTER_NAMES = ("Painter", "circle", "mix", "polygon", "rect", "ring", "segment", "subtract", "union")
 

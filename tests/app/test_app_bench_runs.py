@@ -113,8 +113,8 @@ def test_the_memory_bench_reports_every_step(kivy_window, tmp_path):
     """``--bench --bench-memory CLICKS``: the resident memory at the first frame,
     after the 50x50 game, on every other screen and back at the game after each
     (the screens left are released there: see test_app_released_screens.py)."""
-    from fastmine.app import screenloader
     from fastmine.app.benchmark import MEMORY_SCREENS
+    from fastmine.app.screens import screenloader
 
     out = subprocess.run([sys.executable, "-m", "fastmine.app", "--bench", "--bench-memory", "3",
                           "--data-dir", str(tmp_path / "data")],

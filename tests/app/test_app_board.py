@@ -9,8 +9,8 @@ import pytest
 pytest.importorskip("kivy")
 
 from fastmine import FLAG, HIDDEN, Difficulty  # noqa: E402
-from fastmine.app import assist  # noqa: E402
-from fastmine.app import tiles as T  # noqa: E402
+from fastmine.app.board import tiles as T  # noqa: E402
+from fastmine.app.play import assist  # noqa: E402
 
 needs_solver = pytest.mark.skipif(not assist.available(), reason=assist.unavailable_reason())
 

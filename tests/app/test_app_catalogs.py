@@ -19,7 +19,7 @@ from babel.messages.pofile import read_po  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "src" / "fastmine" / "app"
-LOCALE = APP / "locale"
+LOCALE = APP / "text" / "locale"
 SHIPPED = ("de", "es", "fr", "id", "it", "ja", "ko", "nl", "pl", "pt_BR", "ru", "tr", "uk", "vi",
            "zh_CN")
 """Every language the app ships, each with a complete catalog (issue 34 took it from 8
@@ -51,7 +51,7 @@ def ids(message) -> list[str]:
 
 
 def test_every_language_of_the_setting_has_a_catalog():
-    from fastmine.app.i18n import LANGUAGES, available
+    from fastmine.app.text.i18n import LANGUAGES, available
 
     assert set(LANGUAGES) == {"en", *SHIPPED}
     assert all(available(code) for code in LANGUAGES)
@@ -140,7 +140,7 @@ def test_each_plural_form_is_chosen_by_real_counts(code):
     counts, and counts of different CLDR categories get different words."""
     from babel import Locale
 
-    from fastmine.app.i18n import KeptTogether, keep_cjk_together
+    from fastmine.app.text.i18n import KeptTogether, keep_cjk_together
 
     with (LOCALE / code / "LC_MESSAGES" / "fastmine.mo").open("rb") as f:
         t = KeptTogether(f)
@@ -214,7 +214,7 @@ def test_every_character_of_a_catalog_has_a_glyph_in_its_font(code):
     # A character missing from the font is drawn as a box: Chinese and Japanese
     # need the app's own fonts (Kivy's Roboto has no CJK), the others Roboto's.
     pytest.importorskip("fontTools")
-    from fastmine.app.i18n import font_for
+    from fastmine.app.text.i18n import font_for
 
     font = font_for(code)
     path = Path(font) if font else kivy_font()
@@ -228,7 +228,7 @@ def test_every_character_of_a_catalog_has_a_glyph_in_its_font(code):
 @pytest.mark.parametrize("code", ["ja", "ko", "zh_CN"])
 def test_the_cjk_fonts_are_subsets_that_keep_the_app_small(code):
     pytest.importorskip("fontTools", reason="fontTools reads the fonts' character maps")
-    from fastmine.app.i18n import shipped_font
+    from fastmine.app.text.i18n import shipped_font
 
     path = Path(shipped_font(code))
     # 1.6 MB, not 400 KB: the app's fonts now hold every common character (all of

@@ -18,8 +18,9 @@ from kivy.uix.label import Label  # noqa: E402
 from profiles import ALL, PHONES, inside, start_app  # noqa: E402
 
 from fastmine import FLAG, HIDDEN, records  # noqa: E402
-from fastmine.app import assist  # noqa: E402
-from fastmine.app.dialogs import ConfirmDialog, EndDialog, MessageDialog, ResumeDialog  # noqa: E402
+from fastmine.app.dialogs.endgame import EndDialog  # noqa: E402
+from fastmine.app.dialogs.messages import ConfirmDialog, MessageDialog, ResumeDialog  # noqa: E402
+from fastmine.app.play import assist  # noqa: E402
 
 
 def modal(drv, cls):

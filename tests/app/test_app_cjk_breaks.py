@@ -2,7 +2,7 @@
 
 Kivy cut a sentence without spaces at the last character that fits: the
 end dialog showed "（1" / "2%）" and lines starting with "。", "，" or "）",
-and "Kiv" / "y".  fastmine.app.cjkbreak chooses the breaks first: between CJK
+and "Kiv" / "y".  fastmine.app.text.cjkbreak chooses the breaks first: between CJK
 characters, never before closing punctuation or after opening punctuation,
 never inside a number or a Latin word.  Checked against a plain reference
 (hypothesis) and on every message of the Chinese and Japanese catalogs laid
@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 pytest.importorskip("kivy")
 babel = pytest.importorskip("babel")
 
-from fastmine.app import cjkbreak  # noqa: E402
-from fastmine.app.cjkbreak import CLOSING, OPENING, break_lines, is_cjk  # noqa: E402
+from fastmine.app.text import cjkbreak  # noqa: E402
+from fastmine.app.text.cjkbreak import CLOSING, OPENING, break_lines, is_cjk  # noqa: E402
 
 NBSP = "\u00a0"
 
@@ -81,8 +81,8 @@ def kivy_lines(text: str, font: str, width: int) -> list[str]:
 
 @pytest.mark.parametrize("code", ["zh_CN", "ja"])
 def test_every_message_laid_out_by_kivy_breaks_by_the_rules(kivy_window, code):
-    from fastmine.app import i18n
-    from fastmine.app.languages import use_font
+    from fastmine.app.text import i18n
+    from fastmine.app.text.languages import use_font
 
     use_font("en")  # installs the line breaking, as the app's start does
     font = i18n.shipped_font(code)

@@ -6,7 +6,7 @@ word or after a bullet, so "你挺过了 1 次不得不猜的猜测" broke as "�
 "次不得不猜的猜测" with a "1" alone on a line, and each rule of How to play as
 a lone "•" over its sentence (seen on a 360-dp phone with large text).  The
 app's catalog now gives its words, and the coach's, with those spaces made
-no-break (fastmine.app.i18n.keep_cjk_together), and How to play's bullets are
+no-break (fastmine.app.text.i18n.keep_cjk_together), and How to play's bullets are
 followed by no-break spaces.
 """
 
@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 pytest.importorskip("kivy")
 
-from fastmine.app.i18n import keep_cjk_together  # noqa: E402
+from fastmine.app.text.i18n import keep_cjk_together  # noqa: E402
 
 NBSP = "\u00a0"
 
@@ -70,7 +70,7 @@ def lines_of(text: str, width: int = 400) -> list[str]:
     # Kivy's Label: the app's TLabel wraps as it does (and its rule needs a running app)
     from kivy.uix.label import Label
 
-    from fastmine.app.i18n import font_for
+    from fastmine.app.text.i18n import font_for
 
     label = Label(text=text, font_name=font_for("zh_CN"), font_size=30, text_size=(width, None))
     label.texture_update()
@@ -79,7 +79,7 @@ def lines_of(text: str, width: int = 400) -> list[str]:
 
 @pytest.fixture
 def chinese():
-    from fastmine.app import i18n
+    from fastmine.app.text import i18n
 
     i18n.set_language("zh_CN")
     yield i18n
@@ -94,7 +94,7 @@ def full(lines: list[str]) -> bool:
 
 
 def test_the_coachs_lines_and_a_rule_fill_their_lines(kivy_window, chinese):
-    from fastmine.app.howtoplay import HowToPlayScreen
+    from fastmine.app.screens.howtoplay import HowToPlayScreen
 
     words = chinese.coach_words()
     survived = words.ngettext("You survived {n} guess you had to make ({risks}%).",
@@ -110,7 +110,7 @@ def test_the_coachs_lines_and_a_rule_fill_their_lines(kivy_window, chinese):
 
 
 def test_the_how_to_play_text_keeps_its_bullets_with_their_rules(kivy_window, chinese):
-    from fastmine.app.howtoplay import HowToPlayScreen
+    from fastmine.app.screens.howtoplay import HowToPlayScreen
 
     screen = types.SimpleNamespace(RULES=HowToPlayScreen.RULES)  # its text, without its widgets
     HowToPlayScreen.on_pre_enter(screen)

@@ -28,7 +28,7 @@ NUMBER = (1, 4)
 @pytest.fixture
 def buzz():
     """Record vibration patterns instead of asking a vibrator."""
-    from fastmine.app import haptics
+    from fastmine.app.services import haptics
 
     patterns: list[tuple[float, ...]] = []
     haptics.set_backend(patterns.append)
@@ -37,7 +37,7 @@ def buzz():
 
 
 def phone(make_app, data_dir, profile="phone_360", **config):
-    from fastmine.app import viewport
+    from fastmine.app.board import viewport
 
     viewport.TOUCH_FIRST = True
     drv = start_app(make_app, data_dir, profile, **config)
@@ -51,7 +51,7 @@ def phone(make_app, data_dir, profile="phone_360", **config):
 @pytest.fixture(autouse=True)
 def _touch_first_back():
     yield
-    from fastmine.app import viewport
+    from fastmine.app.board import viewport
 
     viewport.TOUCH_FIRST = None
 
@@ -209,7 +209,7 @@ def test_the_scheme_chosen_on_the_settings_screen_applies_to_the_game(make_app, 
 
 
 def test_vibration_strengths_and_patterns(make_app, data_dir, buzz):
-    from fastmine.app import haptics
+    from fastmine.app.services import haptics
 
     drv = phone(make_app, data_dir, "phone_393", vibration="strong")
     drv.long_press_cell(*MINE)
@@ -229,7 +229,7 @@ def test_vibration_strengths_and_patterns(make_app, data_dir, buzz):
 
 
 def test_a_win_buzzes_and_off_is_off(make_app, data_dir, buzz):
-    from fastmine.app import haptics
+    from fastmine.app.services import haptics
 
     drv = phone(make_app, data_dir, "phone_393", vibration="light")
     g = drv.game
@@ -257,7 +257,7 @@ def test_the_old_on_off_vibration_setting_migrates(make_app, data_dir, old, new)
 
 def test_a_long_press_without_a_vibrator_logs_no_traceback(make_app, data_dir, capfd):
     """plyer has no vibrator on Linux: probed once, quietly, at the first buzz."""
-    from fastmine.app import haptics
+    from fastmine.app.services import haptics
 
     haptics.set_backend(None)  # the real probe
     records: list[logging.LogRecord] = []

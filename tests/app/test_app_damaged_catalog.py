@@ -5,7 +5,7 @@
 IndexError...) in ``set_language``, which the app calls before it builds any
 widget: the app did not start.  Now the language falls back to English, one
 warning goes to the log (once, however often the language is set) and
-:func:`fastmine.app.i18n.catalog_note` says why.
+:func:`fastmine.app.text.i18n.catalog_note` says why.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import shutil
 
 import pytest
 
-from fastmine.app import i18n
+from fastmine.app.text import i18n
 
 
 @pytest.fixture

@@ -12,13 +12,13 @@ from hypothesis import strategies as st
 
 pytest.importorskip("kivy")
 
-MODULES = ["raster", "theme", "tiles", "sounds", "store", "dialogs", "screens", "newgamescreen",
-           "recordsscreen", "aboutscreen", "settings", "viewport",
-           "chart", "statsscreen", "livecoach",
-           "assist", "controls", "haptics"]
+MODULES = ["board.raster", "board.theme", "board.tiles", "services.sounds", "playerdata", "dialogs.endgame",
+           "screens.game", "screens.newgame", "screens.records", "screens.about",
+           "settings", "board.viewport", "screens.chart", "screens.progress", "play.livecoach",
+           "play.assist", "board.controls", "services.haptics"]
 
 
-MODULES += ["i18n", "settingsscreen", "replayscreen", "replaylist"]  # words, languages
+MODULES += ["dialogs.messages", "text.i18n", "screens.settings", "replays.player", "replays.listing"]  # words, languages
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -30,7 +30,7 @@ def test_doctests(name, kivy_window):
 
 def test_atlas_tiles_are_distinct_and_opaque(kivy_window):
 
-    from fastmine.app import theme, tiles
+    from fastmine.app.board import theme, tiles
 
     for th in (theme.LIGHT, theme.DARK, theme.BLACK, theme.get_theme("light", "colour_blind"),
                theme.get_theme("black", "colour_blind")):
@@ -61,7 +61,7 @@ def _mean_2x2_reference(image):
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 4), st.integers(0, 2**32 - 1))
 def test_mipmap_levels_halve_by_the_mean_of_each_2x2(k, seed):
-    from fastmine.app.tiles import mipmap_levels
+    from fastmine.app.board.tiles import mipmap_levels
 
     side = 2**k
     image = np.random.default_rng(seed).integers(0, 256, (side, side, 4), dtype=np.uint8)
@@ -79,7 +79,7 @@ def test_the_atlas_texture_draws_its_own_mipmap_levels(kivy_window):
     empty would draw black or garbage here)."""
     from kivydriver import drawn_small
 
-    from fastmine.app import theme, tiles
+    from fastmine.app.board import theme, tiles
 
     image = tiles.Atlas.for_theme(theme.DARK).image
     side = tiles.ATLAS // 16
@@ -116,8 +116,8 @@ def test_the_numbers_of_the_atlas_do_not_follow_the_languages_font(kivy_window):
     # The atlas is cached on disk across languages; its digits once came from the
     # default font, which is Noto Sans CJK (no bold, other digits) in Chinese and
     # Japanese: a Russian game drawn after a Chinese one showed thin CJK numbers.
-    from fastmine.app import tiles
-    from fastmine.app.languages import use_font
+    from fastmine.app.board import tiles
+    from fastmine.app.text.languages import use_font
 
     english = [tiles.kivy_text_mask(str(n), 32) for n in range(1, 9)]
     try:

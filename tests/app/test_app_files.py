@@ -14,7 +14,7 @@ import pytest
 
 
 def _appfiles():
-    from fastmine.app import appfiles
+    from fastmine.app.services import appfiles
 
     return appfiles
 
@@ -264,7 +264,7 @@ _FULL_DISK = """
 import json, os, resource, signal, sys
 os.environ["KIVY_NO_CONSOLELOG"] = "1"
 from kivy.config import ConfigParser
-from fastmine.app.appfiles import SettingsConfig, read_settings
+from fastmine.app.services.appfiles import SettingsConfig, read_settings
 
 path = {path!r}
 cls = SettingsConfig if sys.argv[1] == "atomic" else ConfigParser
@@ -306,8 +306,8 @@ def test_full_disk_leaves_the_old_settings_whole(tmp_path, writer):
 
 
 def test_failed_settings_write_is_told_once_and_keeps_the_file(drv, data_dir, monkeypatch):
-    from fastmine.app import appfiles
-    from fastmine.app.dialogs import MessageDialog
+    from fastmine.app.dialogs.messages import MessageDialog
+    from fastmine.app.services import appfiles
 
     path = data_dir / "fastmine.ini"
     before = path.read_text()
@@ -353,7 +353,7 @@ def test_a_later_start_leaves_the_settings_file_alone(make_app, data_dir):
     b"[game]\nplayer_name = \xff\xfe\x00\n",  # not UTF-8
 ])
 def test_unreadable_settings_are_kept_aside_and_the_player_told(make_app, data_dir, content):
-    from fastmine.app.dialogs import MessageDialog
+    from fastmine.app.dialogs.messages import MessageDialog
 
     (data_dir / "fastmine.ini").write_bytes(content)
     drv = make_app(data_dir)
@@ -370,8 +370,8 @@ def test_unreadable_settings_are_kept_aside_and_the_player_told(make_app, data_d
 
 def test_unreadable_settings_that_cannot_be_moved_are_never_overwritten(make_app, data_dir,
                                                                       monkeypatch):
-    from fastmine.app import appfiles
-    from fastmine.app.dialogs import MessageDialog
+    from fastmine.app.dialogs.messages import MessageDialog
+    from fastmine.app.services import appfiles
 
     content = b"\x00\x01 not settings"
     (data_dir / "fastmine.ini").write_bytes(content)

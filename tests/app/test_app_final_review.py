@@ -110,7 +110,7 @@ def test_an_assisted_game_abandoned_shows_on_records(make_app, data_dir):
     # "The game in progress will be lost and counted as abandoned in your
     # statistics": with the live coach on (or after a hint) the game was
     # assisted, and Records counted abandoned games without help only: none showed
-    from fastmine.app.dialogs import ConfirmDialog
+    from fastmine.app.dialogs.messages import ConfirmDialog
 
     drv = make_app(data_dir, coach=1)
     game = drv.attach_board(MASK)
@@ -134,7 +134,7 @@ def test_an_assisted_game_abandoned_shows_on_records(make_app, data_dir):
 def test_the_resume_offer_never_parts_a_number_from_its_unit(make_app, data_dir):
     # "Intermediate 16 x 16, 40 mines, 0" over "s played, 40 mines left." on a
     # 360-dp phone with large text
-    from fastmine.app.dialogs import ResumeDialog
+    from fastmine.app.dialogs.messages import ResumeDialog
 
     drv = start_app(make_app, data_dir, "phone_360_font13")
     drv.ctrl.seed = 9

@@ -1,7 +1,7 @@
 """A screen or dialog opened first looks the same as opened after all the others.
 
 The app loads every screen but the game's, the dialogs' rules and the
-tutorial's card on first use (``fastmine.app.screenloader``).  Kivy builds a
+tutorial's card on first use (``fastmine.app.screens.screenloader``).  Kivy builds a
 widget whose kv rule is not loaded yet without complaint: it just looks wrong
 (no background, no children, another size).  So each screen of
 ``screenloader.SCREENS`` and each dialog a player meets (the end of a game won
@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -29,7 +30,8 @@ pytest.importorskip("kivy")
 
 import firstopened  # noqa: E402
 
-from fastmine.app import screenloader  # noqa: E402
+from fastmine.app import kvfiles  # noqa: E402
+from fastmine.app.screens import screenloader  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROFILE = "phone_360_font13"
@@ -56,7 +58,7 @@ def warm(kivy_window, tmp_path_factory):
 def test_the_targets_are_every_screen_and_every_dialog():
     assert set(screenloader.SCREENS) <= set(firstopened.targets())
     # every kv file of the app is loaded in the warm run
-    kv_here = {f for f in os.listdir(screenloader.HERE) if f.endswith(".kv")}
+    kv_here = {p.relative_to(kvfiles.APP_DIR).as_posix() for p in Path(kvfiles.APP_DIR).rglob("*.kv")}
     assert set(firstopened.all_kv_files()) == kv_here
 
 

@@ -29,7 +29,7 @@ TABLET = Profile("tablet", (1600, 2400), 2.0)  # 800 x 1200 dp
 
 @pytest.fixture
 def touch_first(monkeypatch):
-    from fastmine.app import viewport
+    from fastmine.app.board import viewport
 
     monkeypatch.setattr(viewport, "TOUCH_FIRST", True)
 
@@ -163,7 +163,7 @@ def test_a_view_kept_before_a_restart_under_another_cell_size_is_not_used(
 
 
 def test_views_kept_by_an_older_version_are_dropped(tmp_path):
-    from fastmine.app.viewport import ZoomMemory
+    from fastmine.app.board.viewport import ZoomMemory
 
     path = tmp_path / "board_views.json"
     path.write_text("[[16, 30, true, 56.0, 15.0, 8.0, false]]")  # no cell size in it

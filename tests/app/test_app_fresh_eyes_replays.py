@@ -15,7 +15,7 @@ from profiles import PROFILES, Profile, start_app  # noqa: E402
 
 import fastmine  # noqa: E402
 from fastmine import HIDDEN, coach  # noqa: E402
-from fastmine.app.dialogs import EndDialog  # noqa: E402
+from fastmine.app.dialogs.endgame import EndDialog  # noqa: E402
 from fastmine.records import GameRecord, RecordsStore  # noqa: E402
 from fastmine.replay import Replay  # noqa: E402
 
@@ -138,13 +138,14 @@ def test_read_only_records_loss_still_undoes(make_app, disk):
 
 def test_first_click_rules_are_described_in_one_wording():
     # the new-game screen and the settings screen said the same thing in two ways
-    from fastmine.app import newgamescreen, settings
+    from fastmine.app import settings
+    from fastmine.app.screens import newgame
 
     desc = next(item["desc"] for item in settings.PANEL if item.get("key") == "first_click")
     for rule in settings.FIRST_CLICK_RULES:
         help_line = settings.RULE_HELP[rule]
         assert f"{settings.RULE_LABELS[rule]}: {help_line[:1].lower()}{help_line[1:]}" in desc
-    assert newgamescreen.RULE_HELP is settings.RULE_HELP
+    assert newgame.RULE_HELP is settings.RULE_HELP
 
 
 # ------------------------------------------------------------------ the replay player
@@ -311,7 +312,7 @@ def test_the_live_coach_never_tells_what_only_the_hidden_board_knows(make_app, d
 @pytest.fixture
 def touch_first(monkeypatch):
     """Games open the touch-screen way (zoomed to a finger's size, turned upright)."""
-    from fastmine.app import viewport
+    from fastmine.app.board import viewport
 
     monkeypatch.setattr(viewport, "TOUCH_FIRST", True)
 
@@ -401,7 +402,7 @@ def _finished(seed: int) -> fastmine.Game:
 
 def test_a_long_replays_list_says_it_shows_the_last_games(make_app, data_dir):
     # 200 recorded games listed 100 with no word on the others
-    from fastmine.app.replaylist import RECENT
+    from fastmine.app.replays.listing import RECENT
 
     with RecordsStore(data_dir=str(data_dir)) as db:
         ids = [db.record_game(_finished(seed)).id for seed in range(RECENT + 1)]

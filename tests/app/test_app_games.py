@@ -11,8 +11,9 @@ pytest.importorskip("kivy")
 from fixedgame import MASK  # noqa: E402
 
 from fastmine import FLAG, HIDDEN, QUESTION, records  # noqa: E402
-from fastmine.app import tiles as T  # noqa: E402
-from fastmine.app.dialogs import EndDialog, ResumeDialog  # noqa: E402
+from fastmine.app.board import tiles as T  # noqa: E402
+from fastmine.app.dialogs.endgame import EndDialog  # noqa: E402
+from fastmine.app.dialogs.messages import ResumeDialog  # noqa: E402
 
 # MASK is beginner-sized (9x9, 10 mines) so the records see a "beginner" game.
 SAFE = [(r, c) for r in range(9) for c in range(9) if not MASK[r, c]]
@@ -171,7 +172,7 @@ def test_resume_after_restart(make_app, data_dir):
 def test_corrupt_save_is_reported_and_kept(make_app, data_dir):
     (data_dir / "saved-game.json").write_text("{not json")
     drv = make_app(data_dir)
-    from fastmine.app.dialogs import MessageDialog
+    from fastmine.app.dialogs.messages import MessageDialog
     msgs = [w for w in drv.window.children if isinstance(w, MessageDialog)]
     assert msgs and "corrupt" in msgs[0].text
     kept = list(data_dir.glob("saved-game.json.corrupt*"))
@@ -221,7 +222,7 @@ def test_settings_applied(drv, make_app, data_dir):
 
 
 def test_sound_effects_are_generated(drv, data_dir):
-    from fastmine.app import sounds
+    from fastmine.app.services import sounds
 
     paths = sounds.write_sounds(str(data_dir / "sounds"))
     for name in sounds.NAMES:

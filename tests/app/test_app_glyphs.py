@@ -24,12 +24,12 @@ pytest.importorskip("fontTools", reason="fontTools reads the fonts' character ma
 pytest.importorskip("babel", reason="Babel writes the dates and numbers")
 from fontTools.ttLib import TTFont  # noqa: E402
 
-from fastmine.app import i18n  # noqa: E402
+from fastmine.app.text import i18n  # noqa: E402
 
 CODES = tuple(i18n.LANGUAGES)
 CJK = ("zh_CN", "ja", "ko")
 DATE_PATTERNS = ("d MMM yy", "d MMM yy HH:mm")
-"""The patterns the Records (recordsscreen) and Replays (replaylist) screens write dates in."""
+"""The patterns the Records (screens/records.py) and Replays (replays/listing.py) screens write dates in."""
 
 SURNAMES_ZH = ("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋"
                "蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段"
@@ -196,7 +196,7 @@ def test_the_cjk_fallbacks_keep_the_app_reasonably_small(code):
 
 
 def test_the_device_font_comes_first_on_each_platform():
-    from fastmine.app.systemfonts import system_font
+    from fastmine.app.text.systemfonts import system_font
 
     every = lambda path: True  # noqa: E731
     assert system_font("zh_CN", "android", every).endswith("NotoSansSC-Regular.otf")
@@ -218,7 +218,7 @@ def test_the_device_font_comes_first_on_each_platform():
 
 
 def test_a_linux_desktop_uses_the_font_fontconfig_picks_for_the_language():
-    from fastmine.app.systemfonts import system_font
+    from fastmine.app.text.systemfonts import system_font
 
     def fc(answer):
         asked = []

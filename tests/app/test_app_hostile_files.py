@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from numpy.lib import format as npy
 
-from fastmine.app import tiles
-from fastmine.app.theme import LIGHT
-from fastmine.app.viewport import ZoomMemory
+from fastmine.app.board import tiles
+from fastmine.app.board.theme import LIGHT
+from fastmine.app.board.viewport import ZoomMemory
 
 GOOD_ROW = "[9, 9, false, 56.0, 4.5, 1.5, 2.5, false]"
 

@@ -211,7 +211,7 @@ def test_keyboard(drv):
     drv.key(112, "p")
     assert not drv.ctrl.paused
     drv.key(110, "n")  # n: a new game, once the player confirms abandoning this one
-    from fastmine.app.dialogs import ConfirmDialog
+    from fastmine.app.dialogs.messages import ConfirmDialog
 
     ask = next(w for w in drv.window.children if isinstance(w, ConfirmDialog))
     drv.press(ask.ids.yes)

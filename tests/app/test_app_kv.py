@@ -7,6 +7,7 @@ second time would give every widget of its rules its children twice.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -14,8 +15,10 @@ pytest.importorskip("kivy")
 
 from kivy.lang import Builder  # noqa: E402
 
-from fastmine.app import application, screenloader  # noqa: E402
-from fastmine.app.dialogs import EndDialog, ResumeDialog  # noqa: E402
+from fastmine.app import application, kvfiles  # noqa: E402
+from fastmine.app.dialogs.endgame import EndDialog  # noqa: E402
+from fastmine.app.dialogs.messages import ResumeDialog  # noqa: E402
+from fastmine.app.screens import screenloader  # noqa: E402
 
 
 def shape(widget) -> list[tuple[int, str, int]]:
@@ -46,16 +49,16 @@ def test_a_second_app_builds_each_widget_once(make_app, tmp_path):
 
 
 def test_every_kv_file_is_loaded_once_and_in_order(drv):
-    here = os.path.dirname(os.path.abspath(application.__file__))
+    here = kvfiles.APP_DIR
     loaded = [os.path.abspath(f) for f in Builder.files]
-    wanted = [os.path.join(here, name) for name in application.KV_FILES]
+    wanted = [os.path.join(here, *name.split("/")) for name in application.KV_FILES]
     assert all(loaded.count(p) == 1 for p in wanted), loaded
     assert [p for p in loaded if p in wanted] == wanted
-    # every kv file beside the app is one of them, or one a screen loads on first
-    # use, or the tutorial's card's, or the dialogs' (with the first dialog)
-    assert {f for f in os.listdir(here) if f.endswith(".kv")} == {
+    # every kv file in the app's folder is one of them, or one a screen loads on
+    # first use, or the tutorial's card's, or the dialogs' (with the first dialog)
+    assert {p.relative_to(here).as_posix() for p in Path(here).rglob("*.kv")} == {
         *application.KV_FILES, *(kv for _m, _c, files in screenloader.SCREENS.values() for kv in files),
-        "tutorial.kv", "dialogs.kv"}
+        "screens/tutorial.kv", "dialogs/dialogs.kv"}
 
 
 def test_a_screen_opened_in_a_second_app_is_built_once(make_app, tmp_path):

@@ -13,13 +13,13 @@ pytest.importorskip("fontTools", reason="fontTools reads the fonts' character ma
 from fontTools.ttLib import TTFont  # noqa: E402
 from profiles import start_app  # noqa: E402
 
-from fastmine.app import i18n  # noqa: E402
+from fastmine.app.text import i18n  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
 def english_after():
     yield
-    from fastmine.app.languages import use_font
+    from fastmine.app.text.languages import use_font
 
     i18n.set_language("en")
     use_font("en")

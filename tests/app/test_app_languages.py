@@ -15,7 +15,7 @@ from fixedgame import MASK, end_dialog, settle  # noqa: E402
 from profiles import PROFILES, Profile, box, start_app  # noqa: E402
 
 from fastmine import HIDDEN  # noqa: E402
-from fastmine.app import i18n  # noqa: E402
+from fastmine.app.text import i18n  # noqa: E402
 
 PHONE_LARGE = PROFILES["phone_360_font13"]
 """720x1280 at density 2 with font scale 1.3: the tightest phone profile."""
@@ -24,7 +24,7 @@ PHONE_LARGE = PROFILES["phone_360_font13"]
 @pytest.fixture(autouse=True)
 def english_after():
     yield
-    from fastmine.app.languages import use_font
+    from fastmine.app.text.languages import use_font
 
     i18n.set_language("en")
     use_font("en")
@@ -163,7 +163,7 @@ def test_a_word_with_two_senses_is_two_messages(make_app, data_dir):
 
 @pytest.mark.parametrize("code", [c for c in i18n.LANGUAGES if c != i18n.SOURCE])
 def test_every_language_tells_the_two_senses_apart(code):
-    from fastmine.app.settingsscreen import shown
+    from fastmine.app.screens.settings import shown
 
     i18n.set_language(code)
     assert shown("Light", "theme") != shown("Light", "vibration")

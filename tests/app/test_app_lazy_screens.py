@@ -16,7 +16,8 @@ import os
 import subprocess
 import sys
 
-from fastmine.app import application, screenloader
+from fastmine.app import application
+from fastmine.app.screens import screenloader
 
 PROBE = r"""
 import json, os, sys
@@ -28,18 +29,20 @@ from kivy.base import EventLoop, runTouchApp
 from kivy.core.window import Window
 from kivy.lang import Builder
 
-from fastmine.app import application, appfiles
 from fastmine.app.application import FastmineApp
+from fastmine.app import kvfiles
+from fastmine.app.services import appfiles
 
 seen = {}
-here = os.path.dirname(os.path.abspath(application.__file__))
+here = kvfiles.APP_DIR
 
 
 def loaded():
-    # the app's kv files (Kivy's own style.kv is there too), in the order they loaded
+    # the app's kv files by their path in its folder (Kivy's own style.kv is there
+    # too), in the order they loaded
     return {"modules": sorted(m for m in sys.modules if m.startswith(("fastmine", "kivy.uix"))),
-            "kv": [os.path.basename(f) for f in Builder.files
-                   if os.path.dirname(os.path.abspath(f)) == here],
+            "kv": [os.path.relpath(os.path.abspath(f), here).replace(os.sep, "/")
+                   for f in Builder.files if os.path.abspath(f).startswith(here + os.sep)],
             "tiles_kept": len(list(appfiles.cache_folder(sys.argv[1]).glob("atlas-*.npy")))}
 
 
@@ -87,7 +90,7 @@ print(json.dumps(seen), file=sys.__stdout__)
 """
 
 LAZY_MODULES = {f"fastmine.app.{module}" for module, _cls, _kv in screenloader.SCREENS.values()} | {
-    "fastmine.app.chart", "fastmine.app.replayboard", "fastmine.app.textfield", "kivy.uix.textinput",
+    "fastmine.app.screens.chart", "fastmine.app.replays.replayboard", "fastmine.app.textfield", "kivy.uix.textinput",
     "fastmine.records", "fastmine.solver.strategies"}
 """What no first frame imports: every screen but the game's, the charts, the
 replay board, the text field (Kivy's TextInput), the records (SQLite: first used
@@ -123,11 +126,11 @@ def test_the_first_frame_loads_only_the_game_screen_and_each_screen_opens(kivy_w
     # the dialogs' rules come with the first dialog
     end = seen["end"]
     assert set(end["modules"]) >= LAZY_MODULES
-    assert end["kv"] == [*seen["before_dialog"]["kv"], "dialogs.kv"]
+    assert end["kv"] == [*seen["before_dialog"]["kv"], "dialogs/dialogs.kv"]
     assert seen["dialog_widgets"] > 3
 
 
 def test_a_first_start_loads_the_tutorials_card_but_not_the_rules_screen(kivy_window, tmp_path):
     first = run_app(tmp_path, tutorial=True)["first_frame"]
-    assert first["kv"] == [*application.KV_FILES, "tutorial.kv"]
-    assert "fastmine.app.howtoplay" not in first["modules"]
+    assert first["kv"] == [*application.KV_FILES, "screens/tutorial.kv"]
+    assert "fastmine.app.screens.howtoplay" not in first["modules"]

@@ -45,7 +45,7 @@ def test_the_contrast_formula():
 
 
 def test_high_contrast_meets_wcag_aaa():
-    from fastmine.app.theme import get_theme
+    from fastmine.app.board.theme import get_theme
 
     t = get_theme("high_contrast")
     ratios = [contrast(n, t.revealed) for n in t.numbers]
@@ -62,7 +62,7 @@ def test_high_contrast_meets_wcag_aaa():
 
 @pytest.mark.parametrize("name", ["sepia", "ocean"])
 def test_the_other_new_themes_meet_aa(name):
-    from fastmine.app.theme import get_theme
+    from fastmine.app.board.theme import get_theme
 
     t = get_theme(name)
     assert min(contrast(n, t.revealed) for n in t.numbers) >= 4.5
@@ -72,7 +72,7 @@ def test_the_other_new_themes_meet_aa(name):
 
 @pytest.mark.parametrize("name", NEW)
 def test_the_colour_blind_numbers_keep_3_to_1_in_the_new_themes(name):
-    from fastmine.app.theme import get_theme
+    from fastmine.app.board.theme import get_theme
 
     t = get_theme(name, "colour_blind")
     assert min(contrast(n, t.revealed) for n in t.numbers) >= 2.95  # the light theme's 2.98
@@ -80,8 +80,8 @@ def test_the_colour_blind_numbers_keep_3_to_1_in_the_new_themes(name):
 
 @pytest.mark.parametrize("name", NEW)
 def test_each_new_theme_as_drawn_at_the_360_dp_phone(make_app, data_dir, screenshot_dir, name):
-    from fastmine.app import viewport
-    from fastmine.app.theme import get_theme
+    from fastmine.app.board import viewport
+    from fastmine.app.board.theme import get_theme
 
     viewport.TOUCH_FIRST = True
     try:

@@ -17,7 +17,7 @@ from profiles import PROFILES, box, start_app  # noqa: E402
 from test_app_languages import overflowing, screens, visible  # noqa: E402
 from test_app_touch_targets import small  # noqa: E402
 
-from fastmine.app import i18n  # noqa: E402
+from fastmine.app.text import i18n  # noqa: E402
 
 NEW = ("ko", "it", "pl", "uk", "tr", "vi", "id", "nl")
 """Issue 34's languages, by how many Minesweeper players speak them."""
@@ -55,7 +55,7 @@ def broken_words(root, window) -> list[str]:
 @pytest.fixture(autouse=True)
 def english_after():
     yield
-    from fastmine.app.languages import use_font
+    from fastmine.app.text.languages import use_font
 
     i18n.set_language("en")
     use_font("en")

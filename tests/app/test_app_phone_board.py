@@ -22,7 +22,7 @@ EXPERT = Difficulty(16, 30, 99)
 @pytest.fixture
 def touch_first(monkeypatch):
     """Phones open games the touch-screen way (the platform says so on a device)."""
-    from fastmine.app import viewport
+    from fastmine.app.board import viewport
 
     monkeypatch.setattr(viewport, "TOUCH_FIRST", True)
 
@@ -30,7 +30,7 @@ def touch_first(monkeypatch):
 @pytest.fixture
 def buzz(monkeypatch):
     """Record vibrations instead of asking a vibrator."""
-    from fastmine.app import haptics
+    from fastmine.app.services import haptics
 
     pulses: list[float] = []
     haptics.set_backend(pulses.append)
@@ -39,7 +39,7 @@ def buzz(monkeypatch):
 
 
 def phone(make_app, data_dir, profile="phone_393", **config):
-    from fastmine.app import viewport
+    from fastmine.app.board import viewport
 
     viewport.TOUCH_FIRST = profile != "desktop"  # monkeypatched back by touch_first
     drv = start_app(make_app, data_dir, profile, **config)
@@ -75,7 +75,7 @@ def dp_scale(drv) -> float:
 
 
 def test_viewport_rules():
-    from fastmine.app import viewport
+    from fastmine.app.board import viewport
 
     assert doctest.testmod(viewport).failed == 0
 
@@ -234,7 +234,7 @@ def test_no_vibration_with_haptics_off_and_no_ring_for_a_pan(make_app, data_dir,
 
 
 def test_vibrating_without_a_vibrator_is_silent():
-    from fastmine.app import haptics
+    from fastmine.app.services import haptics
 
     def none(_s):
         raise NotImplementedError("no vibrator")
@@ -278,7 +278,7 @@ def test_a_pressed_number_shows_its_hidden_neighbours(drv):
     drv.up(t)  # the release chords: 1 flag for a 3, so nothing opens
     drv.frames(2)
     assert drv.board.pressed_cells() == []
-    from fastmine.app import tiles as T
+    from fastmine.app.board import tiles as T
 
     assert drv.board.tiles[0, 1] == T.HIDDEN_T and drv.board.tiles[0, 0] == T.FLAG_T
 
@@ -379,7 +379,7 @@ def test_phone_screenshots(make_app, data_dir, touch_first, screenshot_dir, prof
 
 
 def test_flag_mode_shows_by_its_icon_not_only_its_colour(drv):
-    from fastmine.app import tiles as T
+    from fastmine.app.board import tiles as T
 
     button = drv.ids("flag_mode")
     atlas = drv.app.atlas
@@ -490,7 +490,7 @@ def test_kept_views_that_are_no_file_are_ignored_not_waited_on(tmp_path):
     gives no views instead of freezing the start; a huge file is not read."""
     import os
 
-    from fastmine.app.viewport import MAX_VIEWS_BYTES, ZoomMemory
+    from fastmine.app.board.viewport import MAX_VIEWS_BYTES, ZoomMemory
 
     if not hasattr(os, "mkfifo"):
         pytest.skip("no FIFOs here")

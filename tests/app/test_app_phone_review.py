@@ -14,7 +14,7 @@ pytest.importorskip("kivy")
 from profiles import PROFILES, box, start_app  # noqa: E402
 
 from fastmine import Difficulty  # noqa: E402
-from fastmine.app import assist  # noqa: E402
+from fastmine.app.play import assist  # noqa: E402
 
 EXPERT = Difficulty(16, 30, 99)
 
@@ -22,7 +22,7 @@ EXPERT = Difficulty(16, 30, 99)
 @pytest.fixture
 def touch_first(monkeypatch):
     """Phones open games the touch-screen way (the platform says so on a device)."""
-    from fastmine.app import viewport
+    from fastmine.app.board import viewport
 
     monkeypatch.setattr(viewport, "TOUCH_FIRST", True)
 
@@ -126,7 +126,7 @@ LANDSCAPE_360_FONT13 = ("phone_360_font13", (1280, 720))  # the narrow phone tur
 
 
 def _win_a_record(drv) -> None:
-    from fastmine.app.dialogs import EndDialog
+    from fastmine.app.dialogs.endgame import EndDialog
 
     mask = np.zeros((9, 9), bool)
     for rc in ((0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (6, 6)):

@@ -13,7 +13,7 @@ pytest.importorskip("kivy")
 
 from profiles import ALL, box, inside, start_app  # noqa: E402
 
-from fastmine.app import assist  # noqa: E402
+from fastmine.app.play import assist  # noqa: E402
 from fastmine.records import GameRecord, RecordsStore  # noqa: E402
 
 

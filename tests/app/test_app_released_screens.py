@@ -22,7 +22,7 @@ pytest.importorskip("kivy")
 
 import firstopened  # noqa: E402
 
-from fastmine.app import screenloader  # noqa: E402
+from fastmine.app.screens import screenloader  # noqa: E402
 
 SCREENS = sorted(screenloader.SCREENS)
 

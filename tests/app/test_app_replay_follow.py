@@ -65,7 +65,7 @@ def on_screen(board, cell, margin_cells: float = 0.0) -> bool:
 
 def why(drv, rep):
     """What "Why did I lose?" does: the player at the fatal move."""
-    from fastmine.app.replayscreen import analyse
+    from fastmine.app.replays.player import analyse
 
     coaching = analyse(rep)
     fatal = coaching.fatal
@@ -77,7 +77,7 @@ def why(drv, rep):
 
 @pytest.fixture
 def phone(make_app, data_dir, monkeypatch):
-    from fastmine.app import viewport
+    from fastmine.app.board import viewport
 
     def start(profile="phone_360_font13", **config):
         monkeypatch.setattr(viewport, "TOUCH_FIRST", profile != "desktop")
@@ -156,7 +156,7 @@ def test_a_pan_by_hand_is_kept_until_play_is_pressed(phone):
 
 
 def test_the_fit_button_and_a_double_tap_toggle_whole_and_zoomed(phone, data_dir, screenshot_dir):
-    from fastmine.app.boardview import VIEWS_FILE
+    from fastmine.app.board.boardview import VIEWS_FILE
 
     drv = phone("phone_393", animations=0)
     # the game's board keeps a view for its size (the file the replay must not touch)

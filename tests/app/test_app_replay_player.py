@@ -15,8 +15,8 @@ from profiles import PHONES, box, inside, start_app  # noqa: E402
 
 import fastmine  # noqa: E402
 from fastmine import HIDDEN, coach  # noqa: E402
-from fastmine.app import tiles as T  # noqa: E402
-from fastmine.app.dialogs import EndDialog  # noqa: E402
+from fastmine.app.board import tiles as T  # noqa: E402
+from fastmine.app.dialogs.endgame import EndDialog  # noqa: E402
 from fastmine.replay import Replay  # noqa: E402
 
 
@@ -92,7 +92,7 @@ def test_why_did_i_lose_shows_the_board_before_the_fatal_move_and_the_odds(drv, 
     assert shows(scr, rep, fatal.index)  # the board as it was before the fatal move
     assert drv.game.state.value == "lost"  # the game itself is untouched
     assert scr.board.cursor == fatal.cell  # the fatal cell is marked, in the fatal colour
-    from fastmine.app.replayscreen import FATAL
+    from fastmine.app.replays.player import FATAL
     assert tuple(scr.board.cursor_color) == FATAL[1]
     assert coach.describe(fatal) in scr.verdict_text  # its risk and what was on offer
     assert 0 < fatal.risk < 1 and f"{round(fatal.risk * 100)}%" in scr.verdict_text
@@ -158,7 +158,7 @@ def test_a_won_game_offers_the_replay_but_not_why(drv):
 
 
 def test_playback_follows_the_recorded_times_times_the_speed(drv):
-    from fastmine.app.replayscreen import MAX_PAUSE
+    from fastmine.app.replays.player import MAX_PAUSE
 
     rep = recorded_game()
     scr = drv.app.watch_replay(rep)
@@ -189,7 +189,7 @@ def test_playback_follows_the_recorded_times_times_the_speed(drv):
 
 
 def _clock(t):
-    from fastmine.app.replayscreen import fmt_clock
+    from fastmine.app.replays.player import fmt_clock
 
     return fmt_clock(t)
 
@@ -253,7 +253,7 @@ def test_on_a_turned_board_the_move_names_its_cell_where_the_player_sees_it(
         make_app, data_dir, monkeypatch):
     import re
 
-    from fastmine.app import viewport
+    from fastmine.app.board import viewport
 
     monkeypatch.setattr(viewport, "TOUCH_FIRST", True)
     drv = start_app(make_app, data_dir, "phone_393", animations=0)
@@ -275,7 +275,7 @@ def test_on_a_turned_board_the_move_names_its_cell_where_the_player_sees_it(
 def test_the_replays_screen_lists_recorded_games_newest_first_and_opens_one(drv, data_dir):
     from kivy.uix.dropdown import DropDown
 
-    from fastmine.app.replaylist import ReplaysScreen
+    from fastmine.app.replays.listing import ReplaysScreen
     from fastmine.records import RecordsStore
 
     lose(drv)
@@ -317,14 +317,14 @@ def test_the_replays_screen_lists_recorded_games_newest_first_and_opens_one(drv,
 def test_an_unreadable_replay_is_reported_on_the_list(drv, data_dir):
     import sqlite3
 
-    from fastmine.app.store import Store
+    from fastmine.app.playerdata import PlayerData
     from fastmine.records import RECORDS_FILE
 
     g = fastmine.Game(9, 9, 10, seed=4)
     g.reveal(4, 4)
     while not g.state.is_over:
         g.reveal(*(int(v) for v in np.argwhere(g.view == HIDDEN)[0]))
-    Store(str(data_dir)).record_game(g)
+    PlayerData(str(data_dir)).record_game(g)
     with sqlite3.connect(data_dir / RECORDS_FILE) as db:
         db.execute("UPDATE replays SET data = x'00'")
     drv.app.show_screen("replays")
@@ -336,11 +336,11 @@ def test_an_unreadable_replay_is_reported_on_the_list(drv, data_dir):
 
 
 def test_frames_too_big_to_keep_are_replayed_from_the_start(kivy_window, monkeypatch):
-    from fastmine.app import replayscreen
+    from fastmine.app.replays import player
 
     rep = recorded_game()
-    monkeypatch.setattr(replayscreen, "MAX_FRAME_BYTES", 0)
-    frames = replayscreen.ReplayFrames(rep)
+    monkeypatch.setattr(player, "MAX_FRAME_BYTES", 0)
+    frames = player.ReplayFrames(rep)
     assert frames._all is None
     for k in (3, 5, 1, 7, 0, len(rep), 2):
         assert np.array_equal(frames.view(k), rep.play(upto=k).view), k
@@ -370,7 +370,7 @@ def _check_layout(widgets, window) -> None:
 @pytest.mark.parametrize("profile", [*PHONES, "desktop"])
 def test_the_player_and_the_list_fit_a_phone(make_app, data_dir, screenshot_dir, profile,
                                              monkeypatch):
-    from fastmine.app import viewport
+    from fastmine.app.board import viewport
 
     monkeypatch.setattr(viewport, "TOUCH_FIRST", profile != "desktop")
     drv = start_app(make_app, data_dir, profile, animations=0)
@@ -423,7 +423,7 @@ def test_the_player_and_the_list_fit_a_phone(make_app, data_dir, screenshot_dir,
 # ------------------------------------------------------------------ docstrings
 
 
-@pytest.mark.parametrize("name", ["replayscreen", "replayboard", "replaylist"])
+@pytest.mark.parametrize("name", ["replays.player", "replays.replayboard", "replays.listing"])
 def test_doctests(name, kivy_window):
     import doctest
     import importlib

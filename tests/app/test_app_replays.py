@@ -9,13 +9,13 @@ from fastmine.records import RecordsStore
 
 
 def test_the_apps_store_keeps_the_replay(tmp_path):
-    from fastmine.app.store import Store
+    from fastmine.app.playerdata import PlayerData
 
     g = fastmine.Game(9, 9, 10, seed=4)
     g.reveal(4, 4)
     while not g.state.is_over:
         g.reveal(*(int(v) for v in np.argwhere(g.view == fastmine.HIDDEN)[0]))
-    record_id = Store(str(tmp_path)).record_game(g)
+    record_id = PlayerData(str(tmp_path)).record_game(g)
     with RecordsStore(data_dir=tmp_path) as s:
         replay = s.replay(record_id)
     assert replay is not None and np.array_equal(replay.play().view, g.view)

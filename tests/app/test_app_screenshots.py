@@ -14,8 +14,8 @@ import pytest
 pytest.importorskip("kivy")
 
 from fastmine import Difficulty  # noqa: E402
-from fastmine.app import assist  # noqa: E402
-from fastmine.app.dialogs import EndDialog  # noqa: E402
+from fastmine.app.dialogs.endgame import EndDialog  # noqa: E402
+from fastmine.app.play import assist  # noqa: E402
 
 
 def check_not_blank(path, px):
@@ -137,7 +137,7 @@ def test_other_screens(drv, screenshot_dir):
     drv.frames(3)
     shot(drv, screenshot_dir, "settings")
     drv.app.close_settings()
-    drv.app.open_menu(drv.ids("menu_button"))
+    drv.app.game_screen.open_menu(drv.ids("menu_button"))
     drv.wait(0.4)
     shot(drv, screenshot_dir, "menu")
 
@@ -161,7 +161,7 @@ def _midgame(drv, rows=16, cols=30, mines=99, seed=3):
 @pytest.fixture
 def touch_first(monkeypatch):
     """Phones open games the touch-screen way (the platform says so on a device)."""
-    from fastmine.app import viewport
+    from fastmine.app.board import viewport
 
     monkeypatch.setattr(viewport, "TOUCH_FIRST", True)
 
@@ -184,7 +184,7 @@ def test_phone_screens(make_app, data_dir, screenshot_dir, touch_first, profile)
         drv.press(drv.ids("face"))  # a game in progress: the app asks first
         drv.wait(0.4)
         shot(drv, screenshot_dir, f"{profile}_abandon")
-        from fastmine.app.dialogs import ConfirmDialog
+        from fastmine.app.dialogs.messages import ConfirmDialog
 
         drv.press(next(w for w in drv.window.children if isinstance(w, ConfirmDialog)).ids.no)
         drv.wait(0.4)

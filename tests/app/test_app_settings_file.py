@@ -40,7 +40,7 @@ def home(tmp_path, monkeypatch):
 
 
 def settings_of(drv) -> dict[str, str]:
-    from fastmine.app import settingsfile
+    from fastmine.app.screens import settingsfile
 
     return {k: str(drv.app.config.get("game", k)) for k in settingsfile.exported_keys()}
 
@@ -59,7 +59,7 @@ def press_file_button(drv, key: str) -> None:
 def test_the_round_trip_by_the_settings_screen(make_app, tmp_path, home, messages):
     from kivy.metrics import dp
 
-    from fastmine.app import settingsfile
+    from fastmine.app.screens import settingsfile
 
     for name in ("one", "two"):
         (tmp_path / name).mkdir()
@@ -140,7 +140,7 @@ GOOD = {"theme": "dark", "touch_slop": "5"}
 ])
 def test_a_file_that_cannot_be_used_is_refused_and_changes_nothing(
         make_app, data_dir, tmp_path, messages, payload, words):
-    from fastmine.app import settingsfile
+    from fastmine.app.screens import settingsfile
 
     drv = start_app(make_app, data_dir, "phone_360")
     before = settings_of(drv)
@@ -155,7 +155,7 @@ def test_a_file_that_cannot_be_used_is_refused_and_changes_nothing(
 
 
 def test_a_missing_file_is_named(make_app, data_dir, tmp_path, messages):
-    from fastmine.app import settingsfile
+    from fastmine.app.screens import settingsfile
 
     drv = start_app(make_app, data_dir, "phone_360")
     assert settingsfile.import_path(drv.app, str(tmp_path / "nope.json")) is None
@@ -164,7 +164,7 @@ def test_a_missing_file_is_named(make_app, data_dir, tmp_path, messages):
 
 
 def test_unknown_keys_are_ignored_with_a_note(make_app, data_dir, tmp_path, messages):
-    from fastmine.app import settingsfile
+    from fastmine.app.screens import settingsfile
 
     drv = start_app(make_app, data_dir, "phone_360")
     payload = {"format": "fastmine-settings", "version": 1,
@@ -179,7 +179,7 @@ def test_unknown_keys_are_ignored_with_a_note(make_app, data_dir, tmp_path, mess
 
 
 def test_export_never_replaces_fastmine_s_own_files(make_app, data_dir, messages):
-    from fastmine.app import settingsfile
+    from fastmine.app.screens import settingsfile
 
     drv = start_app(make_app, data_dir, "phone_360", theme="dark")
     ini = data_dir / "fastmine.ini"

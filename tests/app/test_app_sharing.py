@@ -8,7 +8,7 @@ import pytest
 pytest.importorskip("kivy")
 
 from fastmine import Board, GameState, gamecode  # noqa: E402
-from fastmine.app.dialogs import ConfirmDialog, MessageDialog  # noqa: E402
+from fastmine.app.dialogs.messages import ConfirmDialog, MessageDialog  # noqa: E402
 
 
 def _dialogs(drv, kind):

@@ -30,7 +30,8 @@ from fixedgame import MASK, end_dialog  # noqa: E402
 from profiles import start_app  # noqa: E402
 
 from fastmine import HIDDEN  # noqa: E402
-from fastmine.app.dialogs import EndDialog, MessageDialog  # noqa: E402
+from fastmine.app.dialogs.endgame import EndDialog  # noqa: E402
+from fastmine.app.dialogs.messages import MessageDialog  # noqa: E402
 
 
 def quick_tap(drv, x, y) -> None:
@@ -43,7 +44,7 @@ def quick_tap(drv, x, y) -> None:
 
 @pytest.mark.parametrize("profile", ["phone_360", "phone_393"])
 def test_the_tap_right_after_undo_plays(make_app, data_dir, profile):
-    from fastmine.app import viewport
+    from fastmine.app.board import viewport
 
     viewport.TOUCH_FIRST = True
     try:

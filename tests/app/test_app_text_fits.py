@@ -14,13 +14,13 @@ pytest.importorskip("kivy")
 
 from profiles import box, start_app  # noqa: E402
 
-from fastmine.app import i18n  # noqa: E402
+from fastmine.app.text import i18n  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
 def english_after():
     yield
-    from fastmine.app.languages import use_font
+    from fastmine.app.text.languages import use_font
 
     i18n.set_language("en")
     use_font("en")
@@ -60,7 +60,7 @@ def test_the_end_dialog_shows_whole_stats_rows_clear_of_the_scroll_bar(make_app,
     from fixedgame import MASK
     from test_app_games import open_dialog, win_by_taps
 
-    from fastmine.app.dialogs import EndDialog
+    from fastmine.app.dialogs.endgame import EndDialog
 
     drv = start_app(make_app, data_dir, profile, animations=0, language=code)
     game = drv.attach_board(MASK)
@@ -114,7 +114,7 @@ def test_button_words_keep_clear_of_their_border(make_app, data_dir, code):
     from kivy.metrics import dp
     from test_app_games import open_dialog, win_by_taps
 
-    from fastmine.app.dialogs import EndDialog
+    from fastmine.app.dialogs.endgame import EndDialog
 
     drv = start_app(make_app, data_dir, "phone_360_font13", animations=0, language=code)
     game = drv.attach_board(MASK)
@@ -154,7 +154,7 @@ def test_the_replays_import_button_follows_a_language_change(make_app, data_dir)
 
 
 def test_the_resume_offer_reads_as_one_sentence_of_the_language(make_app, data_dir):
-    from fastmine.app.dialogs import ResumeDialog
+    from fastmine.app.dialogs.messages import ResumeDialog
 
     drv = start_app(make_app, data_dir, "phone_360_font13", animations=0, language="zh_CN")
     drv.tap_cell(4, 4)

@@ -95,7 +95,7 @@ def show(make_app, data_dir, theme: str, palette: str):
 @pytest.mark.parametrize("theme", ["light", "dark", "black"])
 def test_the_colour_blind_numbers_stay_apart_in_every_theme(make_app, data_dir, theme,
                                                              screenshot_dir):
-    from fastmine.app import viewport
+    from fastmine.app.board import viewport
 
     viewport.TOUCH_FIRST = True
     try:
@@ -120,7 +120,7 @@ def test_the_colour_blind_numbers_stay_apart_in_every_theme(make_app, data_dir, 
 
 
 def test_true_black_is_black_where_the_screen_is_bare(make_app, data_dir, screenshot_dir):
-    from fastmine.app import viewport
+    from fastmine.app.board import viewport
 
     viewport.TOUCH_FIRST = True
     try:
@@ -162,8 +162,8 @@ def _simulated_picture(drv, path: str) -> None:
 
 
 def test_the_number_colours_setting_applies_at_once_and_keeps_the_theme(make_app, data_dir):
-    from fastmine.app import viewport
-    from fastmine.app.theme import COLOUR_BLIND_NUMBERS, DARK
+    from fastmine.app.board import viewport
+    from fastmine.app.board.theme import COLOUR_BLIND_NUMBERS, DARK
 
     viewport.TOUCH_FIRST = True
     try:

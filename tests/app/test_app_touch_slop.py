@@ -20,7 +20,7 @@ SAFE, MINE = (0, 5), (0, 4)  # see test_app_controls.py
 
 @pytest.fixture(autouse=True)
 def _touch_first():
-    from fastmine.app import viewport
+    from fastmine.app.board import viewport
 
     viewport.TOUCH_FIRST = True
     yield

@@ -18,8 +18,9 @@ from kivy.uix.textinput import TextInput  # noqa: E402
 from profiles import PHONES, inside, start_app  # noqa: E402
 
 from fastmine import HIDDEN, Difficulty  # noqa: E402
-from fastmine.app import assist  # noqa: E402
-from fastmine.app.dialogs import ConfirmDialog, EndDialog, ResumeDialog  # noqa: E402
+from fastmine.app.dialogs.endgame import EndDialog  # noqa: E402
+from fastmine.app.dialogs.messages import ConfirmDialog, ResumeDialog  # noqa: E402
+from fastmine.app.play import assist  # noqa: E402
 from fastmine.app.widgets import MainMenu, Toast  # noqa: E402
 
 MIN_DP = 48
@@ -79,7 +80,7 @@ def close_modals(drv) -> None:
 
 @pytest.mark.parametrize("profile", PHONES)
 def test_every_touch_target_is_at_least_48_dp(make_app, data_dir, profile):
-    from fastmine.app import viewport
+    from fastmine.app.board import viewport
 
     viewport.TOUCH_FIRST = True
     try:

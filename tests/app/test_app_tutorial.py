@@ -13,7 +13,7 @@ from fixedgame import MASK  # noqa: E402
 from profiles import PHONES, inside, start_app  # noqa: E402
 
 from fastmine import FLAG, HIDDEN  # noqa: E402
-from fastmine.app import tutorial as T  # noqa: E402
+from fastmine.app.screens import tutorial as T  # noqa: E402
 
 
 def step(drv) -> str | None:

@@ -16,7 +16,7 @@ from tests.videos.video_files import DATA  # noqa: E402
 
 
 def _messages(drv):
-    from fastmine.app.dialogs import MessageDialog
+    from fastmine.app.dialogs.messages import MessageDialog
 
     return [w for w in drv.window.children if isinstance(w, MessageDialog)]
 
@@ -69,7 +69,7 @@ def test_a_bad_dropped_file_is_one_message_and_the_records_unchanged(drv, data_d
 
 
 def test_replays_import_uses_the_native_chooser(drv, data_dir):
-    from fastmine.app import videoimport
+    from fastmine.app.replays import videoimport
 
     drv.app.show_screen("replays")
     drv.frames(2)
@@ -90,7 +90,7 @@ def test_replays_import_uses_the_native_chooser(drv, data_dir):
 
 
 def test_replays_import_falls_back_to_the_apps_own_chooser(drv, data_dir, tmp_path):
-    from fastmine.app import videoimport
+    from fastmine.app.replays import videoimport
 
     folder = tmp_path / "videos"
     folder.mkdir()
@@ -117,7 +117,7 @@ def test_replays_import_falls_back_to_the_apps_own_chooser(drv, data_dir, tmp_pa
 
 
 def test_the_import_button_opens_a_chooser(drv, monkeypatch):
-    from fastmine.app import videoimport
+    from fastmine.app.replays import videoimport
 
     opened = []
     monkeypatch.setattr(videoimport, "choose_file", lambda app: opened.append(app))

@@ -68,7 +68,7 @@ def test_the_atlas_texture_is_mipmapped_without_kivys_generated_levels(kivy_wind
     ``glGenerateMipmap`` (0.15 s of CPU with software OpenGL); the atlas gives
     every level itself and still samples them (the drawn-level test in
     test_app_doctests.py checks what they show)."""
-    from fastmine.app import theme, tiles
+    from fastmine.app.board import theme, tiles
 
     image = tiles.Atlas.for_theme(theme.LIGHT).image
     tex = tiles.make_texture(image)
@@ -87,7 +87,7 @@ def test_the_atlas_keeps_no_pixels_and_uploads_them_again_after_a_lost_context(k
     from kivy.graphics.context import get_context
     from kivydriver import drawn_small
 
-    from fastmine.app import theme, tiles
+    from fastmine.app.board import theme, tiles
 
     path = str(tmp_path / "atlas.npy")
     # an image no drawing makes: the upload after the lost context must read the cache
@@ -125,7 +125,7 @@ def test_making_the_sounds_does_not_load_numpy_random(tmp_path):
     """The first start writes the sound effects; their noise comes from the standard
     library, so numpy.random (2 MB of extension modules the app needs for nothing
     else) stays out of the process."""
-    code = ("import json, sys\nfrom fastmine.app import sounds\n"
+    code = ("import json, sys\nfrom fastmine.app.services import sounds\n"
             "paths = sounds.write_sounds(sys.argv[1])\n"
             "print(json.dumps({'random': 'numpy.random' in sys.modules, 'files': sorted(paths)}))")
     out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "sounds")], capture_output=True,

@@ -12,13 +12,13 @@ pytest.importorskip("kivy")
 
 from profiles import box, start_app  # noqa: E402
 
-from fastmine.app import i18n  # noqa: E402
+from fastmine.app.text import i18n  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
 def english_after():
     yield
-    from fastmine.app.languages import use_font
+    from fastmine.app.text.languages import use_font
 
     i18n.set_language("en")
     use_font("en")
@@ -65,7 +65,7 @@ def card(drv):
 
 
 def step(drv) -> str | None:
-    from fastmine.app import tutorial as T
+    from fastmine.app.screens import tutorial as T
 
     i = drv.app.tutorial_step
     return None if i is None else T.STEPS[i].name
@@ -77,7 +77,7 @@ def test_the_tutorial_speaks_to_the_mouse_or_the_finger(make_app, data_dir, mous
                                                         not_words):
     # a desktop told a mouse player to hold: holding the left button opens the
     # mine on release, and the tutorial started again
-    from fastmine.app import tutorial as T
+    from fastmine.app.screens import tutorial as T
 
     drv = start_app(make_app, data_dir, "desktop" if mouse else "phone_360", offer_tutorial=True,
                     animations=0)
@@ -102,7 +102,7 @@ def test_on_a_desktop_platform_the_tutorial_speaks_to_the_mouse(make_app, data_d
 
 
 def test_the_tutorials_clock_stands_still_and_the_first_game_is_not_paused(make_app, data_dir):
-    from fastmine.app import tutorial as T
+    from fastmine.app.screens import tutorial as T
 
     drv = start_app(make_app, data_dir, "phone_360", offer_tutorial=True, animations=0)
     assert step(drv) == "open"
@@ -142,7 +142,7 @@ def test_skip_looks_like_a_button(make_app, data_dir):
 
 @pytest.mark.parametrize("profile", ["landscape", "desktop"])
 def test_the_tutorial_card_leaves_the_cells_of_its_step_in_view(make_app, data_dir, profile):
-    from fastmine.app import tutorial as T
+    from fastmine.app.screens import tutorial as T
 
     drv = start_app(make_app, data_dir, profile, offer_tutorial=True, animations=0)
     drv.app.mouse_player = profile == "desktop"
@@ -188,7 +188,7 @@ def test_the_desktop_import_chooser_has_places_a_path_field_and_the_apps_look(
 
     from kivy.uix.filechooser import FileChooserController
 
-    from fastmine.app import videoimport
+    from fastmine.app.replays import videoimport
 
     data = Path(__file__).resolve().parents[1] / "data"
     home = tmp_path / "home"

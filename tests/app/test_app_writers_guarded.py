@@ -31,9 +31,9 @@ def _fastmine_files(tmp_path):
 
 
 def test_board_views_tiles_and_settings_keep_fastmines_files(tmp_path):
-    from fastmine.app import tiles
-    from fastmine.app.appfiles import SettingsConfig
-    from fastmine.app.viewport import ZoomMemory
+    from fastmine.app.board import tiles
+    from fastmine.app.board.viewport import ZoomMemory
+    from fastmine.app.services.appfiles import SettingsConfig
 
     targets = _fastmine_files(tmp_path)
     before = {p: p.read_bytes() for p in targets}

@@ -11,7 +11,7 @@ import os
 import pytest
 
 from fastmine import Game
-from fastmine.app.store import Store
+from fastmine.app.playerdata import PlayerData
 from fastmine.records import RecordsStore
 
 
@@ -25,18 +25,18 @@ def test_old_counts_are_imported_once_and_the_file_kept_aside(tmp_path):
     old = tmp_path / "abandoned.json"
     text = '{\n "beginner": 2,\n "custom 12x20/40": 1\n}'
     old.write_text(text)
-    store = Store(str(tmp_path))
+    store = PlayerData(str(tmp_path))
     assert store.stats("beginner").abandoned == 2
     assert store.abandoned((12, 20, 40)) == 1
     assert not old.exists()
     (kept,) = tmp_path.glob("abandoned.json.imported*")
     assert kept.read_text() == text                         # never deleted
     store.count_abandoned(started())
-    again = Store(str(tmp_path))                            # the next start
+    again = PlayerData(str(tmp_path))                            # the next start
     assert again.stats("beginner").abandoned == 3
     # A file put back (say, a crash between the import and the rename) counts once.
     old.write_text(text)
-    assert Store(str(tmp_path)).stats("beginner").abandoned == 3
+    assert PlayerData(str(tmp_path)).stats("beginner").abandoned == 3
     with RecordsStore(data_dir=tmp_path) as db:
         assert len(db.abandoned_games()) == 4 and db.count() == 0
 
@@ -57,7 +57,7 @@ BIG_LABEL = "custom 18446744073709551616x9/10"     # a board label past 64 bits
 def test_an_unreadable_file_is_kept_aside_and_reported_once(tmp_path, caplog, text):
     old = tmp_path / "abandoned.json"
     old.write_text(text)
-    store = Store(str(tmp_path))
+    store = PlayerData(str(tmp_path))
     with caplog.at_level(logging.WARNING):
         assert store.stats("beginner").abandoned == 0
     warned = [r for r in caplog.records
@@ -70,7 +70,7 @@ def test_an_unreadable_file_is_kept_aside_and_reported_once(tmp_path, caplog, te
     assert kept.read_text() == text                         # its bytes kept
     caplog.clear()
     with caplog.at_level(logging.WARNING):                  # the next start: nothing to say
-        assert Store(str(tmp_path)).stats("beginner").abandoned == 1
+        assert PlayerData(str(tmp_path)).stats("beginner").abandoned == 1
     assert not caplog.records
     with RecordsStore(data_dir=tmp_path) as db:
         assert len(db.abandoned_games()) == 1
@@ -81,7 +81,7 @@ def test_a_file_at_the_cap_is_imported_whole(tmp_path):
 
     (tmp_path / "abandoned.json").write_text(
         f'{{"beginner": {MAX_IMPORTED_ABANDONED - 1}, "expert": 1}}')
-    store = Store(str(tmp_path))
+    store = PlayerData(str(tmp_path))
     assert store.abandoned("beginner") == MAX_IMPORTED_ABANDONED - 1
     assert store.abandoned("expert") == 1
     assert list(tmp_path.glob("abandoned.json.imported-*"))
@@ -95,12 +95,12 @@ def test_a_file_the_app_may_not_read_stays_for_the_next_start(tmp_path, caplog):
     old.chmod(0)
     try:
         with caplog.at_level(logging.WARNING):
-            assert Store(str(tmp_path)).stats("beginner").abandoned == 0
+            assert PlayerData(str(tmp_path)).stats("beginner").abandoned == 0
         assert any("left for the next start" in r.getMessage() for r in caplog.records)
         assert old.exists()
     finally:
         old.chmod(0o644)
-    assert Store(str(tmp_path)).stats("beginner").abandoned == 2
+    assert PlayerData(str(tmp_path)).stats("beginner").abandoned == 2
 
 
 def test_a_fifo_in_place_of_the_file_is_not_waited_on(tmp_path, caplog):
@@ -108,14 +108,14 @@ def test_a_fifo_in_place_of_the_file_is_not_waited_on(tmp_path, caplog):
         pytest.skip("no FIFOs here")
     os.mkfifo(tmp_path / "abandoned.json")
     with caplog.at_level(logging.WARNING):
-        assert Store(str(tmp_path)).stats("beginner").abandoned == 0
+        assert PlayerData(str(tmp_path)).stats("beginner").abandoned == 0
     assert any("FIFO" in r.getMessage() for r in caplog.records)
     assert not (tmp_path / "abandoned.json").exists()       # renamed aside, not read
     assert len(list(tmp_path.glob("abandoned.json.unreadable-*"))) == 1
 
 
 def test_a_game_with_no_reveal_is_not_counted(tmp_path):
-    store = Store(str(tmp_path))
+    store = PlayerData(str(tmp_path))
     store.count_abandoned(Game(9, 9, 10, seed=1))
     assert store.abandoned("beginner") == 0
     store.count_abandoned(started(16, 16, 40))

@@ -1,10 +1,16 @@
-"""The Kivy App: screens, settings, theme, records, saving, sound, keyboard.
+"""The Kivy App: it builds the game screen and wires the app's parts together.
 
-Game play lives in :class:`.controller.GameController`; this module wires
-it to everything around a game: the end-of-game dialogs and the records
-store, save on pause or stop and the resume offer at start, the settings
-panel, the light and dark themes, sound, the keyboard and auto-pause when
-the window loses focus.
+Game play lives in :class:`.play.controller.GameController` and the game
+screen (:class:`.screens.game.GameScreen`, which also applies the settings of
+its board and controller); the end of a game (records, the end dialog, a best
+time's name, Undo) in :class:`.play.ending.Ending`.  This module wires them to
+everything around a game: the records store, save on pause or stop and the
+resume offer at start, the settings file and panel, the themes, sound, the
+keyboard and auto-pause when the window loses focus.  Its mixins are the other
+parts' ways in: the Language setting (:mod:`.text.languages`), leaving a game
+or the app (:mod:`.play.leaving`), game codes (:mod:`.play.sharing`), the
+tutorial (:mod:`.screens.tutorial`) and the replay player
+(:mod:`.replays.watching`).
 """
 
 from __future__ import annotations
@@ -17,48 +23,41 @@ from typing import TYPE_CHECKING, Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
-from kivy.factory import Factory
 from kivy.logger import Logger
-from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ObjectProperty
 from kivy.uix.modalview import ModalView
 
-from fastmine import DIFFICULTIES, Difficulty, Game, difficulty_name
+from fastmine import DIFFICULTIES, Difficulty, difficulty_name
 
-from . import appfiles, assist, controls, haptics
 from . import settings as S
-from .dialogs import (
-    ConfirmDialog,
-    EndDialog,
-    MessageDialog,
-    ResumeDialog,
-    SolverMenu,
-    end_lines,
-    fmt_time,
-)
-from .i18n import _, board_name, ngettext, sentence
-from .languages import LanguageMixin
-from .leaving import LeavingMixin
-from .screenloader import SCREENS as SCREEN_MODULES
-from .screenloader import Screens, load_kv, screen_class
-from .screens import GameScreen
-from .sharing import SharingMixin
-from .sounds import SoundBoard
-from .store import Store, StoreError
-from .theme import LIGHT, get_theme
-from .tiles import Atlas
-from .tutorial import TutorialMixin
-from .watching import ReplayMixin
+from .board.theme import LIGHT, get_theme
+from .board.tiles import Atlas
+from .dialogs.endgame import EndDialog
+from .dialogs.messages import ConfirmDialog, MessageDialog, ResumeDialog
+from .kvfiles import load_kv
+from .play import assist
+from .play.ending import Ending
+from .play.leaving import LeavingMixin
+from .play.sharing import SharingMixin
+from .playerdata import PlayerData, PlayerDataError
+from .replays.watching import ReplayMixin
+from .screens.game import GameScreen
+from .screens.screenloader import SCREENS as SCREEN_MODULES
+from .screens.screenloader import Screens, screen_class
+from .screens.tutorial import TutorialMixin
+from .services import appfiles, haptics
+from .services.sounds import SoundBoard
+from .text.i18n import _, board_name, ngettext, sentence
+from .text.languages import LanguageMixin
 
 if TYPE_CHECKING:
-    from .appfiles import SettingsConfig
-    from .controller import GameController
     from .kivytypes import ClockEvent
-    from .screenloader import Screens
-    from .settingsscreen import SettingsScreen
+    from .play.controller import GameController
+    from .screens.screenloader import Screens
+    from .screens.settings import SettingsScreen
+    from .services.appfiles import SettingsConfig
 
-END_DIALOG_DELAY = 0.6  # seconds to see the board before the dialog covers it
-KV_FILES = ("widgets.kv", "game.kv")
+KV_FILES = ("widgets.kv", "screens/game.kv")
 """The layouts loaded at start (beside this module), in this order: a rule
 loaded later refines an earlier one for the same class.  The game screen's and
 its menus' only: each other screen's load with it, on first use
@@ -94,14 +93,12 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         self._told_settings_unsaved = False
         self._settings_changed = False  # a setting changed in memory (migrated), not yet written
         self.clock = clock
-        self.store: Store | None = None
+        self.store: PlayerData | None = None
         self.sounds: SoundBoard | None = None
         self.game_screen: GameScreen | None = None
-        self.end_dialog: EndDialog | None = None
+        self.ending = Ending(self)  # records each finished game, its end dialog
         self.resume_dialog: ResumeDialog | None = None
         self.first_frame_at: float | None = None
-        self._pending_record: int | None = None  # the stored best time a name is asked for
-        self._loss_record: int | None = None  # the stored loss an undo takes back
         self.quit_dialog: ConfirmDialog | None = None
         self._events: list[ClockEvent] = []  # scheduled callbacks to cancel when the app stops
         super().__init__(**kwargs)
@@ -172,7 +169,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         return config
 
     def build_config(self, config: SettingsConfig) -> None:
-        from .viewport import touch_first
+        from .board.viewport import touch_first
 
         for section, values in (S.touch_defaults(S.DEFAULTS) if touch_first() else S.DEFAULTS).items():
             config.setdefaults(section, values)
@@ -191,7 +188,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
             raise AttributeError("the app has no game screen before it is built")
         return self.game_screen
 
-    def _records(self) -> Store:
+    def _records(self) -> PlayerData:
         # The records, which build() opens: every caller runs after that.
         if self.store is None:
             raise AttributeError("the app has no records before it is built")
@@ -199,7 +196,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
 
     def build(self) -> Screens:
         cfg = self.config
-        self.store = Store(self.user_data_dir)
+        self.store = PlayerData(self.user_data_dir)
         self.sounds = SoundBoard(os.path.join(self.user_data_dir, "sounds"), S.flag(cfg, "sound"))
         self.apply_theme(cfg.get(S.SECTION, "theme"))
         sm = Screens()  # switches at once; releases the screens left (screenloader)
@@ -209,12 +206,8 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         board = self.game_screen.board
         board.atlas = self.atlas
         board.cursor_color = self.theme.cursor
-        board.long_press_delay = S.long_press_delay(cfg)
-        ctrl.question_marks = S.flag(cfg, "question_marks")
-        ctrl.rule = S.first_click(cfg)
-        ctrl.coach = S.flag(cfg, "coach")
-        self.apply_controls()
-        ctrl.bind(on_game_over=self._on_game_over, on_sound=self._on_sound)
+        self.game_screen.apply_settings(cfg)  # the board's and the controller's
+        ctrl.bind(on_game_over=self.ending.game_over, on_sound=self._on_sound)
         self.new_game()
         return sm
 
@@ -223,7 +216,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         self._restore_window_size()
         Window.bind(on_key_down=self._on_key_down, focus=self._on_focus, on_flip=self._on_first_flip,
                     on_request_close=self._on_request_close)
-        from . import videoimport
+        from .replays import videoimport
 
         videoimport.install(self)  # a video dropped on the window is imported
         if self.settings_note:
@@ -252,16 +245,6 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         if self.sounds is not None:
             self.sounds.load()
 
-    def apply_controls(self) -> None:
-        """The control scheme, tap on a number, double-tap delay and touch tolerance settings."""
-        cfg, ctrl = self.config, self.ctrl
-        ctrl.scheme = S.control_scheme(cfg)
-        ctrl.tap_number = S.tap_number(cfg)
-        double = controls.uses_double_tap(ctrl.scheme)
-        board = self._built_screen().board
-        board.double_tap_delay = S.double_tap_delay(cfg) if double else 0.0
-        board.gestures.slop = dp(S.touch_slop(cfg))
-
     def _on_sound(self, _ctrl: object, name: str) -> None:
         if self.sounds is not None:
             self.sounds.play(name)
@@ -283,26 +266,14 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
             board.cursor_color = theme.cursor
 
     def on_config_change(self, config: SettingsConfig, section: str, key: str, value: str) -> None:
-        if section != S.SECTION:
-            return
-        if key == "question_marks":
-            self.ctrl.set_question_marks(S.flag(config, key))
-        elif key == "long_press_delay":
-            self._built_screen().board.long_press_delay = S.long_press_delay(config)
-        elif key == "first_click":
-            self.ctrl.rule = S.first_click(config)
-        elif key in ("theme", "numbers"):
+        if section != S.SECTION or self._built_screen().apply_settings(config, key):
+            return  # the game screen's settings: its board's and controller's
+        if key in ("theme", "numbers"):
             self.apply_theme(config.get(S.SECTION, "theme"))
         elif key == "sound" and self.sounds is not None:
             self.sounds.enabled = S.flag(config, key)
-        elif key == "coach":
-            self.ctrl.coach = S.flag(config, key)
         elif key == "language":
             self.apply_language(value)
-        elif key in ("controls", "tap_number", "double_tap_delay", "touch_slop"):
-            self.apply_controls()
-        elif key == "cell_size":
-            self._built_screen().board.apply_cell_size()  # the game on screen, and the next ones
         # vibration and animations are read where they are used
 
     def write_settings(self) -> None:
@@ -322,10 +293,6 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         if not self.root.has_screen(name):
             self.root.add_widget(screen_class(name)(name=name))
         self.root.current = name
-
-    def open_menu(self, button: Any) -> None:
-        """The Menu button's drop-down."""
-        Factory.MainMenu().open(button)
 
     def open_settings(self, *largs: object) -> bool:
         """The settings screen (the menu, F1), in the app's theme and words;
@@ -348,13 +315,6 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
             self.root.add_widget(screen_class("settings")(name="settings"))
         screen: SettingsScreen = self.root.get_screen("settings")
         return screen
-
-    def open_solver_menu(self, button: Any) -> SolverMenu:
-        """The Solver control: the five strategies in plain words, one move each."""
-        menu = SolverMenu()
-        menu.bind(on_choose=lambda _m, strategy: self.ctrl.assist(strategy))
-        menu.open(button)
-        return menu
 
     def _on_key_down(self, _window: object, key: int, _scancode: int, codepoint: str | None,
                      _modifiers: list[str]) -> bool:
@@ -418,7 +378,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
 
     def start_game(self, d: Difficulty, name: str | None = None, rule: str | None = None) -> None:
         """Start a game of size ``d``; ``name`` (a preset or "custom") is remembered."""
-        self._flush_pending_record()
+        self.ending.forget()
         if name is not None:
             self.config.set(S.SECTION, "difficulty", name)
         if rule is not None:
@@ -469,129 +429,15 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
 
     # ------------------------------------------------------------ end of game
 
-    def _on_game_over(self, ctrl: GameController, state: str) -> None:
-        if self.tutorial_on:
-            return  # the tutorial's game is never recorded
-        g = ctrl.game
-        try:
-            self._records().clear_saved()
-        except StoreError as exc:
-            Logger.warning(f"fastmine: cannot clear the saved game: {exc}")
-        st = g.stats()
-        diff = difficulty_name(g.rows, g.cols, g.mine_count)
-        board = diff if diff != "custom" else (g.rows, g.cols, g.mine_count)
-        won = state == "won"
-        note, ask = "", False
-        best = None
-        read_only = self._records_read_only()
-        if read_only:
-            # nothing can be stored: no name asked for a best time, no record to take
-            # back; the Records screen says where and why in full
-            note = _("Not recorded: the records here can be read but not changed (see Records).")
-        elif won and g.assisted:
-            note = _("Assisted game: it counts as assisted in the records, not for best times.")
-        elif won:
-            try:
-                best = self._records().best_time(board)
-                ask = self._records().is_best_time(g)
-            except StoreError as exc:
-                note = _("Records unavailable: {why}").format(why=exc)
-            if ask:
-                note = (_("New best time (was {time} by {name})! Enter your name:").format(
-                    time=fmt_time(best.time), name=best.name or _("someone")) if best
-                    else _("New best time! Enter your name:"))
-            elif best is not None:
-                note = _("Best time: {time} by {name}. So close, try again!").format(
-                    time=fmt_time(best.time), name=best.name or _("someone"))
-        # The game is stored at once (an app killed at the prompt loses nothing);
-        # the name typed at the best-time prompt is set on it afterwards.
-        self._pending_record = self._record(g) if ask else None
-        self._loss_record = None
-        if not ask and not read_only:
-            record_id = self._record(g)
-            if not won:
-                self._loss_record = record_id
-        dialog = EndDialog()
-        dialog.won = won
-        dialog.title = _("You won!") if won else _("Boom! You hit a mine.")
-        dialog.lines = end_lines(st, won, (g.revealed_count, g.rows * g.cols - g.mine_count))
-        dialog.note = note
-        dialog.name = self.config.get(S.SECTION, "player_name") or self._last_name()
-        dialog.ask_name = ask and self._pending_record is not None
-        dialog.can_undo = ctrl.undoable
-        self.offer_replay(dialog, g)
-        dialog.bind(on_name_entered=self._on_record_name, on_new_game=lambda *_a: self.new_game(),
-                    on_undo=lambda *_a: self.undo_loss())
-        self.end_dialog = dialog
-        self._events.append(Clock.schedule_once(
-            lambda _dt: dialog.open() if self.end_dialog is dialog else None, END_DIALOG_DELAY))
+    @property
+    def end_dialog(self) -> EndDialog | None:
+        """The end dialog of the last game, until a new game starts (:mod:`.play.ending`)."""
+        return self.ending.dialog
 
     def undo_loss(self) -> bool:
-        """Take back the move that just lost: the game goes on, marked assisted.
-
-        The loss already stored is removed, so the game is recorded once,
-        as assisted, when it ends; it can never set a best time.
-        """
-        if not self.ctrl.undoable:
-            return False
-        record_id, self._loss_record = self._loss_record, None
-        if record_id is not None:
-            try:
-                self._records().remove_record(record_id)
-            except StoreError as exc:
-                Logger.warning(f"fastmine: cannot take back the recorded loss: {exc}")
-        dialog, self.end_dialog = self.end_dialog, None
-        if dialog is not None and dialog.parent is not None:
-            dialog.dismiss()
-        return self.ctrl.undo_loss()
-
-    def _records_read_only(self) -> str | None:
-        """The records' read-only note, or None (unreadable records are reported
-        when the game is recorded)."""
-        try:
-            return self._records().read_only_note()
-        except StoreError:
-            return None
-
-    def _last_name(self) -> str:
-        try:
-            return self._records().last_name()
-        except StoreError:
-            return ""
-
-    def _record(self, game: Game, name: str | None = None) -> int | None:
-        """Store a finished game; returns its record id, or None on failure (reported)."""
-        if name is None:
-            name = self.config.get(S.SECTION, "player_name")
-        try:
-            return self._records().record_game(game, name)
-        except StoreError as exc:
-            why = str(exc)
-            Logger.warning(f"fastmine: cannot store the game: {why}")
-            self._events.append(Clock.schedule_once(
-                lambda _dt: self.show_message(_("Records"), _("The game was not recorded: {why}").format(
-                    why=why)), 0))
-            return None
-
-    def _on_record_name(self, dialog: EndDialog, name: str) -> None:
-        record_id, self._pending_record = self._pending_record, None
-        if record_id is None:
-            return
-        if name:
-            self.config.set(S.SECTION, "player_name", name)
-            self._write_config()
-        try:
-            self._records().set_name(record_id, name)
-        except StoreError as exc:
-            dialog.note = _("The name was not saved: {why}").format(why=exc)
-            return
-        dialog.note = _("Saved: {name}, {time}.").format(
-            name=name or _("anonymous"), time=fmt_time(self.ctrl.game.stats().time))
-
-    def _flush_pending_record(self) -> None:
-        """A best-time prompt left unanswered keeps the default name already stored."""
-        self._pending_record = None
-        self.end_dialog = None
+        """Take back the move that just lost (the loss dialog's Undo, the u key):
+        see :meth:`.play.ending.Ending.undo_loss`."""
+        return self.ending.undo_loss()
 
     # ------------------------------------------------------------ save / resume
 
@@ -600,20 +446,20 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         game = None if self.game_screen is None else self.game_to_keep()
         if self.resume_dialog is not None or game is None:
             return  # the old save is still on offer
-        self._flush_pending_record()
+        self.ending.forget()
         try:
             self._records().save_game(game)
-        except StoreError as exc:
+        except PlayerDataError as exc:
             Logger.warning(f"fastmine: cannot save the game: {exc}")
 
     def _offer_resume(self) -> None:
         try:
             game = self._records().load_game(self.clock)
-        except StoreError as exc:
+        except PlayerDataError as exc:
             try:
                 kept = self._records().move_saved_aside()
                 where = " " + _("It was kept as {file}.").format(file=kept)
-            except StoreError:
+            except PlayerDataError:
                 where = ""
             self.show_message(_("Saved game not loaded"), f"{exc}.{where}")
             return
@@ -640,7 +486,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
             self._count_abandoned(game)  # a game in progress, given up for a new one
             try:
                 self._records().clear_saved()
-            except StoreError as exc:
+            except PlayerDataError as exc:
                 Logger.warning(f"fastmine: cannot clear the saved game: {exc}")
 
         d.bind(on_resume_game=resume, on_discard=discard)
@@ -660,7 +506,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         for ev in self._events:
             ev.cancel()
         Atlas.save_drawn()  # stopped before its first frame was done with
-        self.end_dialog = None
+        self.ending.stop()
         self.save_now()
         self._remember_window_size()
         Window.unbind(on_key_down=self._on_key_down, focus=self._on_focus, on_flip=self._on_first_flip,

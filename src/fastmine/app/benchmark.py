@@ -117,8 +117,8 @@ def _start_app(data_dir: str | None) -> tuple[Any, str, bool]:
     was a first start (no tile atlas cached yet)."""
     from kivy.base import EventLoop, runTouchApp
 
-    from . import appfiles
     from .application import FastmineApp
+    from .services import appfiles
 
     data_dir = data_dir or tempfile.mkdtemp(prefix="fastmine-bench-")
     first_start = not any(appfiles.cache_folder(data_dir).glob("atlas-*.npy"))
@@ -170,7 +170,7 @@ def run_bench(t0: float, data_dir: str | None = None, reveals: int = 30) -> int:
         Config.set("graphics", "height", str(PHONE["size"][1]))
         from kivy.metrics import Metrics
 
-        from . import viewport
+        from .board import viewport
 
         Metrics.density = PHONE["density"]
         viewport.TOUCH_FIRST = True
@@ -365,7 +365,7 @@ def run_memory_bench(data_dir: str | None = None, clicks: int = 300) -> int:
     Config.set("graphics", "height", str(PHONE["size"][1]))
     from kivy.metrics import Metrics
 
-    from . import viewport
+    from .board import viewport
 
     Metrics.density = PHONE["density"]
     viewport.TOUCH_FIRST = True

@@ -2,7 +2,7 @@
 
 Stored by Kivy in the app's config file (``fastmine.ini`` in the user data
 directory); shown by the app's own settings screen (``F1`` or the menu,
-:class:`.settingsscreen.SettingsScreen`), in the player's words.
+:class:`.screens.settings.SettingsScreen`), in the player's words.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import json
 from configparser import RawConfigParser
 from typing import TypedDict
 
-from .i18n import LANGUAGES, N_
+from .text.i18n import LANGUAGES, N_
 
 SECTION = "game"
 

@@ -122,7 +122,7 @@ def fitted_font_size(text: str, width: float, size: float, font_name: str) -> fl
     """
     from kivy.core.text import Label as CoreLabel
 
-    from .cjkbreak import has_cjk, pieces
+    from .text.cjkbreak import has_cjk, pieces
 
     words = []
     for word in _MARKUP.sub("", text).split():

@@ -1,0 +1,1 @@
+"""What the app asks of the device: where its files go, vibration, sound."""
