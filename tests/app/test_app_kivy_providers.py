@@ -55,3 +55,28 @@ def test_a_players_own_kivy_image_setting_wins(kivy_window, tmp_path):
     """KIVY_IMAGE set by the player (or a packager) is kept, not replaced."""
     got = _probe(tmp_path, KIVY_IMAGE="pil,sdl2")
     assert got == {"pil": True, "theme": True}
+
+
+BLAS = r"""
+import json, os, sys
+import fastmine.app.launch  # as a start does, before anything imports numpy
+import numpy
+print(json.dumps({"threads": os.environ.get("OPENBLAS_NUM_THREADS")}), file=sys.__stdout__)
+"""
+
+
+def _blas(tmp_path, **extra: str) -> str | None:
+    env = _child_env(**extra)
+    if "OPENBLAS_NUM_THREADS" not in extra:
+        env.pop("OPENBLAS_NUM_THREADS", None)
+    out = subprocess.run([sys.executable, "-c", BLAS], capture_output=True, text=True,
+                         timeout=180, env=env, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])["threads"]
+
+
+def test_the_app_starts_no_blas_thread_and_keeps_a_players_setting(tmp_path):
+    """The app multiplies no matrix: OpenBLAS is told to start no thread of its own
+    (on two cores its threads cost a start 0.1 s of CPU), unless the player said."""
+    assert _blas(tmp_path) == "1"
+    assert _blas(tmp_path, OPENBLAS_NUM_THREADS="4") == "4"

@@ -27,6 +27,12 @@ from collections.abc import Mapping
 # Set on import of fastmine.app, before any of its modules imports Kivy; a player's
 # own KIVY_IMAGE wins.
 os.environ.setdefault("KIVY_IMAGE", "tex,dds,sdl2")
+# The app multiplies no matrix (the tiles are drawn with element-wise numpy), so
+# OpenBLAS need not start a thread a core when numpy loads: on two cores those
+# threads cost a start some 50-150 ms of CPU (they spin, waiting for work that
+# never comes).  Only before numpy is loaded; a player's own setting wins.
+if "numpy" not in sys.modules:
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 DESKTOP_SIZE = "1180x720"
 """The desktop window's first size (then it remembers its own)."""
