@@ -108,3 +108,18 @@ def test_every_message_laid_out_by_kivy_breaks_by_the_rules(kivy_window, code):
                                 and b[0].isalnum()):
                             bad.append(f"{width}px: {a!r} / {b!r}")
     assert not bad, f"{len(bad)} bad breaks, e.g. {bad[:6]}"
+
+
+def test_a_long_path_breaks_between_its_folders():
+    """A path wider than the line (the settings export's message) breaks after a
+    "/" or "\\", never inside a folder's or the file's name; "3BV/s" and other
+    pieces that fit stay whole."""
+    text = "设置已导出到 /root/.local/share/fastmine/settings-2.json。"
+    lines = break_lines(text, 14, len)
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+    assert all(len(line) <= 14 for line in lines[:-1])      # the file name alone is wider
+    assert all(line.rstrip().endswith(("/", "到")) for line in lines[:-1])
+    assert lines[-1] == "settings-2.json。"
+    assert break_lines("C:\\Users\\王伟\\Documents\\fastmine-settings.json", 12, len) == [
+        "C:\\Users\\王伟\\", "Documents\\", "fastmine-settings.json"]
+    assert break_lines("3BV/s 很快", 20, len) == ["3BV/s 很快"]

@@ -93,7 +93,8 @@ def pieces(paragraph: str) -> list[tuple[str, str]]:
 def break_lines(text: str, width: float, measure: Callable[[str], float]) -> list[str]:
     """``text`` in lines at most ``width`` wide (``measure`` gives a string's
     width), broken only where :func:`may_break` or a space allows: as many
-    pieces on each line as fit.  A piece wider than a line has a line of its own.
+    pieces on each line as fit.  A piece wider than a line has a line of its own,
+    or breaks after its path separators (a file's path).
 
     >>> break_lines("你挺过了 1 次（12%）。", 5, len)
     ['你挺过了', '1 次', '（12%）。']
@@ -102,15 +103,39 @@ def break_lines(text: str, width: float, measure: Callable[[str], float]) -> lis
     for paragraph in text.split("\n"):
         line, gap = "", ""
         for word, spaces in pieces(paragraph):
-            candidate = line + gap + word
-            if line and measure(candidate) > width:
-                lines.append(line)
-                line = word
-            else:
-                line = candidate
-            gap = spaces
+            parts = [word]
+            if ("/" in word or "\\" in word) and measure(word) > width:
+                parts = _at_separators(word)
+            for k, part in enumerate(parts):
+                candidate = line + gap + part
+                if line and measure(candidate) > width:
+                    lines.append(line)
+                    line = part
+                else:
+                    line = candidate
+                gap = spaces if k == len(parts) - 1 else ""
         lines.append(line + gap)  # the paragraph's trailing spaces, as they were
     return lines
+
+
+def _at_separators(word: str) -> list[str]:
+    """A piece too wide for a line cut after each of its path separators ("/",
+    "\\"): a long file path breaks between its folders, not at whatever letter
+    fills the line (Kivy still cuts a part that alone is too wide).
+
+    >>> _at_separators("/home/me/settings.json")
+    ['/', 'home/', 'me/', 'settings.json']
+    """
+    out: list[str] = []
+    part = ""
+    for ch in word:
+        part += ch
+        if ch in "/\\":
+            out.append(part)
+            part = ""
+    if part:
+        out.append(part)
+    return out
 
 
 _ORIGINAL: list[Callable[..., Any]] = []
