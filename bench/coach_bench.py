@@ -92,26 +92,36 @@ def ms_toollib_reads(paths: list[Path]) -> list[bool]:
     except ImportError:
         return [False] * len(paths)
     out: list[bool] = []
-    while len(out) < len(paths):
-        proc = subprocess.Popen([sys.executable, "-c", MS_TRY], stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                                env=clean_env())
-        assert proc.stdin is not None and proc.stdout is not None
-        try:
-            while len(out) < len(paths):
-                proc.stdin.write(f"{paths[len(out)]}\n")
-                proc.stdin.flush()
-                answer = proc.stdout.readline()
-                out.append(answer.strip() == "ok")   # nothing: the file aborted it
-                if not answer:
-                    break
-        except BrokenPipeError:
-            out.append(False)
-        finally:
-            for stream in (proc.stdin, proc.stdout):
-                with contextlib.suppress(BrokenPipeError):
-                    stream.close()
-            proc.wait()
+    # The children run in a folder of their own: ms-toollib's panic handler writes
+    # crash.log into the working folder (it was left in the checkout's root).
+    with tempfile.TemporaryDirectory(prefix="fastmine-ms-toollib-") as scratch:
+        while len(out) < len(paths):
+            out += _ms_toollib_try(paths[len(out):], scratch)
+    return out
+
+
+def _ms_toollib_try(paths: list[Path], cwd: str) -> list[bool]:
+    """One child's answers for ``paths``, up to and including the file that aborts it."""
+    out: list[bool] = []
+    proc = subprocess.Popen([sys.executable, "-c", MS_TRY], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            env=clean_env(), cwd=cwd)
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        while len(out) < len(paths):
+            proc.stdin.write(f"{Path(paths[len(out)]).resolve()}\n")
+            proc.stdin.flush()
+            answer = proc.stdout.readline()
+            out.append(answer.strip() == "ok")   # nothing: the file aborted it
+            if not answer:
+                break
+    except BrokenPipeError:
+        out.append(False)
+    finally:
+        for stream in (proc.stdin, proc.stdout):
+            with contextlib.suppress(BrokenPipeError):
+                stream.close()
+        proc.wait()
     return out
 
 

@@ -74,3 +74,21 @@ def test_a_folder_of_ones_own(monkeypatch, tmp_path):
     one = coach_bench.run(copies=1, rounds=1, folder=tmp_path)
     assert len(one["per_file"]) == 1 and one["whole_runs"]["distinct"] == [one["per_file"][0]["file"]]
     assert "1 distinct files, each once" in coach_bench.report(one)
+
+
+def test_trying_files_with_ms_toollib_leaves_no_crash_log(monkeypatch, tmp_path):
+    """ms-toollib's panic handler writes crash.log into the working folder: the
+    children that try files run in a folder of their own (it was left in the
+    checkout's root by every test run), and still answer for every file."""
+    pytest.importorskip("ms_toollib")
+    from bench import coach_bench
+
+    data = Path(__file__).resolve().parent / "data" / "videos"
+    names = ["clone_2006.mvf", "meta_v3_exp.evf", "vienna2_utf8_invalid.rmv", "arbiter_beg.avf"]
+    monkeypatch.chdir(data)             # relative names, as a caller in that folder gives
+    got = coach_bench.ms_toollib_reads([Path(n) for n in names])
+    assert len(got) == 4 and got[1] and got[3]
+    assert not (data / "crash.log").exists()
+    monkeypatch.chdir(tmp_path)
+    assert coach_bench.ms_toollib_reads([data / n for n in names]) == got
+    assert not (tmp_path / "crash.log").exists()
