@@ -171,3 +171,29 @@ def test_the_app_player_draws_the_pointer_along_the_path(drv, data_dir):
     drv.app.watch_replay(plain, None, 3)
     drv.frames(1)
     assert board.mouse_at is None and len(board._pointer.children) == 0
+
+
+@pytest.mark.parametrize("lang", ["ru", "zh_CN"])
+def test_a_file_that_is_no_video_says_so_in_the_players_language(drv, data_dir, tmp_path,
+                                                                  lang):
+    """A dropped file that is neither a video nor a replay is one message in the
+    player's language (it was the reader's English: "not a video fastmine reads")."""
+    from fastmine.app.replays import videoimport
+    from fastmine.app.text import i18n
+
+    junk = tmp_path / "notes.txt"
+    junk.write_bytes(b"not a video at all\n")
+    i18n.set_language(lang)
+    try:
+        drv.window.dispatch("on_drop_file", str(junk).encode(), 10, 10)
+        drv.frames(3)
+        (msg,) = _messages(drv)
+        said = i18n._(videoimport.NOT_A_VIDEO)
+        assert said != videoimport.NOT_A_VIDEO
+        assert msg.text.replace("\u00a0", " ") == said.replace("\u00a0", " ")
+        assert "not a video" not in msg.text and junk.name in msg.title
+        msg.dismiss()
+        drv.wait(1.0)
+    finally:
+        i18n.set_language("en")
+    assert _games(data_dir) == []

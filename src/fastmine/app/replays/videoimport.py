@@ -35,6 +35,10 @@ VIDEO_PATTERNS = ["*.avf", "*.rmv", "*.mvf", "*.evf", "*.fmreplay"]
 """The files the chooser lists."""
 
 IMPORT_WORDS = N_("Import a video or replay")
+NOT_A_VIDEO = N_("This is neither a video fastmine reads (an .avf, .rmv, .mvf or .evf "
+                 "file) nor a fastmine replay.")
+"""What a file that is neither says, in the player's language (the reader's own
+words for it are English)."""
 """The Replays screen's button (translated where it is shown: a module-level
 ``_()`` kept the words of the language at import, whatever the player chose later)."""
 
@@ -53,6 +57,7 @@ def import_path(app: Any, path: str) -> Any:
     from fastmine.replay.fromvideo import import_video, is_replay_file
     from fastmine.replay.playback import MAX_REPLAY_BYTES
     from fastmine.videos.model import MAX_FILE_BYTES
+    from fastmine.videos.reading import sniff_format
 
     from ..playerdata import PlayerDataError
     from .player import analyse
@@ -63,6 +68,10 @@ def import_path(app: Any, path: str) -> Any:
         if is_replay_file(path, data):
             replay = Replay.from_bytes(data)
             note = ""
+        elif sniff_format(data, name) is None:
+            Logger.info(f"fastmine: could not import {path}: not a video")
+            app.show_message(_("Cannot open {name}").format(name=name), _(NOT_A_VIDEO))
+            return None
         else:
             imported = import_video(data, path)
             replay = imported.replay
