@@ -28,7 +28,7 @@ PACKAGE = Path(fastmine.__file__).resolve().parent
 # Lowest first; a module may import from its own layer and the ones below it.
 # The first matching prefix decides (a module name, or a package name and ".").
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("core", ("fastmine._kernels", "fastmine._validate", "fastmine._frozen", "fastmine._unbuilt", "fastmine.extras",
+    ("core", ("fastmine._kernels", "fastmine._validate", "fastmine._frozen", "fastmine._blas", "fastmine._unbuilt", "fastmine.extras",
               "fastmine.children", "fastmine.errors", "fastmine.limits", "fastmine.viewcodes",
               "fastmine.difficulty", "fastmine.movelog", "fastmine.board", "fastmine.game",
               "fastmine.gameplay",

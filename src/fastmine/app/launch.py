@@ -20,6 +20,8 @@ import sys
 import time
 from collections.abc import Mapping
 
+from .._blas import one_blas_thread
+
 # Kivy reads its providers from the environment when it is first imported, and by
 # default tries every image library it knows: PIL's import alone costs a start
 # 30-40 ms of CPU.  The app loads no image file but Kivy's own PNG theme atlas
@@ -27,12 +29,9 @@ from collections.abc import Mapping
 # Set on import of fastmine.app, before any of its modules imports Kivy; a player's
 # own KIVY_IMAGE wins.
 os.environ.setdefault("KIVY_IMAGE", "tex,dds,sdl2")
-# The app multiplies no matrix (the tiles are drawn with element-wise numpy), so
-# OpenBLAS need not start a thread a core when numpy loads: on two cores those
-# threads cost a start some 50-150 ms of CPU (they spin, waiting for work that
-# never comes).  Only before numpy is loaded; a player's own setting wins.
-if "numpy" not in sys.modules:
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+# The app multiplies no matrix (the tiles are drawn with element-wise numpy):
+# OpenBLAS starts no thread of its own (a player's own setting wins).
+one_blas_thread()
 
 DESKTOP_SIZE = "1180x720"
 """The desktop window's first size (then it remembers its own)."""

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
 from typing import Any
 
+from .._blas import one_blas_thread
 from ..children import clean_children
 from .options import EXIT_USAGE
 from .stdio import OutputError, guarded_stdout, open_standard_descriptors, silence_stdout
@@ -89,14 +89,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _one_blas_thread(argv: list[str]) -> None:
-    """Have OpenBLAS start no thread of its own when NumPy loads (unless the
-    user said how many): no command but ``bench`` multiplies a matrix, and on
-    two cores the threads OpenBLAS starts cost every command 50 ms of CPU,
-    more than reading a video.  Only before NumPy is loaded (so ``fastmine``
-    and ``fastmine.cli`` load no NumPy), and only for this process and the
-    ones it starts: a program that calls :func:`main` has its NumPy already."""
-    if "numpy" not in sys.modules and not (argv and argv[0] == "bench"):
-        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    """OpenBLAS starts no thread of its own (:mod:`fastmine._blas`) for every
+    command but ``bench``, the one that multiplies matrices."""
+    if not (argv and argv[0] == "bench"):
+        one_blas_thread()
 
 
 def _main_guarded(argv: list[str] | None) -> int:

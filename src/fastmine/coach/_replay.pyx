@@ -100,7 +100,7 @@ cdef class Replay:
     cdef readonly int status                # why it stopped
     cdef readonly Py_ssize_t fresh          # analyses started from scratch
     cdef object fault
-    cdef object _st_arr, _pv_arr, _prob_arr, _prev_arr, _flags_arr, _known_arr, _clock
+    cdef object _st_arr, _pv_arr, _flags_arr, _known_arr, _clock
     cdef uint8_t[::1] st
     cdef int8_t[::1] pv
     cdef const int8_t[:, :] v2
@@ -168,10 +168,8 @@ cdef class Replay:
         self.view = view
         self._known_arr = np.zeros(rows * cols, np.uint8)
         self.known = self._known_arr
-        self._prob_arr = np.empty(rows * cols, np.float64)
-        self._prev_arr = np.empty(rows * cols, np.float64)
-        self.prob = self._prob_arr
-        self.prev = self._prev_arr
+        self.prob = np.empty(rows * cols, np.float64)
+        self.prev = np.empty(rows * cols, np.float64)
         self._flags_arr = np.zeros((3, rows * cols), np.uint8)
         self.flags = self._flags_arr
         bools = self._flags_arr.view(np.bool_)
@@ -224,7 +222,6 @@ cdef class Replay:
             tmp = self.prev
             self.prev = self.prob
             self.prob = tmp
-            self._prev_arr, self._prob_arr = self._prob_arr, self._prev_arr
         memset(&self.flags[0, 0], 0, 3 * self.flags.shape[1])
         try:
             if self.fault is not None and self.fault != "approximate":
