@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -192,3 +193,22 @@ def test_no_progress_bar_when_not_on_a_terminal(tmp_path: Path) -> None:
                          capture_output=True, text=True, env=env, timeout=120)
     assert res.returncode == 0 and res.stderr == ""
     assert len(res.stdout.splitlines()) == 4
+
+
+@pytest.mark.parametrize("name", VIDEOS)
+def test_a_videos_analysis_agrees_with_its_rebuilt_game(name: str) -> None:
+    """analyze_file judges the video's clicks without replaying them in a Game
+    first; its outcome, board and coach counts are the rebuilt game's, and the
+    game itself is still there when asked for."""
+    from fastmine.cli.analyze import analyze_file
+
+    video = read_video(path(name))
+    game = rebuild(video, play_video(video))
+    a = analyze_file(str(path(name)))
+    verdicts = analyze(game.board, game.moves, rule=game.rule, question_marks=game.question_marks)
+    assert a.coach == {c: n for c, n in Counter(v.category for v in verdicts).items()}
+    assert a.outcome == {"won": "won", "lost": "lost"}.get(game.state.value, "unfinished")
+    assert a.board == game.board
+    assert a.game.state is game.state and a.game.elapsed == game.elapsed
+    assert (a.game.view == game.view).all()
+    assert analyze_file(str(path(name)), coach=False).game.moves.tolist() == game.moves.tolist()

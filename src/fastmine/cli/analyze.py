@@ -22,27 +22,36 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+from numpy.typing import NDArray
+
+from ..board import Board
 from ..difficulty import difficulty_name
 from ..errors import VideoFormatError
 from ..files.outputs import check_output, write_output
 from ..files.reading import read_regular_file
 from ..game import Game
 from ..metrics import GameStats, hzini, islands, level_of, openings, zini
+from ..movelog import MOVE_CHORD, MOVE_MARK, MOVE_MARK_PLAIN, MOVE_REVEAL
 from ..replay import Replay
 from ..replay.fileformat import MAX_REPLAY_BYTES
 from ..videos import play_video, read_video
 from ..videos.model import MAX_FILE_BYTES
-from ..videos.rebuild import rebuild, video_stats
+from ..videos.moves import VideoPlay
+from ..videos.rebuild import first_click_rule, rebuild, video_stats
 from .collection import expand
 from .options import add_jobs, add_json, add_quiet
 from .stdio import json_printable, printable
 
 if TYPE_CHECKING:
-    from ..board import Board, Rule
+    from collections.abc import Callable
+
+    from ..board import Rule
     from ..coach import Category
 
 __all__ = ["JSON_FORMAT", "JSON_VERSION", "Analysis", "analyze_file", "configure", "run"]
@@ -95,8 +104,10 @@ class Analysis:
         ``"avf"``, ``"rmv"``, ``"mvf"``, ``"evf"`` or ``"fmreplay"``.
     software, software_version, player, date : str or None
         As the file records them (a replay has no player or date).
-    game : Game
-        The game rebuilt in fastmine's engine.
+    board : Board
+        The game's mines.
+    outcome : str
+        ``"won"``, ``"lost"`` or ``"unfinished"``.
     stats : GameStats
         Its metrics (for a video, with the recording client's click counts).
     coach : Counter or None
@@ -107,6 +118,8 @@ class Analysis:
     notes : tuple of str
         What the reader says about the file once (a name that is not valid
         UTF-8, shown with replacement characters).
+    make_game : callable
+        Gives :attr:`game`; a video's game is rebuilt only when asked for.
     """
 
     file: str
@@ -115,11 +128,21 @@ class Analysis:
     software_version: str | None
     player: str | None
     date: str | None
-    game: Game
+    board: Board
+    outcome: str
     stats: GameStats
     coach: Counter[Category] | None
     coach_summary: str
-    notes: tuple[str, ...] = ()
+    notes: tuple[str, ...]
+    make_game: Callable[[], Game] = field(repr=False, compare=False)
+
+    @cached_property
+    def game(self) -> Game:
+        """The game in fastmine's engine: a video's rebuilt from its moves
+        (:func:`fastmine.videos.rebuild.rebuild`), on first use: its metrics,
+        outcome and the coach's verdicts do not need it, and replaying every
+        move again is a quarter of what reading a video costs."""
+        return self.make_game()
 
     def to_json(self) -> dict[str, Any]:
         """The game's entry in the ``--json`` document (see docs/metrics.md).
@@ -128,15 +151,14 @@ class Analysis:
         -------
         dict
         """
-        g, s = self.game, self.stats
-        board = g.board
+        s, board = self.stats, self.board
+        rows, cols = board.shape
         counts = None if self.coach is None else {k.value: n for k, n in self.coach.items()}
-        assert board is not None
         return {
             "file": self.file, "format": self.format, "software": self.software,
             "software_version": self.software_version, "player": self.player,
-            "date": self.date, "rows": g.rows, "cols": g.cols, "mines": g.mine_count,
-            "level": s.level, "board": _board_name(g), "outcome": _outcome(g),
+            "date": self.date, "rows": rows, "cols": cols, "mines": board.mine_count,
+            "level": s.level, "board": _board_name(board), "outcome": self.outcome,
             "time": s.time, "bbbv": s.bbbv, "bbbv_solved": s.bbbv_solved,
             "bbbv_per_second": s.bbbv_per_second, "left": s.left_clicks,
             "right": s.right_clicks, "double": s.chord_clicks, "clicks": s.clicks,
@@ -155,16 +177,17 @@ class Analysis:
         -------
         str
         """
-        g, s = self.game, self.stats
+        s, board = self.stats, self.board
+        rows, cols = board.shape
         who = ", ".join(x for x in (f"{self.software} {self.software_version or ''}".strip(),
                                     self.player) if x)
-        parts = [f"3BV {s.bbbv_solved}/{s.bbbv}" if _outcome(g) != "won" else f"3BV {s.bbbv}",
+        parts = [f"3BV {s.bbbv_solved}/{s.bbbv}" if self.outcome != "won" else f"3BV {s.bbbv}",
                  _num("3BV/s", s.bbbv_per_second, 3), _num("IOE", s.ioe, 3),
                  f"clicks {s.clicks} ({s.left_clicks}/{s.right_clicks}/{s.chord_clicks})",
                  _num("corr", s.correctness, 3), _num("thrp", s.throughput, 3),
                  _num("RQP", s.rqp, 2), _num("STNB", s.stnb, 1)]
-        head = (f"{self.file}: {who}; {_board_name(g)} {g.rows}x{g.cols}/{g.mine_count}, "
-                f"{_outcome(g)} in {s.time:.3f} s")
+        head = (f"{self.file}: {who}; {_board_name(board)} {rows}x{cols}/{board.mine_count}, "
+                f"{self.outcome} in {s.time:.3f} s")
         line = f"{head}; {', '.join(p for p in parts if p)}"
         if self.coach is not None:
             line += f"; coach: {self.coach_summary or 'nothing to remark'}"
@@ -179,9 +202,10 @@ def _outcome(game: Game) -> str:
     return {"won": "won", "lost": "lost"}.get(game.state.value, "unfinished")
 
 
-def _board_name(game: Game) -> str:
-    name = difficulty_name(game.rows, game.cols, game.mine_count)
-    return name if name != "custom" else level_of(game.rows, game.cols, game.mine_count)
+def _board_name(board: Board) -> str:
+    (rows, cols), mines = board.shape, board.mine_count
+    name = difficulty_name(rows, cols, mines)
+    return name if name != "custom" else level_of(rows, cols, mines)
 
 
 def _is_replay(name: str, data: bytes) -> bool:
@@ -225,26 +249,37 @@ def analyze_file(name: str, coach: bool = True) -> Analysis:
     if _is_replay(name, data):
         replay = Replay.from_bytes(data)
         game = replay.play()
-        if not coach:
-            return Analysis(name, "fmreplay", "fastmine", None, None, None, game, game.stats(),
-                            None, "")
-        return Analysis(name, "fmreplay", "fastmine", None, None, None, game, game.stats(),
-                        *_coach(replay.board, replay.moves, replay.rule,
-                                replay.question_marks))
+        board = replay.board
+        counts, words = _coach(board, replay.moves, replay.rule, replay.question_marks) \
+            if coach else (None, "")
+        return Analysis(name, "fmreplay", "fastmine", None, None, None, board, _outcome(game),
+                        game.stats(), counts, words, (), lambda: game)
     video = read_video(data, name=name)
     play = play_video(video)
-    game = rebuild(video, play)
-    board = game.board
-    if board is None:       # pragma: no cover - rebuild always has the video's board
-        raise ValueError("the video has no board")
-    counts: Counter[Category] | None = None
+    # The board fastmine plays (no mine, or no safe cell: ValueError), as rebuild's.
+    board = Board.from_mines(video.mine_layout)
+    counts = None
     words = ""
     if coach:
-        counts, words = _coach(board, game.moves, game.rule, game.question_marks)
+        counts, words = _coach(board, _move_log(play, bool(video.question_marks)),
+                               first_click_rule(play, board.mines), bool(video.question_marks))
     version = f"{video.software_version}" if video.software_version else None
     return Analysis(name, video.format, video.software, version, video.player or None,
-                    video.date.isoformat() if video.date is not None else None, game,
-                    video_stats(video, play), counts, words, video.notes)
+                    video.date.isoformat() if video.date is not None else None, board,
+                    play.outcome, video_stats(video, play), counts, words, video.notes,
+                    lambda: rebuild(video, play))
+
+
+_CODES = {"left": MOVE_REVEAL, "double": MOVE_CHORD}
+
+
+def _move_log(play: VideoPlay, question_marks: bool) -> NDArray[np.int64]:
+    """The video's clicks on the board as move log rows ``(kind, row, col)``:
+    the moves :func:`~fastmine.videos.rebuild.rebuild` plays, in the form the
+    coach reads without a Python step a move."""
+    mark = MOVE_MARK if question_marks else MOVE_MARK_PLAIN
+    rows = [(_CODES.get(m.button, mark), m.row, m.col) for m in play.moves if m.row >= 0]
+    return np.array(rows, np.int64).reshape(-1, 3)
 
 
 def _error(name: str, exc: BaseException) -> str:
