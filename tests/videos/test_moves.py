@@ -10,7 +10,7 @@ from video_files import PLAYED, path
 
 import fastmine
 from fastmine.videos import EventKind, play_video, read_video
-from fastmine.videos.clientrules import ClientBoard
+from fastmine.videos.clientrules import ACTIONS, BUTTONS, ClientBoard
 from fastmine.videos.rmv import read_rmv_board_events
 
 _ACTIONS = {"left": {"reveal"}, "right": {"flag", "unflag", "question", "unmark", "mark"},
@@ -137,3 +137,27 @@ def test_fastmine_rebuilds_the_game_from_the_moves(name: str) -> None:
         # The chord on a revealed 0 included (vienna2_preflags.rmv has one).
         assert (g.view == b.view()).all(), f"event {i}: fastmine's game is not the video's"
     assert g.state.value == p.outcome
+
+
+@pytest.mark.parametrize("name", sorted(PLAYED))
+def test_the_click_log_is_the_moves_and_cannot_be_changed(name: str) -> None:
+    """VideoPlay keeps its clicks as arrays and makes the Move tuples from them
+    on first use: the two say the same, and the arrays are read-only (a caller
+    that wrote to them would make the moves and the metrics disagree)."""
+    play = play_video(read_video(path(name)))
+    log = play.log
+    assert len(play.moves) == len(log.cell)
+    for i, m in enumerate(play.moves):
+        assert (m.time_ms, m.button, m.action, m.changed, m.event) == (
+            int(log.time_ms[i]), BUTTONS[log.button[i]], ACTIONS[log.action[i]],
+            bool(log.changed[i]), int(log.event[i]))
+        assert (m.row, m.col) == ((int(log.cell[i]) // log.cols, int(log.cell[i]) % log.cols)
+                                  if log.cell[i] >= 0 else (-1, -1))
+    first = next((i for i, m in enumerate(play.moves) if m.button == "left" and m.changed), -1)
+    last = max((i for i, m in enumerate(play.moves) if m.changed), default=-1)
+    assert (play.first_reveal(), play.last_change()) == (first, last)
+    for a in (log.time_ms, log.event, log.button, log.action, log.cell, log.changed):
+        with pytest.raises(ValueError):
+            a[...] = 0
+        with pytest.raises(ValueError):
+            a.flags.writeable = True

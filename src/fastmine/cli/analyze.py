@@ -270,16 +270,22 @@ def analyze_file(name: str, coach: bool = True) -> Analysis:
                     lambda: rebuild(video, play))
 
 
-_CODES = {"left": MOVE_REVEAL, "double": MOVE_CHORD}
+_CODES = np.array([MOVE_REVEAL, MOVE_MARK, MOVE_CHORD], np.int64)
+"""The move log's kinds by :attr:`fastmine.videos.moves.ClickLog.button`."""
 
 
 def _move_log(play: VideoPlay, question_marks: bool) -> NDArray[np.int64]:
     """The video's clicks on the board as move log rows ``(kind, row, col)``:
     the moves :func:`~fastmine.videos.rebuild.rebuild` plays, in the form the
     coach reads without a Python step a move."""
-    mark = MOVE_MARK if question_marks else MOVE_MARK_PLAIN
-    rows = [(_CODES.get(m.button, mark), m.row, m.col) for m in play.moves if m.row >= 0]
-    return np.array(rows, np.int64).reshape(-1, 3)
+    log = play.log
+    on = np.flatnonzero(log.cell >= 0)
+    out = np.empty((len(on), 3), np.int64)
+    out[:, 0] = _CODES[log.button[on]]
+    if not question_marks:
+        out[out[:, 0] == MOVE_MARK, 0] = MOVE_MARK_PLAIN
+    out[:, 1], out[:, 2] = np.divmod(log.cell[on], log.cols)
+    return out
 
 
 def _error(name: str, exc: BaseException) -> str:

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
+from .._frozen import frozen
 from .clientrules import ACTIONS, BUTTONS, ClientBoard, GameStatus
 from .model import EventKind, Video
 
-__all__ = ["Move", "VideoPlay", "play_video"]
+__all__ = ["ClickLog", "Move", "VideoPlay", "play_video"]
 
 
 class Move(NamedTuple):
@@ -48,6 +50,37 @@ class Move(NamedTuple):
     event: int
 
 
+LEFT, RIGHT, DOUBLE = range(3)
+"""The button codes of :attr:`ClickLog.button` (:data:`BUTTONS` names them)."""
+
+
+@dataclass(frozen=True, eq=False)
+class ClickLog:
+    """A video's counted clicks as arrays, one entry a click (see :class:`Move`).
+
+    Attributes
+    ----------
+    time_ms, event : ndarray of int64
+        When, and the index in :attr:`Video.events` of the event that made it.
+    button, action : ndarray of uint8
+        Codes: :data:`BUTTONS` and :data:`ACTIONS` name them.
+    cell : ndarray of int64
+        Row-major cell index, -1 off the board.
+    changed : ndarray of bool
+        Whether the board changed.
+    cols : int
+        The board's width (a cell's row is ``cell // cols``).
+    """
+
+    time_ms: NDArray[np.int64]
+    event: NDArray[np.int64]
+    button: NDArray[np.uint8]
+    action: NDArray[np.uint8]
+    cell: NDArray[np.int64]
+    changed: NDArray[np.bool_]
+    cols: int
+
+
 @dataclass(frozen=True, eq=False)
 class VideoPlay:
     """The game a video holds, as the recording client played it.
@@ -79,9 +112,11 @@ class VideoPlay:
         Flags on the board at the end.
     final_view : ndarray of int8
         The board at the end, in fastmine's view codes.
+    log : ClickLog
+        The same clicks as arrays (:attr:`moves` is made from it when first
+        read: what the metrics and the coach need is read from the arrays).
     """
 
-    moves: tuple[Move, ...]
     outcome: str
     start_ms: int | None
     end_ms: int
@@ -95,6 +130,31 @@ class VideoPlay:
     bbbv_solved: int
     flags: int
     final_view: NDArray[np.int8]
+    log: ClickLog = field(repr=False)
+
+    @cached_property
+    def moves(self) -> tuple[Move, ...]:
+        """Every counted click, as :class:`Move` (see the class's attributes)."""
+        lg = self.log
+        cols = lg.cols
+        return tuple(
+            Move(int(t), BUTTONS[b], ACTIONS[a], p // cols if p >= 0 else -1,
+                 p % cols if p >= 0 else -1, bool(ch), i)
+            for t, i, b, a, p, ch in zip(lg.time_ms.tolist(), lg.event.tolist(),
+                                         lg.button.tolist(), lg.action.tolist(),
+                                         lg.cell.tolist(), lg.changed.tolist(), strict=True))
+
+    def first_reveal(self) -> int:
+        """Index in :attr:`moves` of the left click that revealed the first
+        cell; -1 if none did."""
+        hits = np.flatnonzero((self.log.button == LEFT) & self.log.changed)
+        return int(hits[0]) if len(hits) else -1
+
+    def last_change(self) -> int:
+        """Index in :attr:`moves` of the last click that changed the board; -1
+        if none did."""
+        hits = np.flatnonzero(self.log.changed)
+        return int(hits[-1]) if len(hits) else -1
 
     @property
     def clicks(self) -> int:
@@ -144,16 +204,14 @@ def play_video(video: Video, question_marks: bool | None = None,
     start = None if first < 0 else int(times[clicks[first]])
     end = int(times[clicks[last]]) if last >= 0 else int(times[-1])
     event, button, action, cell, changed = board._log_arrays()
-    cols = video.cols
-    moves = tuple(
-        Move(int(times[i]), BUTTONS[b], ACTIONS[a], p // cols if p >= 0 else -1,
-             p % cols if p >= 0 else -1, bool(ch), i)
-        for i, b, a, p, ch in zip(event.tolist(), button.tolist(), action.tolist(),
-                                  cell.tolist(), changed.tolist(), strict=True))
+    # Read-only: the moves are made from these once, and must stay theirs.
+    log = ClickLog(frozen(times[event].astype(np.int64)), frozen(event.astype(np.int64)),
+                   frozen(np.ascontiguousarray(button)), frozen(np.ascontiguousarray(action)),
+                   frozen(np.ascontiguousarray(cell)), frozen(changed.astype(bool)), video.cols)
     outcome = {GameStatus.WON: "won", GameStatus.LOST: "lost"}.get(board.status, "unfinished")
     return VideoPlay(
-        moves=moves, outcome=outcome, start_ms=start, end_ms=end,
+        outcome=outcome, start_ms=start, end_ms=end,
         time_ms=0 if start is None else end - start, left=board.left, right=board.right,
         double=board.double, left_effective=board.lce, right_effective=board.rce,
         double_effective=board.dce, bbbv_solved=board.bbbv_solved, flags=board.flags,
-        final_view=board.view())
+        final_view=board.view(), log=log)

@@ -80,8 +80,8 @@ def first_click_rule(play: VideoPlay, mines: np.ndarray) -> Rule:
     -------
     str
     """
-    first = next((m for m in play.moves if m.button == "left" and m.changed), None)
-    if first is None or mines[first.row, first.col]:
+    first = play.first_reveal()
+    if first < 0 or np.asarray(mines).flat[play.log.cell[first]]:
         return "none"
     return "cell"
 
@@ -129,12 +129,13 @@ def mouse_path(video: Video, play: VideoPlay) -> float:
         0.0 for a game that never started.
     """
     ev = video.events
-    start = next((m.event for m in play.moves if m.button == "left" and m.changed), None)
-    if start is None:
+    first = play.first_reveal()
+    if first < 0:
         return 0.0
+    start = int(play.log.event[first])
     end = len(ev) - 1
     if play.outcome != "unfinished":
-        end = next(m.event for m in reversed(play.moves) if m.changed)
+        end = int(play.log.event[play.last_change()])
     keep = np.flatnonzero(ev.row[start:end + 1] >= 0) + start
     return path_length(ev.x[keep], ev.y[keep], video.cell_size)
 
