@@ -44,3 +44,21 @@ def analyze_reference(board: Board, moves: Iterable[Any], *, rule: Rule = "openi
             game.reveal(r, c)
         verdicts.append(v)
     return verdicts
+
+
+def same_verdicts(a: list[judging.Verdict], b: list[judging.Verdict]) -> None:
+    """Assert two verdict lists agree: every field equal, floats to 1e-12 (two
+    ways of counting the same layouts may add them in another order, which
+    moves the last bit of a probability)."""
+    import pytest
+
+    assert len(a) == len(b)
+    for x, y in zip(a, b, strict=True):
+        assert x.__dict__.keys() == y.__dict__.keys()
+        for key, vx in x.__dict__.items():
+            vy = y.__dict__[key]
+            assert type(vx) is type(vy), (key, x, y)
+            if isinstance(vx, float):
+                assert vx == pytest.approx(vy, abs=1e-12), (key, x, y)
+            else:
+                assert vx == vy, (key, x, y)

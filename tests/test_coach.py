@@ -34,6 +34,9 @@ sys.path.insert(0, str(Path(__file__).parent / "solver"))
 import brute_force  # noqa: E402  (the solver tests' slow reference)
 from safe_play_reference import judge_guess  # noqa: E402  (safe play, written out)
 
+sys.path.insert(0, str(Path(__file__).parent))
+from coach_reference import same_verdicts  # noqa: E402
+
 # A 4x4 board: mines in three corners, the first click at (1, 2) shows 1.
 #   *1..
 #   1111
@@ -371,7 +374,9 @@ def test_live_judge_agrees_with_analyze(case: tuple[Board, list[tuple[str, int, 
         live.append(judge(game, kind, r, c, rule=rule, index=i))  # type: ignore[arg-type]
         assert np.array_equal(game.view, before)                   # judging changes nothing
         {"reveal": game.reveal, "mark": game.toggle_mark, "chord": game.chord}[kind](r, c)
-    assert live == analyze(board, moves, rule=rule)  # type: ignore[arg-type]
+    # the same verdicts; a probability may differ in its last bit: the live judge
+    # counts each position afresh, analyze from what the last count proved
+    same_verdicts(live, analyze(board, moves, rule=rule))  # type: ignore[arg-type]
 
 
 def test_live_judge_needs_laid_mines() -> None:

@@ -10,12 +10,13 @@ before the first reveal, under each first-click rule; real recorded games.
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from coach_reference import analyze_reference
+from coach_reference import analyze_reference, same_verdicts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,19 +24,6 @@ import fastmine
 from fastmine.coach import analyze, judging
 
 VIDEOS = Path(__file__).resolve().parent / "data" / "videos"
-
-
-def same(a: list[judging.Verdict], b: list[judging.Verdict]) -> None:
-    assert len(a) == len(b)
-    for x, y in zip(a, b, strict=True):
-        assert x.__dict__.keys() == y.__dict__.keys()
-        for key, vx in x.__dict__.items():
-            vy = y.__dict__[key]
-            assert type(vx) is type(vy), (key, x, y)
-            if isinstance(vx, float):
-                assert vx == pytest.approx(vy, abs=1e-12), (key, x, y)
-            else:
-                assert vx == vy, (key, x, y)
 
 
 def outcome(fn: Any, *args: Any, **kw: Any) -> tuple[str, Any]:
@@ -52,7 +40,7 @@ def assert_both(board: fastmine.Board, moves: Any, **kw: Any) -> list[judging.Ve
     if ours[0] != "ok":
         assert ours[1] == theirs[1]
         return None
-    same(ours[1], theirs[1])
+    same_verdicts(ours[1], theirs[1])
     return ours[1]   # type: ignore[no-any-return]
 
 
@@ -191,8 +179,63 @@ def test_a_budget_spent_leaves_the_same_moves_unanalysed():
     assert game.board is not None
     ours = analyze(game.board, game.moves, rule="opening", budget=0)
     theirs = analyze_reference(game.board, game.moves, rule="opening", budget=0)
-    same(ours, theirs)
+    same_verdicts(ours, theirs)
     assert {v.category for v in ours} <= {judging.Category.FIRST_CLICK,
                                           judging.Category.NOT_ANALYSED,
                                           judging.Category.NO_EFFECT, judging.Category.MARK,
                                           judging.Category.FLAG, judging.Category.WRONG_FLAG}
+
+
+def assert_tally_agrees(board: fastmine.Board, moves: Any, **kw: Any) -> None:
+    """tally's counts are analyze's categories counted, its verdicts are
+    analyze's of the moves a summary speaks of, and the summaries agree."""
+    from fastmine.coach import summary, summary_lines, tally
+
+    ours = outcome(tally, board, moves, **kw)
+    full = outcome(analyze, board, moves, **kw)
+    assert ours[0] == full[0], (ours, full)
+    if ours[0] != "ok":
+        assert ours[1] == full[1]
+        return
+    counts, said = ours[1]
+    verdicts = full[1]
+    assert counts == Counter(v.category for v in verdicts)
+    assert said == [v for v in verdicts if v.category in _WORTH or not v.survived]
+    assert summary(said) == summary(verdicts)
+    assert summary_lines(said) == summary_lines(verdicts)
+
+
+_WORTH = {judging.Category.FORCED_GUESS, judging.Category.AVOIDABLE_RISK,
+          judging.Category.EARLY_GUESS, judging.Category.FORCED_EARLY,
+          judging.Category.WORSE_GUESS, judging.Category.WRONG_FLAG,
+          judging.Category.NOT_ANALYSED}
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["opening", "cell", "none"]),
+       st.integers(1, 8), st.integers(1, 10), st.booleans())
+def test_tally_counts_and_says_what_analyze_does(seed, rule, rows, cols, past_the_end):
+    rng = np.random.default_rng(seed)
+    mines = int(rng.integers(0, rows * cols))
+    first = (int(rng.integers(rows)), int(rng.integers(cols)))
+    try:
+        board = fastmine.Board.generate(rows, cols, mines, seed=seed, first_click=first,
+                                        rule="cell" if rule == "none" else rule)
+    except ValueError:
+        return
+    moves = random_moves(rng, board, 60, past_the_end)
+    if rule != "none" and moves and (moves[0][0] & 3) == 0:
+        moves[0] = (moves[0][0], *first)
+    assert_tally_agrees(board, np.array(moves, np.int64).reshape(-1, 3), rule=rule)
+
+
+@pytest.mark.parametrize("name,game", list(_videos()), ids=lambda x: x if isinstance(x, str) else "")
+def test_tally_on_real_games(name, game):
+    assert_tally_agrees(game.board, game.moves, rule=game.rule,
+                        question_marks=game.question_marks)
+
+
+def test_tally_refuses_what_analyze_refuses():
+    with pytest.raises(TypeError, match="tally needs a fastmine.Board"):
+        from fastmine.coach import tally
+        tally("board", [])  # type: ignore[arg-type]

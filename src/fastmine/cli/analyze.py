@@ -215,11 +215,11 @@ def _is_replay(name: str, data: bytes) -> bool:
 def _coach(board: Board, moves: Any, rule: Rule, question_marks: bool
            ) -> tuple[Counter[Category], str]:
     """The coach's counts and words on a game's moves."""
-    from ..coach import analyze, summary
+    from ..coach import summary, tally
 
-    verdicts = analyze(board, moves, rule=rule, question_marks=question_marks,
-                       budget=COACH_BUDGET)
-    return Counter(v.category for v in verdicts), summary(verdicts)
+    counts, said = tally(board, moves, rule=rule, question_marks=question_marks,
+                         budget=COACH_BUDGET)
+    return counts, summary(said)
 
 
 def analyze_file(name: str, coach: bool = True) -> Analysis:

@@ -30,11 +30,11 @@ reasons without that knowledge.
 'You survived 1 guess you had to make (25%).'
 """
 
-from .judging import analyze, judge, live
+from .judging import analyze, judge, live, tally
 from .verdicts import KINDS, MARGIN, Category, Verdict, fatal, is_risky
 from .words import ENGLISH, MAX_LISTED, Words, describe, remark, summary, summary_lines, tag
 
 __all__ = ["ENGLISH", "KINDS", "MARGIN", "MAX_LISTED", "Category", "Verdict", "Words", "analyze",
            "describe", "fatal", "is_risky", "judge", "live", "remark", "summary", "summary_lines",
-           "tag"]
+           "tag", "tally"]
 

@@ -14,6 +14,7 @@ move that lost.  The words said about them are :mod:`fastmine.coach.words`.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
@@ -36,7 +37,7 @@ from .verdicts import KINDS, MARGIN, Category, Verdict, _move, fatal, is_risky
 
 # The verdict's types live in .verdicts; named here too, where they were first.
 __all__ = ["Category", "KINDS", "MARGIN", "Verdict", "analyze", "fatal", "is_risky", "judge",
-           "live"]
+           "live", "tally"]
 
 _READY = GameState.READY   # a module constant: a member lookup on the enum class costs
 
@@ -106,8 +107,56 @@ def analyze(board: Board, moves: Iterable[Any], *, rule: Rule = "opening",
         first click the rule would have made safe that is a mine on this
         board, or a negative budget.
     """
+    return _verdicts(*_judged(board, moves, rule, question_marks, budget, "analyze"))
+
+
+def tally(board: Board, moves: Iterable[Any], *, rule: Rule = "opening",
+          question_marks: bool = True, budget: float | None = None
+          ) -> tuple[Counter[Category], list[Verdict]]:
+    """How many moves of each :class:`Category` a game has, and the verdicts
+    worth a word: :func:`analyze`'s, for a collection's statistics.
+
+    The moves are judged as :func:`analyze` judges them, with the same
+    arguments and errors, but a :class:`Verdict` is made only for the moves a
+    summary speaks of: the guesses, the wrong flags, the moves not analysed
+    and the move that lost.  :func:`~fastmine.coach.summary` of them is the
+    summary of the whole game; a verdict a move costs several times what
+    judging it does on a long game of certainly safe clicks.
+
+    Parameters
+    ----------
+    board, moves, rule, question_marks, budget
+        As for :func:`analyze`.
+
+    Returns
+    -------
+    counts : Counter
+        Moves by category (every move is counted).
+    verdicts : list of Verdict
+        The verdicts worth a word, in order.
+
+    Examples
+    --------
+    >>> from fastmine import Board
+    >>> board = Board.from_mines([[1, 0, 0], [0, 0, 0], [0, 0, 1]])
+    >>> counts, said = tally(board, [("reveal", 1, 1), ("reveal", 0, 2)], rule="cell")
+    >>> counts[Category.FIRST_CLICK], counts[Category.FORCED_GUESS], [v.index for v in said]
+    (1, 1, [1])
+    """
+    codes, replay, extra = _judged(board, moves, rule, question_marks, budget, "tally")
+    cats = replay.category
+    counts = Counter({_CATEGORIES[c]: int(n) for c, n in enumerate(np.bincount(cats)) if n})
+    keep = np.flatnonzero(_WORTH_A_WORD[cats] | (replay.survived == 0))
+    return counts, _verdicts(codes, replay, extra, keep.tolist())
+
+
+def _judged(board: Board, moves: Iterable[Any], rule: Rule, question_marks: bool,
+            budget: float | None, caller: str
+            ) -> tuple[NDArray[np.int64], _replay.Replay, dict[int, tuple[int | None, float,
+                                                                          float | None]]]:
+    """The moves judged by the compiled replay (see :func:`analyze`)."""
     if not isinstance(board, Board):
-        raise TypeError(f"analyze needs a fastmine.Board, got {type(board).__name__}")
+        raise TypeError(f"{caller} needs a fastmine.Board, got {type(board).__name__}")
     rule = _check_rule(rule)
     deadline = None if budget is None else time.monotonic() + _seconds(budget)
     rows, cols = board.shape
@@ -125,7 +174,7 @@ def analyze(board: Board, moves: Iterable[Any], *, rule: Rule = "opening",
         _raise(replay.status, replay.at, codes, replay, board, rule)
     if error is not None:
         raise ended if ended is not None and replay.over else error
-    return _verdicts(codes, replay, extra)
+    return codes, replay, extra
 
 
 _INF = float("inf")
@@ -139,6 +188,12 @@ _CATEGORIES = (Category.FIRST_CLICK, Category.SAFE, Category.FORCED_GUESS,
                Category.NO_EFFECT, Category.NOT_ANALYSED)
 """Each category's code in the compiled replay (:mod:`._replay`)."""
 _CODE = {c: i for i, c in enumerate(_CATEGORIES)}
+_WORTH_A_WORD = np.array([c in (Category.FORCED_GUESS, Category.AVOIDABLE_RISK,
+                                Category.EARLY_GUESS, Category.FORCED_EARLY, Category.WORSE_GUESS,
+                                Category.WRONG_FLAG, Category.NOT_ANALYSED)
+                          for c in _CATEGORIES])
+"""By category code: whether :func:`tally` makes the verdict (a summary speaks of
+it); the move that lost is made too, whatever its category."""
 _CODE_KINDS = ("reveal", "mark", "chord", "mark")
 """The kind of each move code (a move log's kind without its assist bit)."""
 _INT64 = 1 << 62        # rows and columns beyond this are off any board
@@ -251,16 +306,23 @@ def _raise(status: int, at: int, codes: NDArray[np.int64], replay: _replay.Repla
 
 
 def _verdicts(codes: NDArray[np.int64], replay: _replay.Replay,
-              extra: dict[int, tuple[int | None, float, float | None]]) -> list[Verdict]:
-    """The replay's verdicts as :class:`Verdict` objects."""
+              extra: dict[int, tuple[int | None, float, float | None]],
+              which: list[int] | None = None) -> list[Verdict]:
+    """The replay's verdicts as :class:`Verdict` objects (of the moves
+    ``which``, increasing; None: all)."""
     kinds, rs, cs = codes.T.tolist()
     out = []
     none3 = (None, None, None)
     cats = _CATEGORIES
     names = _CODE_KINDS
-    for i, (cat, risk, best, n_safe, survived) in enumerate(zip(
-            replay.category.tolist(), replay.risk.tolist(), replay.best.tolist(),
-            replay.n_safe.tolist(), replay.survived.tolist(), strict=True)):
+    columns: tuple[NDArray[Any], ...] = (replay.category, replay.risk, replay.best,
+                                         replay.n_safe, replay.survived)
+    if which is None:
+        which = list(range(len(codes)))
+    else:
+        columns = tuple(c[which] for c in columns)
+    for i, cat, risk, best, n_safe, survived in zip(
+            which, *(c.tolist() for c in columns), strict=True):
         sp = extra.get(i, none3)
         out.append(Verdict(i, names[kinds[i]], (rs[i], cs[i]), cats[cat],
                            None if risk != risk else risk, None if best != best else best,
