@@ -256,6 +256,29 @@ def test_path_length_refuses_bad_input() -> None:
         M.path_length([0, 1], [0, 1], 0)
     with pytest.raises(TypeError, match="whole number"):
         M.path_length([0, 1], [0, 1], 16.0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="one entry a point"):
+        M.path_length([0, 1], [0, 1], 16, keep=[True])
+
+
+def _path_reference(x: list[float], y: list[float], keep: list[bool], cell: int) -> float:
+    """The path written out: the kept points joined in order, in 16-pixel cells."""
+    pts = [(a, b) for a, b, k in zip(x, y, keep, strict=True) if k]
+    return sum(math.dist(p, q) for p, q in zip(pts, pts[1:], strict=False)) * 16 / cell
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(-2**20, 2**20), st.integers(-2**20, 2**20), st.booleans()),
+                max_size=60), st.integers(1, 64), st.booleans())
+def test_path_length_is_the_kept_points_joined(points: list[tuple[int, int, bool]], cell: int,
+                                              as_int32: bool) -> None:
+    x = [p[0] for p in points]
+    y = [p[1] for p in points]
+    keep = [p[2] for p in points]
+    xs, ys = (np.array(v, np.int32 if as_int32 else np.float64) for v in (x, y))
+    want = _path_reference(x, y, keep, cell)
+    assert M.path_length(xs, ys, cell, keep=np.array(keep, bool)) == pytest.approx(want, rel=1e-12)
+    assert M.path_length(xs, ys, cell) == pytest.approx(
+        _path_reference(x, y, [True] * len(x), cell), rel=1e-12)
 
 
 # ------------------------------------------------------------------ real videos

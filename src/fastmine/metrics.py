@@ -240,7 +240,8 @@ def bbbv_solved(board: Board, view: ArrayLike) -> int:
     return int(n - unfinished + np.count_nonzero(_isolated(b) & open_))
 
 
-def path_length(x: ArrayLike, y: ArrayLike, cell_size: int) -> float:
+def path_length(x: ArrayLike, y: ArrayLike, cell_size: int, *,
+                keep: ArrayLike | None = None) -> float:
     """How far the mouse moved through the points ``(x, y)`` (pixels), in units
     of 16-pixel cells (Metasweeper's unit, whatever size the cells were drawn).
 
@@ -251,6 +252,9 @@ def path_length(x: ArrayLike, y: ArrayLike, cell_size: int) -> float:
         as Metasweeper does (the path joins the points either side).
     cell_size : int
         Pixels per cell.
+    keep : array_like of bool, optional
+        The points to go through, one a point (the others are left out, as
+        if not given): a video's points on the board, without copying them.
 
     Returns
     -------
@@ -260,13 +264,23 @@ def path_length(x: ArrayLike, y: ArrayLike, cell_size: int) -> float:
         raise TypeError(f"cell_size must be a whole number of pixels, got {cell_size!r:.40}")
     if cell_size < 1:
         raise ValueError(f"cell_size must be at least 1 pixel, got {cell_size}")
-    xs = np.asarray(x, dtype=np.float64)
-    ys = np.asarray(y, dtype=np.float64)
+    # A video's pixel positions (int32) as they are; anything else as float64.
+    both = (np.asarray(x), np.asarray(y))
+    dtype = np.int32 if all(a.dtype == np.int32 for a in both) else np.float64
+    xs, ys = (np.ascontiguousarray(a, dtype=dtype) for a in both)
     if xs.shape != ys.shape or xs.ndim != 1:
         raise ValueError(f"x and y must be 1-D and of one length, got {xs.shape} and {ys.shape}")
-    if xs.size < 2:
-        return 0.0
-    return float(np.hypot(np.diff(xs), np.diff(ys)).sum() * 16.0 / cell_size)
+    if keep is None:
+        mask = _NO_MASK
+    else:
+        mask = np.ascontiguousarray(keep, dtype=bool).view(np.uint8)
+        if mask.shape != xs.shape:
+            raise ValueError(f"keep must have one entry a point, got {mask.shape} for "
+                             f"{xs.shape[0]} points")
+    return _metrics.path(xs, ys, mask, keep is not None) * 16.0 / cell_size
+
+
+_NO_MASK = np.zeros(0, np.uint8)
 
 
 def effective_clicks(game: Game) -> tuple[int, int, int] | None:

@@ -136,8 +136,8 @@ def mouse_path(video: Video, play: VideoPlay) -> float:
     end = len(ev) - 1
     if play.outcome != "unfinished":
         end = int(play.log.event[play.last_change()])
-    keep = np.flatnonzero(ev.row[start:end + 1] >= 0) + start
-    return path_length(ev.x[keep], ev.y[keep], video.cell_size)
+    on = slice(start, end + 1)
+    return path_length(ev.x[on], ev.y[on], video.cell_size, keep=ev.row[on] >= 0)
 
 
 def video_stats(video: Video, play: VideoPlay) -> GameStats:
