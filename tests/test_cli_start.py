@@ -25,7 +25,10 @@ OTHERS = ("asyncio", "sqlite3", "fastmine.records", "fastmine.solver.runs", "fas
           "fastmine.cli.solve", "fastmine.cli.records",
           "numpy.ma",  # np.unique imports it: ~6 ms for one count of the 3BV solved
           "tqdm",      # only for a progress bar on a terminal: ~20 ms
-          "statistics")  # and decimal, fractions: only for --summary, --csv, --plot
+          "statistics",  # and decimal, fractions: only for --summary, --csv, --plot
+          # a replay's reader and the output files' guard: only for a .fmreplay, and
+          # for --json/--csv/--plot to a file (~10 ms of a start, with json and tempfile)
+          "fastmine.replay", "fastmine.files.outputs", "fastmine.files.figures")
 
 
 def _run(*argv: str) -> dict:

@@ -26,7 +26,8 @@ ValueError: a 50000x40000 board is too large: 2000000000 cells, and fastmine han
 
 from __future__ import annotations
 
-__all__ = ["MAX_CELLS", "MAX_COLS", "MAX_LOG_MOVES", "MAX_ROWS", "MOVES_ANY_BOARD",
+__all__ = ["MAX_CELLS", "MAX_COLS", "MAX_LOG_MOVES", "MAX_REPLAY_BYTES", "MAX_ROWS",
+           "MOVES_ANY_BOARD",
            "MOVES_PER_CELL", "check_board_size", "fits", "max_moves"]
 
 MAX_CELLS = 2**25
@@ -74,6 +75,10 @@ MOVES_ANY_BOARD = 10_000
 
 MAX_LOG_MOVES = 2**22
 """Most moves a replay or a saved move log holds on any board (4,194,304; 64 MB packed)."""
+
+MAX_REPLAY_BYTES = 64 * 2**20
+"""The largest replay file read; a bigger one is refused unread (also
+``fastmine.replay.MAX_REPLAY_BYTES``)."""
 
 
 def max_moves(rows: int, cols: int) -> int:

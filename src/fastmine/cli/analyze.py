@@ -17,7 +17,6 @@ printed from a file has its control characters escaped
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections import Counter
@@ -33,13 +32,11 @@ from numpy.typing import NDArray
 from ..board import Board
 from ..difficulty import difficulty_name
 from ..errors import VideoFormatError
-from ..files.outputs import check_output, write_output
 from ..files.reading import read_regular_file
 from ..game import Game
+from ..limits import MAX_REPLAY_BYTES
 from ..metrics import GameStats, hzini, islands, level_of, openings, zini
 from ..movelog import MOVE_CHORD, MOVE_MARK, MOVE_MARK_PLAIN, MOVE_REVEAL
-from ..replay import Replay
-from ..replay.fileformat import MAX_REPLAY_BYTES
 from ..videos import play_video, read_video
 from ..videos.model import MAX_FILE_BYTES
 from ..videos.moves import VideoPlay
@@ -247,6 +244,8 @@ def analyze_file(name: str, coach: bool = True) -> Analysis:
     # Read the bytes once, never blocking on a FIFO nor reading a device.
     data = read_regular_file(name, max(MAX_FILE_BYTES, MAX_REPLAY_BYTES))
     if _is_replay(name, data):
+        from ..replay import Replay
+
         replay = Replay.from_bytes(data)
         game = replay.play()
         board = replay.board
@@ -301,8 +300,6 @@ def _error(name: str, exc: BaseException) -> str:
 
 def _check_outputs(args: argparse.Namespace, files: list[str]) -> None:
     """Refuse (ValueError) bad output options before any work."""
-    from ..files.figures import check_figure_path
-
     if (args.csv is not None or args.plot is not None) and not args.summary:
         raise ValueError("--csv and --plot write the summary: add --summary")
     if args.json == "-" and args.csv == "-":
@@ -311,8 +308,12 @@ def _check_outputs(args: argparse.Namespace, files: list[str]) -> None:
     for option, out in (("--json", args.json), ("--csv", args.csv), ("--plot", args.plot)):
         if out is None or out == "-" and option != "--plot":
             continue
+        from ..files.outputs import check_output  # only for what writes a file
+
         check_output(out, option)
         if option == "--plot":
+            from ..files.figures import check_figure_path
+
             check_figure_path(out)
         if os.path.exists(out):
             for f in files:
@@ -323,6 +324,8 @@ def _check_outputs(args: argparse.Namespace, files: list[str]) -> None:
 
 def _write(option: str, path: str, text: str) -> int:
     """Write one output file; the exit status it adds (0 written, 1 or 2 not)."""
+    from ..files.outputs import write_output
+
     try:
         write_output(path, text, option)
     except ValueError as exc:
@@ -480,6 +483,8 @@ def run(args: argparse.Namespace) -> int:
                                "games": games, "errors": errors}
         if args.summary:
             doc["summary"] = rows
+        import json  # only for --json (a millisecond of every start)
+
         text = json_printable(json.dumps(doc, ensure_ascii=False, indent=1)) + "\n"
         if args.json == "-":
             sys.stdout.write(text)

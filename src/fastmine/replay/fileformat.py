@@ -31,7 +31,7 @@ from ..files.owned import refuse_owned
 from ..files.reading import read_regular_file
 from ..files.writing import atomic_write_bytes
 from ..gameformat import MAX_SAVED_SECONDS
-from ..limits import MAX_LOG_MOVES, max_moves
+from ..limits import MAX_LOG_MOVES, MAX_REPLAY_BYTES, max_moves
 from ..viewcodes import GameState
 from . import mousepath
 
@@ -60,8 +60,6 @@ MAX_REPLAY_FIELDS = 256
 commas, brackets or braces than this is refused before it is parsed (a list of
 millions of numbers would cost far more memory than its bytes)."""
 
-MAX_REPLAY_BYTES = 64 * 2**20
-"""The largest replay file read; a bigger one is refused unread."""
 
 
 def moves_cap(rows: int, cols: int) -> int:
