@@ -82,10 +82,9 @@ def random_moves(rng: np.random.Generator, board: fastmine.Board, n: int,
     return moves
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.sampled_from(["opening", "cell", "none"]),
-       st.integers(1, 8), st.integers(1, 10), st.booleans(), st.booleans())
-def test_random_play_matches_the_reference(seed, rule, rows, cols, past_the_end, as_array):
+def random_game(seed: int, rule: str, rows: int, cols: int, past_the_end: bool
+                ) -> tuple[fastmine.Board, list[tuple[int, int, int]]] | None:
+    """A random board and random_moves on it (None: too many mines for the rule)."""
     rng = np.random.default_rng(seed)
     mines = int(rng.integers(0, rows * cols))
     first = (int(rng.integers(rows)), int(rng.integers(cols)))
@@ -93,10 +92,21 @@ def test_random_play_matches_the_reference(seed, rule, rows, cols, past_the_end,
         board = fastmine.Board.generate(rows, cols, mines, seed=seed, first_click=first,
                                         rule="cell" if rule == "none" else rule)
     except ValueError:                  # too many mines for the rule's free cells
-        return
+        return None
     moves = random_moves(rng, board, 60, past_the_end)
     if rule != "none" and moves and (moves[0][0] & 3) == 0:
         moves[0] = (moves[0][0], *first)     # the free first click where the rule made it
+    return board, moves
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["opening", "cell", "none"]),
+       st.integers(1, 8), st.integers(1, 10), st.booleans(), st.booleans())
+def test_random_play_matches_the_reference(seed, rule, rows, cols, past_the_end, as_array):
+    game = random_game(seed, rule, rows, cols, past_the_end)
+    if game is None:
+        return
+    board, moves = game
     arr = np.array(moves, np.int64).reshape(-1, 3)
     assert_both(board, arr if as_array else [tuple(m) for m in moves], rule=rule)
 
@@ -215,17 +225,10 @@ _WORTH = {judging.Category.FORCED_GUESS, judging.Category.AVOIDABLE_RISK,
 @given(st.integers(0, 2**32 - 1), st.sampled_from(["opening", "cell", "none"]),
        st.integers(1, 8), st.integers(1, 10), st.booleans())
 def test_tally_counts_and_says_what_analyze_does(seed, rule, rows, cols, past_the_end):
-    rng = np.random.default_rng(seed)
-    mines = int(rng.integers(0, rows * cols))
-    first = (int(rng.integers(rows)), int(rng.integers(cols)))
-    try:
-        board = fastmine.Board.generate(rows, cols, mines, seed=seed, first_click=first,
-                                        rule="cell" if rule == "none" else rule)
-    except ValueError:
+    game = random_game(seed, rule, rows, cols, past_the_end)
+    if game is None:
         return
-    moves = random_moves(rng, board, 60, past_the_end)
-    if rule != "none" and moves and (moves[0][0] & 3) == 0:
-        moves[0] = (moves[0][0], *first)
+    board, moves = game
     assert_tally_agrees(board, np.array(moves, np.int64).reshape(-1, 3), rule=rule)
 
 
