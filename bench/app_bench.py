@@ -30,6 +30,10 @@ software OpenGL, no screen needed):
   of fastmine) at the same phone profile, timed the same way to its first
   frame: the CPU any Kivy app with numpy spends here before it draws, which
   the app's own start-up figures are read against.
+
+Every child may write bytecode (``PYTHONDONTWRITEBYTECODE`` is dropped from
+its environment): a later start reads fastmine's compiled modules, as an
+installed app's, and Kivy and numpy have theirs from their installation.
 """
 
 from __future__ import annotations
@@ -125,6 +129,12 @@ def floor(timeout: float) -> dict:
 
 def _env(tmp: str) -> dict[str, str]:
     env = dict(os.environ)
+    # Bytecode as an installed app has it (pip and buildozer compile the modules):
+    # the app's first start writes fastmine's next to its sources, later starts
+    # read it.  With PYTHONDONTWRITEBYTECODE set (as in some shells) every start
+    # compiled fastmine's 67 modules again, 0.04 s that Kivy and numpy, compiled
+    # at their installation, never cost the bare app beside it.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.setdefault("SDL_VIDEODRIVER", "offscreen")
     # the app's settings, records and tile cache in the throwaway folder, never the
     # player's own (the startup driver starts the app without --data-dir)

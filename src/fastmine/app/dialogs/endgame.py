@@ -1,10 +1,10 @@
 """The end-of-game dialog: the game's numbers, the best-time name prompt, Undo
 the losing move, and the ways into the replay player.
 
-Its layout is in ``dialogs.kv`` (loaded with the first dialog, see
-:class:`.messages.RulesOnFirstUse`); the app listens to its events and does the
-work (:mod:`fastmine.app.play.ending`: records, new games), so the dialog only
-shows and asks.
+The module is imported, and its layout (``endgame.kv``) loaded, when the first
+game ends (:class:`.messages.RulesOnFirstUse`): a start needs neither.  The app
+listens to its events and does the work (:mod:`fastmine.app.play.ending`:
+records, new games), so the dialog only shows and asks.
 """
 
 from __future__ import annotations
@@ -56,6 +56,8 @@ def end_lines(stats: GameStats, won: bool = True, cleared: tuple[int, int] | Non
 
 class EndDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):  # type: ignore[misc]  # Kivy has no type information
     """Win or loss: the game's numbers, and a name prompt for a best time."""
+
+    KV_FILES = ("dialogs/endgame.kv",)
 
     title = StringProperty("")
     won = BooleanProperty(False)
