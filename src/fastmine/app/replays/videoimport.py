@@ -101,8 +101,22 @@ def import_path(app: Any, path: str) -> Any:
 
 
 def why_not_imported(exc: Exception, path: str) -> str:
-    """What the player reads when ``path`` could not be imported because of
-    ``exc``: a sentence in the player's language (the technical detail is logged)."""
+    """What the player reads when ``path`` could not be imported.
+
+    Parameters
+    ----------
+    exc : Exception
+        What reading or recording it raised (an OSError, a reader's
+        :class:`fastmine.VideoFormatError` or :class:`fastmine.SaveFormatError`,
+        another ValueError, a records error).
+    path : str
+        The file.
+
+    Returns
+    -------
+    str
+        A sentence in the player's language (the technical detail is logged).
+    """
     from fastmine.errors import SaveFormatError, VideoFormatError
 
     from ..playerdata import PlayerDataError

@@ -295,10 +295,26 @@ class SettingsConfig(ConfigParser):  # type: ignore[misc]  # Kivy has no type in
 
 
 def why_not_read(exc: OSError, path: str | os.PathLike[str], sentence: bool = False) -> str:
-    """Why the file ``path`` could not be read (``exc``, from
-    :func:`fastmine.files.storage.read_regular_file` or the system), in the
-    player's language: a clause ("it is a folder, not a file") or, with
-    ``sentence``, a sentence.  The system's own words are English and go to the log."""
+    """Why the file ``path`` could not be read, in the player's language.
+
+    The system's own words (``exc.strerror``, :func:`fastmine.files.storage.read_regular_file`'s
+    messages) are English: the caller logs them, the player reads these.
+
+    Parameters
+    ----------
+    exc : OSError
+        What reading it raised.
+    path : str or os.PathLike
+        The file.
+    sentence : bool
+        A sentence ("This is a folder, not a file.") rather than a clause to put
+        after a colon ("it is a folder, not a file").
+
+    Returns
+    -------
+    str
+        A folder, a device or a pipe, too big, not allowed, or cannot be read.
+    """
     try:
         st = os.stat(path)
     except OSError:
