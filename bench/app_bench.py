@@ -30,6 +30,10 @@ software OpenGL, no screen needed):
   of fastmine) at the same phone profile, timed the same way to its first
   frame: the CPU any Kivy app with numpy spends here before it draws, which
   the app's own start-up figures are read against.
+
+Every child may write bytecode (``PYTHONDONTWRITEBYTECODE`` is dropped from
+its environment): a later start reads fastmine's compiled modules, as an
+installed app's, and Kivy and numpy have theirs from their installation.
 """
 
 from __future__ import annotations
@@ -125,6 +129,12 @@ def floor(timeout: float) -> dict:
 
 def _env(tmp: str) -> dict[str, str]:
     env = dict(os.environ)
+    # Bytecode as an installed app has it (pip and buildozer compile the modules):
+    # the app's first start writes fastmine's next to its sources, later starts
+    # read it.  With PYTHONDONTWRITEBYTECODE set (as in some shells) every start
+    # compiled fastmine's 67 modules again, 0.04 s that Kivy and numpy, compiled
+    # at their installation, never cost the bare app beside it.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.setdefault("SDL_VIDEODRIVER", "offscreen")
     # the app's settings, records and tile cache in the throwaway folder, never the
     # player's own (the startup driver starts the app without --data-dir)
@@ -274,3 +284,55 @@ def run(cfg, progress, root: Path = ROOT) -> dict:
         out["floor"].append(floor(timeout))
         progress.update()
     return out
+
+
+_ONE_RUN = r"""
+import json, sys, tempfile
+import bench.app_bench as ab
+if sys.argv[1] == "floor":
+    got = ab.floor(120)
+else:
+    with tempfile.TemporaryDirectory(prefix="fastmine-bench-kivy-") as tmp:
+        main = ab.ROOT / "app" / "main.py"
+        ab._bench_once(main, tmp, 120, 1)          # the first start: tiles drawn, bytecode written
+        got = ab._bench_once(main, tmp, 120, 1)    # the later start, measured
+print("GAP_RUN " + json.dumps(got))
+"""
+
+
+def startup_gap(runs: int = 7, checkouts: tuple[Path, ...] = (ROOT,)) -> dict:
+    """The bare Kivy app (:func:`floor`) and a later start of each checkout's app
+    (``python app/main.py --bench --bench-reveals 1`` run a second time on one
+    data folder), interleaved ``runs`` times, each by that checkout's own bench
+    module: ``{name: {"process_cpu_to_first_frame_s": [...],
+    "main_thread_cpu_to_first_frame_s": [...]}}`` with ``name`` "floor" or the
+    checkout's folder."""
+    import statistics
+
+    names = {"floor": ROOT, **{str(c): Path(c) for c in checkouts}}
+    out: dict = {name: {"process_cpu_to_first_frame_s": [], "main_thread_cpu_to_first_frame_s": []}
+                 for name in names}
+    for _ in range(runs):
+        for name, root in names.items():
+            env = clean_env(dict(os.environ))
+            env["PYTHONPATH"] = os.pathsep.join([str(root), str(root / "src")])
+            proc = subprocess.run([sys.executable, "-c", _ONE_RUN, "floor" if name == "floor" else "app"],
+                                  cwd=root, env=env, capture_output=True, text=True, timeout=600)
+            got = _tagged(proc.stdout, "GAP_RUN") or {}
+            for key, values in out[name].items():
+                if got.get(key) is not None:
+                    values.append(got[key])
+    for figures in out.values():
+        for key in list(figures):
+            values = figures[key]
+            figures[key[:-2] + "_median_s"] = round(statistics.median(values), 3) if values else None
+    return out
+
+
+if __name__ == "__main__":
+    # python bench/app_bench.py [RUNS] [OTHER_CHECKOUT ...]: the start-up gap
+    # (issue 34 §4), this checkout's app and any other's against the bare Kivy app
+    sys.path.insert(0, str(ROOT))
+    result = startup_gap(int(sys.argv[1]) if len(sys.argv) > 1 else 7,
+                         (ROOT, *(Path(p).resolve() for p in sys.argv[2:])))
+    print(json.dumps(result, indent=1))

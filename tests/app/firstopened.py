@@ -42,7 +42,8 @@ def all_kv_files() -> list[str]:
     names = list(application.KV_FILES)
     for _module, _cls, kv_files in screenloader.SCREENS.values():
         names += [kv for kv in kv_files if kv not in names]
-    names += [kv for kv in ("dialogs/dialogs.kv", "screens/tutorial.kv") if kv not in names]
+    names += [kv for kv in ("dialogs/dialogs.kv", "dialogs/endgame.kv", "screens/menus.kv",
+                            "screens/tutorial.kv") if kv not in names]
     return names
 
 

@@ -123,3 +123,53 @@ def test_a_long_path_breaks_between_its_folders():
     assert break_lines("C:\\Users\\王伟\\Documents\\fastmine-settings.json", 12, len) == [
         "C:\\Users\\王伟\\", "Documents\\", "fastmine-settings.json"]
     assert break_lines("3BV/s 很快", 20, len) == ["3BV/s 很快"]
+
+
+def markup_lines(text: str, font: str, width: int, padding: float = 0) -> list[str]:
+    from kivy.uix.label import Label
+
+    label = Label(text=text, markup=True, font_name=font, font_size=30, text_size=(width, None),
+                  padding=(padding, 0))
+    label.texture_update()
+    return ["".join(w.text for w in line.words) for line in label._label._cached_lines]
+
+
+def bad_breaks(lines: list[str]) -> list[str]:
+    lines = [ln.strip(" ") for ln in lines]
+    return [f"{a!r} / {b!r}" for a, b in zip(lines, lines[1:], strict=False)
+            if a and b and (b[0] in CLOSING or a[-1] in OPENING)]
+
+
+@pytest.mark.parametrize("code", ["zh_CN", "ja"])
+def test_every_run_of_a_markup_label_breaks_by_the_rules(kivy_window, code):
+    """A label with markup is laid out one run of one style after another: only
+    its first run had the rules, so the About screen's sections (a bold title, then
+    the text) broke as Kivy breaks, a line starting with ” in Chinese.  Every
+    run now does, from where the one before it ended, and the lines still fit."""
+    from kivy.core.text import Label as CoreLabel
+
+    from fastmine.app.screens.about import about_text
+    from fastmine.app.text import i18n
+    from fastmine.app.text.languages import use_font
+
+    use_font("en")  # installs the line breaking, as the app's start does
+    font = i18n.shipped_font(code)
+    try:
+        i18n.set_language(code)
+        text = i18n.keep_cjk_together(about_text("1.0", "fastmine's solver"))
+    finally:
+        i18n.set_language("en")
+    bad, wide = [], []
+    for width in range(300, 720, 23):
+        lines = markup_lines(text, font, width)
+        bad += [f"{width}px: {b}" for b in bad_breaks(lines)]
+        plain = CoreLabel(font_name=font, font_size=30)
+        wide += [ln for ln in lines[1:]  # the first, the name in a larger size
+                 if plain.get_extents(ln.strip())[0] > width + 2 and len(cjkbreak.pieces(ln.strip())) > 1]
+    assert not bad, f"{len(bad)} bad breaks, e.g. {bad[:6]}"
+    assert not wide, wide[:4]
+    # a run after a bold word, in a padded label: its own breaks by the rules too
+    for width in range(150, 400, 7):
+        lines = markup_lines("[b]提示：[/b]这是“第一段”的文字，（包括括号）和引号。[b]再来[/b]一段“话”。",
+                             font, width, padding=6)
+        assert not bad_breaks(lines), (width, lines)

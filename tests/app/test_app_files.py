@@ -424,7 +424,7 @@ def test_settings_that_are_no_file_are_kept_aside_with_why(tmp_path, kind):
     c = af.SettingsConfig()
     c.setdefaults("game", {"theme": "light"})
     note = af.read_settings(c, path)
-    assert note is not None and {"fifo": "FIFO"}.get(kind, kind) in note, note
+    assert note is not None and {"fifo": "pipe", "directory": "folder"}.get(kind, kind) in note, note
     assert len(list(tmp_path.glob("fastmine.ini.corrupt-*"))) == 1
     assert path.is_file() and "theme = light" in path.read_text()
 
@@ -454,3 +454,30 @@ def test_a_move_through_a_link_never_removes_the_only_copy(tmp_path, name, link)
     assert af.move_old_files(data, config, tmp_path / "cache") == []
     assert (data / name).read_bytes() == content
     assert (config / name).read_bytes() == content
+
+
+@pytest.mark.parametrize("lang", ["ru", "zh_CN"])
+@pytest.mark.parametrize("content", [b"[game]\nplayer_name = \xff\xfe\x00\n", b"theme = dark\n"])
+def test_a_damaged_settings_file_is_told_in_the_players_language(tmp_path, lang, content):
+    """The note on a damaged settings file was the player's language around the
+    reader's English ("it is not text (UTF-8)", configparser's "File contains no
+    section headers"): now all of it is in the player's language (the file's name
+    and a line number are the only detail kept)."""
+    from fastmine.app.text import i18n
+
+    af = _appfiles()
+    path = tmp_path / "fastmine.ini"
+    path.write_bytes(content)
+    c = af.SettingsConfig()
+    c.setdefaults("game", {"theme": "light"})
+    i18n.set_language(lang)
+    try:
+        note = af.read_settings(c, path)
+        why = i18n._("it is not text (UTF-8)") if b"\xff" in content else \
+            i18n._("it is not a settings file (line {line})").format(line=1)
+    finally:
+        i18n.set_language("en")
+    kept = next(tmp_path.glob("fastmine.ini.corrupt-*")).name
+    assert note is not None and why in note and kept in note, note
+    english = note.replace(kept, "").replace("UTF-8", "")
+    assert not any(word in english for word in ("text", "settings", "section", "File")), note

@@ -55,10 +55,11 @@ def test_every_kv_file_is_loaded_once_and_in_order(drv):
     assert all(loaded.count(p) == 1 for p in wanted), loaded
     assert [p for p in loaded if p in wanted] == wanted
     # every kv file in the app's folder is one of them, or one a screen loads on
-    # first use, or the tutorial's card's, or the dialogs' (with the first dialog)
+    # first use, or the tutorial's card's, or the dialogs' (with the first dialog),
+    # the end dialog's (with the first game's end), the menus' (with the first menu)
     assert {p.relative_to(here).as_posix() for p in Path(here).rglob("*.kv")} == {
         *application.KV_FILES, *(kv for _m, _c, files in screenloader.SCREENS.values() for kv in files),
-        "screens/tutorial.kv", "dialogs/dialogs.kv"}
+        "screens/tutorial.kv", "dialogs/dialogs.kv", "dialogs/endgame.kv", "screens/menus.kv"}
 
 
 def test_a_screen_opened_in_a_second_app_is_built_once(make_app, tmp_path):

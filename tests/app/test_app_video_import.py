@@ -197,3 +197,30 @@ def test_a_file_that_is_no_video_says_so_in_the_players_language(drv, data_dir, 
     finally:
         i18n.set_language("en")
     assert _games(data_dir) == []
+
+
+@pytest.mark.parametrize("lang", ["ru", "zh_CN"])
+def test_a_damaged_video_says_so_in_the_players_language(drv, data_dir, tmp_path, lang):
+    """A video cut short was the title in the player's language over the reader's
+    English detail ("truncated at byte 300..."): now one sentence in the player's
+    language (the detail goes to the log), and a folder dropped says what it is."""
+    from fastmine.app.replays import videoimport
+    from fastmine.app.text import i18n
+
+    bad = tmp_path / "broken.evf"
+    bad.write_bytes((DATA / "meta_v3_exp.evf").read_bytes()[:300])
+    i18n.set_language(lang)
+    try:
+        for path, words in ((bad, videoimport.DAMAGED_VIDEO), (tmp_path, "This is a folder, not a file.")):
+            drv.window.dispatch("on_drop_file", str(path).encode(), 10, 10)
+            drv.frames(3)
+            (msg,) = _messages(drv)
+            said = i18n._(words)
+            assert said != words
+            assert msg.text.replace("\u00a0", " ") == said.replace("\u00a0", " ")
+            assert path.name in msg.title
+            msg.dismiss()
+            drv.wait(1.0)
+    finally:
+        i18n.set_language("en")
+    assert _games(data_dir) == []

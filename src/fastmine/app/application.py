@@ -32,7 +32,6 @@ from fastmine import DIFFICULTIES, Difficulty, difficulty_name
 from . import settings as S
 from .board.theme import LIGHT, get_theme
 from .board.tiles import Atlas
-from .dialogs.endgame import EndDialog
 from .dialogs.messages import ConfirmDialog, MessageDialog, ResumeDialog
 from .kvfiles import load_kv
 from .play import assist
@@ -51,6 +50,7 @@ from .text.i18n import _, board_name, ngettext, sentence
 from .text.languages import LanguageMixin
 
 if TYPE_CHECKING:
+    from .dialogs.endgame import EndDialog
     from .kivytypes import ClockEvent
     from .play.controller import GameController
     from .screens.screenloader import Screens
@@ -322,7 +322,7 @@ class FastmineApp(TutorialMixin, LanguageMixin, LeavingMixin, SharingMixin, Repl
         modals = [w for w in Window.children
                   if isinstance(w, ModalView) and not getattr(w, "_closing", False)]
         if modals:
-            if (codepoint or "").lower() == "u" and isinstance(modals[0], EndDialog):
+            if (codepoint or "").lower() == "u" and modals[0] is self.ending.dialog:
                 return self.undo_loss()  # u on the loss dialog takes the move back
             if key in (27, 1001):  # escape / back closes a dialog instead of the app
                 if not isinstance(modals[0], ResumeDialog):

@@ -8,6 +8,7 @@ loaded twice would give every widget of its rules its children twice.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 APP_DIR = os.path.dirname(os.path.abspath(__file__))
 """The app's folder: kv files are named by their path in it."""
@@ -24,3 +25,15 @@ def load_kv(*names: str) -> None:
         if path not in loaded:
             Builder.load_file(path)
             loaded.add(path)
+
+
+class RulesOnFirstUse:
+    """A widget whose rules load with its first instance: :attr:`KV_FILES`,
+    before it is built (each file once per process), and not at start."""
+
+    KV_FILES: tuple[str, ...] = ()
+    """The kv files of the widget's rules, by their path in the app's folder."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        load_kv(*self.KV_FILES)
+        super().__init__(**kwargs)

@@ -19,6 +19,8 @@ from kivy.uix.dropdown import DropDown
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
+from .kvfiles import RulesOnFirstUse
+
 
 class LetsGoWhenClosing:
     """Mixin for a dialog (ModalView) or a drop-down menu: once asked to close it
@@ -65,8 +67,14 @@ class LetsGoWhenClosing:
         return handled
 
 
-class MainMenu(LetsGoWhenClosing, DropDown):  # type: ignore[misc]  # Kivy has no type information
-    """The Menu button's drop-down (its entries are in ``game.kv``)."""
+MENUS_KV = ("screens/menus.kv",)
+"""The menus' rules, loaded when the first menu opens (no first frame shows one)."""
+
+
+class MainMenu(RulesOnFirstUse, LetsGoWhenClosing, DropDown):  # type: ignore[misc]  # Kivy has no type information
+    """The Menu button's drop-down (its entries are in ``menus.kv``)."""
+
+    KV_FILES = MENUS_KV
 
     _placing = False
     if TYPE_CHECKING:  # Kivy's property, which the placing below both reads and sets
@@ -202,8 +210,10 @@ class Toast(Label):  # type: ignore[misc]  # Kivy has no type information
         """The player tapped the message away."""
 
 
-class MenuEntry(FlatButton):
+class MenuEntry(RulesOnFirstUse, FlatButton):
     """A menu line: a bold title and, below it, a line on what it does."""
+
+    KV_FILES = MENUS_KV
 
     title = StringProperty("")
     line = StringProperty("")

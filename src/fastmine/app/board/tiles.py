@@ -349,7 +349,15 @@ def mipmap_levels(image: np.ndarray) -> list[np.ndarray]:
     return levels
 
 
-def make_texture(image: np.ndarray, remake: Callable[[], np.ndarray] | None = None) -> Any:
+def upload_levels(image: np.ndarray) -> list[np.ndarray]:
+    """The mipmap levels :func:`make_texture` gives OpenGL for the atlas ``image``
+    (top row first): its :func:`mipmap_levels` bottom row first, as OpenGL
+    counts rows.  The tile cache keeps them, so a later start makes none."""
+    return mipmap_levels(image[::-1])
+
+
+def make_texture(image: np.ndarray | None, remake: Callable[[], np.ndarray] | None = None,
+                 levels: Sequence[np.ndarray] | None = None) -> Any:
     """Upload an atlas image as a mipmapped Kivy texture (re-uploaded by
     itself if the GL context is lost, as on Android).
 
@@ -363,11 +371,15 @@ def make_texture(image: np.ndarray, remake: Callable[[], np.ndarray] | None = No
     Parameters
     ----------
     image
-        The atlas, (ATLAS, ATLAS, 4) uint8, top row first.
+        The atlas, (ATLAS, ATLAS, 4) uint8, top row first; None when ``levels``
+        are given.
     remake
         Gives the image again when the OpenGL context is lost (as on Android)
         and the texture must be uploaded again; without it the texture keeps
         ``image`` for that.  The mipmap levels are always made again.
+    levels
+        The image's :func:`upload_levels` when they are at hand (read from the
+        tile cache): uploaded as they are, nothing computed.
 
     Returns
     -------
@@ -383,16 +395,20 @@ def make_texture(image: np.ndarray, remake: Callable[[], np.ndarray] | None = No
     )
     from kivy.graphics.texture import Texture
 
-    def upload(tex: Any, pixels: np.ndarray) -> None:  # a Kivy Texture
+    def upload(tex: Any, pixels: np.ndarray | None, given: Sequence[np.ndarray] | None = None) -> None:
         tex.bind()
         glPixelStorei(GL_UNPACK_ALIGNMENT, 4)  # rows of 4-byte pixels: never padded
-        # the image's top row first; OpenGL's first row is the bottom one
-        for k, level in enumerate(mipmap_levels(pixels[::-1])):
+        if given is None:
+            assert pixels is not None
+            given = upload_levels(pixels)
+        for k, level in enumerate(given):
             glTexImage2D(GL_TEXTURE_2D, k, GL_RGBA, level.shape[1], level.shape[0], 0, GL_RGBA,
                          GL_UNSIGNED_BYTE, level.tobytes())
 
+    if image is None and (levels is None or remake is None):
+        raise ValueError("make_texture needs the image, or its levels and a way to make it again")
     tex = Texture.create(size=(ATLAS, ATLAS), colorfmt="rgba")
-    upload(tex, image)
+    upload(tex, image, levels)
     # Kivy holds a plain function strongly; a closure over ``image`` would keep it
     if remake is None:
         tex.add_reload_observer(lambda t, kept=image: upload(t, kept))
@@ -415,13 +431,17 @@ class Atlas:
     _unsaved: dict[str, np.ndarray] = {}  # drawn, to be kept on disk by save_drawn()
 
     def __init__(self, theme: Theme, text_mask: TextMask = kivy_text_mask,
-                 image: np.ndarray | None = None, cache_path: str | None = None) -> None:
+                 image: np.ndarray | None = None, cache_path: str | None = None,
+                 levels: Sequence[np.ndarray] | None = None) -> None:
         self.theme = theme
         self._text_mask = text_mask
         self._cache_path = cache_path
-        # an image given is what draw_atlas(theme, text_mask) draws (drawn or
-        # read from the cache by for_theme): the texture need not keep it
-        self.texture = make_texture(self._pixels() if image is None else image, remake=self._pixels)
+        # an image (or its upload levels) given is what draw_atlas(theme,
+        # text_mask) draws (drawn, or read from the cache by for_theme): the
+        # texture need not keep it
+        if image is None and levels is None:
+            image = self._pixels()
+        self.texture = make_texture(image, remake=self._pixels, levels=levels)
         self.uv = tile_uvs()
 
     @property
@@ -447,18 +467,18 @@ class Atlas:
         app's first start writes it after its first frame).
         """
         if theme not in cls._cache:
-            image = None
             path = _cache_path(cache_dir, theme) if cache_dir else None
-            if path and os.path.exists(path):
-                image = _load_cache(path)
-            drawn = image is None
-            if image is None:
+            # a later start: the levels as uploaded, none made (16 ms at each start)
+            levels = _load_levels(path) if path and os.path.exists(path) else None
+            if levels is not None:
+                cls._cache[theme] = cls(theme, cache_path=path, levels=levels)
+            else:
                 image = draw_atlas(theme)
-            cls._cache[theme] = cls(theme, image=image, cache_path=path)
-            if path and drawn:
-                cls._unsaved[path] = image
-                if not save_later:
-                    cls.save_drawn()
+                cls._cache[theme] = cls(theme, image=image, cache_path=path)
+                if path:
+                    cls._unsaved[path] = image
+                    if not save_later:
+                        cls.save_drawn()
         return cls._cache[theme]
 
     @classmethod
@@ -486,14 +506,22 @@ def _cache_path(cache_dir: str, theme: Theme) -> str:
     return os.path.join(cache_dir, f"atlas-{theme.name}-{theme.palette}-{key.hexdigest()[:16]}.npy")
 
 
-_CACHE_BYTES = ATLAS * ATLAS * 4 + 4096
-"""The largest cache file read: the atlas's bytes and a ``.npy`` header."""
+LEVEL_SIDES = tuple(ATLAS >> k for k in range(ATLAS.bit_length()))
+"""The side of each mipmap level of the atlas, 1024 down to 1."""
+
+_LEVELS_BYTES = sum(4 * side * side for side in LEVEL_SIDES)
+"""The bytes of all the atlas's mipmap levels, as the tile cache keeps them."""
+
+_CACHE_BYTES = _LEVELS_BYTES + 4096
+"""The largest cache file read: the levels' bytes and a ``.npy`` header."""
 
 
-def _load_cache(path: str) -> np.ndarray | None:
-    """The atlas image kept in ``path``, or None if it is not one (drawn again).
+def _load_levels(path: str) -> list[np.ndarray] | None:
+    """The atlas's :func:`upload_levels` kept in ``path`` (read-only views of one
+    buffer), or None if it is not a tile cache of ours (the atlas is drawn again).
 
-    The file is read only if it is a regular file of at most :data:`_CACHE_BYTES`
+    The file is one flat uint8 ``.npy`` array, the levels one after the other.
+    It is read only if it is a regular file of at most :data:`_CACHE_BYTES`
     (a FIFO there held up the start for ever), and its header is checked before
     any array is made (a header claiming 200000 x 200000 x 4 asked for 149 GiB).
     """
@@ -509,19 +537,31 @@ def _load_cache(path: str) -> np.ndarray | None:
         shape, fortran, dtype = read_header(buf)
     except (OSError, ValueError):
         return None
-    if shape != (ATLAS, ATLAS, 4) or fortran or dtype != np.dtype(np.uint8):
+    if shape != (_LEVELS_BYTES,) or fortran or dtype != np.dtype(np.uint8):
         return None
-    pixels = data[buf.tell():]
-    if len(pixels) != ATLAS * ATLAS * 4:
+    start = buf.tell()
+    if len(data) - start != _LEVELS_BYTES:
         return None
-    image: np.ndarray = np.frombuffer(pixels, np.uint8).reshape(shape).copy()
-    return image
+    flat = np.frombuffer(data, np.uint8, _LEVELS_BYTES, start)
+    levels = []
+    for side in LEVEL_SIDES:
+        n = 4 * side * side
+        levels.append(flat[:n].reshape(side, side, 4))
+        flat = flat[n:]
+    return levels
+
+
+def _load_cache(path: str) -> np.ndarray | None:
+    """The atlas image (top row first, a copy of its own) kept in ``path``, or
+    None if it is not a tile cache of ours (see :func:`_load_levels`)."""
+    levels = _load_levels(path)
+    return None if levels is None else levels[0][::-1].copy()
 
 
 def _save_cache(path: str, image: np.ndarray) -> None:
     from fastmine.files.storage import atomic_write_bytes
 
     buf = io.BytesIO()
-    np.save(buf, image, allow_pickle=False)
+    np.save(buf, np.concatenate([lv.ravel() for lv in upload_levels(image)]), allow_pickle=False)
     with contextlib.suppress(OSError):  # a cache only: drawing again next time is fine
         atomic_write_bytes(path, buf.getvalue())

@@ -1,10 +1,10 @@
 """The end-of-game dialog: the game's numbers, the best-time name prompt, Undo
 the losing move, and the ways into the replay player.
 
-Its layout is in ``dialogs.kv`` (loaded with the first dialog, see
-:class:`.messages.RulesOnFirstUse`); the app listens to its events and does the
-work (:mod:`fastmine.app.play.ending`: records, new games), so the dialog only
-shows and asks.
+The module is imported, and its layout (``endgame.kv``) loaded, when the first
+game ends (:class:`.messages.RulesOnFirstUse`): a start needs neither.  The app
+listens to its events and does the work (:mod:`fastmine.app.play.ending`:
+records, new games), so the dialog only shows and asks.
 """
 
 from __future__ import annotations
@@ -56,6 +56,8 @@ def end_lines(stats: GameStats, won: bool = True, cleared: tuple[int, int] | Non
 
 class EndDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):  # type: ignore[misc]  # Kivy has no type information
     """Win or loss: the game's numbers, and a name prompt for a best time."""
+
+    KV_FILES = ("dialogs/endgame.kv",)
 
     title = StringProperty("")
     won = BooleanProperty(False)
@@ -150,6 +152,7 @@ class EndDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):  # type: ignore[
             b.height = height
 
     def on_lines(self, _inst: object, lines: list[tuple[str, str]]) -> None:
+        from ..text.cjkbreak import has_cjk, pieces
         from ..widgets import TLabel
 
         grid = self.ids.lines
@@ -160,13 +163,19 @@ class EndDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):  # type: ignore[
             key = TLabel(text=label, halign="left", valign="middle", bold=True, size_hint=(None, None))
             val = TLabel(text=value, halign="right", valign="middle", size_hint_y=None)
             word = 0.0
-            for w in label.split():  # a label wraps between words, never inside one
+            # a label wraps between words, never inside one; Chinese and Japanese
+            # between characters too (a label without a space was all one
+            # "word": half the row, and the value beside it wrapped four times)
+            for w, _spaces in pieces(label):
                 key.text = w
                 key.texture_update()
                 word = max(word, key.texture_size[0])
             key.text = label
             for lbl in (key, val):
                 lbl.texture_update()  # its width on one line, before any wrapping
+            if has_cjk(label):
+                # and a short one ("タイム", "开局") whole, a long one five characters a line
+                word = max(word, min(key.texture_size[0], 5 * key.font_size))
             self._widest = (max(self._widest[0], word), max(self._widest[1], key.texture_size[0]),
                             max(self._widest[2], val.texture_size[0]))
             self._keys.append(key)
@@ -204,16 +213,28 @@ class EndDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):  # type: ignore[
             key.width = width
 
     def whole_rows(self, room: float, full: float) -> float:
-        """The height of the scrolled numbers: ``full`` where ``room`` holds them
-        all, else the title and as many whole rows of numbers as ``room`` holds
-        (at least one): the last row shown is never cut at the fold."""
+        """The height of the scrolled part (the title, the numbers, the coach's
+        line): ``full`` where ``room`` holds it all; else, if ``room`` holds the
+        title and every row of numbers, those and the coach's whole lines that
+        fit (the rest scrolls); else the title and as many whole rows as ``room``
+        holds (at least one): a row or a line is never cut at the fold."""
         if room >= full or "lines" not in self.ids:
             return room
         grid = self.ids.lines
-        shown = self.ids.title.height + self.ids.numbers.spacing
+        spacing = self.ids.numbers.spacing
+        shown = self.ids.title.height + spacing
         rows = list(reversed(grid.children))[::2]  # each row's label
         if not rows:
             return room
+        if shown + grid.height <= room:
+            summary = self.ids.summary
+            # its text sits in the middle of the label's height, under a margin
+            height = shown + grid.height + spacing + max(0.0, summary.height - summary.texture_size[1]) / 2
+            for line in getattr(summary._label, "_cached_lines", None) or []:
+                if height + line.h > room:
+                    break
+                height += line.h
+            return float(min(room, height))
         height = shown + rows[0].height
         for key in rows[1:]:
             if height + key.height > room:

@@ -12,17 +12,16 @@ from typing import Any
 from kivy.properties import StringProperty
 from kivy.uix.modalview import ModalView
 
-from ..kvfiles import load_kv
+from .. import kvfiles
 from ..text.i18n import _
 from ..widgets import LetsGoWhenClosing
 
 
-class RulesOnFirstUse:
-    """Loads ``dialogs.kv`` before the first dialog is built (once per process)."""
+class RulesOnFirstUse(kvfiles.RulesOnFirstUse):
+    """A dialog whose rules (``dialogs.kv`` unless it names others) load with
+    the first one."""
 
-    def __init__(self, **kwargs: Any) -> None:
-        load_kv("dialogs/dialogs.kv")
-        super().__init__(**kwargs)
+    KV_FILES: tuple[str, ...] = ("dialogs/dialogs.kv",)
 
 
 class ResumeDialog(RulesOnFirstUse, LetsGoWhenClosing, ModalView):  # type: ignore[misc]  # Kivy has no type information

@@ -18,12 +18,12 @@ from kivy.logger import Logger
 from fastmine import Game, difficulty_name
 
 from .. import settings as S
-from ..dialogs.endgame import EndDialog, end_lines, fmt_time
 from ..playerdata import PlayerDataError
 from ..text.i18n import _
 
 if TYPE_CHECKING:
     from ..application import FastmineApp
+    from ..dialogs.endgame import EndDialog
     from ..kivytypes import ClockEvent
     from ..playerdata import PlayerData
     from .controller import GameController
@@ -56,6 +56,9 @@ class Ending:
         app = self.app
         if app.tutorial_on:
             return  # the tutorial's game is never recorded
+        # imported with the first game's end: no start needs the dialog
+        from ..dialogs.endgame import EndDialog, end_lines, fmt_time
+
         g = ctrl.game
         try:
             self._data().clear_saved()
@@ -172,6 +175,8 @@ class Ending:
             return None
 
     def _on_name(self, dialog: EndDialog, name: str) -> None:
+        from ..dialogs.endgame import fmt_time
+
         record_id, self._pending_record = self._pending_record, None
         if record_id is None:
             return

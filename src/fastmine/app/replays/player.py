@@ -301,6 +301,24 @@ class ReplayScreen(Screen):  # type: ignore[misc]  # Kivy has no type informatio
             # move due while the app was away, and the player would find the end
             app.fbind("on_pause", lambda *_a: self.pause())
         self.bind(size=self._check_orientation)
+        ids = self.ids
+        for w in (ids.verdict, ids.summary_scroll):
+            w.bind(height=self._text_room)
+        self.bind(landscape=self._text_room)
+
+    def _text_room(self, *_args: object) -> None:
+        # What the words under the board take beyond their fixed share (the
+        # verdict's three lines, the summary's one): upright, the board gives
+        # that height up, and the player's opening view must not depend on it
+        # (a longer explanation in Chinese opened the board zoomed in).
+        if self.landscape:  # the words in a column beside the board: its height is its own
+            self.board.text_room = 0.0
+            return
+        verdict, summary = self.ids.verdict, self.ids.summary
+        fixed = verdict.line_height * verdict.font_size * 3.6 + dp(4)
+        one_line = summary.line_height * summary.font_size * 1.4 + dp(4)
+        self.board.text_room = (max(0.0, verdict.height - fixed)
+                                + max(0.0, self.ids.summary_scroll.height - one_line))
 
     def _check_orientation(self, *_args: object) -> None:
         self.landscape = self.width > self.height * 1.05

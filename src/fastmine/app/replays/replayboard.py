@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from kivy.clock import Clock
 from kivy.graphics import Color, Ellipse, InstructionGroup, Line, PopMatrix
 from kivy.metrics import dp
+from kivy.properties import NumericProperty
 
 from ..board import viewport
 from ..board.boardview import BoardView, app_setting
@@ -61,6 +62,10 @@ class ReplayBoard(BoardView):
     at least :data:`READ_SLACK` of that size.  Then :meth:`follow` keeps each
     move's cell in view, panning, never zooming, unless the player moved the
     view by hand (:attr:`hands_off`)."""
+
+    text_room = NumericProperty(0.0)
+    """Pixels of height the words under the board take beyond their fixed share
+    (set by the player's screen): given back when judging the opening view."""
 
     def __init__(self, **kwargs: Any) -> None:
         self.hands_off = False
@@ -124,18 +129,30 @@ class ReplayBoard(BoardView):
 
     def open_view(self) -> None:
         """Fit on a desktop; on a touch screen the whole board if its cells
-        are readable, else the cell size around the move shown."""
+        are readable, else the cell size around the move shown.  Whether they
+        are is judged without :attr:`text_room`: the length of the words under
+        the board (a language's, a move's) never decides it."""
         self._stop_glide()
         if not self.touch_first or not self.rows:
             self.fit()
             return
         focus = None if self._focus is None else self._drawn_center(*self._focus)
+        whole_px = self.cell_px() * READ_SLACK
+        judged = viewport.opening_view(self.drows, self.dcols, self.width, self.height + self.text_room,
+                                       self.cell_px(), focus, whole_px=whole_px)
+        if judged.fitted:
+            self.fit()
+            return
         v = viewport.opening_view(self.drows, self.dcols, self.width, self.height, self.cell_px(),
-                                  focus, whole_px=self.cell_px() * READ_SLACK)
+                                  focus, whole_px=whole_px)
         if v.fitted and v.scale >= self.fit_scale() - 1e-9:
             self.fit()
         else:
             self.set_view(v.scale, v.center)
+
+    def on_text_room(self, *_args: object) -> None:
+        if self.rows and not self._settled:  # not yet moved by hand: open again, judged anew
+            self.open_view()
 
     def follow(self, cell: tuple[int, int], animate: bool = True) -> None:
         """Make game cell ``cell`` the one the view is about: a view not yet

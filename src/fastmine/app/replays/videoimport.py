@@ -39,6 +39,13 @@ NOT_A_VIDEO = N_("This is neither a video fastmine reads (an .avf, .rmv, .mvf or
                  "file) nor a fastmine replay.")
 """What a file that is neither says, in the player's language (the reader's own
 words for it are English)."""
+DAMAGED_VIDEO = N_("The video is damaged or incomplete: fastmine cannot read it.")
+DAMAGED_REPLAY = N_("The replay is damaged or incomplete: fastmine cannot read it.")
+UNPLAYABLE = N_("fastmine cannot replay the game of this video: its board or its moves are not "
+                "ones fastmine plays.")
+NOT_RECORDED = N_("The video's game could not be added to the records.")
+"""What a file that cannot be used says, in the player's language: the readers'
+and the records' own words are English and technical (they go to the log)."""
 """The Replays screen's button (translated where it is shown: a module-level
 ``_()`` kept the words of the language at import, whatever the player chose later)."""
 
@@ -80,10 +87,8 @@ def import_path(app: Any, path: str) -> Any:
             if record is not None:
                 app.store.add_imported(record, replay)
     except (OSError, ValueError, PlayerDataError) as exc:
-        why = (_("There is no such file: {path}").format(path=path)
-               if isinstance(exc, FileNotFoundError) else str(exc))
-        Logger.info(f"fastmine: could not import {path}: {why}")
-        app.show_message(_("Cannot open {name}").format(name=name), why)
+        Logger.info(f"fastmine: could not import {path}: {exc}")
+        app.show_message(_("Cannot open {name}").format(name=name), why_not_imported(exc, path))
         return None
     if note:
         Logger.info(f"fastmine: {note}")
@@ -93,6 +98,41 @@ def import_path(app: Any, path: str) -> Any:
     if replay.state.value == "lost" and fatal is not None:
         return app.watch_replay(replay, coaching, fatal.index, back)      # "Why did I lose?"
     return app.watch_replay(replay, coaching, 0, back, play=True)
+
+
+def why_not_imported(exc: Exception, path: str) -> str:
+    """What the player reads when ``path`` could not be imported.
+
+    Parameters
+    ----------
+    exc : Exception
+        What reading or recording it raised (an OSError, a reader's
+        :class:`fastmine.VideoFormatError` or :class:`fastmine.SaveFormatError`,
+        another ValueError, a records error).
+    path : str
+        The file.
+
+    Returns
+    -------
+    str
+        A sentence in the player's language (the technical detail is logged).
+    """
+    from fastmine.errors import SaveFormatError, VideoFormatError
+
+    from ..playerdata import PlayerDataError
+    from ..services.appfiles import why_not_read
+
+    if isinstance(exc, FileNotFoundError):
+        return _("There is no such file: {path}").format(path=path)
+    if isinstance(exc, OSError):
+        return why_not_read(exc, path, sentence=True)
+    if isinstance(exc, PlayerDataError):
+        return _(NOT_RECORDED)
+    if isinstance(exc, VideoFormatError):
+        return _(DAMAGED_VIDEO)
+    if isinstance(exc, SaveFormatError):
+        return _(DAMAGED_REPLAY)
+    return _(UNPLAYABLE)
 
 
 def on_drop_file(window: Any, filename: bytes | str, *_args: Any) -> bool:

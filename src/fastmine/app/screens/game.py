@@ -21,9 +21,10 @@ from kivy.uix.widget import Widget
 from .. import settings as S
 from ..board import controls
 from ..board.boardview import BoardView
+from ..kvfiles import RulesOnFirstUse
 from ..play.controller import GameController
 from ..text.i18n import _
-from ..widgets import LetsGoWhenClosing
+from ..widgets import MENUS_KV, LetsGoWhenClosing
 
 KEY_UP, KEY_DOWN, KEY_RIGHT, KEY_LEFT = 273, 274, 275, 276
 KEY_SPACE, KEY_ENTER, KEY_ESCAPE, KEY_BACK = 32, 13, 27, 1001
@@ -139,7 +140,7 @@ class GameScreen(Screen):  # type: ignore[misc]  # Kivy has no type information
         board.gestures.slop = dp(S.touch_slop(config))
 
     def open_menu(self, button: Any) -> Any:
-        """The Menu button's drop-down (its entries are in ``game.kv``)."""
+        """The Menu button's drop-down (its entries are in ``menus.kv``)."""
         menu = Factory.MainMenu()
         menu.open(button)
         return menu
@@ -198,9 +199,11 @@ class GameScreen(Screen):  # type: ignore[misc]  # Kivy has no type information
         return False
 
 
-class SolverMenu(LetsGoWhenClosing, ModalView):  # type: ignore[misc]  # Kivy has no type information
+class SolverMenu(RulesOnFirstUse, LetsGoWhenClosing, ModalView):  # type: ignore[misc]  # Kivy has no type information
     """The Solver control's sheet: each strategy with its plain name and a line
     on what it does; a tap plays one move (``on_choose``), a tap outside closes it."""
+
+    KV_FILES = MENUS_KV
 
     __events__ = ("on_choose",)
     wide = BooleanProperty(False)

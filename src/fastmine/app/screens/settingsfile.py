@@ -175,9 +175,12 @@ def import_path(app: Any, path: str) -> list[str] | None:
             raise SettingsFileError(_("This is not a fastmine settings file.")) from None
         values, ignored = read_text(text)
     except (OSError, SettingsFileError) as exc:
-        why = (_("There is no such file: {path}").format(path=path)
-               if isinstance(exc, FileNotFoundError) else str(exc))
-        Logger.info(f"fastmine: settings not imported from {path}: {why}")
+        from ..services.appfiles import why_not_read
+
+        Logger.info(f"fastmine: settings not imported from {path}: {exc}")
+        # the system's words are English: the player reads a sentence in their language
+        why = (_("There is no such file: {path}").format(path=path) if isinstance(exc, FileNotFoundError)
+               else why_not_read(exc, path, sentence=True) if isinstance(exc, OSError) else str(exc))
         app.show_message(_("Settings not imported"), why)
         return None
     changed = apply(app, values)

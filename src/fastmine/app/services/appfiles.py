@@ -42,8 +42,10 @@ from __future__ import annotations
 
 import configparser
 import contextlib
+import errno
 import io
 import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
@@ -292,20 +294,61 @@ class SettingsConfig(ConfigParser):  # type: ignore[misc]  # Kivy has no type in
         return True
 
 
+def why_not_read(exc: OSError, path: str | os.PathLike[str], sentence: bool = False) -> str:
+    """Why the file ``path`` could not be read, in the player's language.
+
+    The system's own words (``exc.strerror``, :func:`fastmine.files.storage.read_regular_file`'s
+    messages) are English: the caller logs them, the player reads these.
+
+    Parameters
+    ----------
+    exc : OSError
+        What reading it raised.
+    path : str or os.PathLike
+        The file.
+    sentence : bool
+        A sentence ("This is a folder, not a file.") rather than a clause to put
+        after a colon ("it is a folder, not a file").
+
+    Returns
+    -------
+    str
+        A folder, a device or a pipe, too big, not allowed, or cannot be read.
+    """
+    try:
+        st = os.stat(path)
+    except OSError:
+        st = None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        return _("This is a folder, not a file.") if sentence else _("it is a folder, not a file")
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        return _("This is not a file but a device or a pipe.") if sentence \
+            else _("it is not a file but a device or a pipe")
+    if exc.errno is None and st is not None:           # read_regular_file's size limit
+        return _("The file is too big.") if sentence else _("it is too big")
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return _("fastmine is not allowed to read this file.") if sentence \
+            else _("fastmine is not allowed to read it")
+    return _("The file cannot be read.") if sentence else _("it cannot be opened")
+
+
 def _check_settings_text(path: Path) -> None:
-    """Raise ValueError saying why ``path`` is not a readable settings file
-    (OSError from :func:`fastmine.files.storage.read_regular_file` if it is not a
-    regular file of a settings file's size, or cannot be opened)."""
+    """Raise ValueError saying, in the player's language, why ``path`` is not a
+    readable settings file (OSError from :func:`fastmine.files.storage.read_regular_file`
+    if it is not a regular file of a settings file's size, or cannot be opened)."""
     data = storage.read_regular_file(path, MAX_SETTINGS_BYTES)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise ValueError("it is not text (UTF-8)") from None
+        raise ValueError(_("it is not text (UTF-8)")) from None
     try:
         configparser.RawConfigParser().read_string(text, source=str(path))
     except configparser.Error as exc:
-        first = str(exc).splitlines()[0].rstrip(".")
-        raise ValueError(f"it is not a settings file ({first})") from None
+        # configparser's own words are English: the line is what helps
+        line = getattr(exc, "lineno", None)
+        Logger.info(f"fastmine: settings file {path}: {str(exc).splitlines()[0]}")
+        raise ValueError(_("it is not a settings file (line {line})").format(line=line) if line
+                         else _("it is not a settings file")) from None
 
 
 def read_settings(config: SettingsConfig, path: str | os.PathLike[str]) -> str | None:
@@ -326,8 +369,8 @@ def read_settings(config: SettingsConfig, path: str | os.PathLike[str]) -> str |
     except ValueError as exc:
         why = str(exc)
     except OSError as exc:
-        # read_regular_file's own refusals (no errno) are already words for the player
-        why = str(exc) if exc.errno is None else f"it cannot be opened ({exc.strerror or exc})"
+        Logger.info(f"fastmine: settings file {path}: {exc}")
+        why = why_not_read(exc, path)
     else:
         config.read(str(path))
         return None

@@ -17,8 +17,8 @@ breaking rules of JIS X 4051 and GB/T 15834, as Unicode's UAX #14 has them):
 
 :func:`install` puts it in front of Kivy's layout of a label's text: a text
 with a CJK character and a width to wrap to gets its line breaks from
-:func:`break_lines`, and Kivy lays out the lines as given (with markup: its
-first run of one style).  Other text is Kivy's as before.
+:func:`break_lines`, and Kivy lays out the lines as given (with markup: each run of one style,
+from where the run before it ended).  Other text is Kivy's as before.
 """
 
 from __future__ import annotations
@@ -90,32 +90,52 @@ def pieces(paragraph: str) -> list[tuple[str, str]]:
     return out
 
 
-def break_lines(text: str, width: float, measure: Callable[[str], float]) -> list[str]:
+def break_lines(text: str, width: float, measure: Callable[[str], float],
+                first: float | None = None, before: str = "") -> list[str]:
     """``text`` in lines at most ``width`` wide (``measure`` gives a string's
     width), broken only where :func:`may_break` or a space allows: as many
     pieces on each line as fit.  A piece wider than a line has a line of its own,
     or breaks after its path separators (a file's path).
 
+    ``first`` and ``before`` continue a line already begun (a label with markup
+    lays out each run of one style after the one before): ``first`` is the room
+    left on it and ``before`` the text it holds.  The first line returned goes
+    on that line, and is empty when nothing fits there; but what may not start
+    a line (closing punctuation after ``before``) stays on it even if too wide.
+
     >>> break_lines("你挺过了 1 次（12%）。", 5, len)
     ['你挺过了', '1 次', '（12%）。']
+    >>> break_lines("”后来。", 4, len, first=0, before="“引用")
+    ['”', '后来。']
     """
     lines: list[str] = []
-    for paragraph in text.split("\n"):
+    for n, paragraph in enumerate(text.split("\n")):
         line, gap = "", ""
+        # the first paragraph's first line may continue one begun before the text
+        begun = n == 0 and first is not None
+        room = first if first is not None and begun else width
         for word, spaces in pieces(paragraph):
             parts = [word]
             if ("/" in word or "\\" in word) and measure(word) > width:
                 parts = _at_separators(word)
             for k, part in enumerate(parts):
                 candidate = line + gap + part
-                if line and measure(candidate) > width:
+                if measure(candidate) > room and (line or (begun and _may_start(before, gap + part))):
                     lines.append(line)
-                    line = part
+                    line, room, begun = part, width, False
                 else:
                     line = candidate
                 gap = spaces if k == len(parts) - 1 else ""
         lines.append(line + gap)  # the paragraph's trailing spaces, as they were
     return lines
+
+
+def _may_start(before: str, text: str) -> bool:
+    """True when a line may break between ``before`` and ``text``: after a space,
+    or where :func:`may_break` allows it between their characters."""
+    if not before or not text or before[-1] == " " or text[0] == " ":
+        return True
+    return may_break(before[-1], text[0])
 
 
 def _at_separators(word: str) -> list[str]:
@@ -157,12 +177,23 @@ def _layout_markup(text: Any, lines: list[Any], size: Any, text_size: Any,
                    options: dict[str, Any], get_extents: Callable[[str], tuple[float, float]],
                    append_down: bool = True, complete: bool = False) -> Any:
     """The same for a label with markup, which lays out its text piece by piece
-    (one for each change of style): its first piece, which starts a line, is
-    broken first (a button's words without tags are all of it)."""
-    if lines:  # a later piece starts mid-line: Kivy's own breaks
-        return _ORIGINAL[0](text, lines, size, text_size, options, get_extents,
-                            append_down, complete)
-    return _layout_text(text, lines, size, text_size, options, get_extents, append_down, complete)
+    (one for each change of style): the first piece starts a line; each later
+    one continues the line the piece before it ended, so its breaks start from
+    the room left on that line and what may not begin a line (a closing quote
+    after a bold word) stays on it."""
+    width = text_size[0]
+    if not lines or not width or not isinstance(text, str):
+        return _layout_text(text, lines, size, text_size, options, get_extents, append_down, complete)
+    line = lines[-1] if append_down else lines[0]
+    before = "".join(str(word.text) for word in line.words)
+    if not (has_cjk(text) or has_cjk(before)):
+        return _ORIGINAL[0](text, lines, size, text_size, options, get_extents, append_down, complete)
+    padding = options.get("padding") or (0, 0, 0, 0)
+    pad = (padding[0] + padding[2]) if len(padding) == 4 else 2 * padding[0]
+    broken = break_lines(text, width - pad, lambda s: get_extents(s)[0],
+                         first=width - pad - line.w, before=before)
+    return _ORIGINAL[0]("\n".join(broken), lines, size, text_size, options, get_extents,
+                        append_down, complete)
 
 
 def install() -> None:
