@@ -145,14 +145,24 @@ class VideoPlay:
                                          lg.cell.tolist(), lg.changed.tolist(), strict=True))
 
     def first_reveal(self) -> int:
-        """Index in :attr:`moves` of the left click that revealed the first
-        cell; -1 if none did."""
+        """Where the game started: the left click that revealed the first cell.
+
+        Returns
+        -------
+        int
+            Its index in :attr:`moves` (and :attr:`log`); -1 if no click did.
+        """
         hits = np.flatnonzero((self.log.button == LEFT) & self.log.changed)
         return int(hits[0]) if len(hits) else -1
 
     def last_change(self) -> int:
-        """Index in :attr:`moves` of the last click that changed the board; -1
-        if none did."""
+        """The last click that changed the board.
+
+        Returns
+        -------
+        int
+            Its index in :attr:`moves` (and :attr:`log`); -1 if no click did.
+        """
         hits = np.flatnonzero(self.log.changed)
         return int(hits[-1]) if len(hits) else -1
 
