@@ -22,10 +22,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .. import FLAG, HIDDEN
+from .. import HIDDEN
 from ..solver import _prob, _workspace
 from ..solver.probability import DEFAULT_MAX_ENTRIES, InconsistentViewError
-from . import _batch
+from . import _batch, _labels
 
 __all__ = ["BatchLabels"]
 
@@ -42,13 +42,19 @@ class BatchLabels:
     def __init__(self, num_envs: int, rows: int, cols: int, mines: int) -> None:
         n = rows * cols
         self.mines = mines
+        self._counter = _labels.Counter(num_envs, rows, cols, mines)
         self._ws = _workspace.Workspace()
         self._flags = np.zeros((3, n), np.uint8)
-        # The view each game's labels were counted for (flags as hidden); 127
-        # is no view code, so the first step counts every game.
-        self._seen = np.full((num_envs, rows, cols), 127, np.int8)
-        self._last = np.zeros((num_envs, rows, cols), np.float64)
+        self._handed = np.zeros(num_envs, np.uint8)
+        # The labels of the last step, kept: a game whose view did not change
+        # keeps its row (the counter writes only the rows it counts).
+        self._last = np.zeros((num_envs, n), np.float64)
         self._untouched: NDArray[np.float64] | None = None
+
+    @property
+    def counter(self) -> _labels.Counter:
+        """The compiled counter (its figures: components recounted and kept)."""
+        return self._counter
 
     def compute(self, batch: _batch.Batch) -> NDArray[np.float64]:
         """Every game's labels now, float64 (B, rows, cols), a new array.
@@ -65,27 +71,22 @@ class BatchLabels:
         """
         views = batch.obs
         phase = batch.phase
-        canon = np.where(views == FLAG, np.int8(HIDDEN), views)
-        over = (phase == _batch.WON) | (phase == _batch.LOST)
-        ready = phase == _batch.READY
-        changed = (canon != self._seen).reshape(len(views), -1).any(axis=1)
-        out: NDArray[np.float64] = self._last.copy()
-        if ready.any():
-            out[ready] = self._untouched_labels(views.shape[1:])
-        for i in np.flatnonzero(over).tolist():
-            out[i] = batch.mine_mask(i)
-        for i in np.flatnonzero(changed & ~over & ~ready).tolist():
-            self._count(canon[i], out[i])
-        # What the next step compares with: finished and fresh games count again
-        # once they play (their views are not a played position's).
-        self._seen[...] = canon
-        self._seen[over | ready] = 127
-        self._last[...] = out
-        return out
+        play = phase == _batch.PLAYING
+        out = self._last
+        self._counter.update(views, play.view(np.uint8), out, self._handed)
+        if not play.all():
+            ready = phase == _batch.READY
+            if ready.any():
+                out[ready] = self._untouched_labels(views.shape[1:])
+            for i in np.flatnonzero(~(play | ready)).tolist():    # won or lost
+                out[i] = batch.mine_mask(i).reshape(-1)
+        if self._handed.any():
+            for i in np.flatnonzero(self._handed).tolist():
+                self._count(views[i], out[i])
+        return out.reshape(views.shape).copy()
 
-    def _count(self, view: NDArray[np.int8], out: NDArray[np.float64]) -> None:
-        """The solver's probabilities of ``view`` into ``out``, 0.0 where open."""
-        flat = out.reshape(-1)
+    def _count(self, view: NDArray[np.int8], flat: NDArray[np.float64]) -> None:
+        """The solver's probabilities of ``view`` into ``flat``, 0.0 where open."""
         f = self._flags
         res: Any = _prob.analyze(self._ws, view, self.mines, flat, f[0], f[1], f[2],
                                  DEFAULT_MAX_ENTRIES)
@@ -95,7 +96,7 @@ class BatchLabels:
 
     def _untouched_labels(self, shape: tuple[int, ...]) -> NDArray[np.float64]:
         if self._untouched is None:
-            labels = np.empty(shape, np.float64)
+            labels = np.empty(shape[0] * shape[1], np.float64)
             self._count(np.full(shape, HIDDEN, np.int8), labels)
             self._untouched = labels
         return self._untouched

@@ -1,0 +1,21 @@
+# Type stubs for the private label kernel of fastmine.env (see _labels.pyx).
+import numpy as np
+from numpy.typing import NDArray
+
+class Counter:
+    B: int
+    rows: int
+    cols: int
+    W: int
+    N: int
+    Np: int
+    mines: int
+    recounted: int
+    kept: int
+    handed_back: int
+    repaired: int
+    rebuilt: int
+    def __init__(self, B: int, rows: int, cols: int, mines: int) -> None: ...
+    def update(self, views: NDArray[np.int8], play: NDArray[np.uint8],
+               out: NDArray[np.float64], handed_back: NDArray[np.uint8]) -> None: ...
+    def forget(self) -> None: ...

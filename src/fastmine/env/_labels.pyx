@@ -1,0 +1,721 @@
+# Private kernel of fastmine.env.batch_labels: exact labels of a batch of games,
+# each game's count kept from one step to the next.
+#
+# The labels are the solver's probabilities (fastmine.solver.probabilities):
+# the share of the mine layouts that agree with every number shown, given the
+# total mine count.  They factor over the frontier's components (hidden cells
+# next to a number, joined when they share a number): for each component, a
+# table of its layouts per number of mines k, and per variable (cells with the
+# same numbers around them, m of them) the layouts' mines and safe cells on
+# it per k.  A step changes only the components around the cells it opened,
+# so only those are recounted; the others keep their tables.  What every
+# label depends on is the combination over the total mine count (the interior
+# takes the mines the frontier leaves): prefix products of the component
+# tables, a suffix pass with the interior's binomials, and one sum per
+# variable, recomputed each step a game changes (short polynomials: cheap).
+#
+# A component is counted by enumerating its variables' mine counts in the
+# order a breadth-first walk visits them, pruning on every number's residual
+# (an explicit stack, no recursion).  A component over the step budget, or a
+# view the counts find inconsistent, is handed back (status 1): the Python
+# layer counts that game with the solver's own kernel, and the game is
+# counted afresh here at its next step.
+#
+# Layout weights are products of binomials, scaled by powers of two only (so
+# a mine or safe cell is certain exactly when its weight is exactly zero, as
+# the solver's boolean reachability says); the combination normalises each
+# partial product by a power of two, and a label is a ratio, so the scales
+# cancel.  The labels equal the solver's up to float rounding (its weights are
+# tilted and combined in log space): tests/env compare them within 1e-12.
+#
+# Every array here is allocated by this module and sized from its own
+# counters; the arrays handed in are checked against the batch's shape first.
+
+from libc.math cimport INFINITY, exp, frexp, ldexp, lgamma
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t
+
+import numpy as np
+
+cdef enum:
+    OUT = 9             # the padding ring: neither hidden nor a number
+    BUDGET = 200000     # enumeration steps a component may take before the solver counts it
+
+cdef double BINOM[9][9]     # C(m, x) for a variable of m <= 8 cells
+cdef int _m, _x
+for _m in range(9):
+    for _x in range(9):
+        BINOM[_m][_x] = 0.0
+    BINOM[_m][0] = 1.0
+    for _x in range(1, _m + 1):
+        BINOM[_m][_x] = BINOM[_m - 1][_x - 1] + BINOM[_m - 1][_x]
+
+cdef double TINY = 4.9406564584124654e-324          # the solver's clamps of an uncertain cell
+cdef double BELOW_ONE = 1.0 - 1.1102230246251565e-16
+
+
+cdef inline double _pow2_scale(double mx) noexcept:
+    """The power of two that brings ``mx`` (> 0) into [0.5, 1)."""
+    cdef int ex
+    frexp(mx, &ex)
+    return ldexp(1.0, -ex)
+
+
+cdef inline double _ratio(double num, double other) noexcept:
+    """num / (num + other), exactly 0 or 1 when one side is exactly zero."""
+    if num == 0.0:
+        return 0.0
+    if other == 0.0:
+        return 1.0
+    return min(max(num / (num + other), TINY), BELOW_ONE)
+
+
+cdef class _Tables:
+    """A game's components: cells, variables and tables, one component after another.
+
+    ``tab`` holds, per component of width w = hi - lo + 1, its layouts per
+    mine count (w entries at toff) and per variable the mines and the safe
+    cells those layouts put on it (w each, at vto and vto + w).
+    """
+    cdef int32_t[::1] cells, cstart, vstart, lo, hi, toff, vmult, vto
+    cdef double[::1] tab
+    cdef int ncomp, ncells, nvars, cap
+    cdef Py_ssize_t ntab
+
+    def __cinit__(self):
+        self.cap = 0
+        self.ncomp = self.ncells = self.nvars = 0
+        self.ntab = 0
+        z = np.zeros(0, np.int32)
+        self.cells = self.cstart = self.vstart = self.lo = self.hi = z
+        self.toff = self.vmult = self.vto = z
+        self._ints(16)
+        self.tab = np.empty(256, np.float64)
+
+    cdef void _ints(self, int n):
+        """Room for n cells, variables and components (content kept)."""
+        if n <= self.cap:
+            return
+        n = max(n, 2 * self.cap)
+        cdef Py_ssize_t k = self.cap + 1 if self.cap else 0
+        self.cells = _grown(self.cells, n + 1, k)
+        self.cstart = _grown(self.cstart, n + 1, k)
+        self.vstart = _grown(self.vstart, n + 1, k)
+        self.lo = _grown(self.lo, n + 1, k)
+        self.hi = _grown(self.hi, n + 1, k)
+        self.toff = _grown(self.toff, n + 1, k)
+        self.vmult = _grown(self.vmult, n + 1, k)
+        self.vto = _grown(self.vto, n + 1, k)
+        self.cap = n
+
+    cdef void _doubles(self, Py_ssize_t n):
+        """Room for n table entries (content kept)."""
+        if n <= self.tab.shape[0]:
+            return
+        new = np.empty(max(n, 2 * self.tab.shape[0]), np.float64)
+        new[:self.ntab] = np.asarray(self.tab)[:self.ntab]
+        self.tab = new
+
+
+cdef int32_t[::1] _grown(int32_t[::1] a, Py_ssize_t n, Py_ssize_t keep):
+    new = np.empty(n, np.int32)
+    if keep:
+        new[:keep] = np.asarray(a)[:keep]
+    return new
+
+
+cdef class _Game:
+    """One game's state: its padded view (hidden -1), where each cell's component
+    and variable are, the hidden cells, and its components."""
+    cdef int8_t[::1] pv
+    cdef int32_t[::1] comp_of, var_of
+    cdef _Tables t
+    cdef int hidden
+    cdef bint valid
+
+    def __cinit__(self, Py_ssize_t n_padded):
+        self.pv = np.full(n_padded, OUT, np.int8)
+        self.comp_of = np.full(n_padded, -1, np.int32)
+        self.var_of = np.full(n_padded, -1, np.int32)
+        self.t = _Tables()
+        self.hidden = 0
+        self.valid = False
+
+
+cdef class Counter:
+    """The label state of a batch of B games (rows x cols, ``mines`` each).
+
+    Parameters
+    ----------
+    B, rows, cols, mines : int
+        The batch's shape and mine count (checked by the Python layer).
+    """
+    cdef readonly int B, rows, cols, W, N
+    cdef readonly Py_ssize_t Np
+    cdef readonly int64_t mines
+    # what the counts did since the counter was made (tests and the docs' figures)
+    cdef readonly int64_t recounted, kept, handed_back, repaired, rebuilt
+    cdef list games
+    cdef _Tables spare
+    cdef int off[8]
+    cdef int32_t stamp, ctag
+    # per padded cell: membership stamps, constraint ids
+    cdef int32_t[::1] mark, cmark, cidx
+    # per cell: lists
+    cdef int32_t[::1] opened, dlist, queue, ccons, clen
+    # per component variable / constraint during a count
+    cdef int32_t[::1] evm, evnc, evcons, er, ecap, ex, exhi, ekpre, dirty, vfirst
+    cdef double[::1] ewpre, etab
+    # the combination
+    cdef double[::1] lfact, bw, pre, g1, g2, rk, vp
+    cdef int32_t[::1] alo, ahi, pofs
+
+    def __cinit__(self, int B, int rows, int cols, int64_t mines):
+        if B < 1 or rows < 1 or cols < 1 or mines < 0 or mines > <int64_t>rows * cols:
+            raise ValueError("a batch of at least one game with a valid size and mine count")
+        self.B, self.rows, self.cols, self.mines = B, rows, cols, mines
+        self.W = cols + 2
+        self.N = rows * cols
+        self.Np = <Py_ssize_t>(rows + 2) * (cols + 2)
+        cdef int W = self.W, n = self.N
+        self.off[0] = -W - 1; self.off[1] = -W; self.off[2] = -W + 1; self.off[3] = -1
+        self.off[4] = 1; self.off[5] = W - 1; self.off[6] = W; self.off[7] = W + 1
+        self.games = [_Game(self.Np) for _ in range(B)]
+        self.spare = _Tables()
+        self.stamp = 0
+        self.ctag = 0
+        i32 = lambda k: np.zeros(k, np.int32)
+        self.mark = i32(self.Np); self.cmark = i32(self.Np); self.cidx = i32(self.Np)
+        self.opened = i32(n); self.dlist = i32(n); self.queue = i32(n)
+        self.ccons = i32(8 * n); self.clen = i32(n)
+        self.vfirst = i32(n); self.evm = i32(n); self.evnc = i32(n); self.evcons = i32(8 * n)
+        self.er = i32(n); self.ecap = i32(n); self.ex = i32(n + 1); self.exhi = i32(n + 1)
+        self.ekpre = i32(n + 1); self.dirty = i32(n + 1)
+        self.ewpre = np.zeros(n + 1, np.float64)
+        self.etab = np.zeros(64, np.float64)
+        self.lfact = np.array([lgamma(k + 1.0) for k in range(n + 1)], np.float64)
+        self.bw = np.zeros(n + 1, np.float64)
+        self.g1 = np.zeros(n + 1, np.float64)
+        self.g2 = np.zeros(n + 1, np.float64)
+        self.rk = np.zeros(n + 1, np.float64)
+        self.vp = np.zeros(n + 1, np.float64)
+        self.pre = np.zeros(64, np.float64)
+        self.alo = i32(n + 1); self.ahi = i32(n + 1); self.pofs = i32(n + 2)
+
+    def update(self, const int8_t[:, :, ::1] views, const uint8_t[::1] play,
+               double[:, ::1] out, uint8_t[::1] handed_back):
+        """Count every game ``play`` marks (in play), writing its labels into ``out``.
+
+        A game whose view has not changed since its last count keeps its row
+        of ``out`` (``out`` holds the last labels between calls).  A game not
+        in play is forgotten: counted afresh when it next plays.  Games this
+        kernel hands back (``handed_back[g] = 1``: a component over the budget,
+        or an inconsistent view) are for the caller to count; they too are
+        counted afresh at their next step.
+        """
+        cdef int B = self.B, g, st
+        if (views.shape[0] != B or views.shape[1] != self.rows or views.shape[2] != self.cols
+                or play.shape[0] != B or handed_back.shape[0] != B
+                or out.shape[0] != B or out.shape[1] != self.N):
+            raise ValueError("the views, masks and output must have the batch's shape")
+        cdef _Game gs
+        for g in range(B):
+            handed_back[g] = 0
+            gs = <_Game>self.games[g]
+            if not play[g]:
+                gs.valid = False
+                continue
+            st = self._update(gs, views, g, out)
+            if st == 2:                 # a broken invariant: count the game afresh
+                self.repaired += 1
+                gs.valid = False
+                st = self._update(gs, views, g, out)
+            if st != 0:
+                gs.valid = False
+                handed_back[g] = 1
+                self.handed_back += 1
+
+    def forget(self):
+        """Count every game afresh at its next step (a copy of the environment)."""
+        cdef _Game gs
+        for gs in self.games:
+            gs.valid = False
+
+    cdef int _read(self, _Game gs, const int8_t[:, :, ::1] views, int g) except -2:
+        """Take the view anew: the ring, the cells, no component.  Returns 0."""
+        cdef int rows = self.rows, cols = self.cols, W = self.W, r, c, v, hidden = 0
+        cdef Py_ssize_t p
+        for p in range(self.Np):
+            gs.pv[p] = OUT
+            gs.comp_of[p] = -1
+        for r in range(rows):
+            p = (r + 1) * W + 1
+            for c in range(cols):
+                v = views[g, r, c]
+                if v < 0 or v > 8:
+                    v = -1
+                    hidden += 1
+                gs.pv[p + c] = <int8_t>v
+        gs.hidden = hidden
+        gs.t.ncomp = gs.t.ncells = gs.t.nvars = 0
+        gs.t.ntab = 0
+        gs.t.cstart[0] = 0
+        gs.t.vstart[0] = 0
+        return 0
+
+    cdef int _update(self, _Game gs, const int8_t[:, :, ::1] views, int g,
+                     double[:, ::1] out) except -2:
+        """0 counted; 1 hand back to the caller; 2 an invariant broke (count afresh)."""
+        cdef int rows = self.rows, cols = self.cols, W = self.W, r, c, v, k, i, c0
+        cdef int nopen = 0, nd = 0, st
+        cdef Py_ssize_t p, q
+        cdef _Tables old = gs.t, new
+        cdef bint full = not gs.valid
+        if self.stamp > (1 << 30):        # stamps must only grow: start the marks over
+            self.mark[:] = 0
+            self.cmark[:] = 0
+            self.dirty[:] = 0
+            self.stamp = self.ctag = 0
+        self.stamp += 3
+        cdef int32_t S = self.stamp
+        if not full:
+            for r in range(rows):
+                p = (r + 1) * W + 1
+                for c in range(cols):
+                    v = views[g, r, c]
+                    if v < 0 or v > 8:
+                        v = -1
+                    if gs.pv[p + c] != v:
+                        if gs.pv[p + c] == -1 and v >= 0:
+                            self.opened[nopen] = <int32_t>(p + c)
+                            nopen += 1
+                            gs.pv[p + c] = <int8_t>v
+                        else:               # hidden again: not this game's next position
+                            full = True
+                            break
+                if full:
+                    break
+            if not full and nopen == 0:
+                return 0                    # nothing new: the labels stand
+        if full:
+            self.rebuilt += 1
+            self._read(gs, views, g)
+            old = gs.t
+            # every hidden cell next to a number
+            for r in range(rows):
+                p = (r + 1) * W + 1
+                for c in range(cols):
+                    if gs.pv[p + c] == -1 and self._numbered(gs, p + c):
+                        self.mark[p + c] = S
+                        self.dlist[nd] = <int32_t>(p + c)
+                        nd += 1
+        else:
+            gs.hidden -= nopen
+            for i in range(nopen):
+                p = self.opened[i]
+                c0 = gs.comp_of[p]
+                if c0 >= 0:
+                    self.dirty[c0] = S
+                gs.comp_of[p] = -1
+                for k in range(8):
+                    q = p + self.off[k]
+                    if gs.pv[q] == -1:
+                        if self.mark[q] != S:
+                            self.mark[q] = S
+                            self.dlist[nd] = <int32_t>q
+                            nd += 1
+                        c0 = gs.comp_of[q]
+                        if c0 >= 0:
+                            self.dirty[c0] = S
+            for c in range(old.ncomp):
+                if self.dirty[c] != S:
+                    continue
+                for i in range(old.cstart[c], old.cstart[c + 1]):
+                    q = old.cells[i]
+                    if gs.pv[q] == -1 and self.mark[q] != S:
+                        self.mark[q] = S
+                        self.dlist[nd] = <int32_t>q
+                        nd += 1
+        # compose the new components: the kept ones, then the ones counted anew
+        new = self.spare
+        new.ncomp = new.ncells = new.nvars = 0
+        new.ntab = 0
+        new.cstart[0] = 0
+        new.vstart[0] = 0
+        if not full:
+            for c in range(old.ncomp):
+                if self.dirty[c] != S:
+                    self._keep(gs, old, c, new)
+        for i in range(nd):
+            q = self.dlist[i]
+            if self.mark[q] != S:
+                continue                    # taken by an earlier component
+            if not self._numbered(gs, q):
+                self.mark[q] = S + 1
+                gs.comp_of[q] = -1
+                continue
+            st = self._component(gs, q, new)
+            if st != 0:
+                return st
+        gs.t = new
+        self.spare = old
+        gs.valid = True
+        return self._combine(gs, g, out)
+
+    cdef inline bint _numbered(self, _Game gs, Py_ssize_t p) noexcept:
+        cdef int k, t
+        for k in range(8):
+            t = gs.pv[p + self.off[k]]
+            if 0 <= t <= 8:
+                return True
+        return False
+
+    cdef void _keep(self, _Game gs, _Tables old, int c, _Tables new):
+        """Copy component c of ``old`` to the end of ``new`` (its count stands)."""
+        cdef int nc = new.ncomp, c0 = old.cstart[c], c1 = old.cstart[c + 1]
+        cdef int v0 = old.vstart[c], v1 = old.vstart[c + 1], i, v
+        cdef int nv0 = new.nvars, ncl0 = new.ncells
+        cdef Py_ssize_t t0 = old.toff[c], size = (old.hi[c] - old.lo[c] + 1) * (1 + 2 * (v1 - v0))
+        cdef Py_ssize_t a, nt0 = new.ntab
+        cdef Py_ssize_t q
+        new._ints(max(new.ncells + c1 - c0, new.nvars + v1 - v0, nc + 1))
+        new._doubles(nt0 + size)
+        for i in range(c0, c1):
+            q = old.cells[i]
+            new.cells[ncl0 + i - c0] = <int32_t>q
+            gs.comp_of[q] = nc
+            gs.var_of[q] = gs.var_of[q] - v0 + nv0
+        for v in range(v0, v1):
+            new.vmult[nv0 + v - v0] = old.vmult[v]
+            new.vto[nv0 + v - v0] = <int32_t>(old.vto[v] - t0 + nt0)
+        for a in range(size):
+            new.tab[nt0 + a] = old.tab[t0 + a]
+        new.lo[nc] = old.lo[c]
+        new.hi[nc] = old.hi[c]
+        new.toff[nc] = <int32_t>nt0
+        new.ncells = ncl0 + c1 - c0
+        new.nvars = nv0 + v1 - v0
+        new.ntab = nt0 + size
+        new.ncomp = nc + 1
+        new.cstart[nc + 1] = new.ncells
+        new.vstart[nc + 1] = new.nvars
+        self.kept += 1
+
+    cdef int _component(self, _Game gs, Py_ssize_t start, _Tables new) except -2:
+        """Walk, group, count and append the component of ``start``; 0, 1 or 2 as _update."""
+        cdef int32_t S = self.stamp
+        cdef int qh = 0, qt = 1, k, k2, t, n, i, j, u, nv = 0, ncons = 0, same, lv, m
+        cdef Py_ssize_t q, q2, nb, a
+        self.ctag += 1
+        cdef int32_t tag = self.ctag
+        self.queue[0] = <int32_t>start
+        self.mark[start] = S + 1
+        while qh < qt:
+            q = self.queue[qh]
+            qh += 1
+            for k in range(8):
+                nb = q + self.off[k]
+                if not 0 <= gs.pv[nb] <= 8:
+                    continue
+                for k2 in range(8):
+                    q2 = nb + self.off[k2]
+                    if gs.pv[q2] != -1:
+                        continue
+                    if self.mark[q2] == S:
+                        self.mark[q2] = S + 1
+                        self.queue[qt] = <int32_t>q2
+                        qt += 1
+                    elif self.mark[q2] != S + 1:
+                        return 2            # a cell next to this component was not looked at
+        # Variables: cells with the same numbers around them (a cell with the
+        # same set as q shares q's first number, so it is one of its neighbours).
+        cdef int nc = new.ncomp, v0 = new.nvars
+        for i in range(qt):
+            q = self.queue[i]
+            n = 0
+            for k in range(8):
+                nb = q + self.off[k]
+                if 0 <= gs.pv[nb] <= 8:
+                    if self.cmark[nb] != tag:
+                        self.cmark[nb] = tag
+                        self.cidx[nb] = ncons
+                        self.er[ncons] = gs.pv[nb]
+                        self.ecap[ncons] = 0
+                        ncons += 1
+                    self.ccons[8 * i + n] = self.cidx[nb]
+                    n += 1
+            self.clen[i] = n
+            lv = -1
+            nb = q + self.off[0]
+            for k in range(8):
+                if 0 <= gs.pv[q + self.off[k]] <= 8:
+                    nb = q + self.off[k]
+                    break
+            for k2 in range(8):
+                q2 = nb + self.off[k2]
+                if self.mark[q2] != S + 2:
+                    continue
+                u = gs.var_of[q2] - v0
+                j = self.vfirst[u]          # variable u's first cell, by its place in the queue
+                if self.clen[j] != n:
+                    continue
+                same = 1
+                for t in range(n):
+                    if self.ccons[8 * j + t] != self.ccons[8 * i + t]:
+                        same = 0
+                        break
+                if same:
+                    lv = u
+                    break
+            if lv < 0:
+                lv = nv
+                nv += 1
+                self.evm[lv] = 0
+                self.evnc[lv] = n
+                for t in range(n):
+                    self.evcons[8 * lv + t] = self.ccons[8 * i + t]
+                self.vfirst[lv] = i
+            self.evm[lv] += 1
+            for t in range(n):
+                self.ecap[self.ccons[8 * i + t]] += 1
+            self.mark[q] = S + 2
+            gs.var_of[q] = v0 + lv
+            gs.comp_of[q] = nc
+        for j in range(ncons):
+            if self.er[j] > self.ecap[j]:
+                return 1                    # a number with too few hidden cells around it
+        cdef int st = self._enumerate(nv, qt)
+        if st != 0:
+            return st
+        # trim to the mine counts that occur, scale by a power of two, append
+        cdef int width = qt + 1, klo = 0, khi = qt, w
+        while klo <= qt and self.etab[klo] == 0.0:
+            klo += 1
+        if klo > qt:
+            return 1                        # no layout fits the numbers
+        while self.etab[khi] == 0.0:
+            khi -= 1
+        w = khi - klo + 1
+        cdef double mx = 0.0, sc
+        for k in range(klo, khi + 1):
+            mx = max(mx, self.etab[k])
+        sc = _pow2_scale(mx)
+        cdef Py_ssize_t nt0 = new.ntab, size = <Py_ssize_t>w * (1 + 2 * nv)
+        new._ints(max(new.ncells + qt, new.nvars + nv, nc + 1))
+        new._doubles(nt0 + size)
+        for u in range(1 + 2 * nv):
+            for k in range(w):
+                new.tab[nt0 + u * w + k] = self.etab[u * width + klo + k] * sc
+        for u in range(nv):
+            new.vmult[v0 + u] = self.evm[u]
+            new.vto[v0 + u] = <int32_t>(nt0 + (1 + 2 * u) * w)
+        for i in range(qt):
+            new.cells[new.ncells + i] = self.queue[i]
+        new.lo[nc] = klo
+        new.hi[nc] = khi
+        new.toff[nc] = <int32_t>nt0
+        new.ncells += qt
+        new.nvars += nv
+        new.ntab = nt0 + size
+        new.ncomp = nc + 1
+        new.cstart[nc + 1] = new.ncells
+        new.vstart[nc + 1] = new.nvars
+        self.recounted += 1
+        return 0
+
+    cdef int _enumerate(self, int nv, int ncells) except -2:
+        """Every layout of the component's nv variables, into etab; 0, or 1 over budget.
+
+        etab (width ncells + 1, by mine count): row 0 the layouts, row 1 + 2u
+        the mines they put on variable u, row 2 + 2u its safe cells.
+        """
+        cdef int width = ncells + 1, i = 0, t, j, m, lo, hi, x, u
+        cdef Py_ssize_t size = <Py_ssize_t>width * (1 + 2 * nv), a, k
+        cdef int64_t steps = 0
+        cdef double wl
+        cdef bint down = True
+        if self.etab.shape[0] < size:
+            self.etab = np.zeros(max(size, 2 * self.etab.shape[0]), np.float64)
+        for a in range(size):
+            self.etab[a] = 0.0
+        self.ewpre[0] = 1.0
+        self.ekpre[0] = 0
+        while True:
+            if down:
+                if i == nv:                 # a layout: every number met
+                    k = self.ekpre[nv]
+                    wl = self.ewpre[nv]
+                    self.etab[k] += wl
+                    for u in range(nv):
+                        x = self.ex[u]
+                        m = self.evm[u]
+                        if x:
+                            self.etab[(1 + 2 * u) * width + k] += wl * x
+                        if m - x:
+                            self.etab[(2 + 2 * u) * width + k] += wl * (m - x)
+                    steps += nv
+                    down = False
+                    continue
+                m = self.evm[i]
+                lo = 0
+                hi = m
+                for t in range(self.evnc[i]):
+                    j = self.evcons[8 * i + t]
+                    lo = max(lo, self.er[j] - (self.ecap[j] - m))
+                    hi = min(hi, self.er[j])
+                steps += 1
+                if steps > BUDGET:
+                    return 1
+                if lo > hi:
+                    down = False
+                    continue
+                self.ex[i] = lo
+                self.exhi[i] = hi
+                for t in range(self.evnc[i]):
+                    j = self.evcons[8 * i + t]
+                    self.er[j] -= lo
+                    self.ecap[j] -= m
+                self.ewpre[i + 1] = self.ewpre[i] * BINOM[m][lo]
+                self.ekpre[i + 1] = self.ekpre[i] + lo
+                i += 1
+            else:
+                if i == 0:
+                    break
+                i -= 1
+                m = self.evm[i]
+                if self.ex[i] < self.exhi[i]:
+                    x = self.ex[i] + 1
+                    self.ex[i] = x
+                    for t in range(self.evnc[i]):
+                        self.er[self.evcons[8 * i + t]] -= 1
+                    self.ewpre[i + 1] = self.ewpre[i] * BINOM[m][x]
+                    self.ekpre[i + 1] = self.ekpre[i] + x
+                    i += 1
+                    down = True
+                else:
+                    x = self.ex[i]
+                    for t in range(self.evnc[i]):
+                        j = self.evcons[8 * i + t]
+                        self.er[j] += x
+                        self.ecap[j] += m
+        return 0
+
+    cdef int _combine(self, _Game gs, int g, double[:, ::1] out) except -2:
+        """The labels of game g from its components' tables; 0, or 1 when no layout fits."""
+        cdef _Tables t = gs.t
+        cdef int C = t.ncomp, c, k, r, v, w, rows = self.rows, cols = self.cols, W = self.W
+        cdef int64_t I = gs.hidden - t.ncells, M = self.mines, n
+        cdef Py_ssize_t a, K, ln, lnn, base, nbase, p, cell, to
+        cdef double x, mx, lb, lmax, z, zmine, zsafe, num, ns, sc, p_int = 0.0
+        cdef int32_t[::1] alo = self.alo, ahi = self.ahi, pofs = self.pofs
+        # prefix products: pre_c over a in [alo[c], ahi[c]], the first c components' layouts
+        alo[0] = 0
+        ahi[0] = 0
+        pofs[0] = 0
+        for c in range(C):
+            alo[c + 1] = alo[c] + t.lo[c]
+            ahi[c + 1] = ahi[c] + t.hi[c]
+            pofs[c + 1] = pofs[c] + ahi[c] - alo[c] + 1
+        ln = ahi[C] - alo[C] + 1
+        if self.pre.shape[0] < pofs[C] + ln:
+            self.pre = np.zeros(max(pofs[C] + ln, 2 * self.pre.shape[0]), np.float64)
+        cdef double[::1] pre = self.pre
+        pre[0] = 1.0
+        for c in range(C):
+            base = pofs[c]
+            nbase = pofs[c + 1]
+            ln = ahi[c] - alo[c] + 1
+            lnn = ahi[c + 1] - alo[c + 1] + 1
+            w = t.hi[c] - t.lo[c] + 1
+            to = t.toff[c]
+            for a in range(lnn):
+                pre[nbase + a] = 0.0
+            for a in range(ln):
+                x = pre[base + a]
+                if x == 0.0:
+                    continue
+                for k in range(w):
+                    pre[nbase + a + k] += x * t.tab[to + k]
+            mx = 0.0
+            for a in range(lnn):
+                mx = max(mx, pre[nbase + a])
+            if mx == 0.0:
+                return 1
+            sc = _pow2_scale(mx)
+            for a in range(lnn):
+                pre[nbase + a] *= sc
+        # the interior's ways, C(I, M - K), for the frontier's K mines (normalised)
+        ln = ahi[C] - alo[C] + 1
+        lmax = -INFINITY
+        for a in range(ln):
+            n = M - (alo[C] + a)
+            if 0 <= n <= I:
+                lb = self.lfact[I] - self.lfact[n] - self.lfact[I - n]
+                lmax = max(lmax, lb)
+        if lmax == -INFINITY:
+            return 1
+        z = zmine = zsafe = 0.0
+        cdef double[::1] G = self.g1, G2 = self.g2, Gt, rk = self.rk, vp = self.vp
+        base = pofs[C]
+        for a in range(ln):
+            n = M - (alo[C] + a)
+            if 0 <= n <= I:
+                x = exp(self.lfact[I] - self.lfact[n] - self.lfact[I - n] - lmax)
+            else:
+                x = 0.0
+            G[a] = x
+            x *= pre[base + a]
+            z += x
+            zmine += x * n
+            zsafe += x * (I - n)
+        if z == 0.0:
+            return 1
+        if I > 0:
+            p_int = _ratio(zmine, zsafe)
+        # suffix pass: G_{c+1}[a] (a in [alo[c+1], ahi[c+1]]) weighs the layouts of
+        # the components after c and the interior, given a mines before them
+        for c in range(C - 1, -1, -1):
+            base = pofs[c]
+            ln = ahi[c] - alo[c] + 1
+            lnn = ahi[c + 1] - alo[c + 1] + 1
+            w = t.hi[c] - t.lo[c] + 1
+            to = t.toff[c]
+            # everything but component c, for each of its mine counts
+            for k in range(w):
+                x = 0.0
+                for a in range(ln):
+                    x += pre[base + a] * G[a + k]
+                rk[k] = x
+            for v in range(t.vstart[c], t.vstart[c + 1]):
+                num = 0.0
+                ns = 0.0
+                for k in range(w):
+                    num += t.tab[t.vto[v] + k] * rk[k]
+                    ns += t.tab[t.vto[v] + w + k] * rk[k]
+                vp[v] = _ratio(num, ns)
+            if c == 0:
+                break
+            mx = 0.0
+            for a in range(ln):
+                x = 0.0
+                for k in range(w):
+                    x += t.tab[to + k] * G[a + k]
+                G2[a] = x
+                mx = max(mx, x)
+            if mx > 0.0:
+                sc = _pow2_scale(mx)
+                for a in range(ln):
+                    G2[a] *= sc
+            Gt = G
+            G = G2
+            G2 = Gt
+        for r in range(rows):
+            p = (r + 1) * W + 1
+            cell = <Py_ssize_t>r * cols
+            for c in range(cols):
+                if gs.pv[p + c] >= 0:
+                    out[g, cell + c] = 0.0
+                elif gs.comp_of[p + c] >= 0:
+                    out[g, cell + c] = vp[gs.var_of[p + c]]
+                else:
+                    out[g, cell + c] = p_int
+        return 0
