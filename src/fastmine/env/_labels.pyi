@@ -15,6 +15,9 @@ class Counter:
     handed_back: int
     repaired: int
     rebuilt: int
+    cells_counted: int
+    steps_taken: int
+    proven: int
     def __init__(self, B: int, rows: int, cols: int, mines: int) -> None: ...
     def update(self, views: NDArray[np.int8], play: NDArray[np.uint8],
                out: NDArray[np.float64], handed_back: NDArray[np.uint8]) -> None: ...

@@ -33,11 +33,14 @@
 
 from libc.math cimport INFINITY, exp, frexp, ldexp, lgamma
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t
+from libc.string cimport memcmp, memcpy, memset
 
 import numpy as np
 
 cdef enum:
     OUT = 9             # the padding ring: neither hidden nor a number
+    KNOWN_MINE = 10     # a hidden cell an earlier count proved a mine
+    KNOWN_SAFE = 11     # a hidden cell an earlier count proved safe
     BUDGET = 200000     # enumeration steps a component may take before the solver counts it
 
 cdef double BINOM[9][9]     # C(m, x) for a variable of m <= 8 cells
@@ -126,19 +129,24 @@ cdef int32_t[::1] _grown(int32_t[::1] a, Py_ssize_t n, Py_ssize_t keep):
 cdef class _Game:
     """One game's state: its padded view (hidden -1), where each cell's component
     and variable are, the hidden cells, and its components."""
-    cdef int8_t[::1] pv
+    cdef int8_t[::1] pv, raw
     cdef int32_t[::1] comp_of, var_of
     cdef _Tables t
+    # hidden: cells hidden and not proven (-1 in pv); mleft: the mines not proven
     cdef int hidden
-    cdef bint valid
+    cdef int64_t mleft
+    # valid: the state is the game's last view's; blank: that view is untouched
+    cdef bint valid, blank
 
-    def __cinit__(self, Py_ssize_t n_padded):
+    def __cinit__(self, Py_ssize_t n_padded, Py_ssize_t n):
         self.pv = np.full(n_padded, OUT, np.int8)
+        self.raw = np.full(n, -1, np.int8)   # the last view as given (flags and all)
         self.comp_of = np.full(n_padded, -1, np.int32)
         self.var_of = np.full(n_padded, -1, np.int32)
         self.t = _Tables()
         self.hidden = 0
         self.valid = False
+        self.blank = False
 
 
 cdef class Counter:
@@ -153,8 +161,9 @@ cdef class Counter:
     cdef readonly Py_ssize_t Np
     cdef readonly int64_t mines
     # what the counts did since the counter was made (tests and the docs' figures)
-    cdef readonly int64_t recounted, kept, handed_back, repaired, rebuilt
+    cdef readonly int64_t recounted, kept, handed_back, repaired, rebuilt, cells_counted, steps_taken, proven
     cdef list games
+    cdef int8_t[::1] blank_pv     # the padded view of an untouched board
     cdef _Tables spare
     cdef int off[8]
     cdef int32_t stamp, ctag
@@ -163,7 +172,7 @@ cdef class Counter:
     # per cell: lists
     cdef int32_t[::1] opened, dlist, queue, ccons, clen
     # per component variable / constraint during a count
-    cdef int32_t[::1] evm, evnc, evcons, er, ecap, ex, exhi, ekpre, dirty, vfirst
+    cdef int32_t[::1] evm, evnc, evcons, er, ecap, ex, exhi, ekpre, dirty, vfirst, cpos, vseen, vnew
     cdef double[::1] ewpre, etab
     # the combination
     cdef double[::1] lfact, bw, pre, g1, g2, rk, vp
@@ -179,7 +188,10 @@ cdef class Counter:
         cdef int W = self.W, n = self.N
         self.off[0] = -W - 1; self.off[1] = -W; self.off[2] = -W + 1; self.off[3] = -1
         self.off[4] = 1; self.off[5] = W - 1; self.off[6] = W; self.off[7] = W + 1
-        self.games = [_Game(self.Np) for _ in range(B)]
+        self.games = [_Game(self.Np, self.N) for _ in range(B)]
+        self.blank_pv = np.full(self.Np, OUT, np.int8)
+        for r in range(rows):
+            self.blank_pv[(r + 1) * W + 1:(r + 1) * W + 1 + cols] = -1
         self.spare = _Tables()
         self.stamp = 0
         self.ctag = 0
@@ -187,7 +199,7 @@ cdef class Counter:
         self.mark = i32(self.Np); self.cmark = i32(self.Np); self.cidx = i32(self.Np)
         self.opened = i32(n); self.dlist = i32(n); self.queue = i32(n)
         self.ccons = i32(8 * n); self.clen = i32(n)
-        self.vfirst = i32(n); self.evm = i32(n); self.evnc = i32(n); self.evcons = i32(8 * n)
+        self.vseen = i32(n); self.vnew = i32(n); self.cpos = i32(n); self.vfirst = i32(n); self.evm = i32(n); self.evnc = i32(n); self.evcons = i32(8 * n)
         self.er = i32(n); self.ecap = i32(n); self.ex = i32(n + 1); self.exhi = i32(n + 1)
         self.ekpre = i32(n + 1); self.dirty = i32(n + 1)
         self.ewpre = np.zeros(n + 1, np.float64)
@@ -222,7 +234,8 @@ cdef class Counter:
             handed_back[g] = 0
             gs = <_Game>self.games[g]
             if not play[g]:
-                gs.valid = False
+                if not gs.blank:
+                    self._blank(gs)
                 continue
             st = self._update(gs, views, g, out)
             if st == 2:                 # a broken invariant: count the game afresh
@@ -233,6 +246,20 @@ cdef class Counter:
                 gs.valid = False
                 handed_back[g] = 1
                 self.handed_back += 1
+
+    cdef void _blank(self, _Game gs) noexcept:
+        """The state of an untouched board: every cell hidden, no component."""
+        memcpy(&gs.pv[0], &self.blank_pv[0], self.Np)
+        memset(&gs.comp_of[0], 0xFF, self.Np * sizeof(int32_t))     # -1 everywhere
+        memset(&gs.raw[0], 0xFF, self.N)                            # HIDDEN everywhere
+        gs.hidden = self.N
+        gs.mleft = self.mines
+        gs.t.ncomp = gs.t.ncells = gs.t.nvars = 0
+        gs.t.ntab = 0
+        gs.t.cstart[0] = 0
+        gs.t.vstart[0] = 0
+        gs.valid = True
+        gs.blank = True
 
     def forget(self):
         """Count every game afresh at its next step (a copy of the environment)."""
@@ -254,8 +281,10 @@ cdef class Counter:
                 if v < 0 or v > 8:
                     v = -1
                     hidden += 1
+                gs.raw[r * cols + c] = views[g, r, c]
                 gs.pv[p + c] = <int8_t>v
         gs.hidden = hidden
+        gs.mleft = self.mines
         gs.t.ncomp = gs.t.ncells = gs.t.nvars = 0
         gs.t.ntab = 0
         gs.t.cstart[0] = 0
@@ -277,26 +306,35 @@ cdef class Counter:
             self.stamp = self.ctag = 0
         self.stamp += 3
         cdef int32_t S = self.stamp
+        cdef const int8_t* vw = &views[g, 0, 0]
+        cdef int N = self.N
         if not full:
-            for r in range(rows):
-                p = (r + 1) * W + 1
-                for c in range(cols):
-                    v = views[g, r, c]
-                    if v < 0 or v > 8:
-                        v = -1
-                    if gs.pv[p + c] != v:
-                        if gs.pv[p + c] == -1 and v >= 0:
-                            self.opened[nopen] = <int32_t>(p + c)
-                            nopen += 1
-                            gs.pv[p + c] = <int8_t>v
-                        else:               # hidden again: not this game's next position
-                            full = True
-                            break
-                if full:
-                    break
+            if memcmp(vw, &gs.raw[0], N) == 0:
+                return 0                    # the same view: the labels stand
+            gs.blank = False
+            for i in range(N):
+                v = vw[i]
+                if v == gs.raw[i]:
+                    continue
+                gs.raw[i] = <int8_t>v
+                if v < 0 or v > 8:
+                    v = -1
+                p = (i // cols + 1) * W + i % cols + 1
+                if gs.pv[p] != v:
+                    if v >= 0 and (gs.pv[p] == -1 or gs.pv[p] == KNOWN_SAFE):
+                        self.opened[nopen] = <int32_t>p
+                        nopen += 1
+                        gs.hidden -= gs.pv[p] == -1
+                        gs.pv[p] = <int8_t>v
+                    elif v == -1 and gs.pv[p] > 9:
+                        continue            # hidden, and still proven
+                    else:                   # hidden again: not this game's next position
+                        full = True
+                        break
             if not full and nopen == 0:
-                return 0                    # nothing new: the labels stand
+                return 0                    # flags only: the labels stand
         if full:
+            gs.blank = False
             self.rebuilt += 1
             self._read(gs, views, g)
             old = gs.t
@@ -309,7 +347,6 @@ cdef class Counter:
                         self.dlist[nd] = <int32_t>(p + c)
                         nd += 1
         else:
-            gs.hidden -= nopen
             for i in range(nopen):
                 p = self.opened[i]
                 c0 = gs.comp_of[p]
@@ -409,13 +446,26 @@ cdef class Counter:
         cdef int32_t tag = self.ctag
         self.queue[0] = <int32_t>start
         self.mark[start] = S + 1
+        # Breadth first through the numbers, each number met once: it becomes
+        # the component's next constraint (its target, its hidden cells counted below).
         while qh < qt:
             q = self.queue[qh]
             qh += 1
             for k in range(8):
                 nb = q + self.off[k]
-                if not 0 <= gs.pv[nb] <= 8:
+                if not 0 <= gs.pv[nb] <= 8 or self.cmark[nb] == tag:
                     continue
+                self.cmark[nb] = tag
+                self.cidx[nb] = ncons
+                self.cpos[ncons] = <int32_t>nb
+                t = gs.pv[nb]
+                for k2 in range(8):
+                    t -= gs.pv[nb + self.off[k2]] == KNOWN_MINE
+                if t < 0:
+                    return 1                # more proven mines than the number says
+                self.er[ncons] = t
+                self.ecap[ncons] = 0
+                ncons += 1
                 for k2 in range(8):
                     q2 = nb + self.off[k2]
                     if gs.pv[q2] != -1:
@@ -435,21 +485,11 @@ cdef class Counter:
             for k in range(8):
                 nb = q + self.off[k]
                 if 0 <= gs.pv[nb] <= 8:
-                    if self.cmark[nb] != tag:
-                        self.cmark[nb] = tag
-                        self.cidx[nb] = ncons
-                        self.er[ncons] = gs.pv[nb]
-                        self.ecap[ncons] = 0
-                        ncons += 1
                     self.ccons[8 * i + n] = self.cidx[nb]
                     n += 1
             self.clen[i] = n
             lv = -1
-            nb = q + self.off[0]
-            for k in range(8):
-                if 0 <= gs.pv[q + self.off[k]] <= 8:
-                    nb = q + self.off[k]
-                    break
+            nb = self.cpos[self.ccons[8 * i]]       # its first number
             for k2 in range(8):
                 q2 = nb + self.off[k2]
                 if self.mark[q2] != S + 2:
@@ -483,11 +523,25 @@ cdef class Counter:
         for j in range(ncons):
             if self.er[j] > self.ecap[j]:
                 return 1                    # a number with too few hidden cells around it
+        self.cells_counted += qt
         cdef int st = self._enumerate(nv, qt)
         if st != 0:
             return st
+        # Cells every layout makes mines (or safe) are proven for good: more
+        # numbers only rule layouts out.  They leave the component (its mine
+        # counts shift by the proven mines) and every later count.
+        cdef int mc = 0, nu = 0, x
+        for u in range(nv):
+            x = self.vseen[u]
+            if x == 3:
+                self.vnew[u] = nu
+                nu += 1
+            else:
+                self.vnew[u] = -1
+                if x == 1:
+                    mc += self.evm[u]
         # trim to the mine counts that occur, scale by a power of two, append
-        cdef int width = qt + 1, klo = 0, khi = qt, w
+        cdef int width = qt + 1, klo = 0, khi = qt, w, nin = 0
         while klo <= qt and self.etab[klo] == 0.0:
             klo += 1
         if klo > qt:
@@ -499,22 +553,43 @@ cdef class Counter:
         for k in range(klo, khi + 1):
             mx = max(mx, self.etab[k])
         sc = _pow2_scale(mx)
-        cdef Py_ssize_t nt0 = new.ntab, size = <Py_ssize_t>w * (1 + 2 * nv)
-        new._ints(max(new.ncells + qt, new.nvars + nv, nc + 1))
-        new._doubles(nt0 + size)
-        for u in range(1 + 2 * nv):
-            for k in range(w):
-                new.tab[nt0 + u * w + k] = self.etab[u * width + klo + k] * sc
-        for u in range(nv):
-            new.vmult[v0 + u] = self.evm[u]
-            new.vto[v0 + u] = <int32_t>(nt0 + (1 + 2 * u) * w)
+        cdef Py_ssize_t nt0 = new.ntab, size = <Py_ssize_t>w * (1 + 2 * nu)
+        new._ints(max(new.ncells + qt, new.nvars + nu, nc + 1))
         for i in range(qt):
-            new.cells[new.ncells + i] = self.queue[i]
-        new.lo[nc] = klo
-        new.hi[nc] = khi
+            q = self.queue[i]
+            u = gs.var_of[q] - v0
+            if self.vnew[u] >= 0:
+                new.cells[new.ncells + nin] = <int32_t>q
+                nin += 1
+                gs.var_of[q] = v0 + self.vnew[u]
+            else:
+                gs.comp_of[q] = -1
+                gs.hidden -= 1
+                if self.vseen[u] == 1:
+                    gs.pv[q] = KNOWN_MINE
+                    gs.mleft -= 1
+                else:
+                    gs.pv[q] = KNOWN_SAFE
+        self.proven += qt - nin
+        if nu == 0:
+            return 0                        # every cell proven: no component left
+        new._doubles(nt0 + size)
+        for k in range(w):
+            new.tab[nt0 + k] = self.etab[klo + k] * sc
+        for u in range(nv):
+            if self.vnew[u] < 0:
+                continue
+            a = nt0 + (1 + 2 * self.vnew[u]) * w
+            new.vmult[v0 + self.vnew[u]] = self.evm[u]
+            new.vto[v0 + self.vnew[u]] = <int32_t>a
+            for k in range(w):
+                new.tab[a + k] = self.etab[(1 + 2 * u) * width + klo + k] * sc
+                new.tab[a + w + k] = self.etab[(2 + 2 * u) * width + klo + k] * sc
+        new.lo[nc] = klo - mc
+        new.hi[nc] = khi - mc
         new.toff[nc] = <int32_t>nt0
-        new.ncells += qt
-        new.nvars += nv
+        new.ncells += nin
+        new.nvars += nu
         new.ntab = nt0 + size
         new.ncomp = nc + 1
         new.cstart[nc + 1] = new.ncells
@@ -537,6 +612,8 @@ cdef class Counter:
             self.etab = np.zeros(max(size, 2 * self.etab.shape[0]), np.float64)
         for a in range(size):
             self.etab[a] = 0.0
+        for u in range(nv):
+            self.vseen[u] = 0
         self.ewpre[0] = 1.0
         self.ekpre[0] = 0
         while True:
@@ -550,8 +627,10 @@ cdef class Counter:
                         m = self.evm[u]
                         if x:
                             self.etab[(1 + 2 * u) * width + k] += wl * x
+                            self.vseen[u] |= 1      # a mine on it in some layout
                         if m - x:
                             self.etab[(2 + 2 * u) * width + k] += wl * (m - x)
+                            self.vseen[u] |= 2      # a safe cell on it in some layout
                     steps += nv
                     down = False
                     continue
@@ -564,6 +643,7 @@ cdef class Counter:
                     hi = min(hi, self.er[j])
                 steps += 1
                 if steps > BUDGET:
+                    self.steps_taken += steps
                     return 1
                 if lo > hi:
                     down = False
@@ -597,13 +677,14 @@ cdef class Counter:
                         j = self.evcons[8 * i + t]
                         self.er[j] += x
                         self.ecap[j] += m
+        self.steps_taken += steps
         return 0
 
     cdef int _combine(self, _Game gs, int g, double[:, ::1] out) except -2:
         """The labels of game g from its components' tables; 0, or 1 when no layout fits."""
         cdef _Tables t = gs.t
         cdef int C = t.ncomp, c, k, r, v, w, rows = self.rows, cols = self.cols, W = self.W
-        cdef int64_t I = gs.hidden - t.ncells, M = self.mines, n
+        cdef int64_t I = gs.hidden - t.ncells, M = gs.mleft, n
         cdef Py_ssize_t a, K, ln, lnn, base, nbase, p, cell, to
         cdef double x, mx, lb, lmax, z, zmine, zsafe, num, ns, sc, p_int = 0.0
         cdef int32_t[::1] alo = self.alo, ahi = self.ahi, pofs = self.pofs
@@ -712,8 +793,9 @@ cdef class Counter:
             p = (r + 1) * W + 1
             cell = <Py_ssize_t>r * cols
             for c in range(cols):
-                if gs.pv[p + c] >= 0:
-                    out[g, cell + c] = 0.0
+                v = gs.pv[p + c]
+                if v != -1:
+                    out[g, cell + c] = 1.0 if v == KNOWN_MINE else 0.0
                 elif gs.comp_of[p + c] >= 0:
                     out[g, cell + c] = vp[gs.var_of[p + c]]
                 else:
