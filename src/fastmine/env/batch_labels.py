@@ -78,8 +78,7 @@ class BatchLabels:
             ready = phase == _batch.READY
             if ready.any():
                 out[ready] = self._untouched_labels(views.shape[1:])
-            for i in np.flatnonzero(~(play | ready)).tolist():    # won or lost
-                out[i] = batch.mine_mask(i).reshape(-1)
+            batch.mines_into((~(play | ready)).view(np.uint8), out)     # won or lost
         if self._handed.any():
             for i in np.flatnonzero(self._handed).tolist():
                 self._count(views[i], out[i])
