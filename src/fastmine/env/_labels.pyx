@@ -156,10 +156,13 @@ cdef class Counter:
     ----------
     B, rows, cols, mines : int
         The batch's shape and mine count (checked by the Python layer).
+    budget : int
+        Enumeration steps a component may take before its game is handed back
+        (tests make it tiny to send every game down the solver's path).
     """
     cdef readonly int B, rows, cols, W, N
     cdef readonly Py_ssize_t Np
-    cdef readonly int64_t mines
+    cdef readonly int64_t mines, budget
     # what the counts did since the counter was made (tests and the docs' figures)
     cdef readonly int64_t recounted, kept, handed_back, repaired, rebuilt, cells_counted, steps_taken, proven
     cdef list games
@@ -178,9 +181,12 @@ cdef class Counter:
     cdef double[::1] lfact, bw, pre, g1, g2, rk, vp
     cdef int32_t[::1] alo, ahi, pofs
 
-    def __cinit__(self, int B, int rows, int cols, int64_t mines):
+    def __cinit__(self, int B, int rows, int cols, int64_t mines, int64_t budget=BUDGET):
         if B < 1 or rows < 1 or cols < 1 or mines < 0 or mines > <int64_t>rows * cols:
             raise ValueError("a batch of at least one game with a valid size and mine count")
+        if budget < 1:
+            raise ValueError(f"the budget must be at least 1, got {budget}")
+        self.budget = budget
         self.B, self.rows, self.cols, self.mines = B, rows, cols, mines
         self.W = cols + 2
         self.N = rows * cols
@@ -260,6 +266,17 @@ cdef class Counter:
         gs.t.vstart[0] = 0
         gs.valid = True
         gs.blank = True
+
+    def components(self, int g):
+        """Game g's components as lists of (row, col) cells (for tests and debugging)."""
+        if not 0 <= g < self.B:
+            raise IndexError(f"no game {g}")
+        cdef _Game gs = <_Game>self.games[g]
+        cdef _Tables t = gs.t
+        if not gs.valid:
+            return []
+        return [[(int(t.cells[i]) // self.W - 1, int(t.cells[i]) % self.W - 1)
+                 for i in range(t.cstart[c], t.cstart[c + 1])] for c in range(t.ncomp)]
 
     def forget(self):
         """Count every game afresh at its next step (a copy of the environment)."""
@@ -642,7 +659,7 @@ cdef class Counter:
                     lo = max(lo, self.er[j] - (self.ecap[j] - m))
                     hi = min(hi, self.er[j])
                 steps += 1
-                if steps > BUDGET:
+                if steps > self.budget:
                     self.steps_taken += steps
                     return 1
                 if lo > hi:
