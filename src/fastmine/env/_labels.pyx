@@ -32,7 +32,7 @@
 # counters; the arrays handed in are checked against the batch's shape first.
 
 from libc.math cimport INFINITY, exp, frexp, ldexp, lgamma
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.string cimport memcmp, memcpy, memset
 
 import numpy as np
@@ -316,7 +316,7 @@ cdef class Counter:
         cdef Py_ssize_t p, q
         cdef _Tables old = gs.t, new
         cdef bint full = not gs.valid
-        if self.stamp > (1 << 30):        # stamps must only grow: start the marks over
+        if self.stamp > (1 << 30) or self.ctag > (1 << 30):    # stamps must only grow: start over
             self.mark[:] = 0
             self.cmark[:] = 0
             self.dirty[:] = 0
@@ -324,30 +324,44 @@ cdef class Counter:
         self.stamp += 3
         cdef int32_t S = self.stamp
         cdef const int8_t* vw = &views[g, 0, 0]
+        cdef int8_t* rw
+        cdef uint64_t w1, w2
+        cdef int i0, i1
         cdef int N = self.N
         if not full:
             if memcmp(vw, &gs.raw[0], N) == 0:
                 return 0                    # the same view: the labels stand
             gs.blank = False
-            for i in range(N):
-                v = vw[i]
-                if v == gs.raw[i]:
-                    continue
-                gs.raw[i] = <int8_t>v
-                if v < 0 or v > 8:
-                    v = -1
-                p = (i // cols + 1) * W + i % cols + 1
-                if gs.pv[p] != v:
-                    if v >= 0 and (gs.pv[p] == -1 or gs.pv[p] == KNOWN_SAFE):
-                        self.opened[nopen] = <int32_t>p
-                        nopen += 1
-                        gs.hidden -= gs.pv[p] == -1
-                        gs.pv[p] = <int8_t>v
-                    elif v == -1 and gs.pv[p] > 9:
-                        continue            # hidden, and still proven
-                    else:                   # hidden again: not this game's next position
-                        full = True
-                        break
+            rw = &gs.raw[0]
+            i0 = 0
+            while i0 < N and not full:
+                i1 = min(i0 + 8, N)
+                if i1 == i0 + 8:
+                    memcpy(&w1, vw + i0, 8)     # eight cells at a time where nothing changed
+                    memcpy(&w2, rw + i0, 8)
+                    if w1 == w2:
+                        i0 = i1
+                        continue
+                for i in range(i0, i1):
+                    v = vw[i]
+                    if v == rw[i]:
+                        continue
+                    rw[i] = <int8_t>v
+                    if v < 0 or v > 8:
+                        v = -1
+                    p = (i // cols + 1) * W + i % cols + 1
+                    if gs.pv[p] != v:
+                        if v >= 0 and (gs.pv[p] == -1 or gs.pv[p] == KNOWN_SAFE):
+                            self.opened[nopen] = <int32_t>p
+                            nopen += 1
+                            gs.hidden -= gs.pv[p] == -1
+                            gs.pv[p] = <int8_t>v
+                        elif v == -1 and gs.pv[p] > 9:
+                            continue        # hidden, and still proven
+                        else:               # hidden again: not this game's next position
+                            full = True
+                            break
+                i0 = i1
             if not full and nopen == 0:
                 return 0                    # flags only: the labels stand
         if full:
