@@ -10,13 +10,12 @@ import pytest
 
 gym = pytest.importorskip("gymnasium")
 
+from env_reference import assert_labels_close  # noqa: E402
 from gymnasium.vector import AutoresetMode, SyncVectorEnv  # noqa: E402
 
 import fastmine.env  # noqa: E402,F401
 from fastmine import GameOverError  # noqa: E402
 from fastmine.env import MinesweeperEnv, MinesweeperVectorEnv  # noqa: E402
-
-from env_reference import assert_labels_close  # noqa: E402
 
 ID = "fastmine/Minesweeper-v0"
 MODES = list(AutoresetMode)

@@ -11,14 +11,13 @@ import pytest
 
 pytest.importorskip("gymnasium")
 
+from env_reference import assert_labels_close  # noqa: E402
 from gymnasium.vector import AutoresetMode  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from fastmine.env import MinesweeperVectorEnv, _batch, batch_labels  # noqa: E402
 from fastmine.env.labels import labels  # noqa: E402
-
-from env_reference import assert_labels_close  # noqa: E402
 
 
 def play_and_check(envs, steps, seed, invalid_share=0.2, reset_ended=False):

@@ -12,18 +12,19 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-import fastmine
-from fastmine import solver
-from fastmine.env import _labels
+pytest.importorskip("gymnasium")
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+import fastmine  # noqa: E402
+from fastmine import solver  # noqa: E402
+from fastmine.env import _labels  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "solver"))
 import brute_force  # noqa: E402  (the solver tests' slow reference)
-
 from env_reference import LABELS_ATOL, assert_labels_close  # noqa: E402
-
 
 _ROWS: dict[int, tuple[_labels.Counter, np.ndarray]] = {}
 

@@ -10,6 +10,7 @@ import pytest
 
 pytest.importorskip("gymnasium")
 
+from env_reference import assert_labels_close  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
@@ -17,8 +18,6 @@ import fastmine  # noqa: E402
 from fastmine import solver  # noqa: E402
 from fastmine.env import MinesweeperEnv, MinesweeperVectorEnv, dataset, load_dataset  # noqa: E402
 from fastmine.env.dataset import DATASET_VERSION  # noqa: E402
-
-from env_reference import assert_labels_close  # noqa: E402
 
 
 def expected(view: np.ndarray, mines: int, over: bool, mask: np.ndarray) -> np.ndarray:

@@ -15,10 +15,10 @@ import pytest
 
 pytest.importorskip("gymnasium")
 
+from env_reference import assert_labels_close  # noqa: E402
+
 from fastmine.env import MinesweeperEnv  # noqa: E402
 from fastmine.env.sb3 import MinesweeperSB3VecEnv  # noqa: E402
-
-from env_reference import assert_labels_close  # noqa: E402
 
 SETTINGS = [
     dict(rows=5, cols=5, mines=5, flags=True, max_steps=10),

@@ -1,18 +1,24 @@
 """Exact labels of every game of a batch at once (``labels=True`` in the batched env).
 
-The labels are :func:`fastmine.env.labels.labels`' exactly (tests/env compare
-them with the single environment's), computed for the whole batch in one pass:
+The labels are :func:`fastmine.env.labels.labels`' up to float rounding
+(tests/env compare them within 1e-12, and exactly 0 and 1 on the same cells),
+computed for the whole batch in one call of a compiled counter
+(``_labels.pyx``) that keeps each game's count from step to step:
 
-- a game whose view has not changed since the last step, flags aside (a flag
-  is the player's opinion, not evidence: it changes no label), keeps its labels;
+- a game in play keeps its frontier's components (hidden cells next to a
+  number, joined when they share one) with their tables of layouts per number
+  of mines; a step counts again only the components around the cells it
+  opened, and combines every table over the mine count again (that moves
+  every label).  Cells a count proves (a mine or safe in every layout) leave
+  the count for good.  A game whose view has not changed, flags aside (a flag
+  is the player's opinion, not evidence), keeps its labels;
 - a game not yet started shows no number: its labels are those of an untouched
   board, counted once for the batch;
 - a finished game's labels are its mines;
-- every other game is counted by the solver's kernel, called straight into
-  the batch's output row with one workspace for the batch (the public
-  :func:`fastmine.solver.probabilities` allocates its outputs and an analysis
-  object each call, which cost half as much again as the count itself on the
-  positions random play meets).
+- a game the counter hands back (a component over its enumeration budget, or
+  a view it finds inconsistent) is counted by the solver's kernel, called
+  straight into the batch's output row, and counted afresh by the counter at
+  its next step.
 """
 
 from __future__ import annotations
@@ -82,7 +88,8 @@ class BatchLabels:
         if self._handed.any():
             for i in np.flatnonzero(self._handed).tolist():
                 self._count(views[i], out[i])
-        return out.reshape(views.shape).copy()
+        labels: NDArray[np.float64] = out.reshape(views.shape).copy()
+        return labels
 
     def _count(self, view: NDArray[np.int8], flat: NDArray[np.float64]) -> None:
         """The solver's probabilities of ``view`` into ``flat``, 0.0 where open."""
