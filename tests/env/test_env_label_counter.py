@@ -21,6 +21,7 @@ from hypothesis import strategies as st  # noqa: E402
 import fastmine  # noqa: E402
 from fastmine import solver  # noqa: E402
 from fastmine.env import _labels  # noqa: E402
+from fastmine.env._batch import PLAYING, READY  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "solver"))
 import brute_force  # noqa: E402  (the solver tests' slow reference)
@@ -37,7 +38,8 @@ def count(counter: _labels.Counter, views: list[np.ndarray]) -> tuple[np.ndarray
         kept = _ROWS[id(counter)] = (counter, np.zeros((counter.B, counter.N)))
     out = kept[1]
     handed = np.zeros(counter.B, np.uint8)
-    counter.update(np.array(views, np.int8), np.ones(counter.B, np.uint8), out, handed)
+    counter.update(np.array(views, np.int8), np.full(counter.B, PLAYING, np.uint8), PLAYING,
+                   READY, np.full(counter.N, np.nan), out, handed)
     return out.reshape(counter.B, counter.rows, counter.cols).copy(), handed
 
 
@@ -128,7 +130,8 @@ def test_a_component_over_the_budget_is_handed_back():
     counter = _labels.Counter(1, 16, 16, 40, budget=1)
     before = np.full((1, 256), 7.0)
     handed = np.zeros(1, np.uint8)
-    counter.update(game.view[None].copy(), np.ones(1, np.uint8), before, handed)
+    counter.update(game.view[None].copy(), np.full(1, PLAYING, np.uint8), PLAYING, READY,
+                   np.zeros(256), before, handed)
     assert handed[0] == 1 and counter.handed_back == 1
     # counted afresh next time (here with room to count)
     roomy = _labels.Counter(1, 16, 16, 40)
@@ -155,10 +158,12 @@ def test_bad_input_is_refused():
     with pytest.raises(ValueError):
         _labels.Counter(1, 3, 3, 1, budget=0)
     counter = _labels.Counter(2, 3, 3, 1)
-    ok = dict(views=np.full((2, 3, 3), -1, np.int8), play=np.ones(2, np.uint8),
-              out=np.zeros((2, 9)), handed_back=np.zeros(2, np.uint8))
-    for key, bad in [("views", np.full((2, 3, 4), -1, np.int8)), ("play", np.ones(3, np.uint8)),
-                     ("out", np.zeros((2, 8))), ("handed_back", np.zeros(1, np.uint8))]:
+    ok = dict(views=np.full((2, 3, 3), -1, np.int8), phase=np.ones(2, np.uint8), playing=1,
+              ready=0, untouched=np.zeros(9), out=np.zeros((2, 9)),
+              handed_back=np.zeros(2, np.uint8))
+    for key, bad in [("views", np.full((2, 3, 4), -1, np.int8)), ("phase", np.ones(3, np.uint8)),
+                     ("untouched", np.zeros(8)), ("out", np.zeros((2, 8))),
+                     ("handed_back", np.zeros(1, np.uint8))]:
         with pytest.raises(ValueError):
             counter.update(**(ok | {key: bad}))
     with pytest.raises(IndexError):

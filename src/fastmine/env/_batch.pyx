@@ -397,15 +397,15 @@ cdef class Batch:
             out[:] = False
         return out
 
-    def mines_into(self, const uint8_t[::1] which, double[:, ::1] out):
+    def finished_mines_into(self, double[:, ::1] out):
         """Write 1.0 on game i's mines and 0.0 elsewhere into ``out[i]`` (rows*cols,
-        row-major) for every game ``which`` marks: the labels of a finished game."""
+        row-major) for every game won or lost: the labels of a finished game."""
         cdef Py_ssize_t i, r, c
         cdef const int8_t* pc
-        if which.shape[0] != self.B or out.shape[0] != self.B or out.shape[1] != self.N:
+        if out.shape[0] != self.B or out.shape[1] != self.N:
             raise ValueError("fastmine.env: one row per game, one entry per cell")
         for i in range(self.B):
-            if not which[i]:
+            if self.ph[i] != PH_WON and self.ph[i] != PH_LOST:
                 continue
             pc = self.pc + i * self.P
             for r in range(self.rows):

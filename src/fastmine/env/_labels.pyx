@@ -219,27 +219,34 @@ cdef class Counter:
         self.pre = np.zeros(64, np.float64)
         self.alo = i32(n + 1); self.ahi = i32(n + 1); self.pofs = i32(n + 2)
 
-    def update(self, const int8_t[:, :, ::1] views, const uint8_t[::1] play,
-               double[:, ::1] out, uint8_t[::1] handed_back):
-        """Count every game ``play`` marks (in play), writing its labels into ``out``.
+    def update(self, const int8_t[:, :, ::1] views, const uint8_t[::1] phase, int playing,
+               int ready, const double[::1] untouched, double[:, ::1] out,
+               uint8_t[::1] handed_back):
+        """Count every game whose ``phase`` is ``playing``, writing its labels into ``out``.
 
         A game whose view has not changed since its last count keeps its row
-        of ``out`` (``out`` holds the last labels between calls).  A game not
-        in play is forgotten: counted afresh when it next plays.  Games this
-        kernel hands back (``handed_back[g] = 1``: a component over the budget,
-        or an inconsistent view) are for the caller to count; they too are
-        counted afresh at their next step.
+        of ``out`` (``out`` holds the last labels between calls).  A game whose
+        phase is ``ready`` gets the ``untouched`` row (an untouched board's
+        labels); it and any other game not in play (finished: the caller
+        writes its row) are counted from an untouched board when they next
+        play.  Games this kernel hands back (``handed_back[g] = 1``: a
+        component over the budget, or an inconsistent view) are for the caller
+        to count; they are counted afresh at their next step.
         """
         cdef int B = self.B, g, st
+        cdef Py_ssize_t k, N = self.N
         if (views.shape[0] != B or views.shape[1] != self.rows or views.shape[2] != self.cols
-                or play.shape[0] != B or handed_back.shape[0] != B
-                or out.shape[0] != B or out.shape[1] != self.N):
-            raise ValueError("the views, masks and output must have the batch's shape")
+                or phase.shape[0] != B or handed_back.shape[0] != B or untouched.shape[0] != N
+                or out.shape[0] != B or out.shape[1] != N):
+            raise ValueError("the views, phases and outputs must have the batch's shape")
         cdef _Game gs
         for g in range(B):
             handed_back[g] = 0
             gs = <_Game>self.games[g]
-            if not play[g]:
+            if phase[g] != playing:
+                if phase[g] == ready:
+                    for k in range(N):
+                        out[g, k] = untouched[k]
                 if not gs.blank:
                     self._blank(gs)
                 continue

@@ -55,7 +55,10 @@ class BatchLabels:
         # The labels of the last step, kept: a game whose view did not change
         # keeps its row (the counter writes only the rows it counts).
         self._last = np.zeros((num_envs, n), np.float64)
-        self._untouched: NDArray[np.float64] | None = None
+        # Before the first reveal a game shows no number: its labels are those of
+        # an untouched board, counted once.
+        self._untouched = np.empty(n, np.float64)
+        self._count(np.full((rows, cols), HIDDEN, np.int8), self._untouched)
 
     @property
     def counter(self) -> _labels.Counter:
@@ -76,15 +79,10 @@ class BatchLabels:
             The labels, as :func:`fastmine.env.labels.labels` gives each game's.
         """
         views = batch.obs
-        phase = batch.phase
-        play = phase == _batch.PLAYING
         out = self._last
-        self._counter.update(views, play.view(np.uint8), out, self._handed)
-        if not play.all():
-            ready = phase == _batch.READY
-            if ready.any():
-                out[ready] = self._untouched_labels(views.shape[1:])
-            batch.mines_into((~(play | ready)).view(np.uint8), out)     # won or lost
+        self._counter.update(views, batch.phase, _batch.PLAYING, _batch.READY,
+                             self._untouched, out, self._handed)
+        batch.finished_mines_into(out)
         if self._handed.any():
             for i in np.flatnonzero(self._handed).tolist():
                 self._count(views[i], out[i])
@@ -99,10 +97,3 @@ class BatchLabels:
         if type(res) is not tuple:          # never for an environment's own view
             raise InconsistentViewError(f"fastmine.env: the solver refused a view: {res}")
         flat[view.reshape(-1) >= 0] = 0.0
-
-    def _untouched_labels(self, shape: tuple[int, ...]) -> NDArray[np.float64]:
-        if self._untouched is None:
-            labels = np.empty(shape[0] * shape[1], np.float64)
-            self._count(np.full(shape, HIDDEN, np.int8), labels)
-            self._untouched = labels
-        return self._untouched
