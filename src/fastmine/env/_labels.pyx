@@ -333,7 +333,8 @@ cdef class Counter:
         cdef const int8_t* vw = &views[g, 0, 0]
         cdef int8_t* rw
         cdef uint64_t w1, w2
-        cdef int i0, i1
+        cdef int i0, i1, hidden0 = gs.hidden
+        cdef bint anydirty = False
         cdef int N = self.N
         if not full:
             if memcmp(vw, &gs.raw[0], N) == 0:
@@ -390,6 +391,7 @@ cdef class Counter:
                 c0 = gs.comp_of[p]
                 if c0 >= 0:
                     self.dirty[c0] = S
+                    anydirty = True
                 gs.comp_of[p] = -1
                 for k in range(8):
                     q = p + self.off[k]
@@ -401,6 +403,11 @@ cdef class Counter:
                         c0 = gs.comp_of[q]
                         if c0 >= 0:
                             self.dirty[c0] = S
+                            anydirty = True
+            if nd == 0 and not anydirty and gs.hidden == hidden0:
+                # Only proven-safe cells opened, next to no cell in doubt: no
+                # layout is ruled out, every label stands (theirs was 0 already).
+                return 0
             for c in range(old.ncomp):
                 if self.dirty[c] != S:
                     continue
@@ -762,27 +769,34 @@ cdef class Counter:
             sc = _pow2_scale(mx)
             for a in range(lnn):
                 pre[nbase + a] *= sc
-        # the interior's ways, C(I, M - K), for the frontier's K mines (normalised)
+        # The interior's ways, C(I, M - K), for the frontier's K mines, relative
+        # to the largest: found in log space, then rolled out from it by the
+        # ratios of neighbouring binomials (exactly 0 past either end).
         ln = ahi[C] - alo[C] + 1
         lmax = -INFINITY
+        cdef Py_ssize_t amax = -1
         for a in range(ln):
             n = M - (alo[C] + a)
             if 0 <= n <= I:
                 lb = self.lfact[I] - self.lfact[n] - self.lfact[I - n]
-                lmax = max(lmax, lb)
-        if lmax == -INFINITY:
+                if lb > lmax:
+                    lmax = lb
+                    amax = a
+        if amax < 0:
             return 1
-        z = zmine = zsafe = 0.0
         cdef double[::1] G = self.g1, G2 = self.g2, Gt, rk = self.rk, vp = self.vp
+        G[amax] = 1.0
+        for a in range(amax + 1, ln):           # n falls by one each step
+            n = M - (alo[C] + a) + 1
+            G[a] = G[a - 1] * n / (I - n + 1) if n > 0 else 0.0
+        for a in range(amax - 1, -1, -1):       # n rises by one each step
+            n = M - (alo[C] + a) - 1
+            G[a] = G[a + 1] * (I - n) / (n + 1) if n < I else 0.0
+        z = zmine = zsafe = 0.0
         base = pofs[C]
         for a in range(ln):
             n = M - (alo[C] + a)
-            if 0 <= n <= I:
-                x = exp(self.lfact[I] - self.lfact[n] - self.lfact[I - n] - lmax)
-            else:
-                x = 0.0
-            G[a] = x
-            x *= pre[base + a]
+            x = G[a] * pre[base + a]
             z += x
             zmine += x * n
             zsafe += x * (I - n)
