@@ -39,6 +39,11 @@ import numpy as np
 
 cdef enum:
     OUT = 9             # the padding ring: neither hidden nor a number
+    # slots of a label in Counter.vals: 0.0, 1.0, the interior's, then each variable's
+    SLOT_ZERO = 0
+    SLOT_ONE = 1
+    SLOT_INTERIOR = 2
+    SLOT_VAR = 3
     KNOWN_MINE = 10     # a hidden cell an earlier count proved a mine
     KNOWN_SAFE = 11     # a hidden cell an earlier count proved safe
     BUDGET = 200000     # enumeration steps a component may take before the solver counts it
@@ -130,7 +135,8 @@ cdef class _Game:
     """One game's state: its padded view (hidden -1), where each cell's component
     and variable are, the hidden cells, and its components."""
     cdef int8_t[::1] pv, raw
-    cdef int32_t[::1] comp_of, var_of
+    # idx: where each cell's label is in the counter's ``vals`` (see _combine)
+    cdef int32_t[::1] comp_of, var_of, idx
     cdef _Tables t
     # hidden: cells hidden and not proven (-1 in pv); mleft: the mines not proven
     cdef int hidden
@@ -143,6 +149,7 @@ cdef class _Game:
         self.raw = np.full(n, -1, np.int8)   # the last view as given (flags and all)
         self.comp_of = np.full(n_padded, -1, np.int32)
         self.var_of = np.full(n_padded, -1, np.int32)
+        self.idx = np.zeros(n_padded, np.int32)
         self.t = _Tables()
         self.hidden = 0
         self.valid = False
@@ -167,6 +174,7 @@ cdef class Counter:
     cdef readonly int64_t recounted, kept, handed_back, repaired, rebuilt, cells_counted, steps_taken, proven
     cdef list games
     cdef int8_t[::1] blank_pv     # the padded view of an untouched board
+    cdef int32_t[::1] blank_idx   # its label slots
     cdef _Tables spare
     cdef int off[8]
     cdef int32_t stamp, ctag
@@ -196,8 +204,10 @@ cdef class Counter:
         self.off[4] = 1; self.off[5] = W - 1; self.off[6] = W; self.off[7] = W + 1
         self.games = [_Game(self.Np, self.N) for _ in range(B)]
         self.blank_pv = np.full(self.Np, OUT, np.int8)
+        self.blank_idx = np.full(self.Np, SLOT_ZERO, np.int32)
         for r in range(rows):
             self.blank_pv[(r + 1) * W + 1:(r + 1) * W + 1 + cols] = -1
+            self.blank_idx[(r + 1) * W + 1:(r + 1) * W + 1 + cols] = SLOT_INTERIOR
         self.spare = _Tables()
         self.stamp = 0
         self.ctag = 0
@@ -215,7 +225,7 @@ cdef class Counter:
         self.g1 = np.zeros(n + 1, np.float64)
         self.g2 = np.zeros(n + 1, np.float64)
         self.rk = np.zeros(n + 1, np.float64)
-        self.vp = np.zeros(n + 1, np.float64)
+        self.vp = np.zeros(n + SLOT_VAR, np.float64)   # the label slots (see _combine)
         self.pre = np.zeros(64, np.float64)
         self.alo = i32(n + 1); self.ahi = i32(n + 1); self.pofs = i32(n + 2)
 
@@ -263,6 +273,7 @@ cdef class Counter:
     cdef void _blank(self, _Game gs) noexcept:
         """The state of an untouched board: every cell hidden, no component."""
         memcpy(&gs.pv[0], &self.blank_pv[0], self.Np)
+        memcpy(&gs.idx[0], &self.blank_idx[0], self.Np * sizeof(int32_t))
         memset(&gs.comp_of[0], 0xFF, self.Np * sizeof(int32_t))     # -1 everywhere
         memset(&gs.raw[0], 0xFF, self.N)                            # HIDDEN everywhere
         gs.hidden = self.N
@@ -298,6 +309,7 @@ cdef class Counter:
         for p in range(self.Np):
             gs.pv[p] = OUT
             gs.comp_of[p] = -1
+            gs.idx[p] = SLOT_ZERO
         for r in range(rows):
             p = (r + 1) * W + 1
             for c in range(cols):
@@ -305,6 +317,7 @@ cdef class Counter:
                 if v < 0 or v > 8:
                     v = -1
                     hidden += 1
+                    gs.idx[p + c] = SLOT_INTERIOR
                 gs.raw[r * cols + c] = views[g, r, c]
                 gs.pv[p + c] = <int8_t>v
         gs.hidden = hidden
@@ -364,6 +377,7 @@ cdef class Counter:
                             nopen += 1
                             gs.hidden -= gs.pv[p] == -1
                             gs.pv[p] = <int8_t>v
+                            gs.idx[p] = SLOT_ZERO
                         elif v == -1 and gs.pv[p] > 9:
                             continue        # hidden, and still proven
                         else:               # hidden again: not this game's next position
@@ -434,6 +448,7 @@ cdef class Counter:
             if not self._numbered(gs, q):
                 self.mark[q] = S + 1
                 gs.comp_of[q] = -1
+                gs.idx[q] = SLOT_INTERIOR
                 continue
             st = self._component(gs, q, new)
             if st != 0:
@@ -466,6 +481,7 @@ cdef class Counter:
             new.cells[ncl0 + i - c0] = <int32_t>q
             gs.comp_of[q] = nc
             gs.var_of[q] = gs.var_of[q] - v0 + nv0
+            gs.idx[q] = SLOT_VAR + gs.var_of[q]
         for v in range(v0, v1):
             new.vmult[nv0 + v - v0] = old.vmult[v]
             new.vto[nv0 + v - v0] = <int32_t>(old.vto[v] - t0 + nt0)
@@ -607,14 +623,17 @@ cdef class Counter:
                 new.cells[new.ncells + nin] = <int32_t>q
                 nin += 1
                 gs.var_of[q] = v0 + self.vnew[u]
+                gs.idx[q] = SLOT_VAR + gs.var_of[q]
             else:
                 gs.comp_of[q] = -1
                 gs.hidden -= 1
                 if self.vseen[u] == 1:
                     gs.pv[q] = KNOWN_MINE
+                    gs.idx[q] = SLOT_ONE
                     gs.mleft -= 1
                 else:
                     gs.pv[q] = KNOWN_SAFE
+                    gs.idx[q] = SLOT_ZERO
         self.proven += qt - nin
         if nu == 0:
             return 0                        # every cell proven: no component left
@@ -824,7 +843,7 @@ cdef class Counter:
                 for k in range(w):
                     num += t.tab[t.vto[v] + k] * rk[k]
                     ns += t.tab[t.vto[v] + w + k] * rk[k]
-                vp[v] = _ratio(num, ns)
+                vp[SLOT_VAR + v] = _ratio(num, ns)
             if c == 0:
                 break
             mx = 0.0
@@ -841,15 +860,15 @@ cdef class Counter:
             Gt = G
             G = G2
             G2 = Gt
+        # every cell's label from its slot: no branch a cell
+        vp[SLOT_ZERO] = 0.0
+        vp[SLOT_ONE] = 1.0
+        vp[SLOT_INTERIOR] = p_int
+        cdef int32_t[::1] idx = gs.idx
+        cdef double[::1] row = out[g]
         for r in range(rows):
             p = (r + 1) * W + 1
             cell = <Py_ssize_t>r * cols
             for c in range(cols):
-                v = gs.pv[p + c]
-                if v != -1:
-                    out[g, cell + c] = 1.0 if v == KNOWN_MINE else 0.0
-                elif gs.comp_of[p + c] >= 0:
-                    out[g, cell + c] = vp[gs.var_of[p + c]]
-                else:
-                    out[g, cell + c] = p_int
+                row[cell + c] = vp[idx[p + c]]
         return 0
