@@ -789,28 +789,22 @@ cdef class Counter:
             for a in range(lnn):
                 pre[nbase + a] *= sc
         # The interior's ways, C(I, M - K), for the frontier's K mines, relative
-        # to the largest: found in log space, then rolled out from it by the
-        # ratios of neighbouring binomials (exactly 0 past either end).
+        # to the largest (each from the log-factorials: no error carried along).
         ln = ahi[C] - alo[C] + 1
         lmax = -INFINITY
-        cdef Py_ssize_t amax = -1
         for a in range(ln):
             n = M - (alo[C] + a)
             if 0 <= n <= I:
-                lb = self.lfact[I] - self.lfact[n] - self.lfact[I - n]
-                if lb > lmax:
-                    lmax = lb
-                    amax = a
-        if amax < 0:
+                lmax = max(lmax, self.lfact[I] - self.lfact[n] - self.lfact[I - n])
+        if lmax == -INFINITY:
             return 1
         cdef double[::1] G = self.g1, G2 = self.g2, Gt, rk = self.rk, vp = self.vp
-        G[amax] = 1.0
-        for a in range(amax + 1, ln):           # n falls by one each step
-            n = M - (alo[C] + a) + 1
-            G[a] = G[a - 1] * n / (I - n + 1) if n > 0 else 0.0
-        for a in range(amax - 1, -1, -1):       # n rises by one each step
-            n = M - (alo[C] + a) - 1
-            G[a] = G[a + 1] * (I - n) / (n + 1) if n < I else 0.0
+        for a in range(ln):
+            n = M - (alo[C] + a)
+            if 0 <= n <= I:
+                G[a] = exp(self.lfact[I] - self.lfact[n] - self.lfact[I - n] - lmax)
+            else:
+                G[a] = 0.0
         z = zmine = zsafe = 0.0
         base = pofs[C]
         for a in range(ln):
