@@ -171,7 +171,8 @@ cdef class Counter:
     cdef readonly Py_ssize_t Np
     cdef readonly int64_t mines, budget
     # what the counts did since the counter was made (tests and the docs' figures)
-    cdef readonly int64_t recounted, kept, handed_back, repaired, rebuilt, cells_counted, steps_taken, proven
+    cdef readonly int64_t recounted, kept, handed_back, repaired, rebuilt
+    cdef readonly int64_t cells_counted, steps_taken, proven
     cdef list games
     cdef int8_t[::1] blank_pv     # the padded view of an untouched board
     cdef int32_t[::1] blank_idx   # its label slots
@@ -215,7 +216,8 @@ cdef class Counter:
         self.mark = i32(self.Np); self.cmark = i32(self.Np); self.cidx = i32(self.Np)
         self.opened = i32(n); self.dlist = i32(n); self.queue = i32(n)
         self.ccons = i32(8 * n); self.clen = i32(n)
-        self.vseen = i32(n); self.vnew = i32(n); self.cpos = i32(n); self.vfirst = i32(n); self.evm = i32(n); self.evnc = i32(n); self.evcons = i32(8 * n)
+        self.vseen = i32(n); self.vnew = i32(n); self.cpos = i32(n); self.vfirst = i32(n)
+        self.evm = i32(n); self.evnc = i32(n); self.evcons = i32(8 * n)
         self.er = i32(n); self.ecap = i32(n); self.ex = i32(n + 1); self.exhi = i32(n + 1)
         self.ekpre = i32(n + 1); self.dirty = i32(n + 1)
         self.ewpre = np.zeros(n + 1, np.float64)
