@@ -111,6 +111,24 @@ def test_random_games_against_brute_force(data, rows, cols):
     assert counter.repaired == 0 and counter.handed_back == 0
 
 
+def test_the_stamps_start_over_before_they_wrap():
+    game = fastmine.Game(16, 16, 40, seed=8)
+    counter = _labels.Counter(1, 16, 16, 40)
+    r, c = 8, 8
+    for step in range(12):
+        if step == 4:
+            counter._age((1 << 30) - 1)         # the next update starts the marks over
+        game.reveal(r, c)
+        if game.state is not fastmine.GameState.PLAYING:
+            break
+        got, handed = count(counter, [game.view])
+        assert not handed.any()
+        assert_labels_close(got[0], solver_labels(game.view, 40), step)
+        hidden = np.argwhere((game.view < 0) & ~game.board.mines)
+        r, c = hidden[len(hidden) // 2]
+    assert step >= 6 and counter.repaired == 0
+
+
 def test_a_view_that_does_not_follow_is_counted_afresh():
     a = fastmine.Game(9, 9, 10, seed=1)
     b = fastmine.Game(9, 9, 10, seed=2)
