@@ -175,6 +175,8 @@ def test_bad_input_is_refused():
         _labels.Counter(1, 3, 3, 10)
     with pytest.raises(ValueError):
         _labels.Counter(1, 3, 3, 1, budget=0)
+    with pytest.raises(ValueError):
+        _labels.Counter(1, 2**20, 2**20, 1)     # outside fastmine.limits
     counter = _labels.Counter(2, 3, 3, 1)
     ok = dict(views=np.full((2, 3, 3), -1, np.int8), phase=np.ones(2, np.uint8), playing=1,
               ready=0, untouched=np.zeros(9), out=np.zeros((2, 9)),

@@ -12,14 +12,21 @@
 # label depends on is the combination over the total mine count (the interior
 # takes the mines the frontier leaves): prefix products of the component
 # tables, a suffix pass with the interior's binomials, and one sum per
-# variable, recomputed each step a game changes (short polynomials: cheap).
+# variable, recomputed each step a game changes (short polynomials: cheap);
+# then each cell's label is read from its slot (0, 1, the interior's, its
+# variable's), kept per cell as cells open, join components or are proven.
 #
 # A component is counted by enumerating its variables' mine counts in the
 # order a breadth-first walk visits them, pruning on every number's residual
-# (an explicit stack, no recursion).  A component over the step budget, or a
-# view the counts find inconsistent, is handed back (status 1): the Python
-# layer counts that game with the solver's own kernel, and the game is
-# counted afresh here at its next step.
+# (an explicit stack, no recursion: _labels_count.pxi).  Cells that every
+# layout of their component makes mines, or safe, are proven for good (more
+# numbers only rule layouts out): they leave the count, a proven mine lowering
+# its numbers and the game's mine total, as fastmine.solver.incremental's known
+# cells do.  A component over the step budget, or a view the counts find
+# inconsistent, is handed back (status 1): the Python layer counts that game
+# with the solver's own kernel, and the game is counted afresh here at its
+# next step.  A game not in play is set to an untouched board, so its first
+# step counts only around the cells the first reveal opened.
 #
 # Layout weights are products of binomials, scaled by powers of two only (so
 # a mine or safe cell is certain exactly when its weight is exactly zero, as
@@ -37,9 +44,11 @@ from libc.string cimport memcmp, memcpy, memset
 
 import numpy as np
 
+from .. import limits as _limits
+
 cdef enum:
     OUT = 9             # the padding ring: neither hidden nor a number
-    # slots of a label in Counter.vals: 0.0, 1.0, the interior's, then each variable's
+    # slots of a label in Counter.vp: 0.0, 1.0, the interior's, then each variable's
     SLOT_ZERO = 0
     SLOT_ONE = 1
     SLOT_INTERIOR = 2
@@ -187,12 +196,15 @@ cdef class Counter:
     cdef int32_t[::1] evm, evnc, evcons, er, ecap, ex, exhi, ekpre, dirty, vfirst, cpos, vseen, vnew
     cdef double[::1] ewpre, etab
     # the combination
-    cdef double[::1] lfact, bw, pre, g1, g2, rk, vp
+    cdef double[::1] lfact, pre, g1, g2, rk, vp
     cdef int32_t[::1] alo, ahi, pofs
 
     def __cinit__(self, int B, int rows, int cols, int64_t mines, int64_t budget=BUDGET):
-        if B < 1 or rows < 1 or cols < 1 or mines < 0 or mines > <int64_t>rows * cols:
-            raise ValueError("a batch of at least one game with a valid size and mine count")
+        if not (0 < rows <= _limits.MAX_ROWS and 0 < cols <= _limits.MAX_COLS
+                and <int64_t>rows * cols <= _limits.MAX_CELLS):
+            raise ValueError(f"a {rows}x{cols} board is outside fastmine.limits")
+        if B < 1 or mines < 0 or mines > <int64_t>rows * cols:
+            raise ValueError("a batch of at least one game, and a mine count that fits")
         if budget < 1:
             raise ValueError(f"the budget must be at least 1, got {budget}")
         self.budget = budget
@@ -223,7 +235,6 @@ cdef class Counter:
         self.ewpre = np.zeros(n + 1, np.float64)
         self.etab = np.zeros(64, np.float64)
         self.lfact = np.array([lgamma(k + 1.0) for k in range(n + 1)], np.float64)
-        self.bw = np.zeros(n + 1, np.float64)
         self.g1 = np.zeros(n + 1, np.float64)
         self.g2 = np.zeros(n + 1, np.float64)
         self.rk = np.zeros(n + 1, np.float64)
