@@ -55,7 +55,9 @@ cdef enum:
     SLOT_VAR = 3
     KNOWN_MINE = 10     # a hidden cell an earlier count proved a mine
     KNOWN_SAFE = 11     # a hidden cell an earlier count proved safe
-    BUDGET = 200000     # enumeration steps a component may take before the solver counts it
+    # enumeration steps a component may take before the solver counts it: at 30x30/180
+    # a component took between 10,000 and 30,000 (a step is some 5 ns)
+    BUDGET = 50000
 
 cdef double BINOM[9][9]     # C(m, x) for a variable of m <= 8 cells
 cdef int _m, _x
