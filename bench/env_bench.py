@@ -343,6 +343,17 @@ def unavailable(peer: str) -> str | None:
     return None
 
 
+def labels_only(cfg, worker, progress) -> list[dict]:
+    """Only the labels' rows (one game and a batch, labelled, taking turns)."""
+    from .kernels import size
+
+    _, labelled = _extra_rows(cfg, size)
+    progress.total += len(labelled)
+    _take_turns(labelled, cfg, worker, progress, max(10 * cfg.min_time, 0.05),
+                min(cfg.repeats, 3), "labels")
+    return labelled
+
+
 def run(cfg, worker, progress) -> dict:
     """The environment section of the results document."""
     from .kernels import size
@@ -432,6 +443,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
     parser.add_argument("--seed", type=int, default=12345)
+    parser.add_argument("--only", choices=("labels",), default=None,
+                        help="measure only the labels' rows (written into the section "
+                             "as 'labels', beside the other rows already there)")
     args = parser.parse_args(argv)
     doc = json.loads(args.into.read_text(encoding="utf-8"))
     suite_args = argparse.ArgumentParser()
@@ -440,13 +454,26 @@ def main(argv: list[str] | None = None) -> int:
         (["--quick"] if args.quick else []) + ["--clock", args.clock, "--seed", str(args.seed)]),
         [])
     with tqdm(total=0, desc="env", unit="task", disable=None) as progress, Worker() as worker:
-        env = run(cfg, worker, progress)
-    env["measured"] = {
+        if args.only:
+            rows = labels_only(cfg, worker, progress)
+        else:
+            env = run(cfg, worker, progress)
+    measured = {
         "created": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         "command": " ".join(["python -m bench.env_bench", *map(shlex.quote,
                                                                 sys.argv[1:] if argv is None else argv)]),
         "machine": suite.machine()}
-    doc["env"] = env
+    if args.only:
+        env = doc.setdefault("env", {})
+        env["labels"] = rows
+        env["labels_measured"] = measured
+        for row in rows:
+            print(f"bench: {row['peer']} (B={row['num_envs']}) {row['size']}, labels: "
+                  f"{row.get('steps_per_s', 0):,.0f} steps/s "
+                  f"(runs {', '.join(f'{x:,.0f}' for x in row.get('samples', []))})")
+    else:
+        env["measured"] = measured
+        doc["env"] = env
     atomic_write_text(args.into, json.dumps(doc, indent=1, default=str) + "\n")
     print(f"bench: wrote the environment section into {args.into}")
     return 0

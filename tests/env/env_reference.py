@@ -134,3 +134,20 @@ def choose(rng: np.random.Generator, mask: np.ndarray, mines: np.ndarray | None,
     if len(reveals) == 0:
         return int(rng.integers(total))
     return int(rng.choice(reveals))
+
+
+#: How far the batched environment's labels may be from fastmine.env.labels':
+#: the batch keeps each game's count from step to step and combines it in
+#: another order than the solver, so they agree up to float rounding.
+LABELS_ATOL = 1e-12
+
+
+def assert_labels_close(got: np.ndarray, want: np.ndarray, where: object = "") -> None:
+    """Labels within LABELS_ATOL, and exactly 0 and exactly 1 on the same cells
+    (a certain cell is certain in both, never up to rounding)."""
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.shape == want.shape and got.dtype == want.dtype, where
+    assert np.isfinite(got).all(), where
+    assert np.abs(got - want).max(initial=0.0) <= LABELS_ATOL, (where, got, want)
+    assert np.array_equal(got == 0.0, want == 0.0), (where, got, want)
+    assert np.array_equal(got == 1.0, want == 1.0), (where, got, want)

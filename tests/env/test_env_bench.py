@@ -71,3 +71,18 @@ def test_batch_size_verdicts():
     assert "From B=1,024 up the speed per step of a game varies by 10%" in md
     md = run({1024: 2.4e6})
     assert "9.6x: **not met**." in md and "varies" not in md
+
+
+def test_labels_verdict():
+    """The labels' line says whether the labelled batch reaches 5x the labelled one-game loop."""
+    from bench.report_env import sweep_lines
+
+    def line(batch_rate):
+        rows = [{"peer": "fastmine_single", "size": "16x16/40", "num_envs": 1,
+                 "steps_per_s": 50_000.0, "status": "ok"},
+                {"peer": "fastmine_batch", "size": "16x16/40", "num_envs": 64,
+                 "steps_per_s": batch_rate, "status": "ok"}]
+        return "\n".join(sweep_lines({"labels": rows}))
+
+    assert "a batch of 64 280,000 (5.6x; target: at least 5x, **met**)." in line(280_000.0)
+    assert "(1.6x; target: at least 5x, **not met**)." in line(80_000.0)

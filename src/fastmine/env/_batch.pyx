@@ -397,6 +397,22 @@ cdef class Batch:
             out[:] = False
         return out
 
+    def finished_mines_into(self, double[:, ::1] out):
+        """Write 1.0 on game i's mines and 0.0 elsewhere into ``out[i]`` (rows*cols,
+        row-major) for every game won or lost: the labels of a finished game."""
+        cdef Py_ssize_t i, r, c
+        cdef const int8_t* pc
+        if out.shape[0] != self.B or out.shape[1] != self.N:
+            raise ValueError("fastmine.env: one row per game, one entry per cell")
+        for i in range(self.B):
+            if self.ph[i] != PH_WON and self.ph[i] != PH_LOST:
+                continue
+            pc = self.pc + i * self.P
+            for r in range(self.rows):
+                for c in range(self.cols):
+                    out[i, r * self.cols + c] = (
+                        1.0 if self.laid[i] and pc[(r + 1) * self.W + c + 1] == PC_MINE else 0.0)
+
     def needs_board(self, const int64_t[::1] actions, uint8_t[::1] out):
         """Set ``out[i]`` where stepping ``actions`` would lay game i's mines
         (a reveal of a hidden cell before the first reveal); returns how many."""
