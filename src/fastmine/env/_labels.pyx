@@ -315,12 +315,6 @@ cdef class Counter:
         """Set the stamps (tests: the start-over before they could wrap)."""
         self.stamp = self.ctag = stamp
 
-    def forget(self):
-        """Count every game afresh at its next step (a copy of the environment)."""
-        cdef _Game gs
-        for gs in self.games:
-            gs.valid = False
-
     cdef int _read(self, _Game gs, const int8_t[:, :, ::1] views, int g) except -2:
         """Take the view anew: the ring, the cells, no component.  Returns 0."""
         cdef int rows = self.rows, cols = self.cols, W = self.W, r, c, v, hidden = 0

@@ -6,9 +6,13 @@ cdef int _combine(Counter self, _Game gs, int g, double[:, ::1] out) except -2:
     cdef _Tables t = gs.t
     cdef int C = t.ncomp, c, k, r, v, w, rows = self.rows, cols = self.cols, W = self.W
     cdef int64_t I = gs.hidden - t.ncells, M = gs.mleft, n
-    cdef Py_ssize_t a, K, ln, lnn, base, nbase, p, cell, to
-    cdef double x, mx, lb, lmax, z, zmine, zsafe, num, ns, sc, p_int = 0.0
+    cdef Py_ssize_t a, ln, lnn, base, nbase, p, cell, to
+    cdef double x, mx, lmax, z, zmine, zsafe, num, ns, sc, p_int = 0.0
     cdef int32_t[::1] alo = self.alo, ahi = self.ahi, pofs = self.pofs
+    if I < 0 or gs.hidden > self.N:
+        return 2                        # the cell counts broke: count the game afresh
+    if M < 0:
+        return 1                        # more mines proven than the board has
     # prefix products: pre_c over a in [alo[c], ahi[c]], the first c components' layouts
     alo[0] = 0
     ahi[0] = 0
