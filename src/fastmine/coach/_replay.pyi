@@ -4,7 +4,7 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import NDArray
 
-from ..env._labels import Counter
+from ..solver._kept import Counter
 from ..solver._workspace import Workspace
 
 DONE: int

@@ -27,7 +27,7 @@ from ..errors import PositionTooLargeError
 from ..solver._frontier cimport K_NONE, K_SAFE
 from ..solver._prob cimport _analyze_known
 from ..solver._workspace cimport Workspace
-from ..env._labels import Counter
+from ..solver._kept import Counter
 
 # Cell states and view codes: must match fastmine._kernels and fastmine.viewcodes.
 cdef enum:
@@ -76,6 +76,9 @@ AFTER_END = S_AFTER_END
 OFF_BOARD = S_OFF_BOARD
 FIRST_MINE = S_FIRST_MINE
 NO_LAYOUT = S_NO_LAYOUT
+
+# Positions the solver's count takes after the label counter handed one back.
+cdef int KEPT_PAUSE = 16
 
 # Game states.
 cdef enum:
@@ -127,6 +130,7 @@ cdef class Replay:
     cdef double deadline, margin
     cdef bint first_free, have, exact, have_prev, prev_exact
     cdef int ncells
+    cdef int kept_pause                     # positions left before the counter is tried again
     cdef Py_ssize_t off[8]                  # the eight neighbours' offsets, padded
     cdef Py_ssize_t mcells[9]               # the current move's cells (flat, unpadded)
 
@@ -245,12 +249,21 @@ cdef class Replay:
             self.prev = self.prob
             self.prob = tmp
         memset(&self.flags[0, 0], 0, 3 * self.flags.shape[1])
-        if self.fault is None and self._kept_count() == 0:
-            self.exact = self.prev_exact = True
-            self.have = True
-            self.have_prev = False      # the known cells are not kept on this path
-            return 0
-        self._forget()
+        if self.fault is None:
+            if self.kept_pause > 0:
+                self.kept_pause -= 1
+            elif self._kept_count() == 0:
+                self.exact = self.prev_exact = True
+                self.have = True
+                self.have_prev = False      # the known cells are not kept on this path
+                return 0
+            else:
+                # A component too large for the counter: it would read the whole
+                # view and give up again at once, so the solver's count (from
+                # what its last position proved) takes the next positions.
+                self.kept_pause = KEPT_PAUSE
+        if not self.have_prev:
+            self._forget()              # the known cells describe no earlier position
         try:
             if self.fault is not None and self.fault != "approximate":
                 raise self.fault
