@@ -242,3 +242,52 @@ def test_tally_refuses_what_analyze_refuses():
     with pytest.raises(TypeError, match="tally needs a fastmine.Board"):
         from fastmine.coach import tally
         tally("board", [])  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def solver_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every position handed to the solver's count, as a component too large
+    for the label counter is (its budget one step)."""
+    monkeypatch.setattr(judging, "_KEPT_BUDGET", 1)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["opening", "cell", "none"]),
+       st.integers(1, 8), st.integers(1, 10))
+def test_positions_handed_to_the_solver_are_judged_alike(seed, rule, rows, cols):
+    game = random_game(seed, rule, rows, cols, False)
+    if game is None:
+        return
+    board, moves = game
+    judging._KEPT_BUDGET = 1
+    try:
+        assert_both(board, np.array(moves, np.int64).reshape(-1, 3), rule=rule)
+    finally:
+        judging._KEPT_BUDGET = 0
+
+
+@pytest.mark.parametrize("name,game", list(_videos()), ids=lambda x: x if isinstance(x, str) else "")
+def test_real_games_handed_to_the_solver_are_judged_alike(name, game, solver_counts):
+    assert_both(game.board, game.moves, rule=game.rule, question_marks=game.question_marks)
+
+
+def test_a_replay_hands_a_large_component_to_the_solver():
+    """With a one-step budget the counter hands every position back: the replay
+    counts them with the solver's kernel, from scratch."""
+    from fastmine.coach import _replay
+    from fastmine.solver import _workspace, probability
+
+    board = fastmine.Board.generate(9, 9, 10, seed=4, first_click=(4, 4), rule="opening")
+    game = fastmine.Game.from_board(board)
+    game.reveal(4, 4)
+    safe = [tuple(int(v) for v in p) for p in np.argwhere(~board.mines & (game.view < 0))][:5]
+    moves = np.array([(0, 4, 4)] + [(0, r, c) for r, c in safe], np.int64)
+    replay = _replay.Replay(_workspace.Workspace(), board._pm, board._pc, 9, 9, 10, moves,
+                            True, float("inf"), probability.DEFAULT_MAX_ENTRIES, None,
+                            judging.MARGIN, None, 1)
+    while replay.run(replay.at, replay.status == _replay.SAFE_PLAY) == _replay.SAFE_PLAY:
+        pass
+    assert replay.status == _replay.DONE
+    # handed back once, then the solver counts the next positions from what the last
+    # one proved (one count from scratch), before the counter is tried again
+    assert replay.counter.handed_back == 1 and replay.fresh == 1

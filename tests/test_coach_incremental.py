@@ -108,9 +108,10 @@ def test_solver_played_games_with_guesses_and_marks(monkeypatch, seed, level):
     assert_same_verdicts(theirs, ours)
 
 
-def test_the_replay_counts_from_what_the_last_position_proved():
-    """One count from scratch for the whole game: each later position starts
-    from the cells the last one proved (and the answers stay the reference's)."""
+def test_the_replay_counts_only_what_a_move_changed():
+    """The whole view is read once for the game: each later position keeps the
+    components a move did not touch, and none goes to the solver's count from
+    scratch (the answers stay the reference's: see the other tests)."""
     from fastmine.coach import _replay
     from fastmine.solver import _workspace
 
@@ -125,7 +126,8 @@ def test_the_replay_counts_from_what_the_last_position_proved():
     while replay.run(replay.at, replay.status == _replay.SAFE_PLAY) == _replay.SAFE_PLAY:
         pass
     assert replay.status == _replay.DONE and replay.at == len(moves)
-    assert replay.fresh == 1
+    assert replay.fresh == 0
+    assert replay.counter.rebuilt == 1 and replay.counter.handed_back == 0
 
 
 def test_verdict_s_own_init_takes_every_field_in_order():

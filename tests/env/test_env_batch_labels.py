@@ -118,13 +118,13 @@ def test_games_the_counter_hands_back_are_counted_by_the_solver(monkeypatch):
     """A component over the enumeration budget: its game goes to the solver's kernel
     (and is counted afresh by the counter at its next step)."""
     made = []
-    counter = batch_labels._labels.Counter
+    counter = batch_labels._kept.Counter
 
     def tiny(*args, **kwargs):
         made.append(counter(*args, budget=3))
         return made[-1]
 
-    monkeypatch.setattr(batch_labels._labels, "Counter", tiny)
+    monkeypatch.setattr(batch_labels._kept, "Counter", tiny)
     envs = MinesweeperVectorEnv(4, rows=9, cols=9, mines=10, labels=True)
     play_and_check(envs, 60, 4, invalid_share=0.0)
     assert made[0].handed_back > 0 and made[0].repaired == 0

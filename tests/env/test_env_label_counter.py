@@ -1,4 +1,4 @@
-"""The batch labels' compiled counter (fastmine.env._labels.Counter) on its own:
+"""The batch labels' compiled counter (fastmine.solver._kept.Counter) on its own:
 games played move by move on fixed boards, its labels against brute force (every
 layout enumerated) and the solver after every move, its components followed
 through merges and splits, views that do not follow the last one, games it hands
@@ -20,8 +20,8 @@ from hypothesis import strategies as st  # noqa: E402
 
 import fastmine  # noqa: E402
 from fastmine import solver  # noqa: E402
-from fastmine.env import _labels  # noqa: E402
 from fastmine.env._batch import PLAYING, READY  # noqa: E402
+from fastmine.solver import _kept as _labels  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "solver"))
 import brute_force  # noqa: E402  (the solver tests' slow reference)

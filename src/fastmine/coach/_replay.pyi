@@ -4,6 +4,7 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import NDArray
 
+from ..solver._kept import Counter
 from ..solver._workspace import Workspace
 
 DONE: int
@@ -26,6 +27,7 @@ class Replay:
     at: int
     status: int
     fresh: int
+    counter: Counter
     def __init__(
         self,
         ws: Workspace,
@@ -41,6 +43,7 @@ class Replay:
         clock: Callable[[], float] | None,
         margin: float,
         fault: BaseException | str | None = None,
+        kept_budget: int = 0,
     ) -> None: ...
     @property
     def over(self) -> bool: ...

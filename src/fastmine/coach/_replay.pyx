@@ -27,6 +27,7 @@ from ..errors import PositionTooLargeError
 from ..solver._frontier cimport K_NONE, K_SAFE
 from ..solver._prob cimport _analyze_known
 from ..solver._workspace cimport Workspace
+from ..solver._kept import Counter
 
 # Cell states and view codes: must match fastmine._kernels and fastmine.viewcodes.
 cdef enum:
@@ -76,6 +77,9 @@ OFF_BOARD = S_OFF_BOARD
 FIRST_MINE = S_FIRST_MINE
 NO_LAYOUT = S_NO_LAYOUT
 
+# Positions the solver's count takes after the label counter handed one back.
+cdef int KEPT_PAUSE = 16
+
 # Game states.
 cdef enum:
     G_READY = 0
@@ -101,6 +105,11 @@ cdef class Replay:
     cdef readonly Py_ssize_t fresh          # analyses started from scratch
     cdef object fault
     cdef object _st_arr, _pv_arr, _flags_arr, _known_arr, _clock
+    cdef readonly object counter          # the label counter (its figures, for tests)
+    cdef object _cview_arr, _phase_arr, _untouched_arr, _out_arr, _hb_arr
+    cdef int8_t[:, :, ::1] cview
+    cdef double[:, ::1] kout
+    cdef uint8_t[::1] hb
     cdef uint8_t[::1] st
     cdef int8_t[::1] pv
     cdef const int8_t[:, :] v2
@@ -121,13 +130,14 @@ cdef class Replay:
     cdef double deadline, margin
     cdef bint first_free, have, exact, have_prev, prev_exact
     cdef int ncells
+    cdef int kept_pause                     # positions left before the counter is tried again
     cdef Py_ssize_t off[8]                  # the eight neighbours' offsets, padded
     cdef Py_ssize_t mcells[9]               # the current move's cells (flat, unpadded)
 
     def __cinit__(self, Workspace ws, const uint8_t[::1] pm, const int8_t[::1] pc,
                   Py_ssize_t rows, Py_ssize_t cols, int64_t mines, const int64_t[:, ::1] moves,
                   bint first_free, double deadline, int64_t max_entries, object clock,
-                  double margin, object fault=None):
+                  double margin, object fault=None, int64_t kept_budget=0):
         cdef Py_ssize_t n = (rows + 2) * (cols + 2), m = moves.shape[0]
         if rows < 1 or cols < 1 or pm.shape[0] != n or pc.shape[0] != n:
             raise ValueError("the board's arrays do not match its size")
@@ -185,6 +195,22 @@ cdef class Replay:
         self.best_out = self.best
         self.nsafe_out = self.n_safe
         self.surv_out = self.survived
+        # The positions are counted by the label counter, which keeps each
+        # frontier component's table from one position to the next and counts
+        # again only the components around the cells a move opened (about a
+        # quarter of the solver's count from what the last position proved);
+        # a position it hands back (a component over its budget) is counted
+        # by the solver's kernel from scratch.
+        self.counter = (Counter(1, rows, cols, mines, kept_budget) if kept_budget > 0
+                        else Counter(1, rows, cols, mines))
+        self._cview_arr = np.zeros((1, rows, cols), np.int8)
+        self.cview = self._cview_arr
+        self._phase_arr = np.ones(1, np.uint8)
+        self._untouched_arr = np.zeros(rows * cols, np.float64)
+        self._out_arr = np.zeros((1, rows * cols), np.float64)
+        self.kout = self._out_arr
+        self._hb_arr = np.zeros(1, np.uint8)
+        self.hb = self._hb_arr
         self.state = G_READY
         self.revealed = 0
         self.analysed_at = -1
@@ -223,6 +249,21 @@ cdef class Replay:
             self.prev = self.prob
             self.prob = tmp
         memset(&self.flags[0, 0], 0, 3 * self.flags.shape[1])
+        if self.fault is None:
+            if self.kept_pause > 0:
+                self.kept_pause -= 1
+            elif self._kept_count() == 0:
+                self.exact = self.prev_exact = True
+                self.have = True
+                self.have_prev = False      # the known cells are not kept on this path
+                return 0
+            else:
+                # A component too large for the counter: it would read the whole
+                # view and give up again at once, so the solver's count (from
+                # what its last position proved) takes the next positions.
+                self.kept_pause = KEPT_PAUSE
+        if not self.have_prev:
+            self._forget()              # the known cells describe no earlier position
         try:
             if self.fault is not None and self.fault != "approximate":
                 raise self.fault
@@ -249,6 +290,34 @@ cdef class Replay:
             self.exact = res[0] and self.fault is None
         self.prev_exact = self.exact
         self.have = self.have_prev = True
+        return 0
+
+    cdef int _kept_count(self) except -1:
+        """The position counted by the label counter, which keeps each frontier
+        component's table from one position to the next: 0, or 1 when it hands
+        the position back (a component too large for it)."""
+        cdef int r, c, rows = self.rows, cols = self.cols
+        cdef Py_ssize_t cell
+        cdef int8_t v
+        cdef double x
+        for r in range(rows):
+            for c in range(cols):
+                self.cview[0, r, c] = self.v2[r, c]
+        self.counter.update(self._cview_arr, self._phase_arr, 1, 0, self._untouched_arr,
+                            self._out_arr, self._hb_arr)
+        if self.hb[0]:
+            return 1
+        for r in range(rows):
+            for c in range(cols):
+                cell = r * cols + c
+                v = self.v2[r, c]
+                if v >= 0:
+                    self.prob[cell] = NAN
+                else:
+                    x = self.kout[0, cell]
+                    self.prob[cell] = x
+                    self.flags[0, cell] = x == 0.0
+                    self.flags[1, cell] = x == 1.0
         return 0
 
     cdef int _opened(self, int code, Py_ssize_t p) noexcept:
@@ -337,13 +406,15 @@ cdef class Replay:
         for k in range(self.ncells):
             cell = self.mcells[k]
             p = (cell // cols + 1) * W + cell % cols + 1
-            if self.known[cell] != K_SAFE or self.pc[p] == 0:
+            if not self.flags[0, cell] or self.pc[p] == 0:
                 return False
             for j in range(8):
                 q = p + off[j]
                 # hidden, flagged or ?; the ring is "revealed" in st
-                if self.st[q] != ST_REVEALED and self.known[(q // W - 1) * cols + q % W - 1] == K_NONE:
-                    return False
+                if self.st[q] != ST_REVEALED:
+                    cell = (q // W - 1) * cols + q % W - 1
+                    if not self.flags[0, cell] and not self.flags[1, cell]:
+                        return False
         return True
 
     cdef int _apply(self, int code, Py_ssize_t p) except -1:

@@ -165,7 +165,8 @@ def _judged(board: Board, moves: Iterable[Any], rule: Rule, question_marks: bool
     try:
         replay = _replay.Replay(ws, board._pm, board._pc, rows, cols, board.mine_count, codes,
                                 rule != "none", _INF if deadline is None else deadline,
-                                DEFAULT_MAX_ENTRIES, time.monotonic, MARGIN, _FAULT)
+                                DEFAULT_MAX_ENTRIES, time.monotonic, MARGIN, _FAULT,
+                                _KEPT_BUDGET)
         extra = _run(replay, board, deadline)
     finally:
         if len(_pool) < 4 and ws.nbytes() <= _POOL_KEEP_BYTES:
@@ -178,6 +179,10 @@ def _judged(board: Board, moves: Iterable[Any], rule: Rule, question_marks: bool
 
 
 _INF = float("inf")
+_KEPT_BUDGET = 0
+"""For tests only: the label counter's enumeration budget (0: its own); a tiny
+one hands every position to the solver's count, the path of a component too
+large for the counter."""
 _FAULT: BaseException | str | None = None
 """For tests only: ``"approximate"`` makes :func:`analyze` take every count as
 approximate, an exception is raised in place of every count (as

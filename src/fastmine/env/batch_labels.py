@@ -3,7 +3,7 @@
 The labels are :func:`fastmine.env.labels.labels`' up to float rounding
 (tests/env compare them within 1e-12, and exactly 0 and 1 on the same cells),
 computed for the whole batch in one call of a compiled counter
-(``_labels.pyx``) that keeps each game's count from step to step:
+(``fastmine.solver._kept``) that keeps each game's count from step to step:
 
 - a game in play keeps its frontier's components (hidden cells next to a
   number, joined when they share one) with their tables of layouts per number
@@ -29,9 +29,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .. import HIDDEN
-from ..solver import _prob, _workspace
+from ..solver import _kept, _prob, _workspace
 from ..solver.probability import DEFAULT_MAX_ENTRIES, InconsistentViewError
-from . import _batch, _labels
+from . import _batch
 
 __all__ = ["BatchLabels"]
 
@@ -48,7 +48,7 @@ class BatchLabels:
     def __init__(self, num_envs: int, rows: int, cols: int, mines: int) -> None:
         n = rows * cols
         self.mines = mines
-        self._counter = _labels.Counter(num_envs, rows, cols, mines)
+        self._counter = _kept.Counter(num_envs, rows, cols, mines)
         self._ws = _workspace.Workspace()
         self._flags = np.zeros((3, n), np.uint8)
         self._handed = np.zeros(num_envs, np.uint8)
@@ -61,7 +61,7 @@ class BatchLabels:
         self._count(np.full((rows, cols), HIDDEN, np.int8), self._untouched)
 
     @property
-    def counter(self) -> _labels.Counter:
+    def counter(self) -> _kept.Counter:
         """The compiled counter (its figures: components recounted and kept)."""
         return self._counter
 

@@ -1,4 +1,4 @@
-# Included by _labels.pyx: a game's labels from its components' tables.
+# Included by _kept.pyx: a game's labels from its components' tables.
 
 
 cdef int _combine(Counter self, _Game gs, int g, double[:, ::1] out) except -2:

@@ -1,5 +1,8 @@
-# Private kernel of fastmine.env.batch_labels: exact labels of a batch of games,
-# each game's count kept from one step to the next.
+# Private kernel: exact probabilities of a batch of games' positions, each
+# game's count kept from one position to the next.  Two callers: the batched
+# environment's labels (fastmine.env.batch_labels, a batch of games stepped
+# together) and the coach's replay (fastmine.coach._replay, one game's moves
+# judged one after another).
 #
 # The labels are the solver's probabilities (fastmine.solver.probabilities):
 # the share of the mine layouts that agree with every number shown, given the
@@ -18,12 +21,12 @@
 #
 # A component is counted by enumerating its variables' mine counts in the
 # order a breadth-first walk visits them, pruning on every number's residual
-# (an explicit stack, no recursion: _labels_count.pxi).  Cells that every
+# (an explicit stack, no recursion: _kept_count.pxi).  Cells that every
 # layout of their component makes mines, or safe, are proven for good (more
 # numbers only rule layouts out): they leave the count, a proven mine lowering
 # its numbers and the game's mine total, as fastmine.solver.incremental's known
 # cells do.  A component over the step budget, or a view the counts find
-# inconsistent, is handed back (status 1): the Python layer counts that game
+# inconsistent, is handed back (status 1): the caller counts that game
 # with the solver's own kernel, and the game is counted afresh here at its
 # next step.  A game not in play is set to an untouched board, so its first
 # step counts only around the cells the first reveal opened.
@@ -512,7 +515,7 @@ cdef class Counter:
         self.kept += 1
 
 
-# A component counted (walked, grouped, enumerated, appended): _labels_count.pxi;
-# the labels of a game from its components' tables: _labels_combine.pxi.
-include "_labels_count.pxi"
-include "_labels_combine.pxi"
+# A component counted (walked, grouped, enumerated, appended): _kept_count.pxi;
+# the labels of a game from its components' tables: _kept_combine.pxi.
+include "_kept_count.pxi"
+include "_kept_combine.pxi"

@@ -1,4 +1,4 @@
-# Type stubs for the private label kernel of fastmine.env (see _labels.pyx).
+# Type stubs for the solver's private kept-count kernel (see _kept.pyx).
 import numpy as np
 from numpy.typing import NDArray
 

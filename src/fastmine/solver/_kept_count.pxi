@@ -1,4 +1,4 @@
-# Included by _labels.pyx: one component of a game counted anew.
+# Included by _kept.pyx: one component of a game counted anew.
 #
 # The component of a hidden cell is walked breadth first through the numbers;
 # cells with the same numbers around them become one variable of m cells; every
