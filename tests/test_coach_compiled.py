@@ -276,6 +276,7 @@ def test_a_replay_hands_a_large_component_to_the_solver():
     counts them with the solver's kernel, from scratch."""
     from fastmine.coach import _replay
     from fastmine.solver import _workspace, probability
+    from fastmine.solver._kept import Counter
 
     board = fastmine.Board.generate(9, 9, 10, seed=4, first_click=(4, 4), rule="opening")
     game = fastmine.Game.from_board(board)
@@ -284,10 +285,43 @@ def test_a_replay_hands_a_large_component_to_the_solver():
     moves = np.array([(0, 4, 4)] + [(0, r, c) for r, c in safe], np.int64)
     replay = _replay.Replay(_workspace.Workspace(), board._pm, board._pc, 9, 9, 10, moves,
                             True, float("inf"), probability.DEFAULT_MAX_ENTRIES, None,
-                            judging.MARGIN, None, 1)
+                            judging.MARGIN, None,
+                            (Counter(1, 9, 9, 10, budget=1), np.zeros((1, 81))))
     while replay.run(replay.at, replay.status == _replay.SAFE_PLAY) == _replay.SAFE_PLAY:
         pass
     assert replay.status == _replay.DONE
     # handed back once, then the solver counts the next positions from what the last
     # one proved (one count from scratch), before the counter is tried again
     assert replay.counter.handed_back == 1 and replay.fresh == 1
+
+
+def test_a_kept_counter_serves_the_next_game_of_the_board():
+    """The label counter of a board is kept for the next game of that board: the
+    same game judged again (its first view the last one's, so the counter's
+    labels must come from the row kept with it), then another, then the first
+    once more, each as the reference judges it."""
+    games = []
+    for seed in (11, 12):
+        game = fastmine.Game(16, 30, 99, rule="opening", seed=seed)
+        while not game.state.is_over and len(game.moves) < 300:
+            fastmine.solver.step(game)
+        games.append(game)
+    for game in (games[0], games[0], games[1], games[0]):
+        assert_both(game.board, game.moves, rule="opening")
+    assert len(judging._kept_pool) >= 1
+
+
+def test_a_kept_counter_judges_the_same_position_again():
+    """A game whose one count is the position the last game ended on: the
+    counter finds the view unchanged and keeps its labels, which must be the
+    ones kept with it (not an empty row)."""
+    for seed in range(20):
+        board = fastmine.Board.generate(6, 6, 8, seed=seed, first_click=(0, 0), rule="cell")
+        game = fastmine.Game.from_board(board)
+        game.reveal(0, 0)
+        hidden = [tuple(int(v) for v in p) for p in np.argwhere(game.view < 0)]
+        moves = [("reveal", 0, 0), ("reveal", *hidden[-1])]
+        first = assert_both(board, moves, rule="cell")
+        again = assert_both(board, moves, rule="cell")
+        assert first is not None and again is not None
+        same_verdicts(first, again)

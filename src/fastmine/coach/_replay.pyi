@@ -43,7 +43,7 @@ class Replay:
         clock: Callable[[], float] | None,
         margin: float,
         fault: BaseException | str | None = None,
-        kept_budget: int = 0,
+        kept: tuple[Counter, NDArray[np.float64]] | None = None,
     ) -> None: ...
     @property
     def over(self) -> bool: ...

@@ -137,7 +137,7 @@ cdef class Replay:
     def __cinit__(self, Workspace ws, const uint8_t[::1] pm, const int8_t[::1] pc,
                   Py_ssize_t rows, Py_ssize_t cols, int64_t mines, const int64_t[:, ::1] moves,
                   bint first_free, double deadline, int64_t max_entries, object clock,
-                  double margin, object fault=None, int64_t kept_budget=0):
+                  double margin, object fault=None, object kept=None):
         cdef Py_ssize_t n = (rows + 2) * (cols + 2), m = moves.shape[0]
         if rows < 1 or cols < 1 or pm.shape[0] != n or pc.shape[0] != n:
             raise ValueError("the board's arrays do not match its size")
@@ -201,14 +201,22 @@ cdef class Replay:
         # quarter of the solver's count from what the last position proved);
         # a position it hands back (a component over its budget) is counted
         # by the solver's kernel from scratch.
-        self.counter = (Counter(1, rows, cols, mines, kept_budget) if kept_budget > 0
-                        else Counter(1, rows, cols, mines))
+        # ``kept``: a (Counter, labels) pair the caller keeps between games of
+        # one size (the labels row holds the last position's, as the counter
+        # expects), or None for a new one.
+        if kept is None:
+            kept = (Counter(1, rows, cols, mines), np.zeros((1, rows * cols), np.float64))
+        counter, out = kept
+        if (type(counter) is not Counter or counter.B != 1 or counter.rows != rows
+                or counter.cols != cols or counter.mines != mines):
+            raise ValueError("the label counter is not one for a game of this board")
+        self.counter = counter
         self._cview_arr = np.zeros((1, rows, cols), np.int8)
         self.cview = self._cview_arr
         self._phase_arr = np.ones(1, np.uint8)
         self._untouched_arr = np.zeros(rows * cols, np.float64)
-        self._out_arr = np.zeros((1, rows * cols), np.float64)
-        self.kout = self._out_arr
+        self._out_arr = out
+        self.kout = out                     # (1, rows * cols) float64, checked by the view
         self._hb_arr = np.zeros(1, np.uint8)
         self.hb = self._hb_arr
         self.state = G_READY
