@@ -271,29 +271,6 @@ def test_real_games_handed_to_the_solver_are_judged_alike(name, game, solver_cou
     assert_both(game.board, game.moves, rule=game.rule, question_marks=game.question_marks)
 
 
-def test_a_replay_hands_a_large_component_to_the_solver():
-    """With a one-step budget the counter hands every position back: the replay
-    counts them with the solver's kernel, from scratch."""
-    from fastmine.coach import _replay
-    from fastmine.solver import _workspace, probability
-    from fastmine.solver._kept import Counter
-
-    board = fastmine.Board.generate(9, 9, 10, seed=4, first_click=(4, 4), rule="opening")
-    game = fastmine.Game.from_board(board)
-    game.reveal(4, 4)
-    safe = [tuple(int(v) for v in p) for p in np.argwhere(~board.mines & (game.view < 0))][:5]
-    moves = np.array([(0, 4, 4)] + [(0, r, c) for r, c in safe], np.int64)
-    replay = _replay.Replay(_workspace.Workspace(), board._pm, board._pc, 9, 9, 10, moves,
-                            True, float("inf"), probability.DEFAULT_MAX_ENTRIES, None,
-                            judging.MARGIN, None,
-                            (Counter(1, 9, 9, 10, budget=1), np.zeros((1, 81))))
-    while replay.run(replay.at, replay.status == _replay.SAFE_PLAY) == _replay.SAFE_PLAY:
-        pass
-    assert replay.status == _replay.DONE
-    # handed back once, then the solver counts the next positions from what the last
-    # one proved (one count from scratch), before the counter is tried again
-    assert replay.counter.handed_back == 1 and replay.fresh == 1
-
 
 def test_a_kept_counter_serves_the_next_game_of_the_board():
     """The label counter of a board is kept for the next game of that board: the

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -108,10 +109,8 @@ def test_solver_played_games_with_guesses_and_marks(monkeypatch, seed, level):
     assert_same_verdicts(theirs, ours)
 
 
-def test_the_replay_counts_only_what_a_move_changed():
-    """The whole view is read once for the game: each later position keeps the
-    components a move did not touch, and none goes to the solver's count from
-    scratch (the answers stay the reference's: see the other tests)."""
+def _five_safe_reveals(kept: object = None) -> object:
+    """A replay of a 9x9 game's first click and five safe reveals, run to its end."""
     from fastmine.coach import _replay
     from fastmine.solver import _workspace
 
@@ -122,12 +121,30 @@ def test_the_replay_counts_only_what_a_move_changed():
     moves = np.array([(0, 4, 4)] + [(0, r, c) for r, c in safe], np.int64)
     replay = _replay.Replay(_workspace.Workspace(), board._pm, board._pc, 9, 9, 10, moves,
                             True, float("inf"), probability.DEFAULT_MAX_ENTRIES, None,
-                            judging.MARGIN)
+                            judging.MARGIN, None, kept)
     while replay.run(replay.at, replay.status == _replay.SAFE_PLAY) == _replay.SAFE_PLAY:
         pass
     assert replay.status == _replay.DONE and replay.at == len(moves)
+    return replay
+
+
+def test_the_replay_counts_only_what_a_move_changed():
+    """The whole view is read once for the game: each later position keeps the
+    components a move did not touch, and none goes to the solver's count from
+    scratch (the answers stay the reference's: see the other tests)."""
+    replay: Any = _five_safe_reveals()
     assert replay.fresh == 0
     assert replay.counter.rebuilt == 1 and replay.counter.handed_back == 0
+
+
+def test_a_replay_hands_a_large_component_to_the_solver():
+    """With a one-step budget the label counter hands the position back: the
+    solver counts it from scratch, then the next positions from what its last
+    count proved, before the counter is tried again."""
+    from fastmine.solver._kept import Counter
+
+    replay: Any = _five_safe_reveals((Counter(1, 9, 9, 10, budget=1), np.zeros((1, 81))))
+    assert replay.counter.handed_back == 1 and replay.fresh == 1
 
 
 def test_verdict_s_own_init_takes_every_field_in_order():

@@ -24,14 +24,7 @@ from ._workspace cimport Workspace
 cdef enum:
     KEY_BITS = 64
 
-cdef double BINOM[9][9]     # C(m, x) for a variable of multiplicity m <= 8
-cdef int _m, _x
-for _m in range(9):
-    for _x in range(9):
-        BINOM[_m][_x] = 0.0
-    BINOM[_m][0] = 1.0
-    for _x in range(1, _m + 1):
-        BINOM[_m][_x] = BINOM[_m - 1][_x - 1] + BINOM[_m - 1][_x]
+include "_binom.pxi"   # BINOM[m][x] = C(m, x), m <= 8
 
 
 cdef int _plan(Workspace ws, int b0, int b1) except -2:

@@ -62,14 +62,7 @@ cdef enum:
     # a component took between 10,000 and 30,000 (a step is some 5 ns)
     BUDGET = 50000
 
-cdef double BINOM[9][9]     # C(m, x) for a variable of m <= 8 cells
-cdef int _m, _x
-for _m in range(9):
-    for _x in range(9):
-        BINOM[_m][_x] = 0.0
-    BINOM[_m][0] = 1.0
-    for _x in range(1, _m + 1):
-        BINOM[_m][_x] = BINOM[_m - 1][_x - 1] + BINOM[_m - 1][_x]
+include "_binom.pxi"   # BINOM[m][x] = C(m, x), m <= 8
 
 cdef double TINY = 4.9406564584124654e-324          # the solver's clamps of an uncertain cell
 cdef double BELOW_ONE = 1.0 - 1.1102230246251565e-16
