@@ -258,6 +258,9 @@ def test_path_length_refuses_bad_input() -> None:
         M.path_length([0, 1], [0, 1], 16.0)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="one entry a point"):
         M.path_length([0, 1], [0, 1], 16, keep=[True])
+    for keep in (["a", "b"], [1, 0], 5):
+        with pytest.raises(TypeError, match="keep must be booleans"):
+            M.path_length([0, 1], [0, 1], 16, keep=keep)  # type: ignore[arg-type]
 
 
 def _path_reference(x: list[float], y: list[float], keep: list[bool], cell: int) -> float:

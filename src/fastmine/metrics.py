@@ -273,7 +273,10 @@ def path_length(x: ArrayLike, y: ArrayLike, cell_size: int, *,
     if keep is None:
         mask = _NO_MASK
     else:
-        mask = np.ascontiguousarray(keep, dtype=bool).view(np.uint8)
+        given = np.asarray(keep)
+        if given.dtype != np.bool_:
+            raise TypeError(f"keep must be booleans, one a point, got {given.dtype} values")
+        mask = np.ascontiguousarray(given).view(np.uint8)
         if mask.shape != xs.shape:
             raise ValueError(f"keep must have one entry a point, got {mask.shape} for "
                              f"{xs.shape[0]} points")
