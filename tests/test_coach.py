@@ -27,6 +27,7 @@ from fastmine.coach import (
     remark,
     summary,
     summary_lines,
+    tag,
 )
 from fastmine.solver.incremental import IncrementalAnalyzer
 
@@ -575,3 +576,19 @@ def test_a_long_list_of_risks_is_summed_up_as_its_range():
                     "10-14%).")
     same = [v(i, Category.AVOIDABLE_RISK, 0.125) for i in range(6)]
     assert summary(same) == "6 guesses you did not need (12%): a safe cell was there each time."
+
+
+@pytest.mark.parametrize("exact, said", [(0.125, "12%"), (0.375, "38%"), (0.0625, "6.2%"),
+                                         (0.875, "88%")])
+def test_a_half_percent_reads_the_same_whatever_the_last_bits_of_its_float(exact, said):
+    """Two counts of the same odds may differ in the last bits of their floats
+    (the kept count gave 0.12500000000000003 where the solver's gave 0.125): the
+    words must not, or a summary says 13% where the live coach said 12%."""
+    texts = set()
+    for p in (exact, np.nextafter(exact, 1.0), np.nextafter(exact, 0.0),
+              exact + 3e-17 if exact < 0.5 else exact - 1e-16):
+        v = [Verdict(0, "reveal", (0, 0), Category.FIRST_CLICK, 0.0, 0.0, None),
+             Verdict(1, "reveal", (1, 1), Category.FORCED_GUESS, float(p), float(p), 0)]
+        texts.add(summary(v))
+        texts.add(tag(v[1]))
+    assert len(texts) == 2 and any(f"({said})" in t for t in texts), texts

@@ -27,19 +27,27 @@ def _short(v: float) -> str:
     return f"{v:.2g}" if v < 1 else f"{v:.1f}".rstrip("0").rstrip(".")
 
 
+def _hundred(p: float) -> float:
+    """``p`` in percent, to 9 decimals: two counts of the same odds may differ
+    in the last bits of their floats (an exact 1/8 as 0.12500000000000003),
+    and a half percent must read the same either way (12%, not 13%)."""
+    return round(p * 100, 9)
+
+
 def _pct(p: float, other: float | None = None) -> str:
     """``p`` in percent, as short as it reads well, but never "100" for a risk
     short of certain (nor "0" above nothing), and, given ``other`` (the best
     risk a worse guess is set against), with the digits that tell them apart."""
-    v = p * 100
+    v = _hundred(p)
     text = _short(v)
-    if text not in ("100", "0") and (other is None or text != _short(other * 100)):
+    if text not in ("100", "0") and (other is None or text != _short(_hundred(other))):
         return text
     if abs(v - 100) <= 100 * MARGIN or v == 0:
         return text                 # certain (the counts are exact; the floats nearly)
     for digits in range(1, 7):      # 99.6, 99.96, ...; 20.4 against 20.2
         text = f"{v:.{digits}f}"
-        if text != f"{100:.{digits}f}" and (other is None or text != f"{other * 100:.{digits}f}"):
+        if text != f"{100:.{digits}f}" and (other is None
+                                            or text != f"{_hundred(other):.{digits}f}"):
             break
     return text.rstrip("0").rstrip(".")
 
