@@ -161,3 +161,16 @@ def test_the_click_log_is_the_moves_and_cannot_be_changed(name: str) -> None:
             a[...] = 0
         with pytest.raises(ValueError):
             a.flags.writeable = True
+
+
+@pytest.mark.parametrize("name", sorted(PLAYED))
+def test_the_move_log_is_the_timed_moves(name: str) -> None:
+    """move_log gives the coach the moves rebuild plays (timed_moves), as move
+    log kinds: a mark with or without "?" as the game had it."""
+    from fastmine.videos.rebuild import move_log, timed_moves
+
+    play = play_video(read_video(path(name)))
+    for marks in (True, False):
+        kinds = {"reveal": 0, "mark": 1 if marks else 3, "chord": 2}
+        want = [(kinds[k], r, c) for k, r, c, _ms in timed_moves(play)]
+        assert move_log(play, marks).tolist() == [list(m) for m in want]

@@ -26,9 +26,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-from numpy.typing import NDArray
-
 from ..board import Board
 from ..difficulty import difficulty_name
 from ..errors import VideoFormatError
@@ -36,11 +33,9 @@ from ..files.reading import read_regular_file
 from ..game import Game
 from ..limits import MAX_REPLAY_BYTES
 from ..metrics import GameStats, hzini, islands, level_of, openings, zini
-from ..movelog import MOVE_CHORD, MOVE_MARK, MOVE_MARK_PLAIN, MOVE_REVEAL
 from ..videos import play_video, read_video
 from ..videos.model import MAX_FILE_BYTES
-from ..videos.moves import VideoPlay
-from ..videos.rebuild import first_click_rule, rebuild, video_stats
+from ..videos.rebuild import first_click_rule, move_log, rebuild, video_stats
 from .collection import expand
 from .options import add_jobs, add_json, add_quiet
 from .stdio import json_printable, printable
@@ -260,31 +255,13 @@ def analyze_file(name: str, coach: bool = True) -> Analysis:
     counts = None
     words = ""
     if coach:
-        counts, words = _coach(board, _move_log(play, bool(video.question_marks)),
+        counts, words = _coach(board, move_log(play, bool(video.question_marks)),
                                first_click_rule(play, board.mines), bool(video.question_marks))
     version = f"{video.software_version}" if video.software_version else None
     return Analysis(name, video.format, video.software, version, video.player or None,
                     video.date.isoformat() if video.date is not None else None, board,
                     play.outcome, video_stats(video, play), counts, words, video.notes,
                     lambda: rebuild(video, play))
-
-
-_CODES = np.array([MOVE_REVEAL, MOVE_MARK, MOVE_CHORD], np.int64)
-"""The move log's kinds by :attr:`fastmine.videos.moves.ClickLog.button`."""
-
-
-def _move_log(play: VideoPlay, question_marks: bool) -> NDArray[np.int64]:
-    """The video's clicks on the board as move log rows ``(kind, row, col)``:
-    the moves :func:`~fastmine.videos.rebuild.rebuild` plays, in the form the
-    coach reads without a Python step a move."""
-    log = play.log
-    on = np.flatnonzero(log.cell >= 0)
-    out = np.empty((len(on), 3), np.int64)
-    out[:, 0] = _CODES[log.button[on]]
-    if not question_marks:
-        out[out[:, 0] == MOVE_MARK, 0] = MOVE_MARK_PLAIN
-    out[:, 1], out[:, 2] = np.divmod(log.cell[on], log.cols)
-    return out
 
 
 def _error(name: str, exc: BaseException) -> str:

@@ -5,9 +5,11 @@
 # an IncrementalAnalyzer, a Verdict each), the bookkeeping around the count
 # cost as much as the count itself: ~8 us a move.  Here one loop replays the
 # moves on the engine's own move kernels (GameCore: the same flood fill and
-# chord as a game), calls the probability kernel directly on the view
-# (_prob._analyze_known, the incremental count of IncrementalAnalyzer) and
-# writes each move's verdict as numbers into arrays.  Only what needs safe
+# chord as a game), counts each position with the solver's kept count
+# (fastmine.solver._kept: each frontier component's table kept from one
+# position to the next; a position it hands back goes to the probability
+# kernel, _prob._analyze_known) and writes each move's verdict as numbers
+# into arrays.  Only what needs safe
 # play (a guess taken while a proven-safe cell existed, a few in a game)
 # goes back to Python, which judges it with fastmine.coach.safeplay and
 # resumes the loop.
@@ -24,7 +26,6 @@ import numpy as np
 
 from .._kernels import GameCore
 from ..errors import PositionTooLargeError
-from ..solver._frontier cimport K_NONE, K_SAFE
 from ..solver._prob cimport _analyze_known
 from ..solver._workspace cimport Workspace
 from ..solver._kept import Counter

@@ -172,7 +172,8 @@ def _judged(board: Board, moves: Iterable[Any], rule: Rule, question_marks: bool
         if len(_pool) < 4 and ws.nbytes() <= _POOL_KEEP_BYTES:
             _pool.append(ws)
         if not _KEPT_BUDGET and rows * cols <= _KEPT_CELLS:
-            _kept_pool[:] = [k for k in _kept_pool if k[0] is not kept[0]][-3:] + [kept]
+            _kept_pool.append(kept)     # taken out of the pool, or new: in it once
+            del _kept_pool[:-4]
     if replay.status != _replay.DONE:
         _raise(replay.status, replay.at, codes, replay, board, rule)
     if error is not None:

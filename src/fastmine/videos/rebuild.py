@@ -23,14 +23,17 @@ For example, with a test video (tests/data/videos in the source tree)::
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..board import Board, Rule
 from ..game import Game
 from ..metrics import GameStats, bbbv_solved, level_of, path_length
+from ..movelog import MOVE_CHORD, MOVE_MARK, MOVE_MARK_PLAIN, MOVE_REVEAL
 from .model import Video
 from .moves import VideoPlay
 
-__all__ = ["KINDS", "first_click_rule", "mouse_path", "rebuild", "timed_moves", "video_stats"]
+__all__ = ["KINDS", "first_click_rule", "mouse_path", "move_log", "rebuild", "timed_moves",
+           "video_stats"]
 
 KINDS = {"left": "reveal", "right": "mark", "double": "chord"}
 """The move of fastmine's engine each counted click of a video makes."""
@@ -62,6 +65,37 @@ def timed_moves(play: VideoPlay) -> list[tuple[str, int, int, int]]:
             earliest = min(earliest, m.time_ms)
             out.append((KINDS[m.button], m.row, m.col, earliest))
     out.reverse()
+    return out
+
+
+_LOG_KINDS = np.array([MOVE_REVEAL, MOVE_MARK, MOVE_CHORD], np.int64)
+"""The move log's kind of each button code (:attr:`~fastmine.videos.moves.ClickLog.button`)."""
+
+
+def move_log(play: VideoPlay, question_marks: bool) -> NDArray[np.int64]:
+    """The moves of :func:`timed_moves` as move log rows ``(kind, row, col)``
+    (kinds as :attr:`fastmine.Game.moves` has them; a mark without "?" when the
+    game had none), what :func:`fastmine.coach.analyze` reads without a Python
+    step a move.
+
+    Parameters
+    ----------
+    play : VideoPlay
+    question_marks : bool
+        Whether the game's right clicks cycled through the question mark.
+
+    Returns
+    -------
+    ndarray of int64
+        Shape (moves, 3).
+    """
+    log = play.log
+    on = np.flatnonzero(log.cell >= 0)
+    out = np.empty((len(on), 3), np.int64)
+    out[:, 0] = _LOG_KINDS[log.button[on]]
+    if not question_marks:
+        out[out[:, 0] == MOVE_MARK, 0] = MOVE_MARK_PLAIN
+    out[:, 1], out[:, 2] = np.divmod(log.cell[on], log.cols)
     return out
 
 

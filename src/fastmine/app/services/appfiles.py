@@ -89,13 +89,7 @@ def data_folder(override: str | os.PathLike[str] | None = None, *,
     See the module docstring for the order.  ``platform`` is Kivy's name for
     the platform (``kivy.utils.platform`` when None).
     """
-    if override is not None and str(override) != "":
-        return Path(override).expanduser()
-    if os.environ.get(ENV_APP_DATA):
-        return Path(os.environ[ENV_APP_DATA]).expanduser()
-    if (platform or _current_platform()) == "android" and not os.environ.get(storage.ENV_DATA_DIR):
-        return android_data_folder()
-    return storage.data_dir()
+    return _one_folder(override, platform) or storage.data_dir()
 
 
 def _one_folder(override: str | os.PathLike[str] | None, platform: str | None) -> Path | None:
