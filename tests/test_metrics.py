@@ -284,6 +284,41 @@ def test_path_length_is_the_kept_points_joined(points: list[tuple[int, int, bool
         _path_reference(x, y, [True] * len(x), cell), rel=1e-12)
 
 
+_STEPS = st.one_of(st.integers(-50, 50), st.integers(-2**31, 2**31 - 1))
+"""Pixel positions: mostly a few pixels apart, as a mouse moves (the compiled
+path reads such steps from a table), some as far apart as int32 goes."""
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_STEPS, _STEPS, st.integers(-1, 3)), max_size=80),
+       st.integers(0, 90), st.integers(0, 90), st.integers(1, 40))
+def test_a_video_path_is_the_float_path_to_the_last_bit(
+        points: list[tuple[int, int, int]], a: int, b: int, cell: int) -> None:
+    """Whole-pixel steps, from the table or computed, sum to exactly what the
+    float formula gives; a video's events on the board (row >= 0) between two
+    events give exactly path_length of those points."""
+    x = np.array([p[0] for p in points], np.int32)
+    y = np.array([p[1] for p in points], np.int32)
+    row = np.array([p[2] for p in points], np.int32)
+    start, stop = sorted((min(a, len(points)), min(b, len(points))))
+    on = row[start:stop] >= 0
+    want = M.path_length(x[start:stop].astype(float), y[start:stop].astype(float), cell, keep=on)
+    assert M.path_length(x[start:stop], y[start:stop], cell, keep=on) == want
+    assert M._events_path(x, y, row, start, stop, cell) == want
+
+
+def test_a_video_path_refuses_what_is_not_a_video_s_events() -> None:
+    x = np.zeros(3, np.int32)
+    with pytest.raises(ValueError, match="one length"):
+        M._events_path(x, x[:2], x, 0, 2, 16)
+    with pytest.raises(ValueError, match="not within"):
+        M._events_path(x, x, x, 1, 4, 16)
+    with pytest.raises(ValueError, match="not within"):
+        M._events_path(x, x, x, 2, 1, 16)
+    with pytest.raises(ValueError, match="at least 1 pixel"):
+        M._events_path(x, x, x, 0, 3, 0)
+
+
 # ------------------------------------------------------------------ real videos
 
 @pytest.mark.parametrize("name", sorted(PLAYED))

@@ -253,6 +253,29 @@ ctypedef fused coord:
     double
 
 
+# sqrt of every whole square a step of under _NEAR pixels each way makes:
+# consecutive mouse events lie a few pixels apart, so a pixel path's steps are
+# read from this table instead of computed (sqrt's latency was most of a path's
+# cost).  The table holds exactly what sqrt gives for the same double, so the
+# sum is the same to the last bit; a longer step is computed as before.
+cdef enum:
+    _NEAR = 45
+    _ROOTS_N = 2 * (_NEAR - 1) * (_NEAR - 1) + 1
+cdef double _ROOTS[_ROOTS_N]
+cdef Py_ssize_t _r
+for _r in range(_ROOTS_N):
+    _ROOTS[_r] = sqrt(<double>_r)
+
+
+cdef inline double _step(int64_t dx, int64_t dy) noexcept nogil:
+    cdef double fx, fy
+    if -_NEAR < dx < _NEAR and -_NEAR < dy < _NEAR:
+        return _ROOTS[dx * dx + dy * dy]
+    fx = <double>dx
+    fy = <double>dy
+    return sqrt(fx * fx + fy * fy)
+
+
 def path(const coord[::1] x, const coord[::1] y, const uint8_t[::1] keep, bint use_keep):
     """Sum of the distances between consecutive points (x[i], y[i]), in order,
     over the points with keep[i] set (every point when not use_keep): one
@@ -261,18 +284,52 @@ def path(const coord[::1] x, const coord[::1] y, const uint8_t[::1] keep, bint u
     cannot overflow a square, and hypot's care for it costs four times as much."""
     cdef Py_ssize_t i, n = x.shape[0]
     cdef double total = 0.0, px = 0.0, py = 0.0, dx, dy
+    cdef int32_t qx = 0, qy = 0
     cdef bint have = False
     if y.shape[0] != n or (use_keep and keep.shape[0] != n):
         raise ValueError("x, y and keep must be of one length")
-    for i in range(n):
-        if use_keep and not keep[i]:
+    if coord is int32_t:
+        for i in range(n):
+            if use_keep and not keep[i]:
+                continue
+            if have:    # a step of 0 adds 0.0: the same sum, without a branch
+                total += _step(<int64_t>x[i] - qx, <int64_t>y[i] - qy)
+            qx = x[i]
+            qy = y[i]
+            have = True
+    else:
+        for i in range(n):
+            if use_keep and not keep[i]:
+                continue
+            if have:
+                dx = x[i] - px
+                dy = y[i] - py
+                if dx != 0.0 or dy != 0.0:
+                    total += sqrt(dx * dx + dy * dy)
+            px = x[i]
+            py = y[i]
+            have = True
+    return total
+
+
+def path_on_board(const int32_t[::1] x, const int32_t[::1] y, const int32_t[::1] row,
+                  Py_ssize_t start, Py_ssize_t stop):
+    """:func:`path` over a video's events ``start`` to ``stop`` (excluded) whose
+    ``row`` is not negative (the pointer on the board), without a mask array."""
+    cdef Py_ssize_t i, n = x.shape[0]
+    cdef double total = 0.0
+    cdef int32_t qx = 0, qy = 0
+    cdef bint have = False
+    if y.shape[0] != n or row.shape[0] != n:
+        raise ValueError("x, y and row must be of one length")
+    if not 0 <= start <= stop <= n:
+        raise ValueError(f"events {start} to {stop} are not within the {n} events")
+    for i in range(start, stop):
+        if row[i] < 0:
             continue
         if have:
-            dx = x[i] - px
-            dy = y[i] - py
-            if dx != 0.0 or dy != 0.0:
-                total += sqrt(dx * dx + dy * dy)
-        px = x[i]
-        py = y[i]
+            total += _step(<int64_t>x[i] - qx, <int64_t>y[i] - qy)
+        qx = x[i]
+        qy = y[i]
         have = True
     return total

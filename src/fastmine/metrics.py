@@ -52,7 +52,6 @@ from . import _metrics
 from ._validate import is_integer
 from .board import Board
 from .movelog import KIND_BITS, MOVE_CHORD, MOVE_REVEAL
-from .timedmoves import ManualClock
 from .viewcodes import FLAG, GameState
 
 if TYPE_CHECKING:
@@ -286,6 +285,32 @@ def path_length(x: ArrayLike, y: ArrayLike, cell_size: int, *,
 _NO_MASK = np.zeros(0, np.uint8)
 
 
+def _events_path(x: NDArray[np.int32], y: NDArray[np.int32], row: NDArray[np.int32],
+                start: int, stop: int, cell_size: int) -> float:
+    """:func:`path_length` of a video's events ``start`` to ``stop`` (excluded),
+    through those on the board (``row`` not negative), without a mask array.
+
+    Parameters
+    ----------
+    x, y, row : ndarray of int32
+        :class:`fastmine.videos.Events` columns: the pointer in pixels and its row.
+    start, stop : int
+        The events to go through.
+    cell_size : int
+        Pixels per cell.
+
+    Returns
+    -------
+    float
+        In 16-pixel cells.
+    """
+    if not is_integer(cell_size):
+        raise TypeError(f"cell_size must be a whole number of pixels, got {cell_size!r:.40}")
+    if cell_size < 1:
+        raise ValueError(f"cell_size must be at least 1 pixel, got {cell_size}")
+    return _metrics.path_on_board(x, y, row, start, stop) * 16.0 / cell_size
+
+
 def effective_clicks(game: Game) -> tuple[int, int, int] | None:
     """The effective left, right and chord clicks of ``game`` (None when its
     move log is incomplete, or it has no board yet).
@@ -306,6 +331,8 @@ def effective_clicks(game: Game) -> tuple[int, int, int] | None:
     board = game.board
     if board is None or not game.moves_complete:
         return None
+    from .timedmoves import ManualClock  # only here: not on a video's path
+
     again = type(game).from_board(board, question_marks=game.question_marks,
                                   clock=ManualClock())
     mines = board.mines

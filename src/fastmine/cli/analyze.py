@@ -30,7 +30,6 @@ from ..board import Board
 from ..difficulty import difficulty_name
 from ..errors import VideoFormatError
 from ..files.reading import read_regular_file
-from ..game import Game
 from ..limits import MAX_REPLAY_BYTES
 from ..metrics import GameStats, hzini, islands, level_of, openings, zini
 from ..videos import play_video, read_video
@@ -45,6 +44,7 @@ if TYPE_CHECKING:
 
     from ..board import Rule
     from ..coach import Category
+    from ..game import Game
 
 __all__ = ["JSON_FORMAT", "JSON_VERSION", "Analysis", "analyze_file", "configure", "run"]
 

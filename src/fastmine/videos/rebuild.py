@@ -22,15 +22,19 @@ For example, with a test video (tests/data/videos in the source tree)::
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numpy.typing import NDArray
 
 from ..board import Board, Rule
-from ..game import Game
-from ..metrics import GameStats, bbbv_solved, level_of, path_length
+from ..metrics import GameStats, _events_path, bbbv_solved, level_of
 from ..movelog import MOVE_CHORD, MOVE_MARK, MOVE_MARK_PLAIN, MOVE_REVEAL
 from .model import Video
 from .moves import VideoPlay
+
+if TYPE_CHECKING:
+    from ..game import Game
 
 __all__ = ["KINDS", "first_click_rule", "mouse_path", "move_log", "rebuild", "timed_moves",
            "video_stats"]
@@ -141,6 +145,8 @@ def rebuild(video: Video, play: VideoPlay) -> Game:
     ValueError
         A board fastmine does not play (no mine, or no safe cell).
     """
+    from ..game import Game  # only for a game rebuilt: `fastmine analyze` needs none
+
     board = Board.from_mines(video.mine_layout)
     return Game.from_moves(board, timed_moves(play), rule=first_click_rule(play, video.mine_layout),
                            question_marks=bool(video.question_marks), end_ms=play.end_ms)
@@ -170,8 +176,7 @@ def mouse_path(video: Video, play: VideoPlay) -> float:
     end = len(ev) - 1
     if play.outcome != "unfinished":
         end = int(play.log.event[play.last_change()])
-    on = slice(start, end + 1)
-    return path_length(ev.x[on], ev.y[on], video.cell_size, keep=ev.row[on] >= 0)
+    return _events_path(ev.x, ev.y, ev.row, start, end + 1, video.cell_size)
 
 
 def video_stats(video: Video, play: VideoPlay) -> GameStats:
@@ -196,7 +201,8 @@ def video_stats(video: Video, play: VideoPlay) -> GameStats:
     else:
         board = Board.from_mines(layout)
         bbbv = board.bbbv()
-        solved = bbbv_solved(board, play.final_view)
+        # A won game solved all of it (every safe cell is open): no need to look.
+        solved = bbbv if play.outcome == "won" else bbbv_solved(board, play.final_view)
     return GameStats.of(play.time_ms / 1000, bbbv, solved, (play.left, play.right, play.double),
                         (play.left_effective, play.right_effective, play.double_effective),
                         level_of(video.rows, video.cols, video.mines), mouse_path(video, play))
