@@ -16,6 +16,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import fastmine
 import fastmine.cli.analyze as analyze_cli
@@ -239,6 +241,35 @@ def test_printable_leaves_nothing_a_terminal_acts_on(text: str) -> None:
     assert all(ch.isprintable() or ch == " " for ch in out), repr(out)
     if text.isprintable():
         assert out == text
+
+
+def test_every_character_escaped_is_one_isprintable_refuses() -> None:
+    """printable() returns text str.isprintable() accepts without searching it:
+    exact only while every character it escapes is one isprintable refuses."""
+    import re
+
+    from fastmine.cli import stdio
+
+    for source in (stdio._CONTROL, stdio._JSON_CONTROL):
+        pattern = re.compile(source)
+        hits = [chr(c) for c in range(0x110000) if pattern.fullmatch(chr(c))]
+        assert len(hits) >= 60 and not any(ch.isprintable() for ch in hits)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.characters(codec="utf-8"), max_size=40))
+def test_printable_is_the_search_and_escape_of_every_control(text: str) -> None:
+    import re
+
+    from fastmine.cli import stdio
+
+    def esc(m: re.Match[str]) -> str:
+        code = ord(m.group())
+        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+    assert printable(text) == re.sub(stdio._CONTROL, esc, text)
+    assert stdio.json_printable(text) == re.sub(
+        stdio._JSON_CONTROL, lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="no pseudo-terminals here")

@@ -28,11 +28,18 @@ OTHERS = ("asyncio", "sqlite3", "fastmine.records", "fastmine.solver.runs", "fas
           "statistics",  # and decimal, fractions: only for --summary, --csv, --plot
           # a replay's reader and the output files' guard: only for a .fmreplay, and
           # for --json/--csv/--plot to a file (~10 ms of a start, with json and tempfile)
-          "fastmine.replay", "fastmine.files.outputs", "fastmine.files.figures")
+          "fastmine.replay", "fastmine.files.outputs", "fastmine.files.figures",
+          # only for a glob pattern, an unseeded board, a worker pool
+          "glob", "random", "threading")
+NO_COACH = (
+    # a video's game is rebuilt in the engine only when asked for (Analysis.game),
+    # and only the coach plays positions in it
+    "fastmine.game", "fastmine.gameplay", "fastmine.timedmoves", "fastmine.coach",
+    "fastmine.solver")
 
 
-def _run(*argv: str) -> dict:
-    code = PROBE.replace("NAMES", repr(set(OTHERS)))
+def _run(*argv: str, names: tuple[str, ...] = OTHERS) -> dict:
+    code = PROBE.replace("NAMES", repr(set(names)))
     out = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True,
                          timeout=120, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -42,6 +49,12 @@ def test_analyze_loads_no_other_command() -> None:
     """``fastmine analyze`` configures only itself: the other commands' modules
     (asyncio for ``solve``, SQLite for ``records``) cost every start ~0.1 s."""
     got = _run("analyze", str(VIDEO))
+    assert got["status"] == 0 and "meta_v3_beg.evf" in got["out"]
+    assert got["loaded"] == []
+
+
+def test_analyze_without_the_coach_loads_no_game_engine() -> None:
+    got = _run("analyze", "--no-coach", str(VIDEO), names=OTHERS + NO_COACH)
     assert got["status"] == 0 and "meta_v3_beg.evf" in got["out"]
     assert got["loaded"] == []
 
@@ -64,6 +77,32 @@ def test_every_command_is_still_listed_and_configured() -> None:
     assert set(sub.choices) == set(cli.COMMANDS)  # type: ignore[arg-type]
     for name, p in sub.choices.items():  # type: ignore[union-attr]
         assert p.get_default("_run") is not None or p.get_default("_missing"), name
+
+
+def test_a_command_parsed_alone_reads_and_refuses_as_in_the_whole_parser(capsys) -> None:
+    """A run builds its own command's parser alone: the same help, the same
+    arguments read, the same usage error as with every command listed."""
+    from fastmine import cli
+
+    for name in cli.COMMANDS:
+        if name == "bench":
+            continue
+        whole, alone = cli.build_parser(), cli.build_parser(name)
+        helps = []
+        for parser in (whole, alone):
+            sub = next(a for a in parser._actions if a.dest == "command")
+            helps.append(sub.choices[name].format_help())  # type: ignore[index]
+        assert helps[0] == helps[1], name
+        errors = []
+        for parser in (whole, alone):
+            try:
+                parser.parse_args([name, "--no-such-option"])
+            except SystemExit as exc:
+                assert exc.code == 2
+            errors.append(capsys.readouterr().err)
+        assert errors[0] == errors[1] and errors[0].startswith("usage: fastmine"), name
+    args = cli.build_parser("analyze").parse_args(["analyze", "--no-coach", "x.avf"])
+    assert (args.command, args.coach, args.files) == ("analyze", False, ["x.avf"])
 
 
 def test_the_json_entries_are_made_only_for_what_reads_them(monkeypatch, capsys) -> None:

@@ -8,7 +8,6 @@ board -- so the Cython kernels never bounds-check a neighbour.
 
 from __future__ import annotations
 
-import random
 from typing import Any, Literal, Protocol
 
 import numpy as np
@@ -220,6 +219,8 @@ class Board:
              seed: int | None) -> Board:
         """Validated-argument generation (used by the solver's no-guess search)."""
         if seed is None:
+            import random  # only for an unseeded board: not on a video's path
+
             seed = random.getrandbits(64)
         pm, pc = _kernels.lay_mines(rows, cols, mines, fr, fc, radius, seed & 0xFFFFFFFFFFFFFFFF)
         return cls._from_padded(pm, pc, rows, cols, mines)

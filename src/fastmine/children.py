@@ -20,9 +20,9 @@ environment.
 
 from __future__ import annotations
 
+import _thread  # threading's Lock, without importing threading at every start
 import contextlib
 import os
-import threading
 from collections.abc import Iterator, Mapping
 
 __all__ = ["SAFE_PATH", "clean_children", "clean_env"]
@@ -30,7 +30,7 @@ __all__ = ["SAFE_PATH", "clean_children", "clean_env"]
 SAFE_PATH: dict[str, str] = {"PYTHONSAFEPATH": "1"}
 """The environment a child needs to start without the working folder on its path."""
 
-_lock = threading.Lock()
+_lock = _thread.allocate_lock()
 _depth = 0
 _saved: str | None = None
 

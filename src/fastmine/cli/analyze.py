@@ -23,7 +23,6 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..board import Board
@@ -201,7 +200,7 @@ def _board_name(board: Board) -> str:
 
 
 def _is_replay(name: str, data: bytes) -> bool:
-    return Path(name).suffix.lower() == ".fmreplay" or data.lstrip()[:1] == b"{"
+    return os.path.splitext(name)[1].lower() == ".fmreplay" or data.lstrip()[:1] == b"{"
 
 
 def _coach(board: Board, moves: Any, rule: Rule, question_marks: bool

@@ -19,7 +19,6 @@ Python's recursion limit.
 
 from __future__ import annotations
 
-import glob
 import os
 import stat
 from collections.abc import Iterable
@@ -118,6 +117,8 @@ def expand(names: Iterable[str]) -> Expanded:
             for path in found:
                 add(path)
         elif not os.path.lexists(name) and any(c in name for c in "*?["):
+            import glob  # only for a pattern
+
             matches = sorted(glob.glob(name, recursive=True))
             if not matches:
                 nothing(name, "no file matches this pattern")

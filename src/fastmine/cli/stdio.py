@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import io
 import os
 import re
@@ -50,11 +51,20 @@ __all__ = ["OutputError", "guarded_stdout", "json_printable", "open_standard_des
 # controls (0x9b is a one-byte CSI on some terminals), and the marks that
 # reorder or hide text: bidi embeddings, overrides and isolates, the
 # direction marks, the line and paragraph separators.
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029"
-                      r"\u202a-\u202e\u2066-\u2069]")
+# Every one of them is a character str.isprintable() refuses (Unicode's
+# "Other" and "Separator" categories), so text it accepts -- nearly every line
+# -- needs no search, and the patterns compile only for a line that does
+# (compiling them cost every start of a command a millisecond).
+_CONTROL = (r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029"
+            r"\u202a-\u202e\u2066-\u2069]")
 # The same but JSON's whitespace between values (json.dumps escapes those in strings).
-_JSON_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f"
-                           r"\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_JSON_CONTROL = (r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f"
+                 r"\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+@functools.cache
+def _pattern(source: str) -> re.Pattern[str]:
+    return re.compile(source)
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -87,7 +97,9 @@ def printable(text: str) -> str:
     >>> printable("abc\u202edef")
     'abc\\u202edef'
     """
-    return _CONTROL.sub(_escape, text)
+    if text.isprintable():
+        return text
+    return _pattern(_CONTROL).sub(_escape, text)
 
 
 def _json_escape(match: re.Match[str]) -> str:
@@ -101,7 +113,9 @@ def json_printable(text: str) -> str:
     Valid only on JSON text (``json.dumps`` output): there such characters can
     only be inside strings, where the escape stands for the same character.
     """
-    return _JSON_CONTROL.sub(_json_escape, text)
+    if text.isprintable():
+        return text
+    return _pattern(_JSON_CONTROL).sub(_json_escape, text)
 
 
 class OutputError(OSError):
