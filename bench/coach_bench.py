@@ -273,16 +273,21 @@ def whole_runs(files: list[dict[str, Any]], copies: int, rounds: int) -> dict[st
             "fastmine analyze --no-coach": ([sys.executable, "-m", "fastmine", "analyze",
                                              "--no-coach", *names], env),
             "fastmine analyze": ([sys.executable, "-m", "fastmine", "analyze", *names], env),
-            "fastmine analyze, OPENBLAS_NUM_THREADS=1": (
-                [sys.executable, "-m", "fastmine", "analyze", *names], blas1),
-            "start: fastmine analyze, one Beginner file": (
-                [sys.executable, "-m", "fastmine", "analyze", str(DATA / "meta_v3_beg.evf")], env),
-            "start: python -c 'import numpy'": ([sys.executable, "-c", "import numpy"], env),
+            "start: fastmine analyze --no-coach, one Beginner file": (
+                [sys.executable, "-m", "fastmine", "analyze", "--no-coach",
+                 str(DATA / "meta_v3_beg.evf")], env),
+            # The floors under each start: Python's own, NumPy's import (on one
+            # OpenBLAS thread, as the fastmine command sets), ms-toollib's import.
+            "start: python -c pass": ([sys.executable, "-c", "pass"], env),
+            "start: python -c 'import numpy', one OpenBLAS thread": (
+                [sys.executable, "-c", "import numpy"], blas1),
+            "start: python -c 'import ms_toollib'": (
+                [sys.executable, "-c", "import ms_toollib"], env),
         }
         try:
             import ms_toollib  # noqa: F401
         except ImportError:
-            del ways["ms-toollib"]
+            del ways["ms-toollib"], ways["start: python -c 'import ms_toollib'"]
         for cmd, e in ways.values():        # warm-up: fills the bytecode cache
             _child_cpu(cmd, e)
         times: dict[str, list[float]] = {k: [] for k in ways}
