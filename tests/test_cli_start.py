@@ -30,7 +30,9 @@ OTHERS = ("asyncio", "sqlite3", "fastmine.records", "fastmine.solver.runs", "fas
           # for --json/--csv/--plot to a file (~10 ms of a start, with json and tempfile)
           "fastmine.replay", "fastmine.files.outputs", "fastmine.files.figures",
           # only for a glob pattern, an unseeded board, a worker pool
-          "glob", "random", "threading")
+          "glob", "random", "threading",
+          # argparse's way to the terminal's width (with bz2, lzma, zlib: 4 ms)
+          "shutil")
 NO_COACH = (
     # a video's game is rebuilt in the engine only when asked for (Analysis.game),
     # and only the coach plays positions in it

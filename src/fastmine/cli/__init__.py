@@ -15,7 +15,7 @@ from typing import Any
 
 from .._blas import one_blas_thread
 from ..children import clean_children
-from .options import EXIT_USAGE
+from .options import EXIT_USAGE, WidthFormatter
 from .stdio import OutputError, guarded_stdout, open_standard_descriptors, silence_stdout
 
 #: name -> (module, one-line help)
@@ -57,13 +57,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     start of ``fastmine analyze`` a tenth of a second; even their empty parsers
     cost it a millisecond.  Its usage and error lines are the same either way.
     """
-    parser = argparse.ArgumentParser(prog="fastmine", description="Minesweeper, done properly.")
+    parser = argparse.ArgumentParser(prog="fastmine", description="Minesweeper, done properly.",
+                                     formatter_class=WidthFormatter)
     parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_) in COMMANDS.items():
         if only is not None and name != only:
             continue    # the others only list themselves in the help, never shown then
-        p = sub.add_parser(name, help=help_, description=help_)
+        p = sub.add_parser(name, help=help_, description=help_, formatter_class=WidthFormatter)
         try:
             mod = importlib.import_module(module)
         except ImportError as exc:
