@@ -1,18 +1,22 @@
 # Private Cython kernel of fastmine.videos: the clients' click rules, one event at a time.
 #
 # The rules and their reasons are documented in fastmine.videos.clientrules (the
-# Python layer over this kernel, which validates every argument); this is the same
+# Python layer over this kernel, which validates the rest); this is the same
 # state machine, line for line, without Python objects on the way.
 #
 # The board is padded, as in fastmine._kernels: (rows + 2) x (cols + 2) cells with a
 # ring whose board value (-2) is neither a mine nor a number and whose cell code (99)
 # is never hidden, so a neighbour needs no bounds check and a flood fill stops at the
-# ring by itself.  Every array is allocated here from sizes the kernel keeps itself.
+# ring by itself.  Every array is allocated here from sizes the kernel keeps itself;
+# what it is given (the mines, the events, their times) it checks against them.
 
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 
 import numpy as np
 cimport numpy as cnp
+
+from ..viewcodes import EXPLODED, FLAG, HIDDEN, MINE, QUESTION, WRONG_FLAG
 
 cnp.import_array()
 
@@ -89,6 +93,41 @@ cdef extern from *:
 BOUNDS_CHECKED = bool(FASTMINE_DEBUG)
 
 
+# fastmine's view codes (fastmine.viewcodes), by ms-toollib cell code 0-15; the view
+# shows a finished game's mines by these (see ClickKernel.view).
+cdef int8_t VIEW_OF[16]
+for _code in range(16):
+    VIEW_OF[_code] = _code
+VIEW_OF[C_HIDDEN] = HIDDEN
+VIEW_OF[C_FLAG] = FLAG
+VIEW_OF[C_QUESTION] = QUESTION
+VIEW_OF[C_WRONG] = WRONG_FLAG
+VIEW_OF[C_BLAST] = EXPLODED
+cdef int8_t V_MINE = MINE, V_FLAG = FLAG
+
+
+cdef object _over(bytes data, Py_ssize_t offset, Py_ssize_t k, int typenum):
+    """A read-only 1-D array of k items over ``data`` from byte ``offset``: its base is
+    the bytes object, whose buffer is read-only, so NumPy refuses to make it (or any
+    view of it) writable, as fastmine._frozen.frozen's arrays."""
+    cdef cnp.npy_intp dims[1]
+    dims[0] = k
+    cdef cnp.ndarray arr = cnp.PyArray_SimpleNewFromData(1, dims, typenum,
+                                                          PyBytes_AS_STRING(data) + offset)
+    cnp.PyArray_CLEARFLAGS(arr, cnp.NPY_ARRAY_WRITEABLE)
+    cnp.set_array_base(arr, data)
+    return arr
+
+
+cdef bint _vector(object a, int typenum):
+    """Whether ``a`` is a 1-D C-contiguous native ndarray of that type."""
+    if not cnp.PyArray_Check(a):
+        return False
+    cdef cnp.ndarray v = <cnp.ndarray>a
+    return (cnp.PyArray_NDIM(v) == 1 and cnp.PyArray_TYPE(v) == typenum
+            and cnp.PyArray_IS_C_CONTIGUOUS(v) and cnp.PyArray_ISNOTSWAPPED(v))
+
+
 cdef class ClickKernel:
     """The clients' board and mouse state machine (see fastmine.videos.clientrules)."""
 
@@ -114,13 +153,22 @@ cdef class ClickKernel:
     cdef readonly Py_ssize_t log_len
     cdef Py_ssize_t last_right
 
-    def __cinit__(self, cnp.ndarray board not None, cnp.ndarray own3bv not None,
-                  int rows, int cols, int hidden_safe, bint question_marks,
+    def __cinit__(self, cnp.ndarray mines not None, int rows, int cols, bint question_marks,
                   bint count_chord_right_press):
-        # board: the padded numbers (-1 a mine, -2 the ring), int16, (rows+2)*(cols+2);
-        # own3bv: uint8, 1 where a number has no 0 around it.  Checked by the caller.
+        # mines: bool, C-contiguous, (rows, cols), within fastmine.limits (the caller
+        # checks the limits; the shape and type are checked here, before any use).
         cdef int w = cols + 2
-        cdef Py_ssize_t n = (rows + 2) * w
+        cdef Py_ssize_t n, p, q
+        cdef int r, c, nmines = 0
+        cdef const uint8_t* m
+        cdef cnp.npy_intp dims[1]
+        if (cnp.PyArray_TYPE(mines) != cnp.NPY_BOOL or mines.ndim != 2
+                or not cnp.PyArray_IS_C_CONTIGUOUS(mines) or rows < 1 or cols < 1
+                or mines.shape[0] != rows or mines.shape[1] != cols
+                or (rows + 2) * <int64_t>(cols + 2) >= 2**30):
+            raise ValueError(f"the click kernel needs a C-contiguous bool ({rows}, {cols}) "
+                             "mine layout of at most 2**30 padded cells")
+        n = (rows + 2) * w
         self.rows = rows
         self.cols = cols
         self.w = w
@@ -132,49 +180,95 @@ cdef class ClickKernel:
         self.around[5] = w - 1
         self.around[6] = w
         self.around[7] = w + 1
-        self.board = np.ascontiguousarray(board, dtype=np.int16).copy()
-        self.own3bv = np.ascontiguousarray(own3bv, dtype=np.uint8).copy()
-        cells = np.full(n, C_BORDER, dtype=np.int16)
-        cells.reshape(rows + 2, w)[1:-1, 1:-1] = C_HIDDEN
-        self.cells = cells
-        self.region = np.full(n, -1, dtype=np.int32)
-        self.region_flags = np.zeros(n, dtype=np.int32)
-        self.stack = np.empty(n, dtype=np.int32)
-        self.flagged_once = np.zeros(n, dtype=np.uint8)
+        # Three blocks instead of seven arrays: each allocation costs more than the
+        # board's whole setup on a real board.
+        dims[0] = 2 * n
+        cdef int16_t[::1] shorts = cnp.PyArray_EMPTY(1, dims, cnp.NPY_INT16, 0)
+        cdef uint8_t[::1] bytes_ = cnp.PyArray_EMPTY(1, dims, cnp.NPY_UINT8, 0)
+        dims[0] = 3 * n
+        cdef int32_t[::1] ints = cnp.PyArray_EMPTY(1, dims, cnp.NPY_INT32, 0)
+        self.board = shorts[:n]
+        self.cells = shorts[n:]
+        self.own3bv = bytes_[:n]
+        self.flagged_once = bytes_[n:]
+        self.region = ints[:n]
+        self.region_flags = ints[n:2 * n]
+        self.stack = ints[2 * n:]
+        # Local views: the compiler keeps their data pointers in registers.
+        cdef int16_t[::1] board = self.board, cell = self.cells
+        cdef uint8_t[::1] mine = self.own3bv       # first the padded mines, then the 3BV
+        cdef uint8_t[::1] once = self.flagged_once
+        cdef int32_t[::1] region = self.region, region_flags = self.region_flags
+        m = <const uint8_t*>cnp.PyArray_DATA(mines)
+        for p in range(n):
+            board[p] = -2                           # the ring: neither a mine nor a number
+            cell[p] = C_BORDER
+            mine[p] = 0
+            once[p] = 0
+            region[p] = -1
+            region_flags[p] = 0
+        for r in range(rows):
+            p = (r + 1) * w + 1
+            for c in range(cols):
+                mine[p + c] = m[r * cols + c] != 0
+                nmines += mine[p + c]
+                cell[p + c] = C_HIDDEN
+        # The numbers: mines around each safe cell; -1 a mine.
+        for r in range(rows):
+            p = (r + 1) * w + 1
+            for c in range(cols):
+                q = p + c
+                if mine[q]:
+                    board[q] = -1
+                else:
+                    board[q] = (mine[q - w - 1] + mine[q - w] + mine[q - w + 1] + mine[q - 1]
+                                + mine[q + 1] + mine[q + w - 1] + mine[q + w] + mine[q + w + 1])
+        # A number is a 3BV of its own when no 0 touches it (the ring's -2 is no 0).
+        for r in range(rows):
+            p = (r + 1) * w + 1
+            for c in range(cols):
+                q = p + c
+                mine[q] = board[q] > 0 and not (
+                    board[q - w - 1] == 0 or board[q - w] == 0 or board[q - w + 1] == 0
+                    or board[q - 1] == 0 or board[q + 1] == 0 or board[q + w - 1] == 0
+                    or board[q + w] == 0 or board[q + w + 1] == 0)
         self.nregions = 0
-        self.hidden_safe = hidden_safe
+        self.hidden_safe = rows * cols - nmines
         self.question_marks = question_marks
         self.count_chord_right_press = count_chord_right_press
         self.status = S_READY
         self.mouse = UP_UP
         self.log_len = 0
-        self._grow(64)
+        self._grow(0)               # run and play make room for their clicks at once
         self.last_right = -1
 
     # ------------------------------------------------------------- the log
-    cdef void _grow(self, Py_ssize_t cap):
-        cdef Py_ssize_t k = self.log_len
-        ev = np.empty(cap, dtype=np.int64)
-        cell = np.empty(cap, dtype=np.int32)
-        button = np.empty(cap, dtype=np.uint8)
-        action = np.empty(cap, dtype=np.uint8)
-        changed = np.empty(cap, dtype=np.uint8)
-        if k:
-            ev[:k] = self.log_event[:k]
-            cell[:k] = self.log_cell[:k]
-            button[:k] = self.log_button[:k]
-            action[:k] = self.log_action[:k]
-            changed[:k] = self.log_changed[:k]
+    cdef int _grow(self, Py_ssize_t cap) except -1:
+        cdef Py_ssize_t k = self.log_len, i
+        cdef cnp.npy_intp dims[1]
+        dims[0] = cap
+        cdef int64_t[::1] ev = cnp.PyArray_EMPTY(1, dims, cnp.NPY_INT64, 0)
+        cdef int32_t[::1] cell = cnp.PyArray_EMPTY(1, dims, cnp.NPY_INT32, 0)
+        cdef uint8_t[::1] button = cnp.PyArray_EMPTY(1, dims, cnp.NPY_UINT8, 0)
+        cdef uint8_t[::1] action = cnp.PyArray_EMPTY(1, dims, cnp.NPY_UINT8, 0)
+        cdef uint8_t[::1] changed = cnp.PyArray_EMPTY(1, dims, cnp.NPY_UINT8, 0)
+        for i in range(k):
+            ev[i] = self.log_event[i]
+            cell[i] = self.log_cell[i]
+            button[i] = self.log_button[i]
+            action[i] = self.log_action[i]
+            changed[i] = self.log_changed[i]
         self.log_event = ev
         self.log_cell = cell
         self.log_button = button
         self.log_action = action
         self.log_changed = changed
+        return 0
 
-    cdef void _record(self, int button, int action, int p, bint changed):
+    cdef int _record(self, int button, int action, int p, bint changed) except -1:
         cdef Py_ssize_t k = self.log_len
         if k == self.log_event.shape[0]:
-            self._grow(2 * k)
+            self._grow(2 * k if k else 64)
         if button == B_RIGHT:
             self.last_right = k
         self.log_event[k] = self.event
@@ -183,6 +277,7 @@ cdef class ClickKernel:
         self.log_action[k] = action
         self.log_changed[k] = changed
         self.log_len = k + 1
+        return 0
 
     def log(self):
         """(event, button, action, padded cell or -1, changed) arrays of the counted clicks."""
@@ -191,11 +286,70 @@ cdef class ClickKernel:
                 np.asarray(self.log_action[:k]).copy(), np.asarray(self.log_cell[:k]).copy(),
                 np.asarray(self.log_changed[:k]).astype(bool))
 
+    cdef tuple _frozen_log(self, const int64_t[::1] times):
+        """The log as the arrays of a ClickLog, read-only for good: (time, event, button,
+        action, row-major cell or -1, changed), the time of each entry ``times[event]``.
+
+        Their memory is one bytes object's, so no view of them can be made writable.
+        Raises ValueError, before anything is made, if an entry's event is not an
+        index of ``times``.
+        """
+        cdef Py_ssize_t k = self.log_len, i, nt = times.shape[0]
+        cdef int64_t e
+        cdef int p, w = self.w, cols = self.cols
+        for i in range(k):
+            e = self.log_event[i]
+            if e < 0 or e >= nt:
+                raise ValueError(f"a click's event index {e} is not one of the {nt} times")
+        data = PyBytes_FromStringAndSize(NULL, 27 * k)
+        cdef char* base = PyBytes_AS_STRING(data)
+        # The int64 columns first, so each starts 8-aligned (bytes' data is).
+        cdef int64_t* time_ = <int64_t*>base
+        cdef int64_t* event = time_ + k
+        cdef int64_t* cell = event + k
+        cdef uint8_t* button = <uint8_t*>(cell + k)
+        cdef uint8_t* action = button + k
+        cdef uint8_t* changed = action + k
+        for i in range(k):
+            e = self.log_event[i]
+            time_[i] = times[e]
+            event[i] = e
+            p = self.log_cell[i]
+            cell[i] = (p // w - 1) * cols + p % w - 1 if p >= 0 else -1
+            button[i] = self.log_button[i]
+            action[i] = self.log_action[i]
+            changed[i] = self.log_changed[i] != 0
+        return (_over(data, 0, k, cnp.NPY_INT64), _over(data, 8 * k, k, cnp.NPY_INT64),
+                _over(data, 24 * k, k, cnp.NPY_UINT8), _over(data, 25 * k, k, cnp.NPY_UINT8),
+                _over(data, 16 * k, k, cnp.NPY_INT64), _over(data, 26 * k, k, cnp.NPY_BOOL))
+
     def grid(self):
         """The padded cell codes, (rows + 2, cols + 2), a copy."""
         return np.asarray(self.cells).reshape(self.rows + 2, self.w).copy()
 
-    cdef void _clear_counts(self):
+    def view(self):
+        """The board in fastmine's view codes, a new int8 (rows, cols) array; after a
+        win the mines still hidden show as FLAG, after a loss as MINE."""
+        cdef cnp.npy_intp dims[2]
+        dims[0] = self.rows
+        dims[1] = self.cols
+        out = cnp.PyArray_EMPTY(2, dims, cnp.NPY_INT8, 0)
+        cdef int8_t[:, ::1] o = out
+        cdef int r, c, p
+        cdef int16_t code
+        cdef bint over = self.status == S_WON or self.status == S_LOST
+        cdef int8_t shown = V_MINE if self.status == S_LOST else V_FLAG
+        for r in range(self.rows):
+            p = (r + 1) * self.w + 1
+            for c in range(self.cols):
+                code = self.cells[p + c]
+                if over and self.board[p + c] == -1 and (code == C_HIDDEN or code == C_QUESTION):
+                    o[r, c] = shown
+                else:
+                    o[r, c] = VIEW_OF[code]
+        return out
+
+    cdef int _clear_counts(self) except -1:
         self.flags = 0
         self.flagged_once[:] = 0
         self.double = 0
@@ -203,9 +357,10 @@ cdef class ClickKernel:
         self.right = 0
         self.log_len = 0
         self.last_right = -1
+        return 0
 
     # ------------------------------------------------------------- the board
-    cdef void _reveal(self, int p, int* top, int* opened):
+    cdef int _reveal(self, int p, int* top, int* opened) except -1:
         cdef int16_t v = self.board[p]
         if self.cells[p] >= 10:
             opened[0] += 1
@@ -213,8 +368,9 @@ cdef class ClickKernel:
         if v == 0:
             self.stack[top[0]] = p
             top[0] += 1
+        return 0
 
-    cdef void _flood(self, int top, int opened, bint blew):
+    cdef int _flood(self, int top, int opened, bint blew) except -1:
         """Open the zeros on the stack's regions; mark wrong flags after a blast."""
         cdef int p, q, d
         cdef int16_t c, v
@@ -236,8 +392,9 @@ cdef class ClickKernel:
             for p in range(self.cells.shape[0]):
                 if self.cells[p] == C_FLAG and self.board[p] != -1:
                     self.cells[p] = C_WRONG
+        return 0
 
-    cdef int _label(self, int p):
+    cdef int _label(self, int p) except -1:
         """The label of zero p's region, labelling it (and counting its flags) first."""
         cdef int label = self.region[p]
         cdef int top, q, n, d, flags
@@ -263,16 +420,18 @@ cdef class ClickKernel:
         self.region_flags[label] = flags
         return label
 
-    cdef void _flag_changed(self, int p, int delta):
+    cdef int _flag_changed(self, int p, int delta) except -1:
         if self.board[p] == 0 and self.region[p] >= 0:
             self.region_flags[self.region[p]] += delta
+        return 0
 
-    cdef void _settle(self):
+    cdef int _settle(self) except -1:
         if self.hidden_safe == 0 and self.status != S_LOST:
             self.status = S_WON
+        return 0
 
     # ------------------------------------------------------------- clicks
-    cdef int _left_click(self, int p):
+    cdef int _left_click(self, int p) except -1:
         cdef int top = 0, opened = 0
         cdef int16_t v
         self.left += 1
@@ -298,7 +457,7 @@ cdef class ClickKernel:
         self._record(B_LEFT, A_REVEAL, p, True)
         return 2
 
-    cdef int _right_click(self, int p):
+    cdef int _right_click(self, int p) except -1:
         cdef int16_t v = self.cells[p]
         cdef int action
         self.right += 1
@@ -325,7 +484,7 @@ cdef class ClickKernel:
         self._record(B_RIGHT, action, p, True)
         return 1
 
-    cdef int _chord(self, int p):
+    cdef int _chord(self, int p) except -1:
         cdef int16_t v = self.cells[p]
         cdef int hidden[8]
         cdef int labels[8]
@@ -381,19 +540,20 @@ cdef class ClickKernel:
         self._record(B_DOUBLE, A_CHORD, p, True)
         return 4 if lost else 3
 
-    cdef int _off_board_left(self):
+    cdef int _off_board_left(self) except -1:
         self.left += 1
         self._record(B_LEFT, A_REVEAL, -1, False)
         return 0
 
-    cdef void _off_board_right(self):
+    cdef int _off_board_right(self) except -1:
         self.right += 1
         self._record(B_RIGHT, A_MARK, -1, False)
+        return 0
 
-    cdef void _uncount_right(self):
+    cdef int _uncount_right(self) except -1:
         cdef Py_ssize_t k
         if self.count_chord_right_press:
-            return
+            return 0
         self.right -= 1
         if self.last_right >= 0:
             # Delete the right click's entry from the log.
@@ -405,8 +565,9 @@ cdef class ClickKernel:
                 self.log_changed[k] = self.log_changed[k + 1]
             self.log_len -= 1
             self.last_right = -1
+        return 0
 
-    cdef int _release_chord(self, bint on, int p, int after, bint uncount):
+    cdef int _release_chord(self, bint on, int p, int after, bint uncount) except -1:
         self.mouse = after
         if uncount:
             self._uncount_right()
@@ -415,7 +576,7 @@ cdef class ClickKernel:
         return self._chord(p)
 
     # ------------------------------------------------------------- events
-    cpdef int step(self, int kind, int row, int col, int64_t event):
+    cpdef int step(self, int kind, int row, int col, int64_t event) except -1:
         """One event at (row, col), (-1, -1) off the board: the useful level (0-4)."""
         cdef int status = self.status
         cdef bint on = row >= 0
@@ -454,13 +615,49 @@ cdef class ClickKernel:
             return done
         return self._playing(e, on, p)
 
+    cdef Py_ssize_t _check(self, const uint8_t[::1] kinds, const int32_t[::1] rows,
+                           const int32_t[::1] cols, bint moves) except -1:
+        """Raise ClientBoard.run's ValueError if an event has an unknown kind or a cell
+        off the board other than (-1, -1) (moves' cells only when ``moves``: play skips
+        them); else the number of events that are not moves."""
+        cdef Py_ssize_t i, n = kinds.shape[0], clicks = 0
+        cdef int k, top = 0, r, c
+        cdef bint bad_cell = False
+        if rows.shape[0] != n or cols.shape[0] != n:
+            raise ValueError("kinds, rows, cols and index must be 1-D arrays of one length")
+        for i in range(n):
+            k = kinds[i]
+            if k == K_MOVE:
+                if not moves:
+                    continue
+            else:
+                clicks += 1
+            if k > top:
+                top = k
+            r = rows[i]
+            c = cols[i]
+            if not ((0 <= r < self.rows and 0 <= c < self.cols) or (r == -1 and c == -1)):
+                bad_cell = True
+        if top > K_MIDDLE:
+            raise ValueError(f"unknown event kind {top}")
+        if bad_cell:
+            raise ValueError(f"a cell is neither on the {self.rows}x{self.cols} board nor "
+                             "(-1, -1) for off the board")
+        return clicks
+
     def run(self, const uint8_t[::1] kinds, const int32_t[::1] rows,
             const int32_t[::1] cols, const int64_t[::1] index):
         """Step through events until the game ends: (events used, position of the
-        event that started the game or -1, position of the one that ended it or -1)."""
+        event that started the game or -1, position of the one that ended it or -1).
+        Checks every event first (ValueError, nothing applied)."""
         cdef Py_ssize_t i, n = kinds.shape[0]
-        cdef Py_ssize_t start = -1, end = -1
+        cdef Py_ssize_t start = -1, end = -1, clicks
         cdef int was
+        if index.shape[0] != n:
+            raise ValueError("kinds, rows, cols and index must be 1-D arrays of one length")
+        clicks = self._check(kinds, rows, cols, True)
+        if self.log_event.shape[0] < self.log_len + clicks:
+            self._grow(self.log_len + clicks)
         for i in range(n):
             was = self.status
             self.step(kinds[i], rows[i], cols[i], index[i])
@@ -472,7 +669,50 @@ cdef class ClickKernel:
                     return i + 1, start, end
         return n, start, end
 
-    cdef int _ready(self, int e, bint on, int p):
+    def play(self, kinds, rows, cols, times):
+        """fastmine.videos.play_video's events, all of a video's: None, having done
+        nothing, unless they are four 1-D C-contiguous arrays of one non-zero length
+        and of the types read_video gives (uint8 kinds, int32 rows and cols, int64
+        times), else run over them with each event's position for its index, moves
+        skipped (they change nothing).  Checks the events that are not moves first,
+        as run does.  Returns (time of the event that started the game or None, time
+        of the one that ended it or of the last event, the log as _frozen_log gives it).
+        """
+        cdef Py_ssize_t n
+        if not (_vector(kinds, cnp.NPY_UINT8) and _vector(rows, cnp.NPY_INT32)
+                and _vector(cols, cnp.NPY_INT32) and _vector(times, cnp.NPY_INT64)):
+            return None
+        n = cnp.PyArray_DIM(<cnp.ndarray>kinds, 0)
+        if (n == 0 or cnp.PyArray_DIM(<cnp.ndarray>rows, 0) != n
+                or cnp.PyArray_DIM(<cnp.ndarray>cols, 0) != n
+                or cnp.PyArray_DIM(<cnp.ndarray>times, 0) != n):
+            return None
+        return self._play(kinds, rows, cols, times)
+
+    cdef tuple _play(self, const uint8_t[::1] kinds, const int32_t[::1] rows,
+                     const int32_t[::1] cols, const int64_t[::1] times):
+        cdef Py_ssize_t i, n = kinds.shape[0]
+        cdef Py_ssize_t start = -1, end = -1, clicks
+        cdef int was
+        clicks = self._check(kinds, rows, cols, False)
+        # Room for a log entry a click: no growing on the way.
+        if self.log_event.shape[0] < self.log_len + clicks:
+            self._grow(self.log_len + clicks)
+        for i in range(n):
+            if kinds[i] == K_MOVE:
+                continue
+            was = self.status
+            self.step(kinds[i], rows[i], cols[i], i)
+            if self.status != was:
+                if start < 0 and self.status >= S_PLAYING:
+                    start = i
+                if self.status == S_WON or self.status == S_LOST:
+                    end = i
+                    break
+        return (None if start < 0 else times[start], times[end] if end >= 0 else times[n - 1],
+                self._frozen_log(times))
+
+    cdef int _ready(self, int e, bint on, int p) except -2:
         cdef int ms = self.mouse
         if e == K_MIDDLE_DOWN or e == K_MIDDLE_UP:
             return 0
@@ -530,7 +770,7 @@ cdef class ClickKernel:
             return 0
         return 0
 
-    cdef int _preflagging(self, int e, bint on, int p):
+    cdef int _preflagging(self, int e, bint on, int p) except -2:
         cdef int ms = self.mouse
         if e == K_LEFT_UP and ms == DOWN_UP:
             if not on:
@@ -592,7 +832,7 @@ cdef class ClickKernel:
             return 0
         return FALL
 
-    cdef int _playing(self, int e, bint on, int p):
+    cdef int _playing(self, int e, bint on, int p) except -1:
         cdef int ms = self.mouse
         if e == K_LEFT_DOWN:
             if ms == UP_UP or ms == UNDEFINED:

@@ -208,16 +208,25 @@ def play_video(video: Video, question_marks: bool | None = None,
     board = ClientBoard(video.mine_layout, marks,
                         clone if count_chord_right_press is None else count_chord_right_press)
     ev = video.events
-    clicks = np.flatnonzero(ev.kind != EventKind.MOVE)
-    used, first, last = board.run(ev.kind[clicks], ev.row[clicks], ev.col[clicks], clicks)
     times = ev.time_ms
-    start = None if first < 0 else int(times[clicks[first]])
-    end = int(times[clicks[last]]) if last >= 0 else int(times[-1])
-    event, button, action, cell, changed = board._log_arrays()
-    # Read-only: the moves are made from these once, and must stay theirs.
-    log = ClickLog(frozen(times[event].astype(np.int64)), frozen(event.astype(np.int64)),
-                   frozen(np.ascontiguousarray(button)), frozen(np.ascontiguousarray(action)),
-                   frozen(np.ascontiguousarray(cell)), frozen(changed.astype(bool)), video.cols)
+    played = board._play(ev.kind, ev.row, ev.col, times)
+    if played is not None:
+        # The events as read_video makes them: the kernel plays them all and hands
+        # back the log's arrays, read-only already.
+        start, end, arrays = played
+        log = ClickLog(*arrays, video.cols)
+    else:
+        # Events made some other way: the same, step by step in NumPy.
+        clicks = np.flatnonzero(ev.kind != EventKind.MOVE)
+        used, first, last = board.run(ev.kind[clicks], ev.row[clicks], ev.col[clicks], clicks)
+        start = None if first < 0 else int(times[clicks[first]])
+        end = int(times[clicks[last]]) if last >= 0 else int(times[-1])
+        event, button, action, cell, changed = board._log_arrays()
+        # Read-only: the moves are made from these once, and must stay theirs.
+        log = ClickLog(frozen(times[event].astype(np.int64)), frozen(event.astype(np.int64)),
+                       frozen(np.ascontiguousarray(button)), frozen(np.ascontiguousarray(action)),
+                       frozen(np.ascontiguousarray(cell)), frozen(changed.astype(bool)),
+                       video.cols)
     outcome = {GameStatus.WON: "won", GameStatus.LOST: "lost"}.get(board.status, "unfinished")
     return VideoPlay(
         outcome=outcome, start_ms=start, end_ms=end,
