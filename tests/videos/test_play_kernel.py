@@ -35,7 +35,13 @@ def streams(draw: st.DrawFn) -> Stream:
     cell = st.one_of(st.tuples(st.integers(0, rows - 1), st.integers(0, cols - 1)),
                      st.just((-1, -1)))
     kind = st.one_of(st.just(int(K.MOVE)), st.integers(0, max(K)))
-    steps = draw(st.lists(st.tuples(kind, cell, st.integers(0, 50)), min_size=1, max_size=100))
+    steps = []
+    # Runs of moves of any length between the events: the kernel skips moves eight
+    # at a time, and must land on each click wherever it is in a word.
+    for k, c, t, moves in draw(st.lists(st.tuples(kind, cell, st.integers(0, 50),
+                                                   st.integers(0, 20)), min_size=1,
+                                         max_size=60)):
+        steps += [(int(K.MOVE), c, t)] * moves + [(k, c, t)]
     times = np.cumsum([t for _k, _c, t in steps]).astype(np.int64)
     return (mines, np.array([k for k, _c, _t in steps], np.uint8),
             np.array([r for _k, (r, _c), _t in steps], np.int32),

@@ -10,8 +10,10 @@
 # ring by itself.  Every array is allocated here from sizes the kernel keeps itself;
 # what it is given (the mines, the events, their times) it checks against them.
 
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
+from libc.string cimport memcpy
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
 
 import numpy as np
 cimport numpy as cnp
@@ -83,6 +85,30 @@ cdef enum:
 
 cdef extern from *:
     """
+    #include <stdint.h>
+    #include <string.h>
+    /* The index of the first non-zero byte, in memory order, of 8 bytes read into w
+       with memcpy (w != 0). */
+    static inline int fastmine_first_byte(uint64_t w) {
+    #if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__)
+    #  if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        return __builtin_ctzll(w) >> 3;
+    #  else
+        return __builtin_clzll(w) >> 3;
+    #  endif
+    #else
+        unsigned char b[8];
+        int i = 0;
+        memcpy(b, &w, 8);
+        while (!b[i]) i++;
+        return i;
+    #endif
+    }
+    """
+    int fastmine_first_byte(uint64_t w) nogil
+
+cdef extern from *:
+    """
     #ifndef FASTMINE_DEBUG
     #define FASTMINE_DEBUG 0
     #endif
@@ -117,6 +143,21 @@ cdef object _over(bytes data, Py_ssize_t offset, Py_ssize_t k, int typenum):
     cnp.PyArray_CLEARFLAGS(arr, cnp.NPY_ARRAY_WRITEABLE)
     cnp.set_array_base(arr, data)
     return arr
+
+
+cdef inline Py_ssize_t _next_click(const uint8_t[::1] kinds, Py_ssize_t i) noexcept:
+    """The position of the first event from i on that is not a move (kind 0), or the
+    number of events.  A video is mostly moves: they are skipped eight at a time."""
+    cdef Py_ssize_t n = kinds.shape[0]
+    cdef uint64_t word
+    while i + 8 <= n:
+        memcpy(&word, &kinds[i], 8)
+        if word != 0:
+            return i + fastmine_first_byte(word)
+        i += 8
+    while i < n and kinds[i] == K_MOVE:
+        i += 1
+    return i
 
 
 cdef bint _vector(object a, int typenum):
@@ -228,10 +269,11 @@ cdef class ClickKernel:
             p = (r + 1) * w + 1
             for c in range(cols):
                 q = p + c
-                mine[q] = board[q] > 0 and not (
-                    board[q - w - 1] == 0 or board[q - w] == 0 or board[q - w + 1] == 0
-                    or board[q - 1] == 0 or board[q + 1] == 0 or board[q + w - 1] == 0
-                    or board[q + w] == 0 or board[q + w + 1] == 0)
+                # Without branches: which cells are numbers and 0s is all but random.
+                mine[q] = (board[q] > 0) & (
+                    (board[q - w - 1] != 0) & (board[q - w] != 0) & (board[q - w + 1] != 0)
+                    & (board[q - 1] != 0) & (board[q + 1] != 0) & (board[q + w - 1] != 0)
+                    & (board[q + w] != 0) & (board[q + w + 1] != 0))
         self.nregions = 0
         self.hidden_safe = rows * cols - nmines
         self.question_marks = question_marks
@@ -616,28 +658,31 @@ cdef class ClickKernel:
         return self._playing(e, on, p)
 
     cdef Py_ssize_t _check(self, const uint8_t[::1] kinds, const int32_t[::1] rows,
-                           const int32_t[::1] cols, bint moves) except -1:
+                           const int32_t[::1] cols, Py_ssize_t* at) except -1:
         """Raise ClientBoard.run's ValueError if an event has an unknown kind or a cell
-        off the board other than (-1, -1) (moves' cells only when ``moves``: play skips
-        them); else the number of events that are not moves."""
+        off the board other than (-1, -1); else return the number of events that are
+        not moves.  With ``at`` (room for every event) it looks at those alone (play
+        skips the moves) and writes their positions there."""
         cdef Py_ssize_t i, n = kinds.shape[0], clicks = 0
         cdef int k, top = 0, r, c
         cdef bint bad_cell = False
         if rows.shape[0] != n or cols.shape[0] != n:
             raise ValueError("kinds, rows, cols and index must be 1-D arrays of one length")
-        for i in range(n):
+        i = 0 if at == NULL else _next_click(kinds, 0)
+        while i < n:
             k = kinds[i]
-            if k == K_MOVE:
-                if not moves:
-                    continue
-            else:
+            if k != K_MOVE:
+                if at != NULL:
+                    at[clicks] = i
                 clicks += 1
             if k > top:
                 top = k
             r = rows[i]
             c = cols[i]
-            if not ((0 <= r < self.rows and 0 <= c < self.cols) or (r == -1 and c == -1)):
-                bad_cell = True
+            # One unsigned comparison a side: -1 wraps past any size.
+            bad_cell |= (<unsigned>r >= <unsigned>self.rows or <unsigned>c >= <unsigned>self.cols) \
+                and not (r == -1 and c == -1)
+            i = i + 1 if at == NULL else _next_click(kinds, i + 1)
         if top > K_MIDDLE:
             raise ValueError(f"unknown event kind {top}")
         if bad_cell:
@@ -655,7 +700,7 @@ cdef class ClickKernel:
         cdef int was
         if index.shape[0] != n:
             raise ValueError("kinds, rows, cols and index must be 1-D arrays of one length")
-        clicks = self._check(kinds, rows, cols, True)
+        clicks = self._check(kinds, rows, cols, NULL)
         if self.log_event.shape[0] < self.log_len + clicks:
             self._grow(self.log_len + clicks)
         for i in range(n):
@@ -691,24 +736,30 @@ cdef class ClickKernel:
 
     cdef tuple _play(self, const uint8_t[::1] kinds, const int32_t[::1] rows,
                      const int32_t[::1] cols, const int64_t[::1] times):
-        cdef Py_ssize_t i, n = kinds.shape[0]
+        cdef Py_ssize_t i, j, n = kinds.shape[0]
         cdef Py_ssize_t start = -1, end = -1, clicks
         cdef int was
-        clicks = self._check(kinds, rows, cols, False)
-        # Room for a log entry a click: no growing on the way.
-        if self.log_event.shape[0] < self.log_len + clicks:
-            self._grow(self.log_len + clicks)
-        for i in range(n):
-            if kinds[i] == K_MOVE:
-                continue
-            was = self.status
-            self.step(kinds[i], rows[i], cols[i], i)
-            if self.status != was:
-                if start < 0 and self.status >= S_PLAYING:
-                    start = i
-                if self.status == S_WON or self.status == S_LOST:
-                    end = i
-                    break
+        # The clicks' positions, found once: the moves are skipped in one pass.
+        cdef Py_ssize_t* at = <Py_ssize_t*>PyMem_Malloc(n * sizeof(Py_ssize_t))
+        if at == NULL:
+            raise MemoryError()
+        try:
+            clicks = self._check(kinds, rows, cols, at)
+            # Room for a log entry a click: no growing on the way.
+            if self.log_event.shape[0] < self.log_len + clicks:
+                self._grow(self.log_len + clicks)
+            for j in range(clicks):
+                i = at[j]
+                was = self.status
+                self.step(kinds[i], rows[i], cols[i], i)
+                if self.status != was:
+                    if start < 0 and self.status >= S_PLAYING:
+                        start = i
+                    if self.status == S_WON or self.status == S_LOST:
+                        end = i
+                        break
+        finally:
+            PyMem_Free(at)
         return (None if start < 0 else times[start], times[end] if end >= 0 else times[n - 1],
                 self._frozen_log(times))
 
