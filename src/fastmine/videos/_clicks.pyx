@@ -11,7 +11,7 @@
 # what it is given (the mines, the events, their times) it checks against them.
 
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 
@@ -78,6 +78,15 @@ cdef enum:
     A_UNMARK = 4
     A_MARK = 5
     A_CHORD = 6
+
+# The log's columns (ClickKernel.logs).
+cdef enum:
+    L_EVENT = 0
+    L_CELL = 1
+    L_BUTTON = 2
+    L_ACTION = 3
+    L_CHANGED = 4
+    L_COLUMNS = 5
 
 # "Not done here: go on to the playing rules" (a state's rules fall through).
 cdef enum:
@@ -188,9 +197,7 @@ cdef class ClickKernel:
     cdef int preflags
     cdef bint middle, left_down, right_down
     cdef int64_t event
-    cdef int64_t[::1] log_event
-    cdef int32_t[::1] log_cell
-    cdef uint8_t[::1] log_button, log_action, log_changed
+    cdef int64_t[:, ::1] logs          # one row a counted click, columns L_EVENT...
     cdef readonly Py_ssize_t log_len
     cdef Py_ssize_t last_right
 
@@ -238,32 +245,33 @@ cdef class ClickKernel:
         # Local views: the compiler keeps their data pointers in registers.
         cdef int16_t[::1] board = self.board, cell = self.cells
         cdef uint8_t[::1] mine = self.own3bv       # first the padded mines, then the 3BV
-        cdef uint8_t[::1] once = self.flagged_once
-        cdef int32_t[::1] region = self.region, region_flags = self.region_flags
+        cdef int16_t s
         m = <const uint8_t*>cnp.PyArray_DATA(mines)
-        for p in range(n):
-            board[p] = -2                           # the ring: neither a mine nor a number
-            cell[p] = C_BORDER
-            mine[p] = 0
-            once[p] = 0
-            region[p] = -1
-            region_flags[p] = 0
+        # No mine, no first flag anywhere; no zero region labelled yet (-1: all bits set).
+        memset(&bytes_[0], 0, 2 * n * sizeof(uint8_t))
+        memset(&ints[0], 0xFF, n * sizeof(int32_t))
+        memset(&ints[n], 0, n * sizeof(int32_t))
+        # The ring: board -2 (neither a mine nor a number), cell 99 (never hidden).
+        for c in range(w):
+            board[c] = board[n - w + c] = -2
+            cell[c] = cell[n - w + c] = C_BORDER
+        for r in range(1, rows + 1):
+            board[r * w] = board[r * w + w - 1] = -2
+            cell[r * w] = cell[r * w + w - 1] = C_BORDER
         for r in range(rows):
             p = (r + 1) * w + 1
             for c in range(cols):
                 mine[p + c] = m[r * cols + c] != 0
                 nmines += mine[p + c]
                 cell[p + c] = C_HIDDEN
-        # The numbers: mines around each safe cell; -1 a mine.
+        # The numbers: mines around each cell; -1 a mine (no branch: mines are random).
         for r in range(rows):
             p = (r + 1) * w + 1
             for c in range(cols):
                 q = p + c
-                if mine[q]:
-                    board[q] = -1
-                else:
-                    board[q] = (mine[q - w - 1] + mine[q - w] + mine[q - w + 1] + mine[q - 1]
-                                + mine[q + 1] + mine[q + w - 1] + mine[q + w] + mine[q + w + 1])
+                s = (mine[q - w - 1] + mine[q - w] + mine[q - w + 1] + mine[q - 1]
+                     + mine[q + 1] + mine[q + w - 1] + mine[q + w] + mine[q + w + 1])
+                board[q] = s - (s + 1) * mine[q]
         # A number is a 3BV of its own when no 0 touches it (the ring's -2 is no 0).
         for r in range(rows):
             p = (r + 1) * w + 1
@@ -286,47 +294,39 @@ cdef class ClickKernel:
 
     # ------------------------------------------------------------- the log
     cdef int _grow(self, Py_ssize_t cap) except -1:
-        cdef Py_ssize_t k = self.log_len, i
-        cdef cnp.npy_intp dims[1]
+        cdef Py_ssize_t k = self.log_len, i, j
+        cdef cnp.npy_intp dims[2]
         dims[0] = cap
-        cdef int64_t[::1] ev = cnp.PyArray_EMPTY(1, dims, cnp.NPY_INT64, 0)
-        cdef int32_t[::1] cell = cnp.PyArray_EMPTY(1, dims, cnp.NPY_INT32, 0)
-        cdef uint8_t[::1] button = cnp.PyArray_EMPTY(1, dims, cnp.NPY_UINT8, 0)
-        cdef uint8_t[::1] action = cnp.PyArray_EMPTY(1, dims, cnp.NPY_UINT8, 0)
-        cdef uint8_t[::1] changed = cnp.PyArray_EMPTY(1, dims, cnp.NPY_UINT8, 0)
+        dims[1] = L_COLUMNS
+        # One block for the whole log: an allocation costs more than a game's clicks.
+        cdef int64_t[:, ::1] logs = cnp.PyArray_EMPTY(2, dims, cnp.NPY_INT64, 0)
         for i in range(k):
-            ev[i] = self.log_event[i]
-            cell[i] = self.log_cell[i]
-            button[i] = self.log_button[i]
-            action[i] = self.log_action[i]
-            changed[i] = self.log_changed[i]
-        self.log_event = ev
-        self.log_cell = cell
-        self.log_button = button
-        self.log_action = action
-        self.log_changed = changed
+            for j in range(L_COLUMNS):
+                logs[i, j] = self.logs[i, j]
+        self.logs = logs
         return 0
 
     cdef int _record(self, int button, int action, int p, bint changed) except -1:
         cdef Py_ssize_t k = self.log_len
-        if k == self.log_event.shape[0]:
+        if k == self.logs.shape[0]:
             self._grow(2 * k if k else 64)
         if button == B_RIGHT:
             self.last_right = k
-        self.log_event[k] = self.event
-        self.log_cell[k] = p
-        self.log_button[k] = button
-        self.log_action[k] = action
-        self.log_changed[k] = changed
+        self.logs[k, L_EVENT] = self.event
+        self.logs[k, L_CELL] = p
+        self.logs[k, L_BUTTON] = button
+        self.logs[k, L_ACTION] = action
+        self.logs[k, L_CHANGED] = changed
         self.log_len = k + 1
         return 0
 
     def log(self):
         """(event, button, action, padded cell or -1, changed) arrays of the counted clicks."""
         k = self.log_len
-        return (np.asarray(self.log_event[:k]).copy(), np.asarray(self.log_button[:k]).copy(),
-                np.asarray(self.log_action[:k]).copy(), np.asarray(self.log_cell[:k]).copy(),
-                np.asarray(self.log_changed[:k]).astype(bool))
+        logs = np.asarray(self.logs)[:k]
+        return (logs[:, L_EVENT].copy(), logs[:, L_BUTTON].astype(np.uint8),
+                logs[:, L_ACTION].astype(np.uint8), logs[:, L_CELL].astype(np.int32),
+                logs[:, L_CHANGED].astype(bool))
 
     cdef tuple _frozen_log(self, const int64_t[::1] times):
         """The log as the arrays of a ClickLog, read-only for good: (time, event, button,
@@ -340,7 +340,7 @@ cdef class ClickKernel:
         cdef int64_t e
         cdef int p, w = self.w, cols = self.cols
         for i in range(k):
-            e = self.log_event[i]
+            e = self.logs[i, L_EVENT]
             if e < 0 or e >= nt:
                 raise ValueError(f"a click's event index {e} is not one of the {nt} times")
         data = PyBytes_FromStringAndSize(NULL, 27 * k)
@@ -353,14 +353,14 @@ cdef class ClickKernel:
         cdef uint8_t* action = button + k
         cdef uint8_t* changed = action + k
         for i in range(k):
-            e = self.log_event[i]
+            e = self.logs[i, L_EVENT]
             time_[i] = times[e]
             event[i] = e
-            p = self.log_cell[i]
+            p = <int>self.logs[i, L_CELL]
             cell[i] = (p // w - 1) * cols + p % w - 1 if p >= 0 else -1
-            button[i] = self.log_button[i]
-            action[i] = self.log_action[i]
-            changed[i] = self.log_changed[i] != 0
+            button[i] = <uint8_t>self.logs[i, L_BUTTON]
+            action[i] = <uint8_t>self.logs[i, L_ACTION]
+            changed[i] = self.logs[i, L_CHANGED] != 0
         return (_over(data, 0, k, cnp.NPY_INT64), _over(data, 8 * k, k, cnp.NPY_INT64),
                 _over(data, 24 * k, k, cnp.NPY_UINT8), _over(data, 25 * k, k, cnp.NPY_UINT8),
                 _over(data, 16 * k, k, cnp.NPY_INT64), _over(data, 26 * k, k, cnp.NPY_BOOL))
@@ -593,18 +593,15 @@ cdef class ClickKernel:
         return 0
 
     cdef int _uncount_right(self) except -1:
-        cdef Py_ssize_t k
+        cdef Py_ssize_t k, j
         if self.count_chord_right_press:
             return 0
         self.right -= 1
         if self.last_right >= 0:
             # Delete the right click's entry from the log.
             for k in range(self.last_right, self.log_len - 1):
-                self.log_event[k] = self.log_event[k + 1]
-                self.log_cell[k] = self.log_cell[k + 1]
-                self.log_button[k] = self.log_button[k + 1]
-                self.log_action[k] = self.log_action[k + 1]
-                self.log_changed[k] = self.log_changed[k + 1]
+                for j in range(L_COLUMNS):
+                    self.logs[k, j] = self.logs[k + 1, j]
             self.log_len -= 1
             self.last_right = -1
         return 0
@@ -701,7 +698,7 @@ cdef class ClickKernel:
         if index.shape[0] != n:
             raise ValueError("kinds, rows, cols and index must be 1-D arrays of one length")
         clicks = self._check(kinds, rows, cols, NULL)
-        if self.log_event.shape[0] < self.log_len + clicks:
+        if self.logs.shape[0] < self.log_len + clicks:
             self._grow(self.log_len + clicks)
         for i in range(n):
             was = self.status
@@ -746,7 +743,7 @@ cdef class ClickKernel:
         try:
             clicks = self._check(kinds, rows, cols, at)
             # Room for a log entry a click: no growing on the way.
-            if self.log_event.shape[0] < self.log_len + clicks:
+            if self.logs.shape[0] < self.log_len + clicks:
                 self._grow(self.log_len + clicks)
             for j in range(clicks):
                 i = at[j]

@@ -55,7 +55,7 @@ LEFT, RIGHT, DOUBLE = range(3)
 
 
 # ClickLog and VideoPlay are frozen dataclasses whose __init__ and __repr__ are
-# written out here, exactly as dataclass would generate them (init=False, repr=False):
+# written out here, doing what dataclass's own would (init=False, repr=False):
 # dataclass generates its methods by compiling source at import, which for these two
 # classes cost 0.6 ms at every start of fastmine analyze; written here, they are
 # compiled once into the bytecode cache.  tests/videos/test_play_dataclasses.py checks
@@ -91,14 +91,16 @@ class ClickLog:
     def __init__(self, time_ms: NDArray[np.int64], event: NDArray[np.int64],
                  button: NDArray[np.uint8], action: NDArray[np.uint8], cell: NDArray[np.int64],
                  changed: NDArray[np.bool_], cols: int) -> None:
-        _set = object.__setattr__             # frozen: as dataclass's own __init__ sets them
-        _set(self, "time_ms", time_ms)
-        _set(self, "event", event)
-        _set(self, "button", button)
-        _set(self, "action", action)
-        _set(self, "cell", cell)
-        _set(self, "changed", changed)
-        _set(self, "cols", cols)
+        # Frozen: straight into the instance's dict, where dataclass's own __init__
+        # puts them through object.__setattr__ (half the time).
+        d = self.__dict__
+        d["time_ms"] = time_ms
+        d["event"] = event
+        d["button"] = button
+        d["action"] = action
+        d["cell"] = cell
+        d["changed"] = changed
+        d["cols"] = cols
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(time_ms={self.time_ms!r}, event={self.event!r}, "
@@ -161,21 +163,21 @@ class VideoPlay:
                  left: int, right: int, double: int, left_effective: int,
                  right_effective: int, double_effective: int, bbbv_solved: int, flags: int,
                  final_view: NDArray[np.int8], log: ClickLog) -> None:
-        _set = object.__setattr__
-        _set(self, "outcome", outcome)
-        _set(self, "start_ms", start_ms)
-        _set(self, "end_ms", end_ms)
-        _set(self, "time_ms", time_ms)
-        _set(self, "left", left)
-        _set(self, "right", right)
-        _set(self, "double", double)
-        _set(self, "left_effective", left_effective)
-        _set(self, "right_effective", right_effective)
-        _set(self, "double_effective", double_effective)
-        _set(self, "bbbv_solved", bbbv_solved)
-        _set(self, "flags", flags)
-        _set(self, "final_view", final_view)
-        _set(self, "log", log)
+        d = self.__dict__                     # as ClickLog's
+        d["outcome"] = outcome
+        d["start_ms"] = start_ms
+        d["end_ms"] = end_ms
+        d["time_ms"] = time_ms
+        d["left"] = left
+        d["right"] = right
+        d["double"] = double
+        d["left_effective"] = left_effective
+        d["right_effective"] = right_effective
+        d["double_effective"] = double_effective
+        d["bbbv_solved"] = bbbv_solved
+        d["flags"] = flags
+        d["final_view"] = final_view
+        d["log"] = log
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(outcome={self.outcome!r}, "
