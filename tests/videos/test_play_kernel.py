@@ -204,3 +204,14 @@ def test_the_kernel_checks_the_layout_it_is_given(mines: NDArray[np.generic], ro
                                                   cols: int) -> None:
     with pytest.raises(ValueError, match="^the click kernel needs a C-contiguous bool"):
         ClickKernel(mines, rows, cols, False, False)
+
+
+def test_the_kernel_checks_a_steps_cell() -> None:
+    """A cell off the board reaches no ring cell nor memory past it, even through the
+    kernel's own step (the old kernel took (0, 3) on a 2x3 board for the ring)."""
+    k = ClickKernel(np.zeros((2, 3), bool), 2, 3, False, False)
+    for row, col in ((0, 3), (2, 0), (-1, 0), (0, -1), (-2, -2), (5, 5)):
+        with pytest.raises(ValueError, match=rf"^cell \({row}, {col}\) is not on the 2x3 board"):
+            k.step(int(K.LEFT_DOWN), row, col, 0)
+    assert (k.left, k.status, k.log_len) == (0, 0, 0)
+    assert k.step(int(K.LEFT_DOWN), -1, -1, 0) == 0

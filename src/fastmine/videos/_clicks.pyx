@@ -622,6 +622,12 @@ cdef class ClickKernel:
         cdef int p = (row + 1) * self.w + col + 1 if on else -1
         cdef int e = kind
         cdef int done
+        # The cell indexes the board: checked here too (ClientBoard.step checks it
+        # first, run and play before any event), so no caller can write off it.
+        if ((<unsigned>row >= <unsigned>self.rows or <unsigned>col >= <unsigned>self.cols)
+                and not (row == -1 and col == -1)):
+            raise ValueError(f"cell ({row}, {col}) is not on the {self.rows}x{self.cols} "
+                             "board, nor (-1, -1) for off the board")
         self.event = event
         if status == S_WON or status == S_LOST or e == K_MOVE:
             return 0
