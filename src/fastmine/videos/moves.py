@@ -273,7 +273,8 @@ def play_video(video: Video, question_marks: bool | None = None,
         start, end, arrays = played
         log = ClickLog(*arrays, video.cols)
     else:
-        # Events made some other way: the same, step by step in NumPy.
+        # Events made some other way (other dtypes, strided): the clicks picked out
+        # in NumPy and run through the kernel, the same result.
         clicks = np.flatnonzero(ev.kind != EventKind.MOVE)
         used, first, last = board.run(ev.kind[clicks], ev.row[clicks], ev.col[clicks], clicks)
         start = None if first < 0 else int(times[clicks[first]])
