@@ -1,18 +1,24 @@
 # Private Cython kernel of fastmine.videos: the clients' click rules, one event at a time.
 #
 # The rules and their reasons are documented in fastmine.videos.clientrules (the
-# Python layer over this kernel, which validates every argument); this is the same
+# Python layer over this kernel, which validates the rest); this is the same
 # state machine, line for line, without Python objects on the way.
 #
 # The board is padded, as in fastmine._kernels: (rows + 2) x (cols + 2) cells with a
 # ring whose board value (-2) is neither a mine nor a number and whose cell code (99)
 # is never hidden, so a neighbour needs no bounds check and a flood fill stops at the
-# ring by itself.  Every array is allocated here from sizes the kernel keeps itself.
+# ring by itself.  Every array is allocated here from sizes the kernel keeps itself;
+# what it is given (the mines, the events, their times) it checks against them.
 
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
+from libc.string cimport memcpy, memset
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
 
 import numpy as np
 cimport numpy as cnp
+
+from ..viewcodes import EXPLODED, FLAG, HIDDEN, MINE, QUESTION, WRONG_FLAG
 
 cnp.import_array()
 
@@ -73,6 +79,15 @@ cdef enum:
     A_MARK = 5
     A_CHORD = 6
 
+# The log's columns (ClickKernel.logs).
+cdef enum:
+    L_EVENT = 0
+    L_CELL = 1
+    L_BUTTON = 2
+    L_ACTION = 3
+    L_CHANGED = 4
+    L_COLUMNS = 5
+
 # "Not done here: go on to the playing rules" (a state's rules fall through).
 cdef enum:
     FALL = -1
@@ -108,19 +123,25 @@ cdef class ClickKernel:
     cdef int preflags
     cdef bint middle, left_down, right_down
     cdef int64_t event
-    cdef int64_t[::1] log_event
-    cdef int32_t[::1] log_cell
-    cdef uint8_t[::1] log_button, log_action, log_changed
+    cdef int64_t[:, ::1] logs          # one row a counted click, columns L_EVENT...
     cdef readonly Py_ssize_t log_len
     cdef Py_ssize_t last_right
 
-    def __cinit__(self, cnp.ndarray board not None, cnp.ndarray own3bv not None,
-                  int rows, int cols, int hidden_safe, bint question_marks,
+    def __cinit__(self, cnp.ndarray mines not None, int rows, int cols, bint question_marks,
                   bint count_chord_right_press):
-        # board: the padded numbers (-1 a mine, -2 the ring), int16, (rows+2)*(cols+2);
-        # own3bv: uint8, 1 where a number has no 0 around it.  Checked by the caller.
+        # mines: bool, C-contiguous, (rows, cols), within fastmine.limits (the caller
+        # checks the limits; the shape and type are checked here, before any use).
         cdef int w = cols + 2
-        cdef Py_ssize_t n = (rows + 2) * w
+        cdef Py_ssize_t n
+        cdef int nmines
+        cdef cnp.npy_intp dims[1]
+        if (cnp.PyArray_TYPE(mines) != cnp.NPY_BOOL or mines.ndim != 2
+                or not cnp.PyArray_IS_C_CONTIGUOUS(mines) or rows < 1 or cols < 1
+                or mines.shape[0] != rows or mines.shape[1] != cols
+                or (rows + 2) * <int64_t>(cols + 2) >= 2**30):
+            raise ValueError(f"the click kernel needs a C-contiguous bool ({rows}, {cols}) "
+                             "mine layout of at most 2**30 padded cells")
+        n = (rows + 2) * w
         self.rows = rows
         self.cols = cols
         self.w = w
@@ -132,70 +153,77 @@ cdef class ClickKernel:
         self.around[5] = w - 1
         self.around[6] = w
         self.around[7] = w + 1
-        self.board = np.ascontiguousarray(board, dtype=np.int16).copy()
-        self.own3bv = np.ascontiguousarray(own3bv, dtype=np.uint8).copy()
-        cells = np.full(n, C_BORDER, dtype=np.int16)
-        cells.reshape(rows + 2, w)[1:-1, 1:-1] = C_HIDDEN
-        self.cells = cells
-        self.region = np.full(n, -1, dtype=np.int32)
-        self.region_flags = np.zeros(n, dtype=np.int32)
-        self.stack = np.empty(n, dtype=np.int32)
-        self.flagged_once = np.zeros(n, dtype=np.uint8)
+        # Three blocks instead of seven arrays: each allocation costs more than the
+        # board's whole setup on a real board.
+        dims[0] = 2 * n
+        cdef int16_t[::1] shorts = cnp.PyArray_EMPTY(1, dims, cnp.NPY_INT16, 0)
+        cdef uint8_t[::1] bytes_ = cnp.PyArray_EMPTY(1, dims, cnp.NPY_UINT8, 0)
+        dims[0] = 3 * n
+        cdef int32_t[::1] ints = cnp.PyArray_EMPTY(1, dims, cnp.NPY_INT32, 0)
+        self.board = shorts[:n]
+        self.cells = shorts[n:]
+        self.own3bv = bytes_[:n]
+        self.flagged_once = bytes_[n:]
+        self.region = ints[:n]
+        self.region_flags = ints[n:2 * n]
+        self.stack = ints[2 * n:]
+        nmines = _lay(self, <const uint8_t*>cnp.PyArray_DATA(mines))
         self.nregions = 0
-        self.hidden_safe = hidden_safe
+        self.hidden_safe = rows * cols - nmines
         self.question_marks = question_marks
         self.count_chord_right_press = count_chord_right_press
         self.status = S_READY
         self.mouse = UP_UP
         self.log_len = 0
-        self._grow(64)
+        self._grow(0)               # run and play make room for their clicks at once
         self.last_right = -1
 
     # ------------------------------------------------------------- the log
-    cdef void _grow(self, Py_ssize_t cap):
-        cdef Py_ssize_t k = self.log_len
-        ev = np.empty(cap, dtype=np.int64)
-        cell = np.empty(cap, dtype=np.int32)
-        button = np.empty(cap, dtype=np.uint8)
-        action = np.empty(cap, dtype=np.uint8)
-        changed = np.empty(cap, dtype=np.uint8)
-        if k:
-            ev[:k] = self.log_event[:k]
-            cell[:k] = self.log_cell[:k]
-            button[:k] = self.log_button[:k]
-            action[:k] = self.log_action[:k]
-            changed[:k] = self.log_changed[:k]
-        self.log_event = ev
-        self.log_cell = cell
-        self.log_button = button
-        self.log_action = action
-        self.log_changed = changed
+    cdef int _grow(self, Py_ssize_t cap) except -1:
+        cdef Py_ssize_t k = self.log_len, i, j
+        cdef cnp.npy_intp dims[2]
+        dims[0] = cap
+        dims[1] = L_COLUMNS
+        # One block for the whole log: an allocation costs more than a game's clicks.
+        cdef int64_t[:, ::1] logs = cnp.PyArray_EMPTY(2, dims, cnp.NPY_INT64, 0)
+        for i in range(k):
+            for j in range(L_COLUMNS):
+                logs[i, j] = self.logs[i, j]
+        self.logs = logs
+        return 0
 
-    cdef void _record(self, int button, int action, int p, bint changed):
+    cdef int _record(self, int button, int action, int p, bint changed) except -1:
         cdef Py_ssize_t k = self.log_len
-        if k == self.log_event.shape[0]:
-            self._grow(2 * k)
+        if k == self.logs.shape[0]:
+            self._grow(2 * k if k else 64)
         if button == B_RIGHT:
             self.last_right = k
-        self.log_event[k] = self.event
-        self.log_cell[k] = p
-        self.log_button[k] = button
-        self.log_action[k] = action
-        self.log_changed[k] = changed
+        self.logs[k, L_EVENT] = self.event
+        self.logs[k, L_CELL] = p
+        self.logs[k, L_BUTTON] = button
+        self.logs[k, L_ACTION] = action
+        self.logs[k, L_CHANGED] = changed
         self.log_len = k + 1
+        return 0
 
     def log(self):
         """(event, button, action, padded cell or -1, changed) arrays of the counted clicks."""
         k = self.log_len
-        return (np.asarray(self.log_event[:k]).copy(), np.asarray(self.log_button[:k]).copy(),
-                np.asarray(self.log_action[:k]).copy(), np.asarray(self.log_cell[:k]).copy(),
-                np.asarray(self.log_changed[:k]).astype(bool))
+        logs = np.asarray(self.logs)[:k]
+        return (logs[:, L_EVENT].copy(), logs[:, L_BUTTON].astype(np.uint8),
+                logs[:, L_ACTION].astype(np.uint8), logs[:, L_CELL].astype(np.int32),
+                logs[:, L_CHANGED].astype(bool))
+
+    def view(self):
+        """The board in fastmine's view codes, a new int8 (rows, cols) array; after a
+        win the mines still hidden show as FLAG, after a loss as MINE."""
+        return _view(self)
 
     def grid(self):
         """The padded cell codes, (rows + 2, cols + 2), a copy."""
         return np.asarray(self.cells).reshape(self.rows + 2, self.w).copy()
 
-    cdef void _clear_counts(self):
+    cdef int _clear_counts(self) except -1:
         self.flags = 0
         self.flagged_once[:] = 0
         self.double = 0
@@ -203,9 +231,10 @@ cdef class ClickKernel:
         self.right = 0
         self.log_len = 0
         self.last_right = -1
+        return 0
 
     # ------------------------------------------------------------- the board
-    cdef void _reveal(self, int p, int* top, int* opened):
+    cdef int _reveal(self, int p, int* top, int* opened) except -1:
         cdef int16_t v = self.board[p]
         if self.cells[p] >= 10:
             opened[0] += 1
@@ -213,8 +242,9 @@ cdef class ClickKernel:
         if v == 0:
             self.stack[top[0]] = p
             top[0] += 1
+        return 0
 
-    cdef void _flood(self, int top, int opened, bint blew):
+    cdef int _flood(self, int top, int opened, bint blew) except -1:
         """Open the zeros on the stack's regions; mark wrong flags after a blast."""
         cdef int p, q, d
         cdef int16_t c, v
@@ -236,8 +266,9 @@ cdef class ClickKernel:
             for p in range(self.cells.shape[0]):
                 if self.cells[p] == C_FLAG and self.board[p] != -1:
                     self.cells[p] = C_WRONG
+        return 0
 
-    cdef int _label(self, int p):
+    cdef int _label(self, int p) except -1:
         """The label of zero p's region, labelling it (and counting its flags) first."""
         cdef int label = self.region[p]
         cdef int top, q, n, d, flags
@@ -263,16 +294,18 @@ cdef class ClickKernel:
         self.region_flags[label] = flags
         return label
 
-    cdef void _flag_changed(self, int p, int delta):
+    cdef int _flag_changed(self, int p, int delta) except -1:
         if self.board[p] == 0 and self.region[p] >= 0:
             self.region_flags[self.region[p]] += delta
+        return 0
 
-    cdef void _settle(self):
+    cdef int _settle(self) except -1:
         if self.hidden_safe == 0 and self.status != S_LOST:
             self.status = S_WON
+        return 0
 
     # ------------------------------------------------------------- clicks
-    cdef int _left_click(self, int p):
+    cdef int _left_click(self, int p) except -1:
         cdef int top = 0, opened = 0
         cdef int16_t v
         self.left += 1
@@ -298,7 +331,7 @@ cdef class ClickKernel:
         self._record(B_LEFT, A_REVEAL, p, True)
         return 2
 
-    cdef int _right_click(self, int p):
+    cdef int _right_click(self, int p) except -1:
         cdef int16_t v = self.cells[p]
         cdef int action
         self.right += 1
@@ -325,7 +358,7 @@ cdef class ClickKernel:
         self._record(B_RIGHT, action, p, True)
         return 1
 
-    cdef int _chord(self, int p):
+    cdef int _chord(self, int p) except -1:
         cdef int16_t v = self.cells[p]
         cdef int hidden[8]
         cdef int labels[8]
@@ -381,32 +414,31 @@ cdef class ClickKernel:
         self._record(B_DOUBLE, A_CHORD, p, True)
         return 4 if lost else 3
 
-    cdef int _off_board_left(self):
+    cdef int _off_board_left(self) except -1:
         self.left += 1
         self._record(B_LEFT, A_REVEAL, -1, False)
         return 0
 
-    cdef void _off_board_right(self):
+    cdef int _off_board_right(self) except -1:
         self.right += 1
         self._record(B_RIGHT, A_MARK, -1, False)
+        return 0
 
-    cdef void _uncount_right(self):
-        cdef Py_ssize_t k
+    cdef int _uncount_right(self) except -1:
+        cdef Py_ssize_t k, j
         if self.count_chord_right_press:
-            return
+            return 0
         self.right -= 1
         if self.last_right >= 0:
             # Delete the right click's entry from the log.
             for k in range(self.last_right, self.log_len - 1):
-                self.log_event[k] = self.log_event[k + 1]
-                self.log_cell[k] = self.log_cell[k + 1]
-                self.log_button[k] = self.log_button[k + 1]
-                self.log_action[k] = self.log_action[k + 1]
-                self.log_changed[k] = self.log_changed[k + 1]
+                for j in range(L_COLUMNS):
+                    self.logs[k, j] = self.logs[k + 1, j]
             self.log_len -= 1
             self.last_right = -1
+        return 0
 
-    cdef int _release_chord(self, bint on, int p, int after, bint uncount):
+    cdef int _release_chord(self, bint on, int p, int after, bint uncount) except -1:
         self.mouse = after
         if uncount:
             self._uncount_right()
@@ -415,13 +447,19 @@ cdef class ClickKernel:
         return self._chord(p)
 
     # ------------------------------------------------------------- events
-    cpdef int step(self, int kind, int row, int col, int64_t event):
+    cpdef int step(self, int kind, int row, int col, int64_t event) except -1:
         """One event at (row, col), (-1, -1) off the board: the useful level (0-4)."""
         cdef int status = self.status
         cdef bint on = row >= 0
         cdef int p = (row + 1) * self.w + col + 1 if on else -1
         cdef int e = kind
         cdef int done
+        # The cell indexes the board: checked here too (ClientBoard.step checks it
+        # first, run and play before any event), so no caller can write off it.
+        if ((<unsigned>row >= <unsigned>self.rows or <unsigned>col >= <unsigned>self.cols)
+                and not (row == -1 and col == -1)):
+            raise ValueError(f"cell ({row}, {col}) is not on the {self.rows}x{self.cols} "
+                             "board, nor (-1, -1) for off the board")
         self.event = event
         if status == S_WON or status == S_LOST or e == K_MOVE:
             return 0
@@ -457,10 +495,16 @@ cdef class ClickKernel:
     def run(self, const uint8_t[::1] kinds, const int32_t[::1] rows,
             const int32_t[::1] cols, const int64_t[::1] index):
         """Step through events until the game ends: (events used, position of the
-        event that started the game or -1, position of the one that ended it or -1)."""
+        event that started the game or -1, position of the one that ended it or -1).
+        Checks every event first (ValueError, nothing applied)."""
         cdef Py_ssize_t i, n = kinds.shape[0]
-        cdef Py_ssize_t start = -1, end = -1
+        cdef Py_ssize_t start = -1, end = -1, clicks
         cdef int was
+        if index.shape[0] != n:
+            raise ValueError("kinds, rows, cols and index must be 1-D arrays of one length")
+        clicks = _check(self, kinds, rows, cols, NULL)
+        if self.logs.shape[0] < self.log_len + clicks:
+            self._grow(self.log_len + clicks)
         for i in range(n):
             was = self.status
             self.step(kinds[i], rows[i], cols[i], index[i])
@@ -472,7 +516,27 @@ cdef class ClickKernel:
                     return i + 1, start, end
         return n, start, end
 
-    cdef int _ready(self, int e, bint on, int p):
+    def play(self, kinds, rows, cols, times):
+        """fastmine.videos.play_video's events, all of a video's: None, having done
+        nothing, unless they are four 1-D C-contiguous arrays of one non-zero length
+        and of the types read_video gives (uint8 kinds, int32 rows and cols, int64
+        times), else run over them with each event's position for its index, moves
+        skipped (they change nothing).  Checks the events that are not moves first,
+        as run does.  Returns (time of the event that started the game or None, time
+        of the one that ended it or of the last event, the log as _frozen_log gives it).
+        """
+        cdef Py_ssize_t n
+        if not (_vector(kinds, cnp.NPY_UINT8) and _vector(rows, cnp.NPY_INT32)
+                and _vector(cols, cnp.NPY_INT32) and _vector(times, cnp.NPY_INT64)):
+            return None
+        n = cnp.PyArray_DIM(<cnp.ndarray>kinds, 0)
+        if (n == 0 or cnp.PyArray_DIM(<cnp.ndarray>rows, 0) != n
+                or cnp.PyArray_DIM(<cnp.ndarray>cols, 0) != n
+                or cnp.PyArray_DIM(<cnp.ndarray>times, 0) != n):
+            return None
+        return _play(self, kinds, rows, cols, times)
+
+    cdef int _ready(self, int e, bint on, int p) except -2:
         cdef int ms = self.mouse
         if e == K_MIDDLE_DOWN or e == K_MIDDLE_UP:
             return 0
@@ -530,7 +594,7 @@ cdef class ClickKernel:
             return 0
         return 0
 
-    cdef int _preflagging(self, int e, bint on, int p):
+    cdef int _preflagging(self, int e, bint on, int p) except -2:
         cdef int ms = self.mouse
         if e == K_LEFT_UP and ms == DOWN_UP:
             if not on:
@@ -592,7 +656,7 @@ cdef class ClickKernel:
             return 0
         return FALL
 
-    cdef int _playing(self, int e, bint on, int p):
+    cdef int _playing(self, int e, bint on, int p) except -1:
         cdef int ms = self.mouse
         if e == K_LEFT_DOWN:
             if ms == UP_UP or ms == UNDEFINED:
@@ -658,3 +722,6 @@ cdef class ClickKernel:
             elif ms == DOWN_UP or ms == DOWN_UP_AFTER_CHORDING or ms == UP_DOWN or ms == UP_UP:
                 self.mouse = CHORDING
         return 0
+
+
+include "_clicks_video.pxi"

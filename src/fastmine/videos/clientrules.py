@@ -32,7 +32,9 @@ Counts follow ms-toollib's definitions: ``left``, ``right``, ``double``
 ``dce`` (effective clicks: a reveal of a hidden cell, the first flag on each
 mine, a chord that opened something); ``bbbv_solved``.
 
-The rules run in a compiled kernel; this layer checks every argument first.
+The rules run in a compiled kernel, which builds the board from the mines; this
+layer checks every argument first, but for the events of :meth:`ClientBoard.run`,
+which the kernel checks, all before it applies any.
 Cells are kept in ms-toollib's codes (0-8 open, 10 hidden, 11 flag, 12
 question mark, 14 wrong flag, 15 the mine that blew), so a test can compare
 them with ms-toollib's board; :meth:`ClientBoard.view` gives fastmine's view codes.
@@ -40,17 +42,16 @@ them with ms-toollib's board; :meth:`ClientBoard.view` gives fastmine's view cod
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numpy.typing import NDArray
 
 from ..limits import check_board_size
-from ..viewcodes import EXPLODED, FLAG, HIDDEN, MINE, QUESTION, WRONG_FLAG
 from ._clicks import ClickKernel
 from .model import EventKind
 
 __all__ = ["ACTIONS", "BUTTONS", "ClientBoard", "GameStatus"]
-
-HIDDEN_CODE, FLAG_CODE, QUESTION_CODE, WRONG_CODE, BLAST_CODE = 10, 11, 12, 14, 15
 
 BUTTONS = ("left", "right", "double")
 """The click counts' names, by the kernel's button code."""
@@ -70,6 +71,10 @@ class GameStatus:
     WON = "won"
     LOST = "lost"
 
+
+if TYPE_CHECKING:   # only in annotations: building the alias costs 27 us at every start
+    _LogArrays = tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.uint8],
+                       NDArray[np.uint8], NDArray[np.int64], NDArray[np.bool_]]
 
 _STATUS = (GameStatus.READY, GameStatus.PREFLAGGING, GameStatus.PLAYING, GameStatus.WON,
            GameStatus.LOST)
@@ -117,27 +122,10 @@ class ClientBoard:
         if mines.ndim != 2:
             raise ValueError(f"the mine layout must be 2-D (rows, cols), got shape {mines.shape}")
         rows, cols = check_board_size(int(mines.shape[0]), int(mines.shape[1]))
-        w = cols + 2
-        padded = np.zeros((rows + 2, w), dtype=np.int16)
-        padded[1:-1, 1:-1] = mines
-        counts = sum(padded[1 + dr:rows + 1 + dr, 1 + dc:cols + 1 + dc]
-                     for dr in (-1, 0, 1) for dc in (-1, 0, 1))
-        # Padded by a ring (board -2: neither a mine nor a number).
-        board = np.full((rows + 2, w), -2, dtype=np.int16)
-        board[1:-1, 1:-1] = np.where(mines, -1, counts)
-        # A number is a 3BV of its own when no 0 touches it.
-        zero = np.zeros((rows + 4, w + 2), dtype=bool)
-        zero[1:-1, 1:-1] = board == 0
-        near_zero = np.zeros((rows + 2, w), dtype=bool)
-        for dr in (0, 1, 2):
-            for dc in (0, 1, 2):
-                near_zero |= zero[dr:dr + rows + 2, dc:dc + w]
-        own3bv = ((board > 0) & ~near_zero).astype(np.uint8)
         self.rows = rows
         self.cols = cols
-        self._mines = mines.copy()
-        self._k = ClickKernel(board.ravel(), own3bv.ravel(), rows, cols,
-                              rows * cols - int(mines.sum()), bool(question_marks),
+        # The kernel builds the numbers and 3BV from the mines itself (a copy).
+        self._k = ClickKernel(np.ascontiguousarray(mines), rows, cols, bool(question_marks),
                               bool(count_chord_right_press))
 
     # Counts and state, read from the kernel.
@@ -222,6 +210,23 @@ class ClientBoard:
         cell = np.where(p >= 0, (p // w - 1) * self.cols + p % w - 1, -1)
         return event, button, action, cell, changed
 
+    def _play(self, kinds: NDArray[np.uint8], rows: NDArray[np.int32], cols: NDArray[np.int32],
+              times: NDArray[np.int64]) -> tuple[int | None, int, _LogArrays] | None:
+        """:func:`~fastmine.videos.play_video`'s events, all of a video's, moves too.
+
+        None, with nothing done, unless they are as :class:`~fastmine.videos.Events`
+        holds them (1-D C-contiguous uint8, int32, int32, int64 of one non-zero
+        length).  Else as :meth:`run` over them with each event's position for its
+        index (it raises its ValueError, nothing applied, for a click that is not
+        right; moves are skipped), returning the time of the event that started the
+        game (None if none did), the time of the one that ended it (else of the last
+        event), and the click log as :class:`~fastmine.videos.ClickLog`'s arrays in
+        order (time, event, button, action, row-major cell, changed), read-only.
+        """
+        played: tuple[int | None, int, _LogArrays] | None = self._k.play(kinds, rows, cols,
+                                                                           times)
+        return played
+
     def view(self) -> NDArray[np.int8]:
         """The board as fastmine's view codes (``HIDDEN``, ``FLAG``, numbers, ...).
 
@@ -233,17 +238,7 @@ class ClientBoard:
         numpy.ndarray
             int8 (rows, cols), as :attr:`fastmine.Game.view`.
         """
-        cells = self._k.grid()[1:-1, 1:-1]
-        out = cells.astype(np.int8)
-        out[cells == HIDDEN_CODE] = HIDDEN
-        out[cells == FLAG_CODE] = FLAG
-        out[cells == QUESTION_CODE] = QUESTION
-        out[cells == WRONG_CODE] = WRONG_FLAG
-        out[cells == BLAST_CODE] = EXPLODED
-        status = self.status
-        if status in (GameStatus.LOST, GameStatus.WON):
-            shown = MINE if status == GameStatus.LOST else FLAG
-            out[self._mines & ((cells == HIDDEN_CODE) | (cells == QUESTION_CODE))] = shown
+        out: NDArray[np.int8] = self._k.view()
         return out
 
     def step(self, kind: int, row: int, col: int, event: int = -1) -> int:
@@ -310,11 +305,6 @@ class ClientBoard:
         i = np.ascontiguousarray(index, dtype=np.int64)
         if not k.shape == r.shape == c.shape == i.shape or k.ndim != 1:
             raise ValueError("kinds, rows, cols and index must be 1-D arrays of one length")
-        if k.size and int(k.max()) > _LAST_KIND:
-            raise ValueError(f"unknown event kind {int(k.max())}")
-        on = (r >= 0) & (r < self.rows) & (c >= 0) & (c < self.cols)
-        if not (on | ((r == -1) & (c == -1))).all():
-            raise ValueError(f"a cell is neither on the {self.rows}x{self.cols} board nor "
-                             "(-1, -1) for off the board")
+        # The kernel checks the kinds and cells before it applies any event.
         used, start, end = self._k.run(k, r, c, i)
         return used, start, end

@@ -54,7 +54,15 @@ LEFT, RIGHT, DOUBLE = range(3)
 """The button codes of :attr:`ClickLog.button` (:data:`BUTTONS` names them)."""
 
 
-@dataclass(frozen=True, eq=False)
+# ClickLog and VideoPlay are frozen dataclasses whose __init__ and __repr__ are
+# written out here, doing what dataclass's own would (init=False, repr=False):
+# dataclass generates its methods by compiling source at import, which for these two
+# classes cost 0.6 ms at every start of fastmine analyze; written here, they are
+# compiled once into the bytecode cache.  tests/videos/test_play_dataclasses.py checks
+# them against dataclass's own.
+
+
+@dataclass(frozen=True, eq=False, init=False, repr=False)
 class ClickLog:
     """A video's counted clicks as arrays, one entry a click (see :class:`Move`).
 
@@ -80,8 +88,27 @@ class ClickLog:
     changed: NDArray[np.bool_]
     cols: int
 
+    def __init__(self, time_ms: NDArray[np.int64], event: NDArray[np.int64],
+                 button: NDArray[np.uint8], action: NDArray[np.uint8], cell: NDArray[np.int64],
+                 changed: NDArray[np.bool_], cols: int) -> None:
+        # Frozen: straight into the instance's dict, where dataclass's own __init__
+        # puts them through object.__setattr__ (half the time).
+        d = self.__dict__
+        d["time_ms"] = time_ms
+        d["event"] = event
+        d["button"] = button
+        d["action"] = action
+        d["cell"] = cell
+        d["changed"] = changed
+        d["cols"] = cols
 
-@dataclass(frozen=True, eq=False)
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(time_ms={self.time_ms!r}, event={self.event!r}, "
+                f"button={self.button!r}, action={self.action!r}, cell={self.cell!r}, "
+                f"changed={self.changed!r}, cols={self.cols!r})")
+
+
+@dataclass(frozen=True, eq=False, init=False, repr=False)
 class VideoPlay:
     """The game a video holds, as the recording client played it.
 
@@ -131,6 +158,36 @@ class VideoPlay:
     flags: int
     final_view: NDArray[np.int8]
     log: ClickLog = field(repr=False)
+
+    def __init__(self, outcome: str, start_ms: int | None, end_ms: int, time_ms: int,
+                 left: int, right: int, double: int, left_effective: int,
+                 right_effective: int, double_effective: int, bbbv_solved: int, flags: int,
+                 final_view: NDArray[np.int8], log: ClickLog) -> None:
+        d = self.__dict__                     # as ClickLog's
+        d["outcome"] = outcome
+        d["start_ms"] = start_ms
+        d["end_ms"] = end_ms
+        d["time_ms"] = time_ms
+        d["left"] = left
+        d["right"] = right
+        d["double"] = double
+        d["left_effective"] = left_effective
+        d["right_effective"] = right_effective
+        d["double_effective"] = double_effective
+        d["bbbv_solved"] = bbbv_solved
+        d["flags"] = flags
+        d["final_view"] = final_view
+        d["log"] = log
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(outcome={self.outcome!r}, "
+                f"start_ms={self.start_ms!r}, end_ms={self.end_ms!r}, "
+                f"time_ms={self.time_ms!r}, left={self.left!r}, right={self.right!r}, "
+                f"double={self.double!r}, left_effective={self.left_effective!r}, "
+                f"right_effective={self.right_effective!r}, "
+                f"double_effective={self.double_effective!r}, "
+                f"bbbv_solved={self.bbbv_solved!r}, flags={self.flags!r}, "
+                f"final_view={self.final_view!r})")
 
     @cached_property
     def moves(self) -> tuple[Move, ...]:
@@ -208,16 +265,26 @@ def play_video(video: Video, question_marks: bool | None = None,
     board = ClientBoard(video.mine_layout, marks,
                         clone if count_chord_right_press is None else count_chord_right_press)
     ev = video.events
-    clicks = np.flatnonzero(ev.kind != EventKind.MOVE)
-    used, first, last = board.run(ev.kind[clicks], ev.row[clicks], ev.col[clicks], clicks)
     times = ev.time_ms
-    start = None if first < 0 else int(times[clicks[first]])
-    end = int(times[clicks[last]]) if last >= 0 else int(times[-1])
-    event, button, action, cell, changed = board._log_arrays()
-    # Read-only: the moves are made from these once, and must stay theirs.
-    log = ClickLog(frozen(times[event].astype(np.int64)), frozen(event.astype(np.int64)),
-                   frozen(np.ascontiguousarray(button)), frozen(np.ascontiguousarray(action)),
-                   frozen(np.ascontiguousarray(cell)), frozen(changed.astype(bool)), video.cols)
+    played = board._play(ev.kind, ev.row, ev.col, times)
+    if played is not None:
+        # The events as read_video makes them: the kernel plays them all and hands
+        # back the log's arrays, read-only already.
+        start, end, arrays = played
+        log = ClickLog(*arrays, video.cols)
+    else:
+        # Events made some other way (other dtypes, strided): the clicks picked out
+        # in NumPy and run through the kernel, the same result.
+        clicks = np.flatnonzero(ev.kind != EventKind.MOVE)
+        used, first, last = board.run(ev.kind[clicks], ev.row[clicks], ev.col[clicks], clicks)
+        start = None if first < 0 else int(times[clicks[first]])
+        end = int(times[clicks[last]]) if last >= 0 else int(times[-1])
+        event, button, action, cell, changed = board._log_arrays()
+        # Read-only: the moves are made from these once, and must stay theirs.
+        log = ClickLog(frozen(times[event].astype(np.int64)), frozen(event.astype(np.int64)),
+                       frozen(np.ascontiguousarray(button)), frozen(np.ascontiguousarray(action)),
+                       frozen(np.ascontiguousarray(cell)), frozen(changed.astype(bool)),
+                       video.cols)
     outcome = {GameStatus.WON: "won", GameStatus.LOST: "lost"}.get(board.status, "unfinished")
     return VideoPlay(
         outcome=outcome, start_ms=start, end_ms=end,
