@@ -30,9 +30,9 @@ from numpy.typing import NDArray
 
 from ..errors import VideoFormatError
 from ..limits import fits
+from ._records import mine_layout
 
-__all__ = ["END", "MAX_READ_BYTES", "MAX_TEXT", "TEXT", "Cursor", "be", "check_board", "kinds",
-           "layout_from_cells"]
+__all__ = ["END", "MAX_READ_BYTES", "MAX_TEXT", "TEXT", "Cursor", "be", "check_board", "kinds"]
 
 MAX_READ_BYTES = 256 * 2**20
 """The most memory a video reader allocates for one file (256 MiB), checked
@@ -406,10 +406,18 @@ class Cursor:
         """
         at = self.pos
         check_board(rows, cols, mines, self, at if board_at is None else board_at)
-        raw = np.frombuffer(self.take(2 * mines, f"the {mines} mines"), dtype=np.uint8)
-        pairs = raw.reshape(-1, 2)
-        cells = (pairs[:, ::-1] if col_first else pairs).astype(np.int64) - base
-        return layout_from_cells(rows, cols, cells, self, at)
+        self.need(2 * mines, f"the {mines} mines")
+        # One compiled pass (_records.mine_layout): every mine on the board, none twice.
+        bad, r, c, distinct, layout = mine_layout(self.data, at, mines, col_first, base,
+                                                  rows, cols)
+        if layout is None:
+            if bad >= 0:
+                raise self.fail(f"mine {bad + 1} at (row {r}, col {c}) is outside the "
+                                f"{rows}x{cols} board", at)
+            raise self.fail(f"the mine list names a cell twice ({mines} mines on "
+                            f"{distinct} cells)", at)
+        self.pos = at + 2 * mines
+        return layout
 
 
 def be(rec: NDArray[np.uint8], *columns: int) -> NDArray[np.int64]:
@@ -460,42 +468,6 @@ def kinds(table: NDArray[np.uint8], codes: NDArray[np.uint8], cur: Cursor, first
         i = int(np.argmax(bad))
         raise cur.fail(f"unknown event code {int(codes[i])}", first_at + stride * i)
     return out
-
-
-def layout_from_cells(rows: int, cols: int, cells: NDArray[np.integer],
-                      cur: Cursor, offset: int) -> NDArray[np.bool_]:
-    """The mine layout from zero-based ``(row, col)`` pairs, checked: every
-    mine on the board, none twice.
-
-    Parameters
-    ----------
-    rows, cols : int
-        The board.
-    cells : ndarray of int, (n, 2)
-        The pairs.
-    cur : Cursor
-        The file's reader, for the error.
-    offset : int
-        Where the pairs are in the file.
-
-    Returns
-    -------
-    ndarray of bool, (rows, cols)
-    """
-    r = cells[:, 0].astype(np.int64)
-    c = cells[:, 1].astype(np.int64)
-    out = (r < 0) | (r >= rows) | (c < 0) | (c >= cols)
-    if out.any():
-        i = int(np.argmax(out))
-        raise cur.fail(f"mine {i + 1} at (row {int(r[i])}, col {int(c[i])}) is outside the "
-                       f"{rows}x{cols} board", offset)
-    layout = np.zeros(rows * cols, dtype=bool)
-    flat = r * cols + c
-    layout[flat] = True
-    if int(layout.sum()) != flat.shape[0]:
-        raise cur.fail(f"the mine list names a cell twice ({flat.shape[0]} mines on "
-                       f"{int(layout.sum())} cells)", offset)
-    return layout.reshape(rows, cols)
 
 
 def check_board(rows: int, cols: int, mines: int, cur: Cursor, offset: int) -> None:

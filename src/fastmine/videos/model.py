@@ -18,7 +18,11 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .._frozen import frozen
+from ._records import pack
 from .binread import Cursor
+
+_Columns = tuple[NDArray[np.int64], NDArray[np.uint8], NDArray[np.int32], NDArray[np.int32],
+                 NDArray[np.int32], NDArray[np.int32]]
 
 __all__ = [
     "EVENT_CODES",
@@ -177,10 +181,16 @@ class Events:
         k = np.asarray(kind, dtype=np.uint8)
         xs = np.asarray(x, dtype=np.int32)
         ys = np.asarray(y, dtype=np.int32)
-        n = t.shape[0]
+        # One compiled pass: the columns, the cells under the pointer and the time span.
+        lo, hi, columns = pack(t, k, xs, ys, cell_size, rows, cols)
+        return cls._checked(t.shape[0], lo, hi, columns, cur)
+
+    @classmethod
+    def _checked(cls, n: int, lo: int, hi: int, columns: _Columns, cur: Cursor) -> Events:
+        """Events from ``n`` packed columns spanning ``lo..hi`` ms, once the count and
+        times are checked (the checks of :meth:`build`)."""
         if n == 0:
             raise cur.fail("the video has no mouse events")
-        lo, hi = int(t.min()), int(t.max())
         if lo < 0 or hi > MAX_TIME_MS:
             bad = lo if lo < 0 else hi
             raise cur.fail(f"an event time of {bad} ms is outside 0..{MAX_TIME_MS} ms")
@@ -188,10 +198,7 @@ class Events:
         if n > _EVENT_ALLOWANCE + MAX_EVENT_RATE * span_s:
             raise cur.fail(f"{n} mouse events in {span_s:.3f} s is more than a mouse makes "
                            f"(at most {MAX_EVENT_RATE} a second)")
-        on = (xs >= 0) & (xs < cols * cell_size) & (ys >= 0) & (ys < rows * cell_size)
-        r = np.where(on, ys // cell_size, -1).astype(np.int32)
-        c = np.where(on, xs // cell_size, -1).astype(np.int32)
-        return cls(_frozen(t), _frozen(k), _frozen(xs), _frozen(ys), _frozen(r), _frozen(c))
+        return cls(*columns)
 
 
 @dataclass(frozen=True, eq=False)
