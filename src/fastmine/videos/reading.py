@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Callable, Iterator, Mapping
 from importlib import import_module
 from pathlib import Path
 from typing import BinaryIO
 
 from ..errors import VideoFormatError
-from ..files.reading import describe_kind
+from ..files.reading import read_regular_file
 from .model import MAX_FILE_BYTES, Video
 
 __all__ = ["FORMATS", "read_video", "sniff_format"]
@@ -156,19 +155,9 @@ def _load(source: object, name: str | None) -> tuple[bytes, str]:
         label = name or os.fspath(source)
         # Opened without waiting for a writer and checked before reading: a FIFO
         # would block here for ever, a device (/dev/zero) read without end.
-        fd = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-        try:
-            st = os.fstat(fd)
-            if not stat.S_ISREG(st.st_mode):
-                raise OSError(f"{label} is {describe_kind(st.st_mode)}, not a regular file")
-            if st.st_size > MAX_FILE_BYTES:
-                raise _too_big(label, st.st_size)
-            f = open(fd, "rb")  # noqa: SIM115 - owns fd from here; closed by the with below
-        except BaseException:
-            os.close(fd)
-            raise
-        with f:
-            return _read_capped(f, label), label
+        data = read_regular_file(source, MAX_FILE_BYTES, name=label,
+                                 too_big=lambda size, _grew: _too_big(label, size))
+        return data, label
     read = getattr(source, "read", None)
     if callable(read):
         label = name or str(getattr(source, "name", _BYTES_NAME))
