@@ -134,18 +134,21 @@ def avf_events(const uint8_t[::1] data, Py_ssize_t start, const uint8_t[::1] tab
     cdef Py_ssize_t whole = (size - start) // 8
     cdef const uint8_t* d = &data[0] if size > 0 else NULL
     cdef const uint8_t* rec
-    # Where the records end and the first unknown code before that, in one pass.
+    cdef bint unknown = False
+    # Where the records end, and whether an unknown code comes before (without a
+    # branch: real files have none); which one is looked for only if one does.
     for i in range(whole):
         rec = d + start + 8 * i
-        if rec[2] == 0 and rec[6] == 0:
+        if (rec[2] | rec[6]) == 0:
             n = i
             break
-        if bad < 0 and table[rec[0]] == 255:
-            bad = i
+        unknown |= table[rec[0]] == 255
     if n < 0:
         return -1, -1, 0, 0, None
-    if bad >= 0:
-        return n, bad, 0, 0, None
+    if unknown:
+        for i in range(n):
+            if table[d[start + 8 * i]] == 255:
+                return n, i, 0, 0, None
     cdef int64_t* t
     cdef int32_t* xs
     cdef int32_t* ys
