@@ -120,7 +120,10 @@ def _frozen(a: _A) -> _A:
     return cast(_A, frozen(np.array(a, order="C", copy=True)))  # the same type as a
 
 
-@dataclass(frozen=True, eq=False)
+# Events and Video write their own __init__ (init=False), which fills the
+# instance's dict at once: the generated one of a frozen dataclass sets each field
+# through object.__setattr__, 4 us a video, and compiles itself at every start.
+@dataclass(frozen=True, eq=False, init=False)
 class Events:
     """A video's mouse events, one array entry per event, in recorded order.
 
@@ -146,6 +149,17 @@ class Events:
     y: NDArray[np.int32]
     row: NDArray[np.int32]
     col: NDArray[np.int32]
+
+    def __init__(self, time_ms: NDArray[np.int64], kind: NDArray[np.uint8],
+                 x: NDArray[np.int32], y: NDArray[np.int32], row: NDArray[np.int32],
+                 col: NDArray[np.int32]) -> None:
+        d = self.__dict__
+        d["time_ms"] = time_ms
+        d["kind"] = kind
+        d["x"] = x
+        d["y"] = y
+        d["row"] = row
+        d["col"] = col
 
     def __len__(self) -> int:
         return int(self.time_ms.shape[0])
@@ -201,7 +215,10 @@ class Events:
         return cls(*columns)
 
 
-@dataclass(frozen=True, eq=False)
+_NO_DETAILS: Mapping[str, str] = MappingProxyType({})
+
+
+@dataclass(frozen=True, eq=False, init=False, repr=False)
 class Video:
     """A recorded game as a video file holds it.
 
@@ -284,9 +301,34 @@ class Video:
     stated_outcome: str | None = None
     details: Mapping[str, str] = field(default_factory=dict)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "mine_layout", _frozen(self.mine_layout))
-        object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
+    def __init__(self, source: str, format: str, format_version: str, software: str,
+                 software_version: str, player: str, date: datetime | None, level: str,
+                 rows: int, cols: int, mines: int, mine_layout: NDArray[np.bool_],
+                 cell_size: int, question_marks: bool | None, mode: str, events: Events,
+                 stated_time_ms: int | None = None, stated_bbbv: int | None = None,
+                 stated_outcome: str | None = None,
+                 details: Mapping[str, str] = _NO_DETAILS) -> None:
+        d = self.__dict__
+        d["source"] = source
+        d["format"] = format
+        d["format_version"] = format_version
+        d["software"] = software
+        d["software_version"] = software_version
+        d["player"] = player
+        d["date"] = date
+        d["level"] = level
+        d["rows"] = rows
+        d["cols"] = cols
+        d["mines"] = mines
+        d["mine_layout"] = _frozen(mine_layout)
+        d["cell_size"] = cell_size
+        d["question_marks"] = question_marks
+        d["mode"] = mode
+        d["events"] = events
+        d["stated_time_ms"] = stated_time_ms
+        d["stated_bbbv"] = stated_bbbv
+        d["stated_outcome"] = stated_outcome
+        d["details"] = MappingProxyType(dict(details))
 
     @property
     def notes(self) -> tuple[str, ...]:
