@@ -10,9 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fastmine.videos import Events, VideoFormatError
-from fastmine.videos._records import avf_events, mine_layout, pack
+from fastmine.videos._records import avf_events, mine_layout, pack, scan
 from fastmine.videos.avf import _KINDS
-from fastmine.videos.binread import Cursor
+from fastmine.videos.binread import END, TEXT, Cursor
 
 _CODES = [1, 3, 5, 21, 9, 17, 145, 33, 65, 193]
 
@@ -226,3 +226,105 @@ def test_built_in_the_same_mode_as_the_other_kernels() -> None:
     from fastmine import _kernels
     from fastmine.videos import _records
     assert _records.BOUNDS_CHECKED == _kernels.BOUNDS_CHECKED
+
+
+# ------------------------------------------------------------ Cursor.scan
+
+def _ref_scan(data: bytes, pos: int, sizes: list[int], end_of: str, limit: int):  # type: ignore[no-untyped-def]
+    """Cursor.scan as it was, one record at a time in Python: the starts and where it
+    stopped, or the error's words and the position it left."""
+    cur = Cursor(data, "v", pos)
+    starts = []
+    n = len(data)
+    p = pos
+    try:
+        while p < n:
+            step = sizes[data[p]]
+            if step > 0:
+                starts.append(p)
+                p += step
+            elif step == TEXT:
+                starts.append(p)
+                cur.pos = p + 4
+                cur.cstring("a metric's text", limit)
+                p = cur.pos
+            else:
+                break
+        if p >= n:
+            cur.pos = n
+            raise cur.fail(f"the file ends before {end_of}: it is truncated")
+        if sizes[data[p]] == 0:
+            raise cur.fail(f"unknown event code {data[p]}", p)
+    except VideoFormatError as exc:
+        return str(exc), cur.pos
+    return starts, p
+
+
+@st.composite
+def _scan_case(draw):  # type: ignore[no-untyped-def]
+    """A few codes with sizes 1-9, an ending code, a text code, unknown codes; records
+    of them, sometimes torn or with text lacking its NUL, in front some bytes."""
+    sizes = [0] * 256
+    codes = draw(st.lists(st.integers(0, 255), min_size=4, max_size=8, unique=True))
+    sizes[codes[0]] = END
+    sizes[codes[1]] = TEXT
+    for c in codes[2:]:
+        sizes[c] = draw(st.integers(1, 9))
+    body = bytearray(draw(st.binary(max_size=4)))
+    pos = len(body)
+    known = [c for c in codes if sizes[c] != 0]
+    for _ in range(draw(st.integers(0, 30))):
+        code = draw(st.sampled_from(known) | st.integers(0, 255))
+        body.append(code)
+        if sizes[code] == TEXT:
+            body += draw(st.binary(min_size=3, max_size=3))
+            text = draw(st.binary(max_size=12).filter(lambda b: b"\0" not in b))
+            body += text + (b"\0" if draw(st.integers(0, 5)) else b"")
+        elif sizes[code] > 0:
+            body += draw(st.binary(min_size=sizes[code] - 1, max_size=sizes[code] - 1))
+    return bytes(body), pos, sizes
+
+
+@given(_scan_case(), st.integers(0, 12))
+def test_scan_matches_the_python_reference(case, limit) -> None:  # type: ignore[no-untyped-def]
+    data, pos, sizes = case
+    ref = _ref_scan(data, pos, sizes, "the end", limit)
+    cur = Cursor(data, "v", pos)
+    try:
+        got = cur.scan(sizes, "the end", limit)
+    except VideoFormatError as exc:
+        assert str(exc) == ref[0]     # (the cursor is dropped with the error)
+    else:
+        assert (got.tolist(), cur.pos) == ref
+        assert got.dtype == np.int64
+
+
+def test_scan_kernel_refuses_bad_arguments() -> None:
+    table = np.zeros(256, np.int64)
+    with pytest.raises(ValueError, match="256"):
+        scan(b"\x01", 0, table[:10], 5)
+    with pytest.raises(ValueError, match="outside"):
+        scan(b"\x01", 2, table, 5)
+    with pytest.raises(ValueError, match="text limit"):
+        scan(b"\x01", 0, table, -1)
+    table[1] = 1
+    status, p, starts = scan(b"\x01" * 5000, 0, table, 5)
+    assert (status, p, starts.tolist()) == (1, 5000, [])
+    status, p, starts = scan(b"\x01" * 5000 + b"\x00", 0, table, 5)
+    assert (status, p, starts.tolist()) == (0, 5000, list(range(5000)))
+
+
+@pytest.mark.parametrize("data", [b"\x05abc", b"\x05abcde", b"\x05abc" + b"x" * 20,
+                                  b"\x05abc" + b"x" * 20 + b"\0\x01", b"\x05abcxy\0\x01",
+                                  b"\x02\x05abcxy\0\x01", b"\x02\x05ab"])
+def test_scan_text_records_end_as_before(data: bytes) -> None:
+    sizes = [0] * 256
+    sizes[5], sizes[1], sizes[2] = TEXT, END, 1
+    ref = _ref_scan(data, 0, sizes, "the end", 8)
+    cur = Cursor(data, "v")
+    try:
+        got = cur.scan(sizes, "the end", 8)
+    except VideoFormatError as exc:
+        assert str(exc) == ref[0]
+    else:
+        assert (got.tolist(), cur.pos) == ref

@@ -16,6 +16,7 @@
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.ref cimport Py_INCREF
 from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.string cimport memchr
 
 import numpy as np
 cimport numpy as cnp
@@ -215,3 +216,79 @@ def mine_layout(const uint8_t[::1] data, Py_ssize_t pos, Py_ssize_t count, bint 
     if distinct != count:
         return -1, 0, 0, distinct, None
     return -1, 0, 0, distinct, layout
+
+# Cursor.scan's size codes (binread.END, binread.TEXT).
+cdef enum:
+    S_END = -1
+    S_TEXT = -2
+
+
+cdef Py_ssize_t _walk(const uint8_t* d, Py_ssize_t n, Py_ssize_t pos, const int64_t* sizes,
+                      Py_ssize_t text_limit, int64_t* out, Py_ssize_t* stop,
+                      int* status) noexcept nogil:
+    """Walk the records from ``pos``; their starts go to ``out`` unless it is NULL.
+    Returns how many there are before the scan stops at ``stop``."""
+    cdef Py_ssize_t count = 0, p = pos
+    cdef int64_t step
+    cdef const void* nul
+    status[0] = 1
+    while p < n:
+        step = sizes[d[p]]
+        if step <= 0 and step != S_TEXT:
+            status[0] = 0
+            break
+        if step > 0:
+            if out != NULL:
+                out[count] = p
+            count += 1
+            p += step
+        else:
+            # 4 bytes, then text up to a NUL within text_limit bytes
+            nul = NULL
+            if p + 4 < n:
+                nul = memchr(d + p + 4, 0, min(text_limit + 1, n - (p + 4)))
+            if nul == NULL:
+                status[0] = 2
+                break
+            if out != NULL:
+                out[count] = p
+            count += 1
+            p = (<const uint8_t*>nul - d) + 1
+    stop[0] = p
+    return count
+
+
+def scan(const uint8_t[::1] data, Py_ssize_t pos, const int64_t[::1] sizes,
+         Py_ssize_t text_limit):
+    """Where each record of varying size starts, from ``pos`` to the one that ends them.
+
+    ``sizes`` gives by a record's first byte its size (> 0), S_END (-1) for a code
+    that ends the records, S_TEXT (-2) for 4 bytes then text ending in a NUL within
+    ``text_limit`` bytes, 0 for a code no record has.  Returns ``(status, p,
+    starts)``: status 0 with ``p`` the record that stops the scan (an ending or
+    unknown code), 1 when the data ends first (``p`` past it), 2 when the text of
+    the record at ``p`` has no NUL within its limit; ``starts`` (int64) the
+    records before ``p`` when status is 0, else empty.  The records are walked
+    twice, to count them and then to note where they start, so that nothing but
+    the exact array is allocated.
+    """
+    cdef Py_ssize_t n = data.shape[0]
+    if sizes.shape[0] != 256:
+        raise ValueError(f"a record size table has 256 entries, not {sizes.shape[0]}")
+    if pos < 0 or pos > n:
+        raise ValueError(f"the records' start {pos} is outside the {n} bytes")
+    if text_limit < 0:
+        raise ValueError(f"a text limit of {text_limit} bytes")
+    cdef const uint8_t* d = &data[0] if n > 0 else NULL
+    cdef Py_ssize_t p, again
+    cdef int status
+    cdef cnp.npy_intp count = _walk(d, n, pos, &sizes[0], text_limit, NULL, &p, &status)
+    if status != 0:
+        count = 0
+    starts = cnp.PyArray_EMPTY(1, &count, cnp.NPY_INT64, 0)
+    if status == 0 and count > 0:
+        again = _walk(d, n, pos, &sizes[0], text_limit,
+                      <int64_t*>cnp.PyArray_DATA(<cnp.ndarray>starts), &p, &status)
+        if again != count:
+            raise RuntimeError("the records changed between two walks")
+    return status, p, starts
