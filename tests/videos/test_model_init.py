@@ -53,3 +53,22 @@ def test_a_video_made_by_hand_holds_private_frozen_copies() -> None:
     assert again.player == "someone" and dict(again.details) == dict(v.details)
     assert repr(again) == repr(v).replace("'Tommy'", "'someone'")
     assert repr(v.events).startswith("Events(time_ms=array([")
+
+
+def test_an_array_over_bytes_is_kept_and_any_other_copied() -> None:
+    v = read_video(path("arbiter_beg.avf"))
+    fields = [getattr(v, f.name) for f in dataclasses.fields(Video)][:16]
+    fields[11] = v.mine_layout
+    assert Video(*fields).mine_layout is v.mine_layout  # its memory cannot change
+    for given in (np.zeros((8, 8), bool), np.zeros((8, 8), bool)[:, ::-1],
+                  np.frombuffer(bytearray(64), dtype=bool).reshape(8, 8),
+                  np.frombuffer(bytes(64), dtype=bool).reshape(8, 8)):
+        fields[11] = given
+        made = Video(*fields).mine_layout
+        assert made is not given and not np.shares_memory(made, given)
+        assert not made.flags.writeable
+    # The readers' layouts and columns are such arrays: read-only for good.
+    for a in (v.mine_layout, v.events.time_ms, v.events.row):
+        assert type(a.base) is bytes
+        with pytest.raises(ValueError, match="WRITEABLE"):
+            a.flags.writeable = True

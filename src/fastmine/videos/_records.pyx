@@ -16,7 +16,7 @@
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.ref cimport Py_INCREF
 from libc.stdint cimport int32_t, int64_t, uint8_t
-from libc.string cimport memchr
+from libc.string cimport memchr, memset
 
 import numpy as np
 cimport numpy as cnp
@@ -52,8 +52,14 @@ cdef inline object _blob(Py_ssize_t n, int64_t** t, int32_t** x, int32_t** y,
 cdef object _view(object blob, Py_ssize_t n, Py_ssize_t offset, int typenum):
     """A read-only 1-D array of ``n`` items at ``offset`` in ``blob``, which it keeps alive."""
     cdef cnp.npy_intp dim = n
+    return _view_nd(blob, 1, &dim, offset, typenum)
+
+
+cdef object _view_nd(object blob, int ndim, cnp.npy_intp* dims, Py_ssize_t offset,
+                     int typenum):
+    """A read-only C-ordered array of shape ``dims`` at ``offset`` in ``blob``."""
     cdef char* p = PyBytes_AS_STRING(blob) + offset
-    arr = cnp.PyArray_SimpleNewFromData(1, &dim, typenum, <void*>p)
+    arr = cnp.PyArray_SimpleNewFromData(ndim, dims, typenum, <void*>p)
     cnp.PyArray_CLEARFLAGS(<cnp.ndarray>arr, cnp.NPY_ARRAY_WRITEABLE)
     Py_INCREF(blob)     # PyArray_SetBaseObject steals a reference
     cnp.PyArray_SetBaseObject(<cnp.ndarray>arr, blob)
@@ -187,18 +193,23 @@ def mine_layout(const uint8_t[::1] data, Py_ssize_t pos, Py_ssize_t count, bint 
     A pair is ``(row, col)``, or ``(col, row)`` with ``col_first``, numbered from
     ``base``.  Returns ``(bad, row, col, distinct, layout)``: ``bad`` the first mine
     off the rows x cols board (-1: none) and its zero-based row and column, the
-    number of distinct cells named, and the (rows, cols) bool layout (None when a
-    mine is off the board or a cell is named twice).
+    number of distinct cells named, and the (rows, cols) bool layout, read-only
+    (None when a mine is off the board or a cell is named twice).
     """
     if pos < 0 or count < 0 or pos > data.shape[0] or count > (data.shape[0] - pos) // 2:
         raise ValueError(f"{count} mines at byte {pos} are outside the {data.shape[0]} bytes")
     if rows < 1 or cols < 1:
         raise ValueError(f"a {rows}x{cols} board has no cells")
+    if rows > (1 << 30) // cols:
+        raise ValueError(f"a {rows}x{cols} board is too large")
     cdef cnp.npy_intp dims[2]
     dims[0] = rows
     dims[1] = cols
-    layout = cnp.PyArray_ZEROS(2, dims, cnp.NPY_BOOL, 0)
-    cdef uint8_t* cells = <uint8_t*>cnp.PyArray_DATA(<cnp.ndarray>layout)
+    # In a private bytes object, as the event columns: read-only for good, so
+    # Video keeps it without a copy.
+    blob = PyBytes_FromStringAndSize(NULL, rows * cols)
+    cdef uint8_t* cells = <uint8_t*>PyBytes_AS_STRING(blob)
+    memset(cells, 0, rows * cols)
     cdef Py_ssize_t i, r, c, distinct = 0
     cdef const uint8_t* pair
     for i in range(count):
@@ -215,7 +226,7 @@ def mine_layout(const uint8_t[::1] data, Py_ssize_t pos, Py_ssize_t count, bint 
         cells[r * cols + c] = 1
     if distinct != count:
         return -1, 0, 0, distinct, None
-    return -1, 0, 0, distinct, layout
+    return -1, 0, 0, distinct, _view_nd(blob, 2, dims, 0, cnp.NPY_BOOL)
 
 # Cursor.scan's size codes (binread.END, binread.TEXT).
 cdef enum:

@@ -116,7 +116,14 @@ _A = TypeVar("_A", bound=np.ndarray)
 
 def _frozen(a: _A) -> _A:
     """A private read-only copy nobody can make writable again (a flag alone can be
-    switched back by whoever holds the array)."""
+    switched back by whoever holds the array).
+
+    An array over a bytes object (the readers' kernels make them) is kept as it
+    is: its memory cannot change, so a copy would only cost time.
+    """
+    base: object = getattr(a, "base", None)      # (NumPy's stubs say only arrays or None)
+    if type(base) is bytes and not a.flags.writeable and a.flags.c_contiguous:
+        return a
     return cast(_A, frozen(np.array(a, order="C", copy=True)))  # the same type as a
 
 
