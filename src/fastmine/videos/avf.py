@@ -141,7 +141,7 @@ def read_avf(data: bytes, source: str = "<bytes>") -> Video:
     start = m.start() - 1
     cur.pos = start
     cur.budget(max(cur.remaining, 0) // 8, _EVENT_COST, "mouse events")
-    # One compiled pass over the 8-byte records (see _records.avf_events).
+    # The 8-byte records found, checked and decoded in compiled code (_records.avf_events).
     n, bad, lo, hi, columns = avf_events(data, start, _KINDS, rows, cols)
     if columns is None:
         if n < 0:

@@ -378,7 +378,7 @@ class Cursor:
         n = len(data)
         table, shortest = _size_table(sizes)
         self.budget(max(self.remaining, 0) // shortest, _START_COST, "records")
-        # One compiled pass (_records.scan); the errors are raised here.
+        # Walked in compiled code (_records.scan); the errors are raised here.
         status, p, starts = scan(data, self.pos, table, text_limit)
         if status == 2:
             self.pos = p + 4
