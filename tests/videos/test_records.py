@@ -4,14 +4,16 @@ the columns they give are private, read-only and stay so."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from fastmine.videos import Events, VideoFormatError
 from fastmine.videos._records import avf_events, mine_layout, pack, scan
-from fastmine.videos.avf import _KINDS
+from fastmine.videos.avf import _KINDS, _find_first_event, _find_header
 from fastmine.videos.binread import END, TEXT, Cursor
 
 _CODES = [1, 3, 5, 21, 9, 17, 145, 33, 65, 193]
@@ -328,3 +330,27 @@ def test_scan_text_records_end_as_before(data: bytes) -> None:
         assert str(exc) == ref[0]
     else:
         assert (got.tolist(), cur.pos) == ref
+
+
+# ------------------------------------------------------------ Arbiter's anchors
+
+_HEADER_RE = re.compile(rb"\[[0-3]\|")
+_FIRST_EVENT_RE = re.compile(rb"[\x00\x01]\x01", re.DOTALL)
+_ANCHOR_BYTES = st.lists(st.sampled_from(
+    [b"[0|", b"[3|", b"[4|", b"[", b"|", b"0", b"\x00\x01", b"\x01\x01", b"\x01", b"\x00",
+     b"x"]), max_size=25).map(b"".join) | st.binary(max_size=40)
+
+
+@given(_ANCHOR_BYTES, st.integers(0, 12), st.integers(-12, 12))
+@example(b"[0|", 0, -1)
+@example(b"x[3", 0, 0)
+@example(b"[1|\x01", 0, -1)
+@example(b"\x00\x01", 0, -1)
+@example(b"\x00\x00\x01", 1, 0)
+@example(b"x[2|", 1, 0)
+def test_the_anchors_are_found_where_the_patterns_find_them(data, start, cut) -> None:  # type: ignore[no-untyped-def]
+    # the end of the search near the data's end, before or past it, or near its start
+    width = max(len(data) + cut - start, 0) if cut >= -6 else -cut
+    for find, pattern in ((_find_header, _HEADER_RE), (_find_first_event, _FIRST_EVENT_RE)):
+        m = pattern.search(data, start, start + width)
+        assert find(data, start, start + width) == (-1 if m is None else m.start())
