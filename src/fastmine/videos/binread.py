@@ -22,7 +22,6 @@ Integers are big-endian in all four formats (:func:`be`).
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Sequence
 
 import numpy as np
@@ -30,9 +29,9 @@ from numpy.typing import NDArray
 
 from ..errors import VideoFormatError
 from ..limits import fits
+from ._records import mine_layout, scan
 
-__all__ = ["END", "MAX_READ_BYTES", "MAX_TEXT", "TEXT", "Cursor", "be", "check_board", "kinds",
-           "layout_from_cells"]
+__all__ = ["END", "MAX_READ_BYTES", "MAX_TEXT", "TEXT", "Cursor", "be", "check_board", "kinds"]
 
 MAX_READ_BYTES = 256 * 2**20
 """The most memory a video reader allocates for one file (256 MiB), checked
@@ -61,6 +60,22 @@ TEXT = -2
 """In a :meth:`Cursor.scan` size table: a record of 4 bytes, then NUL-terminated text."""
 
 _START_COST = 8         # bytes a record's start takes while scanning (an int64)
+
+_TABLES: dict[tuple[int, ...], tuple[NDArray[np.int64], int]] = {}
+
+
+def _size_table(sizes: Sequence[int]) -> tuple[NDArray[np.int64], int]:
+    """``sizes`` as the kernel's table, and the shortest record; made once for
+    each table a reader uses."""
+    key = tuple(sizes)
+    known = _TABLES.get(key)
+    if known is None:
+        if len(key) != 256:
+            raise ValueError(f"a record size table has 256 entries, not {len(key)}")
+        known = np.array(key, dtype=np.int64), min(s for s in key if s > 0)
+        if len(_TABLES) < 16:        # the readers' few tables; a caller's own are not kept
+            _TABLES[key] = known
+    return known
 
 
 class Cursor:
@@ -332,7 +347,8 @@ class Cursor:
         self.budget(n, cost, what)
         return np.frombuffer(self.data, np.uint8, n * size, self.pos).reshape(n, size)
 
-    def scan(self, sizes: Sequence[int], end_of: str) -> NDArray[np.int64]:
+    def scan(self, sizes: Sequence[int], end_of: str,
+             text_limit: int = MAX_TEXT) -> NDArray[np.int64]:
         """Where each record of varying size starts, from the read position to
         the record that ends them; the position is left on that record.
 
@@ -345,6 +361,8 @@ class Cursor:
         end_of : str
             What the ending record ends, for the message of a file that stops
             before it ("the game's end event").
+        text_limit : int
+            The longest text a :data:`TEXT` record holds (:data:`MAX_TEXT`).
 
         Returns
         -------
@@ -358,30 +376,20 @@ class Cursor:
         """
         data = self.data
         n = len(data)
-        shortest = min(s for s in sizes if s > 0)
+        table, shortest = _size_table(sizes)
         self.budget(max(self.remaining, 0) // shortest, _START_COST, "records")
-        starts = array("q")
-        add = starts.append
-        p = self.pos
-        while p < n:
-            step = sizes[data[p]]
-            if step > 0:
-                add(p)
-                p += step
-            elif step == TEXT:
-                add(p)
-                self.pos = p + 4
-                self.cstring("a metric's text")
-                p = self.pos
-            else:
-                break
-        if p >= n:
+        # Walked in compiled code (_records.scan); the errors are raised here.
+        status, p, starts = scan(data, self.pos, table, text_limit)
+        if status == 2:
+            self.pos = p + 4
+            self.cstring("a metric's text", text_limit)     # raises: no NUL within the limit
+        if status != 0:
             self.pos = n
             raise self.fail(f"the file ends before {end_of}: it is truncated")
-        if sizes[data[p]] == 0:
+        if table[data[p]] == 0:
             raise self.fail(f"unknown event code {data[p]}", p)
         self.pos = p
-        return np.frombuffer(starts, dtype=np.int64) if len(starts) else np.zeros(0, np.int64)
+        return starts
 
     def mines(self, rows: int, cols: int, mines: int, *, col_first: bool, base: int,
               board_at: int | None = None) -> NDArray[np.bool_]:
@@ -406,10 +414,18 @@ class Cursor:
         """
         at = self.pos
         check_board(rows, cols, mines, self, at if board_at is None else board_at)
-        raw = np.frombuffer(self.take(2 * mines, f"the {mines} mines"), dtype=np.uint8)
-        pairs = raw.reshape(-1, 2)
-        cells = (pairs[:, ::-1] if col_first else pairs).astype(np.int64) - base
-        return layout_from_cells(rows, cols, cells, self, at)
+        self.need(2 * mines, f"the {mines} mines")
+        # One compiled pass (_records.mine_layout): every mine on the board, none twice.
+        bad, r, c, distinct, layout = mine_layout(self.data, at, mines, col_first, base,
+                                                  rows, cols)
+        if layout is None:
+            if bad >= 0:
+                raise self.fail(f"mine {bad + 1} at (row {r}, col {c}) is outside the "
+                                f"{rows}x{cols} board", at)
+            raise self.fail(f"the mine list names a cell twice ({mines} mines on "
+                            f"{distinct} cells)", at)
+        self.pos = at + 2 * mines
+        return layout
 
 
 def be(rec: NDArray[np.uint8], *columns: int) -> NDArray[np.int64]:
@@ -460,42 +476,6 @@ def kinds(table: NDArray[np.uint8], codes: NDArray[np.uint8], cur: Cursor, first
         i = int(np.argmax(bad))
         raise cur.fail(f"unknown event code {int(codes[i])}", first_at + stride * i)
     return out
-
-
-def layout_from_cells(rows: int, cols: int, cells: NDArray[np.integer],
-                      cur: Cursor, offset: int) -> NDArray[np.bool_]:
-    """The mine layout from zero-based ``(row, col)`` pairs, checked: every
-    mine on the board, none twice.
-
-    Parameters
-    ----------
-    rows, cols : int
-        The board.
-    cells : ndarray of int, (n, 2)
-        The pairs.
-    cur : Cursor
-        The file's reader, for the error.
-    offset : int
-        Where the pairs are in the file.
-
-    Returns
-    -------
-    ndarray of bool, (rows, cols)
-    """
-    r = cells[:, 0].astype(np.int64)
-    c = cells[:, 1].astype(np.int64)
-    out = (r < 0) | (r >= rows) | (c < 0) | (c >= cols)
-    if out.any():
-        i = int(np.argmax(out))
-        raise cur.fail(f"mine {i + 1} at (row {int(r[i])}, col {int(c[i])}) is outside the "
-                       f"{rows}x{cols} board", offset)
-    layout = np.zeros(rows * cols, dtype=bool)
-    flat = r * cols + c
-    layout[flat] = True
-    if int(layout.sum()) != flat.shape[0]:
-        raise cur.fail(f"the mine list names a cell twice ({flat.shape[0]} mines on "
-                       f"{int(layout.sum())} cells)", offset)
-    return layout.reshape(rows, cols)
 
 
 def check_board(rows: int, cols: int, mines: int, cur: Cursor, offset: int) -> None:

@@ -12,13 +12,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import MappingProxyType
-from typing import TypeVar, cast
+from typing import TYPE_CHECKING, TypeVar, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .._frozen import frozen
+from ._records import pack
 from .binread import Cursor
+
+if TYPE_CHECKING:   # (NDArray[...] costs 0.2 ms at import; only annotations use it)
+    from ._records import _Columns
 
 __all__ = [
     "EVENT_CODES",
@@ -112,11 +116,21 @@ _A = TypeVar("_A", bound=np.ndarray)
 
 def _frozen(a: _A) -> _A:
     """A private read-only copy nobody can make writable again (a flag alone can be
-    switched back by whoever holds the array)."""
+    switched back by whoever holds the array).
+
+    An array over a bytes object (the readers' kernels make them) is kept as it
+    is: its memory cannot change, so a copy would only cost time.
+    """
+    base: object = getattr(a, "base", None)      # (NumPy's stubs say only arrays or None)
+    if type(base) is bytes and not a.flags.writeable and a.flags.c_contiguous:
+        return a
     return cast(_A, frozen(np.array(a, order="C", copy=True)))  # the same type as a
 
 
-@dataclass(frozen=True, eq=False)
+# Events and Video write their own __init__ (init=False), which fills the
+# instance's dict at once: the generated one of a frozen dataclass sets each field
+# through object.__setattr__, 4 us a video, and compiles itself at every start.
+@dataclass(frozen=True, eq=False, init=False)
 class Events:
     """A video's mouse events, one array entry per event, in recorded order.
 
@@ -142,6 +156,17 @@ class Events:
     y: NDArray[np.int32]
     row: NDArray[np.int32]
     col: NDArray[np.int32]
+
+    def __init__(self, time_ms: NDArray[np.int64], kind: NDArray[np.uint8],
+                 x: NDArray[np.int32], y: NDArray[np.int32], row: NDArray[np.int32],
+                 col: NDArray[np.int32]) -> None:
+        d = self.__dict__
+        d["time_ms"] = time_ms
+        d["kind"] = kind
+        d["x"] = x
+        d["y"] = y
+        d["row"] = row
+        d["col"] = col
 
     def __len__(self) -> int:
         return int(self.time_ms.shape[0])
@@ -177,10 +202,16 @@ class Events:
         k = np.asarray(kind, dtype=np.uint8)
         xs = np.asarray(x, dtype=np.int32)
         ys = np.asarray(y, dtype=np.int32)
-        n = t.shape[0]
+        # One compiled pass: the columns, the cells under the pointer and the time span.
+        lo, hi, columns = pack(t, k, xs, ys, cell_size, rows, cols)
+        return cls._checked(t.shape[0], lo, hi, columns, cur)
+
+    @classmethod
+    def _checked(cls, n: int, lo: int, hi: int, columns: _Columns, cur: Cursor) -> Events:
+        """Events from ``n`` packed columns spanning ``lo..hi`` ms, once the count and
+        times are checked (the checks of :meth:`build`)."""
         if n == 0:
             raise cur.fail("the video has no mouse events")
-        lo, hi = int(t.min()), int(t.max())
         if lo < 0 or hi > MAX_TIME_MS:
             bad = lo if lo < 0 else hi
             raise cur.fail(f"an event time of {bad} ms is outside 0..{MAX_TIME_MS} ms")
@@ -188,13 +219,13 @@ class Events:
         if n > _EVENT_ALLOWANCE + MAX_EVENT_RATE * span_s:
             raise cur.fail(f"{n} mouse events in {span_s:.3f} s is more than a mouse makes "
                            f"(at most {MAX_EVENT_RATE} a second)")
-        on = (xs >= 0) & (xs < cols * cell_size) & (ys >= 0) & (ys < rows * cell_size)
-        r = np.where(on, ys // cell_size, -1).astype(np.int32)
-        c = np.where(on, xs // cell_size, -1).astype(np.int32)
-        return cls(_frozen(t), _frozen(k), _frozen(xs), _frozen(ys), _frozen(r), _frozen(c))
+        return cls(*columns)
 
 
-@dataclass(frozen=True, eq=False)
+_NO_DETAILS: Mapping[str, str] = MappingProxyType({})
+
+
+@dataclass(frozen=True, eq=False, init=False, repr=False)
 class Video:
     """A recorded game as a video file holds it.
 
@@ -277,9 +308,34 @@ class Video:
     stated_outcome: str | None = None
     details: Mapping[str, str] = field(default_factory=dict)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "mine_layout", _frozen(self.mine_layout))
-        object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
+    def __init__(self, source: str, format: str, format_version: str, software: str,
+                 software_version: str, player: str, date: datetime | None, level: str,
+                 rows: int, cols: int, mines: int, mine_layout: NDArray[np.bool_],
+                 cell_size: int, question_marks: bool | None, mode: str, events: Events,
+                 stated_time_ms: int | None = None, stated_bbbv: int | None = None,
+                 stated_outcome: str | None = None,
+                 details: Mapping[str, str] = _NO_DETAILS) -> None:
+        d = self.__dict__
+        d["source"] = source
+        d["format"] = format
+        d["format_version"] = format_version
+        d["software"] = software
+        d["software_version"] = software_version
+        d["player"] = player
+        d["date"] = date
+        d["level"] = level
+        d["rows"] = rows
+        d["cols"] = cols
+        d["mines"] = mines
+        d["mine_layout"] = _frozen(mine_layout)
+        d["cell_size"] = cell_size
+        d["question_marks"] = question_marks
+        d["mode"] = mode
+        d["events"] = events
+        d["stated_time_ms"] = stated_time_ms
+        d["stated_bbbv"] = stated_bbbv
+        d["stated_outcome"] = stated_outcome
+        d["details"] = MappingProxyType(dict(details))
 
     @property
     def notes(self) -> tuple[str, ...]:

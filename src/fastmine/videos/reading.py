@@ -3,24 +3,55 @@
 from __future__ import annotations
 
 import os
-import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
+from importlib import import_module
 from pathlib import Path
 from typing import BinaryIO
 
 from ..errors import VideoFormatError
-from ..files.reading import describe_kind
-from .avf import read_avf
-from .evf import read_evf
+from ..files.reading import read_regular_file
 from .model import MAX_FILE_BYTES, Video
-from .mvf import read_mvf
-from .rmv import read_rmv
 
 __all__ = ["FORMATS", "read_video", "sniff_format"]
 
-FORMATS: dict[str, Callable[[bytes, str], Video]] = {
-    "avf": read_avf, "rmv": read_rmv, "mvf": read_mvf, "evf": read_evf}
-"""The readers by format name (also the file extensions)."""
+_READERS = {"avf": "read_avf", "rmv": "read_rmv", "mvf": "read_mvf", "evf": "read_evf"}
+
+
+class _Readers(Mapping[str, Callable[[bytes, str], Video]]):
+    """The readers by format name, each module imported the first time its
+    reader is asked for: reading an Arbiter video loads none of the other three
+    (a command that reads one file starts sooner)."""
+
+    __slots__ = ("_loaded",)
+
+    def __init__(self) -> None:
+        self._loaded: dict[str, Callable[[bytes, str], Video]] = {}
+
+    def __getitem__(self, fmt: str) -> Callable[[bytes, str], Video]:
+        reader = self._loaded.get(fmt)
+        if reader is None:
+            function = _READERS[fmt]         # KeyError for a name not a format
+            reader = getattr(import_module(f"{__package__}.{fmt}"), function)
+            self._loaded[fmt] = reader
+        return reader
+
+    def __contains__(self, fmt: object) -> bool:
+        return fmt in _READERS
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_READERS)
+
+    def __len__(self) -> int:
+        return len(_READERS)
+
+    def __repr__(self) -> str:
+        return f"<video readers {sorted(_READERS)}>"
+
+
+FORMATS: Mapping[str, Callable[[bytes, str], Video]] = _Readers()
+"""The readers by format name (also the file extensions): ``FORMATS["avf"]`` is
+:func:`fastmine.videos.avf.read_avf`.  A read-only mapping; each reader's module
+is loaded the first time it is looked up."""
 
 _BYTES_NAME = "<bytes>"
 
@@ -124,19 +155,9 @@ def _load(source: object, name: str | None) -> tuple[bytes, str]:
         label = name or os.fspath(source)
         # Opened without waiting for a writer and checked before reading: a FIFO
         # would block here for ever, a device (/dev/zero) read without end.
-        fd = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-        try:
-            st = os.fstat(fd)
-            if not stat.S_ISREG(st.st_mode):
-                raise OSError(f"{label} is {describe_kind(st.st_mode)}, not a regular file")
-            if st.st_size > MAX_FILE_BYTES:
-                raise _too_big(label, st.st_size)
-            f = open(fd, "rb")  # noqa: SIM115 - owns fd from here; closed by the with below
-        except BaseException:
-            os.close(fd)
-            raise
-        with f:
-            return _read_capped(f, label), label
+        data = read_regular_file(source, MAX_FILE_BYTES, name=label,
+                                 too_big=lambda size, _grew: _too_big(label, size))
+        return data, label
     read = getattr(source, "read", None)
     if callable(read):
         label = name or str(getattr(source, "name", _BYTES_NAME))
