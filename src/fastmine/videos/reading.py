@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Mapping
 from importlib import import_module
-from pathlib import Path
 from typing import BinaryIO
 
 from ..errors import VideoFormatError
@@ -84,7 +83,7 @@ def sniff_format(data: bytes, name: str = "") -> str | None:
     if (len(data) > 6 and 3 <= data[5] <= 6 and b"|B" in head and b"[" in head
             and b"Minesweeper Arbiter" in data[-200:]):
         return "avf"
-    ext = Path(name).suffix.lower().lstrip(".")
+    ext = os.path.splitext(name)[1].lower().lstrip(".")
     if ext in FORMATS:
         return ext
     if data[:1] and data[0] <= 4:
