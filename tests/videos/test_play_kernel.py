@@ -1,7 +1,7 @@
 """play_video's compiled path: the kernel builds the board from the mines, plays a
 video's events moves and all, and hands back the click log read-only.  Each part is
 checked against the plain Python rules (tests/videos/python_rules.py) and fastmine's
-own board, and play_video's NumPy path (for events made some other way) against it."""
+own board, and events made some other way (other types, strided) against it."""
 
 from __future__ import annotations
 
@@ -129,7 +129,8 @@ def test_the_kernel_builds_numbers_and_3bv_like_the_board(rows: int, cols: int,
 @pytest.mark.parametrize("name", sorted(PLAYED))
 def test_events_made_otherwise_play_alike(name: str) -> None:
     """Events whose arrays are not as read_video makes them (other integer types, a
-    strided view) go the NumPy way, and give the same play to the last bit."""
+    strided view) are not the kernel's as they are; play_video copies them into its
+    types, and they give the same play to the last bit."""
     video = read_video(path(name))
     ev = video.events
     odd = dataclasses.replace(ev, kind=ev.kind.astype(np.int64),
@@ -215,3 +216,17 @@ def test_the_kernel_checks_a_steps_cell() -> None:
             k.step(int(K.LEFT_DOWN), row, col, 0)
     assert (k.left, k.status, k.log_len) == (0, 0, 0)
     assert k.step(int(K.LEFT_DOWN), -1, -1, 0) == 0
+
+
+def test_events_that_are_no_video_s_are_refused_clearly() -> None:
+    """No event, or columns of different lengths or shapes (events made by hand):
+    a ValueError that says so, not an IndexError from deep inside."""
+    video = read_video(path(sorted(PLAYED)[0]))
+    ev = video.events
+    empty = dataclasses.replace(ev, **{f.name: getattr(ev, f.name)[:0]
+                                       for f in dataclasses.fields(ev)})
+    short = dataclasses.replace(ev, row=ev.row[:-1])
+    flat = dataclasses.replace(ev, col=np.stack([ev.col, ev.col]))
+    for events in (empty, short, flat):
+        with pytest.raises(ValueError, match="events must be 1-D columns of one length"):
+            play_video(dataclasses.replace(video, events=events))

@@ -9,9 +9,8 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from .._frozen import frozen
 from .clientrules import ACTIONS, BUTTONS, ClientBoard, GameStatus
-from .model import EventKind, Video
+from .model import Video
 
 __all__ = ["ClickLog", "Move", "VideoPlay", "play_video"]
 
@@ -265,26 +264,18 @@ def play_video(video: Video, question_marks: bool | None = None,
     board = ClientBoard(video.mine_layout, marks,
                         clone if count_chord_right_press is None else count_chord_right_press)
     ev = video.events
-    times = ev.time_ms
-    played = board._play(ev.kind, ev.row, ev.col, times)
-    if played is not None:
-        # The events as read_video makes them: the kernel plays them all and hands
-        # back the log's arrays, read-only already.
-        start, end, arrays = played
-        log = ClickLog(*arrays, video.cols)
-    else:
-        # Events made some other way (other dtypes, strided): the clicks picked out
-        # in NumPy and run through the kernel, the same result.
-        clicks = np.flatnonzero(ev.kind != EventKind.MOVE)
-        used, first, last = board.run(ev.kind[clicks], ev.row[clicks], ev.col[clicks], clicks)
-        start = None if first < 0 else int(times[clicks[first]])
-        end = int(times[clicks[last]]) if last >= 0 else int(times[-1])
-        event, button, action, cell, changed = board._log_arrays()
-        # Read-only: the moves are made from these once, and must stay theirs.
-        log = ClickLog(frozen(times[event].astype(np.int64)), frozen(event.astype(np.int64)),
-                       frozen(np.ascontiguousarray(button)), frozen(np.ascontiguousarray(action)),
-                       frozen(np.ascontiguousarray(cell)), frozen(changed.astype(bool)),
-                       video.cols)
+    # In the kernel's types: read_video's columns are (no copy); events made some
+    # other way (other dtypes, strided) are copied into them, with NumPy's casts.
+    columns = (np.ascontiguousarray(ev.kind, np.uint8), np.ascontiguousarray(ev.row, np.int32),
+               np.ascontiguousarray(ev.col, np.int32), np.ascontiguousarray(ev.time_ms, np.int64))
+    played = board._play(*columns)
+    if played is None:
+        raise ValueError("a video's events must be 1-D columns of one length, with at "
+                         "least one event; got kind, row, col and time_ms of shapes "
+                         + ", ".join(str(c.shape) for c in columns))
+    # The kernel played them all and handed back the log's arrays, read-only already.
+    start, end, arrays = played
+    log = ClickLog(*arrays, video.cols)
     outcome = {GameStatus.WON: "won", GameStatus.LOST: "lost"}.get(board.status, "unfinished")
     return VideoPlay(
         outcome=outcome, start_ms=start, end_ms=end,
