@@ -724,4 +724,5 @@ cdef class ClickKernel:
         return 0
 
 
+include "_over_bytes.pxi"
 include "_clicks_video.pxi"

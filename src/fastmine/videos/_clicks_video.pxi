@@ -42,19 +42,6 @@ VIEW_OF[C_BLAST] = EXPLODED
 cdef int8_t V_MINE = MINE, V_FLAG = FLAG
 
 
-cdef object _over(bytes data, Py_ssize_t offset, Py_ssize_t k, int typenum):
-    """A read-only 1-D array of k items over ``data`` from byte ``offset``: its base is
-    the bytes object, whose buffer is read-only, so NumPy refuses to make it (or any
-    view of it) writable, as fastmine._frozen.frozen's arrays."""
-    cdef cnp.npy_intp dims[1]
-    dims[0] = k
-    cdef cnp.ndarray arr = cnp.PyArray_SimpleNewFromData(1, dims, typenum,
-                                                          PyBytes_AS_STRING(data) + offset)
-    cnp.PyArray_CLEARFLAGS(arr, cnp.NPY_ARRAY_WRITEABLE)
-    cnp.set_array_base(arr, data)
-    return arr
-
-
 cdef inline Py_ssize_t _next_click(const uint8_t[::1] kinds, Py_ssize_t i) noexcept:
     """The position of the first event from i on that is not a move (kind 0), or the
     number of events.  A video is mostly moves: they are skipped eight at a time."""

@@ -14,8 +14,7 @@
 # columns' lengths and a start inside the data.
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
-from cpython.ref cimport Py_INCREF
-from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.stdint cimport INT64_MAX, INT64_MIN, int32_t, int64_t, uint8_t
 from libc.string cimport memchr, memset
 
 import numpy as np
@@ -34,43 +33,38 @@ cdef extern from *:
 # setup.py defines FASTMINE_DEBUG=1 in a bounds-checked build; exported for the tests.
 BOUNDS_CHECKED = bool(FASTMINE_DEBUG)
 
+include "_over_bytes.pxi"
+
+
+cdef struct _Cols:
+    # Where each column is written in the bytes object made by _blob.
+    int64_t* t
+    int32_t* x
+    int32_t* y
+    int32_t* r
+    int32_t* c
+    uint8_t* k
+
+
 # Column layout in the bytes object: time (int64) first, then x, y, row, col (int32),
 # then kind (uint8), so every column is aligned to its type.
-cdef inline object _blob(Py_ssize_t n, int64_t** t, int32_t** x, int32_t** y,
-                         int32_t** r, int32_t** c, uint8_t** k):
+cdef inline bytes _blob(Py_ssize_t n, _Cols* out):
     blob = PyBytes_FromStringAndSize(NULL, 25 * n)
     cdef char* p = PyBytes_AS_STRING(blob)
-    t[0] = <int64_t*>p
-    x[0] = <int32_t*>(p + 8 * n)
-    y[0] = <int32_t*>(p + 12 * n)
-    r[0] = <int32_t*>(p + 16 * n)
-    c[0] = <int32_t*>(p + 20 * n)
-    k[0] = <uint8_t*>(p + 24 * n)
+    out.t = <int64_t*>p
+    out.x = <int32_t*>(p + 8 * n)
+    out.y = <int32_t*>(p + 12 * n)
+    out.r = <int32_t*>(p + 16 * n)
+    out.c = <int32_t*>(p + 20 * n)
+    out.k = <uint8_t*>(p + 24 * n)
     return blob
 
 
-cdef object _view(object blob, Py_ssize_t n, Py_ssize_t offset, int typenum):
-    """A read-only 1-D array of ``n`` items at ``offset`` in ``blob``, which it keeps alive."""
-    cdef cnp.npy_intp dim = n
-    return _view_nd(blob, 1, &dim, offset, typenum)
-
-
-cdef object _view_nd(object blob, int ndim, cnp.npy_intp* dims, Py_ssize_t offset,
-                     int typenum):
-    """A read-only C-ordered array of shape ``dims`` at ``offset`` in ``blob``."""
-    cdef char* p = PyBytes_AS_STRING(blob) + offset
-    arr = cnp.PyArray_SimpleNewFromData(ndim, dims, typenum, <void*>p)
-    cnp.PyArray_CLEARFLAGS(<cnp.ndarray>arr, cnp.NPY_ARRAY_WRITEABLE)
-    Py_INCREF(blob)     # PyArray_SetBaseObject steals a reference
-    cnp.PyArray_SetBaseObject(<cnp.ndarray>arr, blob)
-    return arr
-
-
-cdef tuple _columns(object blob, Py_ssize_t n):
+cdef tuple _columns(bytes blob, Py_ssize_t n):
     """The six columns over ``blob``: time, kind, x, y, row, col (Events' order)."""
-    return (_view(blob, n, 0, cnp.NPY_INT64), _view(blob, n, 24 * n, cnp.NPY_UINT8),
-            _view(blob, n, 8 * n, cnp.NPY_INT32), _view(blob, n, 12 * n, cnp.NPY_INT32),
-            _view(blob, n, 16 * n, cnp.NPY_INT32), _view(blob, n, 20 * n, cnp.NPY_INT32))
+    return (_over(blob, 0, n, cnp.NPY_INT64), _over(blob, 24 * n, n, cnp.NPY_UINT8),
+            _over(blob, 8 * n, n, cnp.NPY_INT32), _over(blob, 12 * n, n, cnp.NPY_INT32),
+            _over(blob, 16 * n, n, cnp.NPY_INT32), _over(blob, 20 * n, n, cnp.NPY_INT32))
 
 
 cdef inline void _cell(int32_t xv, int32_t yv, int64_t w, int64_t h, Py_ssize_t cell_size,
@@ -85,6 +79,13 @@ cdef inline void _cell(int32_t xv, int32_t yv, int64_t w, int64_t h, Py_ssize_t 
     col[0] = cq if on else -1
 
 
+cdef inline tuple _span(Py_ssize_t n, int64_t lo, int64_t hi):
+    """(least, greatest) time of ``n`` events: (0, 0) for none."""
+    if n == 0:
+        return 0, 0
+    return lo, hi
+
+
 def pack(const int64_t[:] time_ms, const uint8_t[:] kind, const int32_t[:] x,
          const int32_t[:] y, Py_ssize_t cell_size, Py_ssize_t rows, Py_ssize_t cols):
     """Events' columns from time, kind, x and y, with the cell under each pointer.
@@ -96,30 +97,22 @@ def pack(const int64_t[:] time_ms, const uint8_t[:] kind, const int32_t[:] x,
     if kind.shape[0] != n or x.shape[0] != n or y.shape[0] != n:
         raise ValueError(f"the event columns differ in length ({n}, {kind.shape[0]}, "
                          f"{x.shape[0]}, {y.shape[0]})")
-    cdef int64_t* t
-    cdef int32_t* xs
-    cdef int32_t* ys
-    cdef int32_t* r
-    cdef int32_t* c
-    cdef uint8_t* k
-    blob = _blob(n, &t, &xs, &ys, &r, &c, &k)
+    cdef _Cols out
+    blob = _blob(n, &out)
     cdef int64_t w = <int64_t>cols * cell_size, h = <int64_t>rows * cell_size
     # A cell size of 0 or less puts every pointer off the board; divide by 1 then.
     cdef Py_ssize_t div = cell_size if cell_size > 0 else 1
-    cdef int64_t lo = 0, hi = 0, tv
-    if n > 0:
-        lo = time_ms[0]
-        hi = lo
+    cdef int64_t lo = INT64_MAX, hi = INT64_MIN, tv
     for i in range(n):
         tv = time_ms[i]
         lo = tv if tv < lo else lo
         hi = tv if tv > hi else hi
-        t[i] = tv
-        k[i] = kind[i]
-        xs[i] = x[i]
-        ys[i] = y[i]
-        _cell(x[i], y[i], w, h, div, &r[i], &c[i])
-    return lo, hi, _columns(blob, n)
+        out.t[i] = tv
+        out.k[i] = kind[i]
+        out.x[i] = x[i]
+        out.y[i] = y[i]
+        _cell(x[i], y[i], w, h, div, &out.r[i], &out.c[i])
+    return _span(n, lo, hi) + (_columns(blob, n),)
 
 
 def avf_events(const uint8_t[::1] data, Py_ssize_t start, const uint8_t[::1] table,
@@ -156,20 +149,11 @@ def avf_events(const uint8_t[::1] data, Py_ssize_t start, const uint8_t[::1] tab
         for i in range(n):
             if table[d[start + 8 * i]] == 255:
                 return n, i, 0, 0, None
-    cdef int64_t* t
-    cdef int32_t* xs
-    cdef int32_t* ys
-    cdef int32_t* r
-    cdef int32_t* c
-    cdef uint8_t* k
-    blob = _blob(n, &t, &xs, &ys, &r, &c, &k)
-    cdef int64_t lo = 0, hi = 0, tv
+    cdef _Cols out
+    blob = _blob(n, &out)
+    cdef int64_t lo = INT64_MAX, hi = INT64_MIN, tv
     cdef int32_t xv, yv
     cdef int64_t w = 16 * <int64_t>cols, h = 16 * <int64_t>rows
-    if n > 0:
-        rec = d + start
-        lo = ((<int64_t>rec[6] << 8 | rec[2]) - 1) * 1000 + <int64_t>rec[4] * 10
-        hi = lo
     for i in range(n):
         rec = d + start + 8 * i
         # seconds (plus one) in bytes 6, 2; hundredths in byte 4
@@ -178,12 +162,12 @@ def avf_events(const uint8_t[::1] data, Py_ssize_t start, const uint8_t[::1] tab
         hi = tv if tv > hi else hi
         xv = <int32_t>rec[1] << 8 | rec[3]
         yv = <int32_t>rec[5] << 8 | rec[7]
-        t[i] = tv
-        k[i] = table[rec[0]]
-        xs[i] = xv
-        ys[i] = yv
-        _cell(xv, yv, w, h, 16, &r[i], &c[i])
-    return n, -1, lo, hi, _columns(blob, n)
+        out.t[i] = tv
+        out.k[i] = table[rec[0]]
+        out.x[i] = xv
+        out.y[i] = yv
+        _cell(xv, yv, w, h, 16, &out.r[i], &out.c[i])
+    return (n, -1) + _span(n, lo, hi) + (_columns(blob, n),)
 
 
 def mine_layout(const uint8_t[::1] data, Py_ssize_t pos, Py_ssize_t count, bint col_first,
@@ -226,7 +210,7 @@ def mine_layout(const uint8_t[::1] data, Py_ssize_t pos, Py_ssize_t count, bint 
         cells[r * cols + c] = 1
     if distinct != count:
         return -1, 0, 0, distinct, None
-    return -1, 0, 0, distinct, _view_nd(blob, 2, dims, 0, cnp.NPY_BOOL)
+    return -1, 0, 0, distinct, _over_nd(blob, 2, dims, 0, cnp.NPY_BOOL)
 
 # Cursor.scan's size codes (binread.END, binread.TEXT).
 cdef enum:
